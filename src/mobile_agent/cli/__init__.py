@@ -1,0 +1,65 @@
+"""The ``mobile-agent`` command line. Each sub-module registers its own commands on the app."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+from rich.console import Console
+
+from mobile_agent.errors import ConfigError, MobileAgentError
+
+app = typer.Typer(
+    name="mobile-agent",
+    help="Operate Android phones (real, or the built-in simulated one) from screenshots with a multimodal LLM.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+err_console = Console(stderr=True)
+
+
+@app.callback()
+def _root() -> None:
+    """Operate Android phones (real, or the built-in simulated one) from screenshots with a multimodal LLM."""
+
+
+@app.command()
+def version() -> None:
+    """Print the version of mobile-agent."""
+    from mobile_agent import __version__
+
+    typer.echo(__version__)
+
+
+def _register_all() -> None:
+    from mobile_agent.cli import bench, devices, eval as eval_cmd, perception, report, run, sim
+
+    for module in (sim, devices, perception, run, eval_cmd, report, bench):
+        module.register(app)
+
+
+_register_all()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI and return its exit status: 0 done, 1 failed, 2 usage or configuration error."""
+    try:
+        app(args=argv, prog_name="mobile-agent")
+    except SystemExit as exc:  # typer ends every command with SystemExit
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    except ConfigError as exc:
+        err_console.print(f"[red]error:[/red] {exc}")
+        return 2
+    except MobileAgentError as exc:
+        err_console.print(f"[red]error:[/red] {exc}")
+        return 1
+    except KeyboardInterrupt:
+        err_console.print("interrupted")
+        return 130
+    return 0
+
+
+def console_main() -> None:
+    sys.exit(main())

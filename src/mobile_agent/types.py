@@ -1,0 +1,173 @@
+"""Small value types shared by every layer: points, boxes, screen sizes, and image loading.
+
+Every layer may import this module; it imports nothing from the rest of the package except
+:mod:`mobile_agent.errors`.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+from PIL import Image, UnidentifiedImageError
+
+from mobile_agent.errors import ImageError
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """A pixel position in screenshot coordinates (origin top-left)."""
+
+    x: int
+    y: int
+
+    def as_tuple(self) -> tuple[int, int]:
+        return (self.x, self.y)
+
+
+@dataclass(frozen=True, slots=True)
+class Size:
+    width: int
+    height: int
+
+    def as_tuple(self) -> tuple[int, int]:
+        return (self.width, self.height)
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """An axis-aligned rectangle, ``x1``/``y1`` inclusive, ``x2``/``y2`` exclusive (as Android bounds)."""
+
+    x1: int
+    y1: int
+    x2: int
+    y2: int
+
+    @property
+    def width(self) -> int:
+        return self.x2 - self.x1
+
+    @property
+    def height(self) -> int:
+        return self.y2 - self.y1
+
+    @property
+    def area(self) -> int:
+        return max(0, self.width) * max(0, self.height)
+
+    @property
+    def center(self) -> Point:
+        return Point((self.x1 + self.x2) // 2, (self.y1 + self.y2) // 2)
+
+    def is_empty(self) -> bool:
+        return self.x2 <= self.x1 or self.y2 <= self.y1
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.x1 <= x < self.x2 and self.y1 <= y < self.y2
+
+    def contains_point(self, p: Point) -> bool:
+        return self.contains(p.x, p.y)
+
+    def intersect(self, other: Box) -> Box:
+        return Box(max(self.x1, other.x1), max(self.y1, other.y1),
+                   min(self.x2, other.x2), min(self.y2, other.y2))
+
+    def union(self, other: Box) -> Box:
+        return Box(min(self.x1, other.x1), min(self.y1, other.y1),
+                   max(self.x2, other.x2), max(self.y2, other.y2))
+
+    def iou(self, other: Box) -> float:
+        inter = self.intersect(other)
+        if inter.is_empty():
+            return 0.0
+        a = inter.area
+        return a / float(self.area + other.area - a)
+
+    def offset(self, dx: int, dy: int) -> Box:
+        return Box(self.x1 + dx, self.y1 + dy, self.x2 + dx, self.y2 + dy)
+
+    def expand(self, margin: int) -> Box:
+        return Box(self.x1 - margin, self.y1 - margin, self.x2 + margin, self.y2 + margin)
+
+    def as_tuple(self) -> tuple[int, int, int, int]:
+        return (self.x1, self.y1, self.x2, self.y2)
+
+    def to_bounds(self) -> str:
+        """Android's ``bounds`` attribute form: ``[x1,y1][x2,y2]``."""
+        return f"[{self.x1},{self.y1}][{self.x2},{self.y2}]"
+
+    @classmethod
+    def from_bounds(cls, bounds: str) -> Box:
+        """Parse ``[x1,y1][x2,y2]`` as written by uiautomator."""
+        try:
+            a, b = bounds.strip()[1:-1].split("][")
+            x1, y1 = (int(v) for v in a.split(","))
+            x2, y2 = (int(v) for v in b.split(","))
+        except (ValueError, IndexError) as exc:
+            raise ValueError(f"not an Android bounds string: {bounds!r}") from exc
+        return cls(x1, y1, x2, y2)
+
+    @classmethod
+    def enclosing(cls, boxes: Iterable[Box]) -> Box:
+        boxes = list(boxes)
+        if not boxes:
+            raise ValueError("no boxes")
+        out = boxes[0]
+        for b in boxes[1:]:
+            out = out.union(b)
+        return out
+
+
+def to_rgb(image: Image.Image) -> Image.Image:
+    """Any PIL image (RGBA, LA, L, P, I;16, CMYK...) as RGB; transparent parts become white."""
+    if image.mode == "RGB":
+        return image
+    if image.mode == "P" and "transparency" in image.info:
+        image = image.convert("RGBA")
+    if image.mode in ("RGBA", "LA", "PA"):
+        rgba = image.convert("RGBA")
+        background = Image.new("RGB", rgba.size, (255, 255, 255))
+        background.paste(rgba, mask=rgba.getchannel("A"))
+        return background
+    if image.mode.startswith("I;16") or image.mode == "I":
+        import numpy as np
+
+        arr = np.asarray(image, dtype="float64")
+        hi = arr.max() or 1.0
+        return Image.fromarray((arr * (255.0 / hi)).astype("uint8"), "L").convert("RGB")
+    return image.convert("RGB")
+
+
+def load_image(source: str | Path | bytes | Image.Image) -> Image.Image:
+    """Load a screenshot from a path, PNG/JPEG bytes or a PIL image, as an RGB image.
+
+    Raises :class:`ImageError` with a message naming the file when it cannot be read.
+    """
+    if isinstance(source, Image.Image):
+        return to_rgb(source)
+    name = "<bytes>"
+    try:
+        if isinstance(source, (bytes, bytearray)):
+            if not source:
+                raise ImageError("empty image data (0 bytes)")
+            image = Image.open(io.BytesIO(source))
+        else:
+            name = str(source)
+            path = Path(source)
+            if not path.exists():
+                raise ImageError(f"image not found: {name}")
+            if path.is_dir():
+                raise ImageError(f"expected an image file, got a directory: {name}")
+            if path.stat().st_size == 0:
+                raise ImageError(f"image file is empty: {name}")
+            image = Image.open(path)
+        image.load()
+    except ImageError:
+        raise
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+        raise ImageError(f"cannot read image {name}: {exc}") from exc
+    if image.width == 0 or image.height == 0:
+        raise ImageError(f"image {name} has no pixels ({image.width}x{image.height})")
+    return to_rgb(image)
