@@ -1,0 +1,328 @@
+"""The :class:`Perception` facade: parse a screenshot, ground Click Text / Open App / Click Icon.
+
+Perception never calls an LLM. Where several candidates fit, it draws them numbered on the
+screenshot and asks through the ``choose`` callback it is given; without one it picks by the
+position hint, or reports the ambiguity.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+from PIL import Image
+
+from mobile_agent.perception.change import changed_fraction, changed_regions, screen_changed
+from mobile_agent.perception.icons import IconDetector, IconMatcher, make_detector, make_matcher
+from mobile_agent.perception.marks import draw_marks
+from mobile_agent.perception.ocr import OcrEngine, make_ocr
+from mobile_agent.perception.positions import in_region, parse_position, position_score
+from mobile_agent.perception.results import Candidate, ChooseFn, Grounding, IconBox, ParseResult, TextLine
+from mobile_agent.perception.textmatch import TextMatch, closest_texts, match_lines
+from mobile_agent.types import Box, Point, load_image
+
+
+@dataclass
+class _Memo:
+    key: bytes
+    rgb: np.ndarray
+    result: ParseResult
+
+
+def _image_key(rgb: np.ndarray) -> bytes:
+    return hashlib.blake2b(rgb.tobytes(), digest_size=16, person=b"%dx%d" % (rgb.shape[1], rgb.shape[0])).digest()
+
+
+class Perception:
+    """OCR, icon detection and grounding over screenshots.
+
+    ``ocr``: ``rapidocr`` (default) or ``tesseract``. ``detector``: ``cv`` (default, no weights),
+    ``yolo:PATH`` or ``gdino:PATH``. ``matcher``: ``offline`` (default, no weights), ``marks``
+    (the planner picks numbered boxes through ``choose``) or ``clip:PATH``.
+
+    ``incremental`` (default on): a parse reuses the previous parse's lines for the parts of the
+    screen that did not change, when less than ``incremental_max_change`` of it changed.
+    ``max_candidates``: more matches than this is ``too_many``.
+    """
+
+    def __init__(self, ocr: str | OcrEngine = "rapidocr", detector: str | IconDetector = "cv",
+                 matcher: str | IconMatcher | None = "offline", *, incremental: bool = True,
+                 incremental_max_change: float = 0.5, max_candidates: int = 9,
+                 ocr_options: dict[str, Any] | None = None) -> None:
+        self.ocr: OcrEngine = make_ocr(ocr, **(ocr_options or {})) if isinstance(ocr, str) else ocr
+        self.detector: IconDetector = make_detector(detector) if isinstance(detector, str) else detector
+        if isinstance(matcher, str):
+            self.matcher: IconMatcher | None = make_matcher(matcher)
+        else:
+            self.matcher = matcher
+        self.incremental = incremental
+        self.incremental_max_change = incremental_max_change
+        self.max_candidates = max_candidates
+        self._memo: _Memo | None = None
+
+    # ------------------------------------------------------------------------------------------
+    # parsing
+    # ------------------------------------------------------------------------------------------
+    def parse(self, image: Image.Image | str | bytes | Any, icons: bool = False,
+              incremental: bool | None = None) -> ParseResult:
+        """Text lines (and, with ``icons=True``, icon boxes) of ``image``, with timings in seconds.
+
+        The same screenshot parsed twice is read once. With ``incremental`` (default: the setting
+        given at construction), lines of unchanged screen parts are taken from the previous parse.
+        """
+        t0 = time.perf_counter()
+        rgb = np.asarray(load_image(image))
+        key = _image_key(rgb)
+        memo = self._memo
+        if memo is not None and memo.key == key:
+            res = memo.result
+            if icons and res.icons is None:
+                self._add_icons(rgb, res)
+            return res
+        use_inc = self.incremental if incremental is None else incremental
+        h, w = rgb.shape[:2]
+        result: ParseResult | None = None
+        if use_inc and memo is not None and memo.rgb.shape == rgb.shape:
+            result = self._parse_incremental(memo, rgb)
+        if result is None:
+            t1 = time.perf_counter()
+            lines = self.ocr.read(rgb)
+            result = ParseResult(w, h, lines, None, {"ocr": time.perf_counter() - t1}, self.ocr.name)
+        if icons:
+            self._add_icons(rgb, result)
+        result.timings["total"] = time.perf_counter() - t0
+        self._memo = _Memo(key, rgb, result)
+        return result
+
+    def _parse_incremental(self, memo: _Memo, rgb: np.ndarray) -> ParseResult | None:
+        t1 = time.perf_counter()
+        h, w = rgb.shape[:2]
+        regions = changed_regions(memo.rgb, rgb, ignore_status_bar=False, min_area=1, pixel_threshold=8)
+        if changed_fraction([Box(0, r.y1, w, r.y2) for r in regions], w, h) > self.incremental_max_change:
+            return None
+        prev = memo.result.lines
+        # Rows to re-read: each changed region grown to whole rows, plus any line it touches.
+        bands: list[tuple[int, int]] = []
+        for r in regions:
+            y1, y2 = r.y1 - 8, r.y2 + 8
+            grew = True
+            while grew:
+                grew = False
+                for line in prev:
+                    if line.box.y2 > y1 and line.box.y1 < y2 and (line.box.y1 < y1 or line.box.y2 > y2):
+                        y1, y2 = min(y1, line.box.y1 - 4), max(y2, line.box.y2 + 4)
+                        grew = True
+            bands.append((max(0, y1), min(h, y2)))
+        bands.sort()
+        merged: list[list[int]] = []
+        for y1, y2 in bands:
+            if merged and y1 <= merged[-1][1] + 16:
+                merged[-1][1] = max(merged[-1][1], y2)
+            else:
+                merged.append([y1, y2])
+        kept = [line for line in prev if not any(line.box.y2 > y1 and line.box.y1 < y2 for y1, y2 in merged)]
+        det_scale = getattr(self.ocr, "det_max_side", 960) / float(max(h, w))
+        fresh: list[TextLine] = []
+        for y1, y2 in merged:
+            if y2 - y1 < 8:
+                continue
+            band = rgb[y1:y2]
+            try:
+                lines = self.ocr.read(band, det_scale=min(1.0, det_scale))
+            except TypeError:
+                lines = self.ocr.read(band)
+            for line in lines:
+                fresh.append(_offset_line(line, 0, y1))
+        lines = kept + fresh
+        lines.sort(key=lambda l: (l.box.y1 // 10, l.box.x1))
+        return ParseResult(w, h, lines, None, {"ocr": time.perf_counter() - t1}, self.ocr.name,
+                           incremental=True, reused_lines=len(kept), changed_regions=regions)
+
+    def _add_icons(self, rgb: np.ndarray, result: ParseResult) -> None:
+        t = time.perf_counter()
+        text_boxes = [line.box for line in result.lines if _is_text_line(line)]
+        result.icons = self.detector.detect(rgb, text_boxes)
+        result.timings["icons"] = time.perf_counter() - t
+
+    # ------------------------------------------------------------------------------------------
+    # grounding
+    # ------------------------------------------------------------------------------------------
+    def ground_text(self, image: Image.Image | str | bytes | Any, text: str, position: Sequence[str] | str = (),
+                    choose: ChooseFn | None = None) -> Grounding:
+        """Where to tap for Click Text (``text``): exact, then contained, then fuzzy matches."""
+        img = load_image(image)
+        res = self.parse(img)
+        pos = parse_position(position)
+        matches = _best_tier(match_lines(text, res.lines))
+        cands = [Candidate(m.box, m.box.center, round(m.score, 4), m.line.text) for m in matches]
+        return self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text")
+
+    def ground_app(self, image: Image.Image | str | bytes | Any, name: str,
+                   choose: ChooseFn | None = None) -> Grounding:
+        """Where to tap for Open App (``name``): the icon above the app's label on the home screen."""
+        img = load_image(image)
+        rgb = np.asarray(img)
+        res = self.parse(img)
+        matches = _best_tier(match_lines(name, res.lines))
+        cands: list[Candidate] = []
+        for m in matches:
+            icon = icon_above_label(rgb, m.line.box, [l.box for l in res.lines if l is not m.line])
+            if icon is None:
+                cands.append(Candidate(m.line.box, m.line.box.center, round(m.score * 0.8, 4), m.line.text))
+            else:
+                cands.append(Candidate(icon, icon.center, round(m.score, 4), m.line.text))
+        cands.sort(key=lambda c: -c.score)
+        return self._decide(img, cands, (), res.lines, f'the app "{name}"', choose, what="app")
+
+    def ground_icon(self, image: Image.Image | str | bytes | Any, description: str,
+                    position: Sequence[str] | str = (), choose: ChooseFn | None = None) -> Grounding:
+        """Where to tap for Click Icon (``description``, ``position``)."""
+        img = load_image(image)
+        rgb = np.asarray(img)
+        res = self.parse(img, icons=True)
+        pos = parse_position(position)
+        w, h = img.size
+        icons = list(res.icons or [])
+        if pos:
+            icons = [i for i in icons if in_region(i.box, pos, w, h)]
+        if not icons:
+            where = f" in the {' '.join(pos)} part of the screen" if pos else ""
+            return Grounding("none", [], None, f'no icon found{where} for "{description}"; texts on screen: '
+                             + _quote_list([l.text for l in res.lines][:8]))
+        matcher = self.matcher
+        usable = matcher is not None and (not hasattr(matcher, "knows") or matcher.knows(description))
+        if not usable:
+            # Set-of-marks: the planner picks; without a planner only a single candidate can be taken.
+            icons.sort(key=lambda i: -(i.score * (0.5 + 0.5 * position_score(i.box, pos, w, h))))
+            cands = [Candidate(i.box, i.box.center, round(i.score, 4), None) for i in icons]
+            return self._decide(img, cands, pos, res.lines, f'the icon "{description}"', choose, what="icon",
+                                allow_many=True)
+        assert matcher is not None
+        scores = matcher.score(rgb, [i.box for i in icons], description)
+        ranked = sorted(zip(icons, scores), key=lambda p: -(p[1] + 0.05 * p[0].score + (0.05 * position_score(p[0].box, pos, w, h) if pos else 0.0)))
+        cands = [Candidate(i.box, i.box.center, round(float(s), 4), None) for i, s in ranked]
+        best = cands[0]
+        close = [c for c in cands[:5] if best.score - c.score <= 0.02]
+        if len(close) > 1 and choose is not None:
+            return self._ask(img, close, f'Which numbered box is the icon "{description}"?', choose)
+        return Grounding("found", cands[: self.max_candidates], best, "")
+
+    def screen_changed(self, before: Image.Image | Any, after: Image.Image | Any) -> bool:
+        """Whether the content differs (status bar and small noise ignored)."""
+        return screen_changed(load_image(before), load_image(after))
+
+    # ------------------------------------------------------------------------------------------
+    def _decide(self, img: Image.Image, cands: list[Candidate], pos: tuple[str, ...], lines: list[TextLine],
+                target: str, choose: ChooseFn | None, what: str, allow_many: bool = False) -> Grounding:
+        w, h = img.size
+        if pos and cands:
+            inside = [c for c in cands if in_region(c.box, pos, w, h)]
+            if inside:
+                cands = inside
+        if not cands:
+            near = closest_texts(target.split('"')[1] if '"' in target else target, lines)
+            msg = f"{target} is not on the screen"
+            if near:
+                msg += "; the closest texts on the screen are " + _quote_list(near)
+            return Grounding("none", [], None, msg)
+        if len(cands) == 1:
+            return Grounding("found", cands, cands[0], "")
+        if len(cands) > self.max_candidates and not allow_many:
+            return Grounding("too_many", cands, None,
+                             f"{target} matches {len(cands)} places on the screen; give a more specific target "
+                             f"(more of the text, or a position such as top or bottom)")
+        shown = cands[: self.max_candidates]
+        question = f"Several places match {target}. Which numbered box is meant?"
+        if choose is not None:
+            return self._ask(img, shown, question, choose)
+        if pos:
+            best = max(shown, key=lambda c: position_score(c.box, pos, w, h))
+            return Grounding("found", shown, best, "")
+        # Without a planner: a single strictly best match wins, else report the ambiguity.
+        if shown[0].score > shown[1].score + 0.05:
+            return Grounding("found", shown, shown[0], "")
+        marked = draw_marks(img, [c.box for c in shown])
+        return Grounding("ambiguous", shown, None,
+                         f"{target} matches {len(shown)} places: "
+                         + "; ".join(f"{i}: {c.text or 'icon'} at ({c.point.x}, {c.point.y})" for i, c in enumerate(shown)),
+                         marked)
+
+    def _ask(self, img: Image.Image, cands: list[Candidate], question: str, choose: ChooseFn) -> Grounding:
+        marked = draw_marks(img, [c.box for c in cands])
+        idx = choose(marked, list(cands), question)
+        if idx is None:
+            return Grounding("none", list(cands), None, "the planner chose none of the numbered candidates", marked)
+        if not (0 <= int(idx) < len(cands)):
+            return Grounding("ambiguous", list(cands), None,
+                             f"choice {idx} is not one of the numbered candidates 0..{len(cands) - 1}", marked)
+        return Grounding("found", list(cands), cands[int(idx)], "", marked)
+
+
+def _offset_line(line: TextLine, dx: int, dy: int) -> TextLine:
+    from mobile_agent.perception.results import Word
+
+    return TextLine(line.text, line.box.offset(dx, dy), line.score,
+                    tuple(Word(wd.text, wd.box.offset(dx, dy), wd.score) for wd in line.words))
+
+
+def _is_text_line(line: TextLine) -> bool:
+    """OCR sometimes reads an icon as one or two characters; such lines stay icon candidates."""
+    t = line.text.strip()
+    if len(t) <= 2 and line.box.width < 1.6 * line.box.height:
+        return False
+    return line.score >= 0.6
+
+
+def _best_tier(matches: list[TextMatch]) -> list[TextMatch]:
+    """Exact matches if any, else contained ones, else fuzzy ones close to the best."""
+    for kind in ("exact", "contained"):
+        tier = [m for m in matches if m.kind == kind]
+        if tier:
+            return tier
+    if not matches:
+        return []
+    best = matches[0].score
+    return [m for m in matches if m.score >= best - 0.08]
+
+
+def _quote_list(items: Sequence[str]) -> str:
+    return ", ".join(f'"{t}"' for t in items) if items else "(none)"
+
+
+def icon_above_label(rgb: np.ndarray, label: Box, other_text: Sequence[Box] = ()) -> Box | None:
+    """The icon drawn above an app label on a launcher: the largest ink blob in a column above it."""
+    import cv2
+
+    h, w = rgb.shape[:2]
+    side = int(max(label.height * 4.5, w * 0.16))
+    cx = label.center.x
+    x1, x2 = max(0, cx - side // 2), min(w, cx + side // 2)
+    y2 = label.y1 - 1
+    y1 = max(0, y2 - int(side * 1.1))
+    if y2 - y1 < 8 or x2 - x1 < 8:
+        return None
+    region = rgb[y1:y2, x1:x2]
+    border = np.concatenate([region[0], region[:, 0], region[:, -1]]).astype(np.int16)
+    bg = np.median(border, axis=0)
+    mask = (np.abs(region.astype(np.int16) - bg).max(axis=2) > 30).astype(np.uint8)
+    for b in other_text:
+        ix = b.intersect(Box(x1, y1, x2, y2))
+        if not ix.is_empty():
+            mask[ix.y1 - y1:ix.y2 - y1, ix.x1 - x1:ix.x2 - x1] = 0
+    mask = cv2.dilate(mask, np.ones((5, 5), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    best: tuple[float, Box] | None = None
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if bw < label.height or bh < label.height:
+            continue
+        box = Box(x1 + x, y1 + y, x1 + x + bw, y1 + y + bh)
+        off = abs(box.center.x - cx) / float(side)
+        gap = (label.y1 - box.y2) / float(side)
+        score = area / float(side * side) - off - 0.5 * max(0.0, gap)
+        if best is None or score > best[0]:
+            best = (score, box)
+    return None if best is None else best[1]

@@ -1,0 +1,84 @@
+"""Weight-free icon detection with classical computer vision.
+
+On a phone screen an icon is a compact blob of "ink" (strong local contrast) on a flat background.
+The detector works at half resolution: a morphological gradient finds ink on light and dark themes
+alike, text lines found by OCR are blanked out, small gaps are closed at two scales (an icon's
+separate strokes, e.g. three dots, join at the coarser one), connected components become boxes,
+size and aspect filters drop specks, rules and panels, and non-maximum suppression removes
+duplicates.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from mobile_agent.perception.results import IconBox
+from mobile_agent.types import Box
+
+
+def nms(items: list[IconBox], iou_threshold: float = 0.5) -> list[IconBox]:
+    """Greedy non-maximum suppression, best score first."""
+    keep: list[IconBox] = []
+    for it in sorted(items, key=lambda i: -i.score):
+        if all(it.box.iou(k.box) < iou_threshold for k in keep):
+            keep.append(it)
+    return keep
+
+
+class CvIconDetector:
+    """Classical icon detector (no weights)."""
+
+    name = "cv"
+
+    def __init__(self, min_side: int = 20, max_side_fraction: float = 0.3, max_aspect: float = 3.0,
+                 grad_threshold: int = 28, scale: float = 0.5) -> None:
+        self.min_side = min_side
+        self.max_side_fraction = max_side_fraction
+        self.max_aspect = max_aspect
+        self.grad_threshold = grad_threshold
+        self.scale = scale
+
+    def ink(self, rgb: np.ndarray) -> np.ndarray:
+        """A uint8 mask of strong local contrast at the working scale."""
+        h, w = rgb.shape[:2]
+        s = self.scale
+        small = cv2.resize(rgb, (max(1, int(w * s)), max(1, int(h * s))), interpolation=cv2.INTER_AREA)
+        # Max over channels of the gradient: coloured icons on coloured backgrounds count too.
+        k = np.ones((3, 3), np.uint8)
+        grad = np.max(np.stack([cv2.morphologyEx(small[:, :, c], cv2.MORPH_GRADIENT, k) for c in range(3)]), axis=0)
+        return (grad > self.grad_threshold).astype(np.uint8) * 255
+
+    def detect(self, rgb: np.ndarray, text_boxes: Sequence[Box] = ()) -> list[IconBox]:
+        h, w = rgb.shape[:2]
+        s = self.scale
+        ink = self.ink(rgb)
+        for b in text_boxes:
+            ink[int(b.y1 * s):int(np.ceil(b.y2 * s)), int(b.x1 * s):int(np.ceil(b.x2 * s))] = 0
+        found: list[IconBox] = []
+        min_side = self.min_side * s
+        max_side = self.max_side_fraction * min(w, h) * s
+        for gap, bonus in ((3, 0.05), (9, 0.0)):
+            grown = cv2.dilate(ink, np.ones((gap, gap), np.uint8))
+            n, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+            half = gap // 2
+            for i in range(1, n):
+                x, y, bw, bh, area = stats[i]
+                x, y, bw, bh = x + half, y + half, bw - 2 * half, bh - 2 * half
+                if bw < min_side or bh < min_side or bw > max_side or bh > max_side:
+                    continue
+                aspect = max(bw, bh) / max(1, min(bw, bh))
+                if aspect > self.max_aspect:
+                    continue
+                fill = float(np.count_nonzero(ink[y:y + bh, x:x + bw])) / float(bw * bh)
+                if fill < 0.04:
+                    continue
+                box = Box(int(x / s), int(y / s), int(np.ceil((x + bw) / s)), int(np.ceil((y + bh) / s)))
+                side = max(box.width, box.height)
+                # Typical phone icons are 40-160 px and roughly square.
+                size_fit = 1.0 if 36 <= side <= 180 else 0.7
+                score = 0.45 + 0.25 / aspect + 0.2 * size_fit + bonus
+                found.append(IconBox(box, min(1.0, score), "cv"))
+        return nms(found, 0.6)

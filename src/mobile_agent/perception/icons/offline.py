@@ -1,0 +1,282 @@
+"""Offline icon matcher: reference glyphs rendered from Font Awesome 6, compared by shape.
+
+Needs no weights. A description's words ("search", "heart", "three dots", "red plus") map to Font
+Awesome glyph names through a small vocabulary; each glyph is rendered, and a candidate box is
+compared to it by the shape of its ink (blurred mask correlation and filled silhouette correlation
+at 32x32, aspect ratio). Colour words in the description ("red", "blue"...) add a bonus when the
+candidate's ink has that hue.
+
+The references come from Font Awesome on purpose: the simulated phone draws Material Design icons,
+so matching does not get to compare a glyph with itself.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Sequence
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from mobile_agent.types import Box
+
+# description word -> Font Awesome glyph names ("s:" solid, "r:" regular, "b:" brands; bare = solid)
+VOCABULARY: dict[str, tuple[str, ...]] = {
+    "search": ("magnifying_glass",), "magnify": ("magnifying_glass",), "magnifier": ("magnifying_glass",),
+    "find": ("magnifying_glass",), "lookup": ("magnifying_glass",), "loupe": ("magnifying_glass",),
+    "settings": ("gear", "sliders"), "setting": ("gear",), "gear": ("gear",), "cog": ("gear",),
+    "preferences": ("gear", "sliders"), "config": ("gear",), "sliders": ("sliders",), "tune": ("sliders",),
+    "heart": ("heart", "r:heart"), "like": ("heart", "r:heart", "thumbs_up"), "love": ("heart", "r:heart"),
+    "favorite": ("heart", "r:heart", "star"), "favourite": ("heart", "r:heart", "star"),
+    "comment": ("comment", "r:comment", "message"), "comments": ("comments", "r:comment"),
+    "reply": ("comment", "r:comment", "reply"), "chat": ("comment", "message", "r:message"),
+    "message": ("message", "r:message", "comment"), "messages": ("message", "comments"),
+    "bubble": ("comment", "r:comment"), "sms": ("message", "comment"),
+    "share": ("share_nodes", "share", "arrow_up_from_bracket"), "forward": ("share", "forward"),
+    "plus": ("+", "circle_plus", "square_plus"), "add": ("+", "circle_plus", "square_plus"),
+    "new": ("+", "pen_to_square"), "create": ("+", "pen_to_square"), "compose": ("pen_to_square", "pen", "+"),
+    "back": ("arrow_left", "chevron_left", "angle_left"), "return": ("arrow_left",),
+    "previous": ("chevron_left", "backward"), "left": (), "arrow": ("arrow_left", "arrow_right"),
+    "send": ("paper_plane", "r:paper_plane"), "plane": ("paper_plane",),
+    "cart": ("cart_shopping",), "basket": ("cart_shopping", "basket_shopping"), "shopping": ("cart_shopping", "bag_shopping"),
+    "bag": ("bag_shopping",), "buy": ("cart_shopping",),
+    "play": ("play", "r:circle_play"), "pause": ("pause", "r:circle_pause"), "stop": ("stop", "r:circle_stop"),
+    "next": ("forward_step", "chevron_right", "forward"), "skip": ("forward_step",),
+    "mic": ("microphone",), "microphone": ("microphone",), "voice": ("microphone",), "record": ("microphone", "circle"),
+    "menu": ("bars",), "hamburger": ("bars",), "drawer": ("bars",), "navigation": ("bars",),
+    "more": ("ellipsis_vertical", "ellipsis"), "overflow": ("ellipsis_vertical",), "options": ("ellipsis_vertical", "gear"),
+    "dots": ("ellipsis_vertical", "ellipsis"), "ellipsis": ("ellipsis", "ellipsis_vertical"), "kebab": ("ellipsis_vertical",),
+    "close": ("xmark", "r:circle_xmark"), "cancel": ("xmark", "r:circle_xmark"), "dismiss": ("xmark",), "x": ("xmark",),
+    "clear": ("xmark", "r:circle_xmark"), "exit": ("xmark", "right_from_bracket"),
+    "check": ("check", "r:circle_check"), "checkmark": ("check",), "done": ("check",), "ok": ("check",),
+    "confirm": ("check",), "tick": ("check",), "save": ("check", "r:floppy_disk", "r:bookmark"),
+    "star": ("star", "r:star"), "rate": ("star", "r:star"), "rating": ("star",), "starred": ("star",),
+    "bell": ("bell", "r:bell"), "notification": ("bell", "r:bell"), "notifications": ("bell", "r:bell"),
+    "alert": ("bell", "r:bell"), "alarm": ("clock", "r:clock", "bell"),
+    "edit": ("pen", "pencil", "pen_to_square"), "pencil": ("pencil", "pen"), "pen": ("pen",), "write": ("pen", "pen_to_square"),
+    "trash": ("trash", "trash_can", "r:trash_can"), "delete": ("trash", "trash_can", "r:trash_can"),
+    "bin": ("trash_can",), "remove": ("trash", "xmark", "minus"), "garbage": ("trash_can",),
+    "home": ("house",), "house": ("house",),
+    "camera": ("camera",), "photo": ("camera", "image", "r:image"), "picture": ("image", "r:image"),
+    "image": ("image", "r:image"), "gallery": ("images", "r:images"), "photos": ("images", "image"),
+    "user": ("user", "r:user", "circle_user"), "profile": ("user", "r:circle_user", "circle_user"),
+    "account": ("circle_user", "user"), "person": ("user",), "avatar": ("circle_user", "user"), "me": ("user",),
+    "contact": ("user", "address_book"), "contacts": ("address_book", "user"),
+    "phone": ("phone",), "call": ("phone",), "dial": ("phone",), "dialer": ("phone",),
+    "mail": ("envelope", "r:envelope"), "email": ("envelope", "r:envelope"), "envelope": ("envelope",),
+    "inbox": ("inbox", "envelope"),
+    "location": ("location_dot",), "pin": ("location_dot", "thumbtack"), "map": ("map", "r:map", "location_dot"),
+    "gps": ("location_crosshairs", "location_dot"), "navigate": ("location_arrow",), "directions": ("diamond_turn_right", "location_arrow"),
+    "download": ("download",), "upload": ("upload",), "filter": ("filter",), "sort": ("sort", "arrow_down_wide_short"),
+    "calendar": ("calendar", "r:calendar"), "date": ("calendar",), "clock": ("clock", "r:clock"), "time": ("clock", "r:clock"),
+    "timer": ("stopwatch", "clock"), "history": ("clock_rotate_left",),
+    "lock": ("lock",), "unlock": ("lock_open",), "wifi": ("wifi",), "wi-fi": ("wifi",), "internet": ("wifi", "globe"),
+    "network": ("wifi", "signal"), "bluetooth": ("b:bluetooth_b", "b:bluetooth"),
+    "globe": ("globe",), "web": ("globe",), "browser": ("globe", "compass"), "language": ("language", "globe"),
+    "moon": ("moon", "r:moon"), "dark": ("moon", "circle_half_stroke"), "night": ("moon",), "theme": ("circle_half_stroke", "moon", "palette"),
+    "sun": ("sun", "r:sun"), "brightness": ("sun", "r:sun"), "light": ("sun", "lightbulb"),
+    "volume": ("volume_high",), "sound": ("volume_high",), "speaker": ("volume_high",), "mute": ("volume_xmark",),
+    "bookmark": ("bookmark", "r:bookmark"), "music": ("music",), "song": ("music",), "headphones": ("headphones",),
+    "video": ("video",), "film": ("film",), "movie": ("film", "video"),
+    "refresh": ("arrow_rotate_right", "rotate_right"), "reload": ("arrow_rotate_right", "rotate_right"),
+    "sync": ("arrows_rotate",), "repeat": ("repeat",), "shuffle": ("shuffle",), "retweet": ("retweet",),
+    "info": ("circle_info",), "information": ("circle_info",), "help": ("circle_question", "r:circle_question"),
+    "question": ("circle_question",), "thumbs": ("thumbs_up", "r:thumbs_up"), "thumb": ("thumbs_up",),
+    "dislike": ("thumbs_down", "r:thumbs_down"),
+    "eye": ("eye", "r:eye"), "view": ("eye",), "visibility": ("eye", "eye_slash"), "hide": ("eye_slash",), "show": ("eye",),
+    "link": ("link",), "attach": ("paperclip",), "attachment": ("paperclip",), "clip": ("paperclip",),
+    "emoji": ("r:face_smile", "face_smile"), "smile": ("r:face_smile",), "smiley": ("r:face_smile",),
+    "sticker": ("r:note_sticky", "r:face_smile"),
+    "copy": ("copy", "r:copy"), "paste": ("paste",), "flag": ("flag", "r:flag"), "report": ("flag",),
+    "tag": ("tag",), "label": ("tag",), "gift": ("gift",), "flash": ("bolt",), "bolt": ("bolt",),
+    "power": ("power_off",), "qr": ("qrcode",), "scan": ("qrcode", "expand"), "keyboard": ("keyboard", "r:keyboard"),
+    "folder": ("folder", "r:folder"), "file": ("file", "r:file"), "files": ("folder", "file"), "document": ("file", "r:file_lines"),
+    "list": ("list",), "grid": ("table_cells", "grip"), "apps": ("grip", "table_cells"),
+    "toggle": ("toggle_on", "toggle_off"), "switch": ("toggle_on", "toggle_off"),
+    "battery": ("battery_full",), "signal": ("signal",), "expand": ("expand", "chevron_down"), "collapse": ("compress", "chevron_up"),
+    "down": ("chevron_down", "arrow_down"), "up": ("chevron_up", "arrow_up"), "dropdown": ("caret_down", "chevron_down"),
+    "crop": ("crop",), "print": ("print",), "translate": ("language",), "compass": ("compass",),
+    "fire": ("fire",), "trending": ("fire", "arrow_trend_up"), "explore": ("compass",), "discover": ("compass",),
+    "store": ("store", "bag_shopping"), "shop": ("store", "bag_shopping"), "wallet": ("wallet",), "card": ("credit_card", "r:credit_card"),
+    "minus": ("minus",), "subtract": ("minus",), "zoom": ("magnifying_glass_plus",),
+}
+_SYNONYM_WORDS = {"magnifying": "search", "glass": "search", "cogwheel": "settings", "trashcan": "trash",
+                  "notify": "notification", "favorites": "favorite", "likes": "like", "contacts": "contacts",
+                  "vertical": "more", "horizontal": "ellipsis", "three": "dots", "kebab": "more",
+                  "paper": "send", "airplane": "send", "loudspeaker": "speaker", "cogs": "settings",
+                  "cross": "close", "lens": "search", "trolley": "cart", "write": "edit"}
+_IGNORED = {"icon", "button", "the", "a", "an", "of", "on", "at", "in", "with", "and", "or", "to", "symbol",
+            "shaped", "shape", "like", "small", "big", "large", "top", "bottom", "right", "center", "middle",
+            "corner", "bar", "tab", "logo", "image_of", "that", "looks", "for"}
+COLORS: dict[str, tuple[float, float] | str] = {
+    "red": (345.0, 15.0), "orange": (15.0, 40.0), "yellow": (40.0, 70.0), "gold": (40.0, 60.0),
+    "green": (70.0, 170.0), "teal": (160.0, 190.0), "cyan": (170.0, 200.0), "blue": (195.0, 255.0),
+    "purple": (255.0, 300.0), "violet": (255.0, 300.0), "pink": (300.0, 345.0), "magenta": (290.0, 330.0),
+    "black": "dark", "white": "light", "grey": "gray", "gray": "gray",
+}
+
+_SIZE = 32
+
+
+def _fa_font(style: str) -> tuple[type, str]:
+    if style == "r":
+        from fonticon_fa6.fa6r import FA6R as cls
+    elif style == "b":
+        from fonticon_fa6.fa6b import FA6B as cls
+    else:
+        from fonticon_fa6.fa6s import FA6S as cls
+    return cls, cls.__font_file__
+
+
+@lru_cache(maxsize=512)
+def reference_mask(spec: str) -> np.ndarray | None:
+    """The ink mask (uint8 0/255, tight box) of a Font Awesome glyph, ``None`` when unknown."""
+    style, _, name = spec.rpartition(":")
+    style = style or "s"
+    cls, path = _fa_font(style)
+    if len(name) == 1:
+        ch = name
+    else:
+        ch = getattr(cls, name, None)
+        if not isinstance(ch, str):
+            return None
+    font = ImageFont.truetype(path, 160)
+    img = Image.new("L", (260, 260), 0)
+    ImageDraw.Draw(img).text((40, 40), ch, font=font, fill=255)
+    arr = np.asarray(img)
+    ys, xs = np.nonzero(arr > 127)
+    if len(xs) == 0:
+        return None
+    return (arr[ys.min():ys.max() + 1, xs.min():xs.max() + 1] > 127).astype(np.uint8) * 255
+
+
+def _normalise(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """(blurred ink vector, blurred filled-silhouette vector, aspect) of a tight ink mask."""
+    h, w = mask.shape[:2]
+    side = max(h, w)
+    sq = np.zeros((side, side), np.uint8)
+    sq[(side - h) // 2:(side - h) // 2 + h, (side - w) // 2:(side - w) // 2 + w] = mask
+    contours, _ = cv2.findContours(sq, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(sq)
+    cv2.drawContours(filled, contours, -1, 255, thickness=cv2.FILLED)
+    vecs = []
+    for m in (sq, filled):
+        small = cv2.resize(m, (_SIZE, _SIZE), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+        small = cv2.GaussianBlur(small, (5, 5), 1.2)
+        v = small.ravel() - small.mean()
+        n = float(np.linalg.norm(v)) or 1.0
+        vecs.append(v / n)
+    return vecs[0], vecs[1], w / float(h)
+
+
+@lru_cache(maxsize=512)
+def _reference_features(spec: str) -> tuple[np.ndarray, np.ndarray, float] | None:
+    m = reference_mask(spec)
+    return None if m is None else _normalise(m)
+
+
+def ink_mask(crop: np.ndarray) -> np.ndarray | None:
+    """The foreground of an icon crop (RGB): pixels far from the border's dominant colour, tight box."""
+    if crop.size == 0 or min(crop.shape[:2]) < 4:
+        return None
+    border = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]]).astype(np.int16)
+    bg = np.median(border, axis=0)
+    dist = np.abs(crop.astype(np.int16) - bg).max(axis=2)
+    thr = max(40, int(dist.max() * 0.45))
+    mask = (dist >= thr).astype(np.uint8) * 255
+    ys, xs = np.nonzero(mask)
+    if len(xs) < 6:
+        return None
+    return mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def description_glyphs(description: str) -> list[str]:
+    """Font Awesome glyphs for the shape words of ``description`` (empty when none is known)."""
+    words = re.findall(r"[a-z][a-z\-]*", description.lower())
+    glyphs: list[str] = []
+    for w in words:
+        w = _SYNONYM_WORDS.get(w, w)
+        if w in _IGNORED or w in COLORS:
+            continue
+        cands = VOCABULARY.get(w) or VOCABULARY.get(w.rstrip("s")) or ()
+        for g in cands:
+            if g not in glyphs and _reference_features(g) is not None:
+                glyphs.append(g)
+    return glyphs
+
+
+def description_colors(description: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z]+", description.lower()) if w in COLORS]
+
+
+def _hue_of(crop: np.ndarray, mask_full: np.ndarray) -> tuple[float, float, float]:
+    """(hue degrees, saturation 0-1, value 0-1) of the ink's mean colour."""
+    pix = crop[mask_full > 0]
+    if len(pix) == 0:
+        return 0.0, 0.0, 0.0
+    mean = pix.reshape(-1, 3).mean(axis=0).astype(np.uint8).reshape(1, 1, 3)
+    h, s, v = cv2.cvtColor(mean, cv2.COLOR_RGB2HSV)[0, 0]
+    return float(h) * 2.0, float(s) / 255.0, float(v) / 255.0
+
+
+def color_fit(color: str, hsv: tuple[float, float, float]) -> float:
+    """1 when the ink matches the colour word, 0 when clearly not."""
+    h, s, v = hsv
+    spec = COLORS[color]
+    if spec == "dark":
+        return 1.0 if v < 0.3 else 0.0
+    if spec == "light":
+        return 1.0 if v > 0.8 and s < 0.2 else 0.0
+    if spec == "gray":
+        return 1.0 if s < 0.15 and 0.25 < v < 0.85 else 0.0
+    if s < 0.25 or v < 0.2:
+        return 0.0
+    lo, hi = spec  # type: ignore[misc]
+    inside = (lo <= h <= hi) if lo <= hi else (h >= lo or h <= hi)
+    return 1.0 if inside else 0.0
+
+
+class OfflineIconMatcher:
+    """Shape matcher against Font Awesome reference glyphs (no weights)."""
+
+    name = "offline"
+
+    def knows(self, description: str) -> bool:
+        """Whether the description has a shape word or colour word this matcher can use."""
+        return bool(description_glyphs(description) or description_colors(description))
+
+    def score(self, rgb: np.ndarray, boxes: Sequence[Box], description: str) -> list[float]:
+        glyphs = description_glyphs(description)
+        colors = description_colors(description)
+        refs = [f for f in (_reference_features(g) for g in glyphs) if f is not None]
+        out: list[float] = []
+        for b in boxes:
+            crop = rgb[max(0, b.y1):b.y2, max(0, b.x1):b.x2]
+            # A margin of background around the box helps find the border colour.
+            pad = max(2, min(b.width, b.height) // 8)
+            outer = rgb[max(0, b.y1 - pad):b.y2 + pad, max(0, b.x1 - pad):b.x2 + pad]
+            mask = ink_mask(outer)
+            if mask is None or not crop.size:
+                out.append(0.0)
+                continue
+            shape = 0.5
+            if refs:
+                v1, v2, aspect = _normalise(mask)
+                best = -1.0
+                for r1, r2, raspect in refs:
+                    c = 0.6 * float(v1 @ r1) + 0.4 * float(v2 @ r2)
+                    ar = min(aspect, raspect) / max(aspect, raspect)
+                    best = max(best, c * (0.75 + 0.25 * ar))
+                shape = max(0.0, min(1.0, (best + 0.2) / 1.2))
+            if colors:
+                border = np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]]).astype(np.int16)
+                bg = np.median(border, axis=0)
+                dist = np.abs(outer.astype(np.int16) - bg).max(axis=2)
+                full = (dist >= max(40, int(dist.max() * 0.45))).astype(np.uint8)
+                hsv = _hue_of(outer, full)
+                cf = max(color_fit(c, hsv) for c in colors)
+                shape = 0.7 * shape + 0.3 * cf if refs else 0.3 + 0.6 * cf
+            out.append(shape)
+        return out

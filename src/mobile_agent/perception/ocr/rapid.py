@@ -1,0 +1,167 @@
+"""RapidOCR engine: PP-OCR text detection (DB) and recognition (CTC) on onnxruntime.
+
+RapidOCR's own pipeline detects at a fixed minimum side and runs an angle classifier; on a phone
+screenshot that costs over a second on two cores. Here detection runs on the screenshot scaled down
+to ``det_max_side`` pixels on its long side (phone text stays 12 px or taller), the angle classifier
+is off (screen text is upright), recognition reads crops of the full-resolution image, and crops
+already read (same pixels) are taken from a small cache, which makes re-reading an unchanged line
+nearly free.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from typing import Any
+
+import cv2
+import numpy as np
+
+from mobile_agent.errors import ConfigError
+from mobile_agent.perception.results import TextLine, Word
+from mobile_agent.types import Box
+
+_CACHE_SIZE = 4096
+
+
+class RapidOcrEngine:
+    """OCR with RapidOCR's bundled PP-OCR models (English and Chinese)."""
+
+    name = "rapidocr"
+
+    def __init__(self, det_max_side: int = 960, text_score: float = 0.5, box_thresh: float = 0.5,
+                 unclip_ratio: float = 1.6, rec_batch: int = 8, threads: int | None = None,
+                 word_boxes: bool = True) -> None:
+        try:
+            from rapidocr import RapidOCR
+        except ImportError as exc:  # pragma: no cover - a pinned dependency
+            raise ConfigError("the rapidocr package is not installed: pip install rapidocr") from exc
+        if det_max_side < 320:
+            raise ConfigError(f"det_max_side={det_max_side} is too small to read phone text: use 640 or more")
+        params: dict[str, Any] = {
+            "Global.log_level": "error",
+            "Global.use_cls": False,
+            "Global.text_score": text_score,
+            "Det.limit_type": "max",
+            "Det.limit_side_len": 4096,
+            "Det.box_thresh": box_thresh,
+            "Det.unclip_ratio": unclip_ratio,
+            "Rec.rec_batch_num": rec_batch,
+        }
+        if threads is not None:
+            params["EngineConfig.onnxruntime.intra_op_num_threads"] = int(threads)
+        self._rapid = RapidOCR(params=params)
+        self.det_max_side = det_max_side
+        self.text_score = text_score
+        self.word_boxes = word_boxes
+        self._lock = threading.Lock()
+        self._cache: OrderedDict[bytes, tuple[str, float, list[tuple[str, float, tuple[int, int, int, int]]]]] = OrderedDict()
+        self._det = None
+        self._rec = None
+
+    # -- models, loaded on first use ------------------------------------------------------------
+    def _models(self) -> tuple[Any, Any]:
+        if self._det is None:
+            self._det = self._rapid._load_det_model()
+            self._rec = self._rapid._load_rec_model()
+        return self._det, self._rec
+
+    # -- detection ------------------------------------------------------------------------------
+    def detect(self, rgb: np.ndarray, det_scale: float | None = None) -> list[Box]:
+        """Boxes of text lines in ``rgb`` (axis-aligned, full-resolution coordinates)."""
+        det, _ = self._models()
+        h, w = rgb.shape[:2]
+        scale = det_scale if det_scale is not None else min(1.0, self.det_max_side / float(max(h, w)))
+        sw, sh = max(32, int(round(w * scale / 32.0)) * 32), max(32, int(round(h * scale / 32.0)) * 32)
+        small = cv2.resize(rgb[:, :, ::-1], (sw, sh), interpolation=cv2.INTER_AREA)
+        out = det(np.ascontiguousarray(small))
+        if out.boxes is None or len(out.boxes) == 0:
+            return []
+        fx, fy = w / float(sw), h / float(sh)
+        boxes: list[Box] = []
+        for quad in out.boxes:
+            xs = quad[:, 0] * fx
+            ys = quad[:, 1] * fy
+            b = Box(max(0, int(np.floor(xs.min()))), max(0, int(np.floor(ys.min()))),
+                    min(w, int(np.ceil(xs.max())) + 1), min(h, int(np.ceil(ys.max())) + 1))
+            if b.width >= 4 and b.height >= 4:
+                boxes.append(b)
+        boxes.sort(key=lambda b: (b.y1 // 10, b.x1))
+        return boxes
+
+    # -- recognition ----------------------------------------------------------------------------
+    def recognize(self, rgb: np.ndarray, boxes: list[Box]) -> list[TextLine]:
+        """Read the text in each box of ``rgb``; lines under ``text_score`` or empty are dropped."""
+        if not boxes:
+            return []
+        _, rec = self._models()
+        from rapidocr.ch_ppocr_rec.typings import TextRecInput
+
+        bgr_crops: list[np.ndarray] = []
+        keys: list[bytes] = []
+        results: list[tuple[str, float, list[tuple[str, float, tuple[int, int, int, int]]]] | None] = []
+        for b in boxes:
+            crop = np.ascontiguousarray(rgb[b.y1:b.y2, b.x1:b.x2, ::-1])
+            key = hashlib.blake2b(crop.tobytes(), digest_size=16,
+                                  person=b"%dx%d" % (crop.shape[1], crop.shape[0])).digest()
+            bgr_crops.append(crop)
+            keys.append(key)
+            with self._lock:
+                hit = self._cache.get(key)
+                if hit is not None:
+                    self._cache.move_to_end(key)
+            results.append(hit)
+        todo = [i for i, r in enumerate(results) if r is None]
+        if todo:
+            crops = [bgr_crops[i] for i in todo]
+            out = rec(TextRecInput(img=crops, return_word_box=self.word_boxes))
+            words_all: list[Any] = [None] * len(todo)
+            if self.word_boxes and out.word_results is not None:
+                words_all = self._word_boxes(crops, out)
+            for j, i in enumerate(todo):
+                text, score = str(out.txts[j]), float(out.scores[j])
+                r = (text, score, words_all[j] or [])
+                results[i] = r
+                with self._lock:
+                    self._cache[keys[i]] = r
+                    if len(self._cache) > _CACHE_SIZE:
+                        self._cache.popitem(last=False)
+        lines: list[TextLine] = []
+        for b, r in zip(boxes, results):
+            assert r is not None
+            text, score, words = r
+            text = text.strip()
+            if not text or score < self.text_score:
+                continue
+            wlist = tuple(Word(t, Box(b.x1 + x1, b.y1 + y1, b.x1 + x2, b.y1 + y2), s)
+                          for t, s, (x1, y1, x2, y2) in words if t.strip())
+            lines.append(TextLine(text, b, score, wlist))
+        return lines
+
+    @staticmethod
+    def _word_boxes(crops: list[np.ndarray], out: Any) -> list[list[tuple[str, float, tuple[int, int, int, int]]]]:
+        """Word boxes within each crop, from the recogniser's CTC column positions."""
+        from rapidocr.cal_rec_boxes import CalRecBoxes
+
+        quads = np.array([[[0, 0], [c.shape[1], 0], [c.shape[1], c.shape[0]], [0, c.shape[0]]] for c in crops],
+                         dtype=np.float32)
+        try:
+            res = CalRecBoxes()(crops, quads, out, False)
+        except Exception:  # noqa: BLE001 - word boxes are a refinement; lines stay usable without them
+            return [[] for _ in crops]
+        per_line: list[list[tuple[str, float, tuple[int, int, int, int]]]] = []
+        for k in range(len(crops)):
+            items = []
+            if k < len(res.word_results):
+                for txt, conf, quad in res.word_results[k]:
+                    if quad is None:
+                        continue
+                    q = np.asarray(quad, dtype=np.float32)
+                    items.append((str(txt), float(conf), (int(q[:, 0].min()), int(q[:, 1].min()),
+                                                          int(np.ceil(q[:, 0].max())), int(np.ceil(q[:, 1].max())))))
+            per_line.append(items)
+        return per_line
+
+    def read(self, rgb: np.ndarray, det_scale: float | None = None) -> list[TextLine]:
+        return self.recognize(rgb, self.detect(rgb, det_scale))

@@ -1,0 +1,82 @@
+"""Position hints (top, bottom, left, right, center and pairs) applied to candidate boxes."""
+
+from __future__ import annotations
+
+from typing import Sequence, TypeVar
+
+from mobile_agent.errors import ConfigError
+from mobile_agent.types import Box
+
+T = TypeVar("T")
+
+
+def parse_position(position: Sequence[str] | str | None) -> tuple[str, ...]:
+    """Canonical position words; raises :class:`ConfigError` naming the bad word."""
+    from mobile_agent.agent.operations import normalize_position
+
+    try:
+        return normalize_position(position if position is None or isinstance(position, str) else list(position))
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from exc
+
+
+def in_region(box: Box, position: tuple[str, ...], width: int, height: int) -> bool:
+    """Whether ``box``'s centre lies in the screen part that ``position`` names.
+
+    Thirds of the screen: ``top`` the upper third, ``bottom`` the lower third, ``center`` the
+    middle third (of each axis it applies to), ``left``/``right`` the outer 45% horizontally.
+    """
+    c = box.center
+    fx, fy = c.x / max(1, width), c.y / max(1, height)
+    words = set(position)
+    horizontal = words & {"left", "right"}
+    vertical = words & {"top", "bottom"}
+    for w in words:
+        if w == "top" and fy > 0.36:
+            return False
+        if w == "bottom" and fy < 0.64:
+            return False
+        if w == "left" and fx > 0.45:
+            return False
+        if w == "right" and fx < 0.55:
+            return False
+        if w == "center":
+            if not horizontal and not (0.25 <= fx <= 0.75):
+                return False
+            if not vertical and not (0.25 <= fy <= 0.75):
+                return False
+    return True
+
+
+def position_score(box: Box, position: tuple[str, ...], width: int, height: int) -> float:
+    """How well ``box`` fits ``position``, in [0, 1] (1 at the extreme the words name)."""
+    if not position:
+        return 1.0
+    c = box.center
+    fx, fy = c.x / max(1, width), c.y / max(1, height)
+    parts = []
+    for w in position:
+        if w == "top":
+            parts.append(1.0 - fy)
+        elif w == "bottom":
+            parts.append(fy)
+        elif w == "left":
+            parts.append(1.0 - fx)
+        elif w == "right":
+            parts.append(fx)
+        elif w == "center":
+            horizontal = bool(set(position) & {"left", "right"})
+            vertical = bool(set(position) & {"top", "bottom"})
+            dx = 0.0 if horizontal else abs(fx - 0.5)
+            dy = 0.0 if vertical else abs(fy - 0.5)
+            parts.append(1.0 - (dx + dy))
+    return sum(parts) / len(parts)
+
+
+def filter_by_position(items: list[T], boxes: list[Box], position: tuple[str, ...], width: int,
+                       height: int) -> list[T]:
+    """The items whose box is in the region; when none is, all of them ordered by position score."""
+    if not position:
+        return list(items)
+    inside = [it for it, b in zip(items, boxes) if in_region(b, position, width, height)]
+    return inside

@@ -1,0 +1,166 @@
+"""Matching a target text against OCR lines: normalisation, exact, contained and fuzzy matches.
+
+Normalisation folds case, full-width forms (NFKC), quotes, dashes and runs of spaces, and drops
+punctuation at word edges. Fuzzy thresholds depend on the target's length: short targets must
+match (almost) exactly, long ones may differ by a few OCR slips.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+from rapidfuzz.distance import Levenshtein
+
+from mobile_agent.perception.results import TextLine, Word
+from mobile_agent.types import Box
+
+_PUNCT_MAP = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
+    "\u2212": "-", "\u00a0": " ", "\u3000": " ", "\u2026": "...",
+})
+_SPACE = re.compile(r"\s+")
+_EDGE_PUNCT = re.compile(r"^[^\w&%+#@$]+|[^\w&%+#@$]+$")
+
+
+def normalize_text(s: str) -> str:
+    """Case-folded, NFKC (full-width to ASCII), unified quotes/dashes, single spaces, no edge punctuation."""
+    s = unicodedata.normalize("NFKC", s).translate(_PUNCT_MAP).casefold()
+    s = _SPACE.sub(" ", s).strip()
+    return " ".join(t for t in (_EDGE_PUNCT.sub("", w) for w in s.split(" ")) if t)
+
+
+def compact(s: str) -> str:
+    """``normalize_text`` without any spaces or punctuation (OCR often merges or splits words)."""
+    return "".join(ch for ch in normalize_text(s) if ch.isalnum() or ch in "&%+#@$")
+
+
+def fuzzy_threshold(target: str) -> float:
+    """Least similarity (0-100) a fuzzy match needs for a target of this length (compact form)."""
+    n = len(compact(target))
+    if n <= 3:
+        return 100.0
+    if n <= 5:
+        return 85.0
+    if n <= 10:
+        return 82.0
+    return 78.0
+
+
+@dataclass(frozen=True, slots=True)
+class TextMatch:
+    """One place a target text was found: the box to act on, a score in [0, 1] and how it matched."""
+
+    box: Box
+    score: float
+    kind: str  # "exact", "contained", "fuzzy"
+    line: TextLine
+
+
+def _span_box(line: TextLine, words: tuple[Word, ...], start: int, end: int) -> Box:
+    """Box of the words (by character span of the normalised line) covering [start, end)."""
+    pos = 0
+    chosen: list[Box] = []
+    for w in words:
+        wn = normalize_text(w.text)
+        if not wn:
+            continue
+        ws, we = pos, pos + len(wn)
+        if we > start and ws < end:
+            chosen.append(w.box)
+        pos = we + 1
+    if not chosen:
+        return line.box
+    box = Box.enclosing(chosen)
+    return Box(box.x1, line.box.y1, box.x2, line.box.y2)
+
+
+def _part_box(line: TextLine, target_n: str) -> Box:
+    """The part of ``line`` holding ``target_n``: by word boxes when the engine gave them, else by
+    character proportion along the line."""
+    ln = normalize_text(line.text)
+    start = ln.find(target_n)
+    if start < 0:
+        return line.box
+    end = start + len(target_n)
+    if line.words:
+        joined = " ".join(normalize_text(w.text) for w in line.words if normalize_text(w.text))
+        s2 = joined.find(target_n)
+        if s2 >= 0:
+            return _span_box(line, line.words, s2, s2 + len(target_n))
+    n = max(1, len(ln))
+    w = line.box.width
+    x1 = line.box.x1 + int(w * start / n)
+    x2 = line.box.x1 + int(round(w * end / n))
+    return Box(x1, line.box.y1, max(x1 + 1, x2), line.box.y2)
+
+
+def match_lines(target: str, lines: list[TextLine]) -> list[TextMatch]:
+    """Every line that matches ``target``, best first.
+
+    Exact (normalised) match scores 1.0; the target contained in a longer line scores 0.9 minus a
+    little for the extra text (the box is the target's part of the line); fuzzy matches score their
+    similarity scaled into 0.5-0.85.
+    """
+    tn = normalize_text(target)
+    tc = compact(target)
+    if not tc:
+        return []
+    out: list[TextMatch] = []
+    thr = fuzzy_threshold(target)
+    for line in lines:
+        ln = normalize_text(line.text)
+        lc = compact(line.text)
+        if not lc:
+            continue
+        if ln == tn or lc == tc:
+            out.append(TextMatch(line.box, 1.0, "exact", line))
+            continue
+        if _contains_words(ln, tn):
+            extra = (len(lc) - len(tc)) / max(1, len(lc))
+            out.append(TextMatch(_part_box(line, tn), 0.9 - 0.2 * extra, "contained", line))
+            continue
+        if len(tc) >= 4 and tc in lc and len(tc) / len(lc) >= 0.3:
+            extra = (len(lc) - len(tc)) / max(1, len(lc))
+            out.append(TextMatch(line.box, 0.85 - 0.2 * extra, "contained", line))
+            continue
+        if thr >= 100.0:
+            continue
+        sim = fuzz.ratio(tc, lc)
+        part = 0.0
+        if len(lc) > len(tc) + 2:
+            part = fuzz.partial_ratio(tc, lc) if len(tc) >= 6 else 0.0
+        best = max(sim, part - 3.0)
+        if best >= thr:
+            # Near-miss in one or two characters on a long target still beats a partial hit.
+            dist = Levenshtein.distance(tc, lc)
+            bonus = 0.05 if dist <= 1 else 0.0
+            out.append(TextMatch(line.box, 0.5 + 0.35 * (best - thr) / max(1.0, 100.0 - thr) + bonus, "fuzzy", line))
+    out.sort(key=lambda m: -m.score)
+    return out
+
+
+def _contains_words(haystack: str, needle: str) -> bool:
+    """``needle`` occurs in ``haystack`` on word boundaries (for CJK, anywhere)."""
+    if not needle:
+        return False
+    if any(ord(ch) > 0x2E80 for ch in needle):
+        return needle in haystack
+    return re.search(r"(?<![\w])" + re.escape(needle) + r"(?![\w])", haystack) is not None
+
+
+def closest_texts(target: str, lines: list[TextLine], k: int = 5) -> list[str]:
+    """The ``k`` screen texts most similar to ``target`` (for "not found" messages)."""
+    tc = compact(target)
+    scored = []
+    seen: set[str] = set()
+    for line in lines:
+        t = line.text.strip()
+        if not t or t in seen:
+            continue
+        seen.add(t)
+        scored.append((fuzz.WRatio(tc, compact(t)) if tc else 0.0, t))
+    scored.sort(key=lambda p: -p[0])
+    return [t for _, t in scored[:k]]
