@@ -29,6 +29,11 @@ def mdi(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(MDI7.__font_file__, size)
 
 
+def glyph_char(name: str) -> str:
+    """The character of a Material Design icon (fonticon stores ``"mdi7.<glyph>"``)."""
+    return getattr(MDI7, name).split(".", 1)[1]
+
+
 @dataclass
 class Screen:
     image: Image.Image
@@ -57,7 +62,7 @@ class Painter:
 
     def icon(self, x: int, y: int, name: str, size: int = 72, fill: tuple[int, int, int] | None = None,
              key: str | None = None) -> Box:
-        glyph = getattr(MDI7, name)
+        glyph = glyph_char(name)
         font = mdi(size)
         self.draw.text((x, y), glyph, font=font, fill=fill or self.fg)
         l, t, r, b = self.draw.textbbox((x, y), glyph, font=font)
@@ -67,8 +72,8 @@ class Painter:
 
     def status_bar(self, clock: str = "12:30") -> None:
         self.draw.text((40, 20), clock, font=roboto(36), fill=self.fg)
-        self.draw.text((930, 14), MDI7.wifi, font=mdi(44), fill=self.fg)
-        self.draw.text((990, 14), MDI7.battery, font=mdi(44), fill=self.fg)
+        self.draw.text((930, 14), glyph_char('wifi'), font=mdi(44), fill=self.fg)
+        self.draw.text((990, 14), glyph_char('battery'), font=mdi(44), fill=self.fg)
 
 
 def settings_screen(dark: bool = False, clock: str = "12:30") -> Screen:

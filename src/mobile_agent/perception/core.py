@@ -144,7 +144,13 @@ class Perception:
     def _add_icons(self, rgb: np.ndarray, result: ParseResult) -> None:
         t = time.perf_counter()
         text_boxes = [line.box for line in result.lines if _is_text_line(line)]
-        result.icons = self.detector.detect(rgb, text_boxes)
+        icons = self.detector.detect(rgb, text_boxes)
+        # OCR reads some icons as a character or two ("Q" for a magnifier, ":" for three dots):
+        # such lines are icon candidates too, unless a detected box already covers them.
+        for line in result.lines:
+            if not _is_text_line(line) and all(line.box.iou(i.box) < 0.5 for i in icons):
+                icons.append(IconBox(_squarish(line.box), 0.6, "ocr"))
+        result.icons = icons
         result.timings["icons"] = time.perf_counter() - t
 
     # ------------------------------------------------------------------------------------------
@@ -274,6 +280,13 @@ def _is_text_line(line: TextLine) -> bool:
     if len(t) <= 2 and line.box.width < 1.6 * line.box.height:
         return False
     return line.score >= 0.6
+
+
+def _squarish(box: Box) -> Box:
+    """A box grown to at least a square around its centre (a thin glyph's tap target)."""
+    side = max(box.width, box.height)
+    c = box.center
+    return Box(c.x - side // 2, c.y - side // 2, c.x - side // 2 + side, c.y - side // 2 + side)
 
 
 def _best_tier(matches: list[TextMatch]) -> list[TextMatch]:

@@ -139,8 +139,11 @@ def reference_mask(spec: str) -> np.ndarray | None:
     if len(name) == 1:
         ch = name
     else:
-        ch = getattr(cls, name, None)
-        if not isinstance(ch, str):
+        value = getattr(cls, name, None)
+        if not isinstance(value, str) or "." not in value:
+            return None
+        ch = value.split(".", 1)[1]  # fonticon stores "fa6s.<glyph>"
+        if not ch:
             return None
     font = ImageFont.truetype(path, 160)
     img = Image.new("L", (260, 260), 0)
