@@ -1,0 +1,595 @@
+"""The simulated phone: an Android-like device rendered with Pillow, operated through the
+:class:`~mobile_agent.device.base.Device` protocol.
+
+Each frame is built afresh from the phone's state as a tree of nodes (status bar, the foreground
+app's screen or the home screen, dialogs, the keyboard, the navigation bar); the same tree is
+painted, dumped by :meth:`SimPhone.ui_tree` and hit by taps.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Callable, ClassVar, Iterable
+
+from PIL import Image
+
+from mobile_agent.device.base import check_point
+from mobile_agent.device.sim.render import DARK, LIGHT, RGB, Canvas, Theme, mix, text_width
+from mobile_agent.device.sim.state import PhoneState
+from mobile_agent.device.sim.ui import UI, Node, hit, paint_tree, scroll_target, tree_xml
+from mobile_agent.errors import ConfigError, InvalidGestureError
+from mobile_agent.types import Box
+
+DISTURBANCES = ("permission", "loading", "ads")
+KEYBOARD_PACKAGE = "com.sim.inputmethod"
+SYSTEMUI_PACKAGE = "com.android.systemui"
+LAUNCHER_PACKAGE = "com.sim.launcher"
+
+
+class Screen:
+    """One screen of an app (an Activity or a full-screen fragment). Subclasses implement ``build``."""
+
+    def __init__(self, app: "App") -> None:
+        self.app = app
+        self.fields: dict[str, str] = {}  # text field values by key
+        self.scroll: dict[str, int] = {}  # scroll offsets by scroll-area key
+
+    @property
+    def phone(self) -> "SimPhone":
+        return self.app.phone
+
+    def build(self, ui: UI) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def on_back(self) -> bool:
+        """Handle Back inside the screen (close a sheet or dialog); True when handled."""
+        return False
+
+
+class App:
+    """An app: a name, a launcher icon, a package, and a back stack of screens."""
+
+    name: ClassVar[str] = ""
+    package: ClassVar[str] = ""
+    icon: ClassVar[str] = "application"  # MDI glyph for the launcher icon
+    color: ClassVar[RGB] = (26, 115, 232)  # launcher icon background and accent
+    installable: ClassVar[bool] = False  # only on the phone once installed from the Store
+
+    def __init__(self, phone: "SimPhone") -> None:
+        self.phone = phone
+        self.stack: list[Screen] = []
+
+    def root(self) -> Screen:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @property
+    def screen(self) -> Screen:
+        if not self.stack:
+            self.stack.append(self.root())
+        return self.stack[-1]
+
+    def push(self, screen: Screen) -> None:
+        self.phone.clear_focus()
+        self.stack.append(screen)
+
+    def pop(self) -> None:
+        """Go back one screen; at the root, leave the app for the home screen."""
+        self.phone.clear_focus()
+        if len(self.stack) > 1:
+            self.stack.pop()
+        else:
+            self.stack.clear()
+            self.phone.go_home()
+
+    def reset(self, screen: Screen | None = None) -> None:
+        """Replace the whole stack with ``screen`` (or the root)."""
+        self.phone.clear_focus()
+        self.stack = [screen or self.root()]
+
+    def toast(self, message: str) -> None:
+        self.phone.toast(message)
+
+
+@dataclass
+class _Focus:
+    screen: Screen
+    key: str
+    on_submit: Callable[[], None] | None
+    multiline: bool
+
+
+@dataclass
+class _Toast:
+    text: str
+    until: int  # gesture count after which it disappears
+
+
+@dataclass
+class _Frame:
+    root: Node
+    image: Image.Image | None = None
+    xml: str | None = None
+
+
+KEY_ROWS = ["qwertyuiop", "asdfghjkl", "zxcvbnm"]
+
+
+class SimPhone:
+    """A simulated Android phone. Deterministic: the same seed and gestures give the same pixels.
+
+    Args:
+        seed: chooses the clock, the weather, the order of feeds and other content.
+        width, height: screen size in pixels (default 1080x2400); layout scales with the width.
+        dark: start with the dark theme on (the Settings switch changes it later).
+        disturbances: any of ``"permission"`` (a dialog on an app's first launch), ``"loading"``
+            (a loading screen for one or two gestures after launch), ``"ads"`` (an ad banner).
+    """
+
+    def __init__(self, seed: int = 0, width: int = 1080, height: int = 2400, dark: bool = False,
+                 disturbances: Iterable[str] = ()) -> None:
+        if width < 240 or height < 320:
+            raise ConfigError(f"screen {width}x{height} is too small: at least 240x320")
+        self.seed = seed
+        self.width, self.height = width, height
+        self.density = width / 411.43
+        self.disturbances = frozenset(disturbances)
+        unknown = self.disturbances - set(DISTURBANCES)
+        if unknown:
+            raise ConfigError(f"unknown disturbance(s) {sorted(unknown)}: use {', '.join(DISTURBANCES)}")
+        self.state = PhoneState.initial(seed)
+        self.state.settings.dark_mode = dark
+        self.gestures = 0
+        self.last_tap: tuple[int, int] | None = None
+        self.home_scroll: dict[str, int] = {}
+        self._focus: _Focus | None = None
+        self._toasts: list[_Toast] = []
+        self._frame: _Frame | None = None
+        self._launched: set[str] = set()
+        self._permission_pending: str | None = None
+        self._loading_until: int = -1
+        self._ads_closed: set[str] = set()
+        from mobile_agent.device.sim.apps import APP_CLASSES
+
+        self.apps: dict[str, App] = {cls.name: cls(self) for cls in APP_CLASSES}
+
+    # ---------------------------------------------------------------- units, theme, clock
+    def dp(self, v: float) -> int:
+        return int(round(v * self.density))
+
+    @property
+    def theme(self) -> Theme:
+        return DARK if self.state.settings.dark_mode else LIGHT
+
+    @property
+    def now(self) -> dt.datetime:
+        """The phone's clock: the seed's start time, one minute later every ten gestures."""
+        return dt.datetime.fromisoformat(self.state.now) + dt.timedelta(minutes=self.gestures // 10)
+
+    def full_box(self) -> Box:
+        return Box(0, 0, self.width, self.height)
+
+    @property
+    def status_h(self) -> int:
+        return self.dp(24)
+
+    @property
+    def nav_h(self) -> int:
+        return self.dp(48)
+
+    @property
+    def keyboard_h(self) -> int:
+        return self.dp(260)
+
+    # ---------------------------------------------------------------- apps and navigation
+    def app_names(self, installed_only: bool = True) -> list[str]:
+        """Names of the apps on the phone (store apps only once installed)."""
+        return [n for n, a in self.apps.items() if not installed_only or self.is_installed(n)]
+
+    def is_installed(self, name: str) -> bool:
+        app = self.apps.get(name)
+        return app is not None and (not app.installable or name in self.state.store.installed)
+
+    @property
+    def foreground(self) -> App | None:
+        name = self.state.foreground
+        return self.apps.get(name) if name else None
+
+    def find_app(self, name: str) -> App:
+        for n, app in self.apps.items():
+            if n.lower() == name.strip().lower() and self.is_installed(n):
+                return app
+        raise ConfigError(f"no app named {name!r} on the phone; apps: {', '.join(self.app_names())}")
+
+    def launch(self, name: str) -> None:
+        """Open an app by name as the launcher would (sim-only helper for tests and set-up)."""
+        app = self.find_app(name)
+        self._dirty()
+        self.clear_focus()
+        self.state.foreground = app.name
+        first = app.name not in self._launched
+        self._launched.add(app.name)
+        if not app.stack:
+            app.stack.append(app.root())
+        if first and "loading" in self.disturbances:
+            self._loading_until = self.gestures + 1 + (self.seed + len(self._launched)) % 2
+        if first and "permission" in self.disturbances and app.name != "Settings":
+            self._permission_pending = app.name
+
+    def go_home(self) -> None:
+        self.clear_focus()
+        self.state.foreground = None
+        self._permission_pending = None
+        self._dirty()
+
+    def toast(self, message: str) -> None:
+        """Show a short message near the bottom for the next two gestures."""
+        self._toasts = [_Toast(message, self.gestures + 2)]
+        self._dirty()
+
+    # ---------------------------------------------------------------- focus and keyboard
+    def focus_field(self, screen: Screen, key: str, on_submit: Callable[[], None] | None = None,
+                    multiline: bool = False) -> None:
+        self._focus = _Focus(screen, key, on_submit, multiline)
+
+    def clear_focus(self) -> None:
+        self._focus = None
+
+    def is_focused(self, screen: Screen, key: str) -> bool:
+        f = self._focus
+        return f is not None and f.screen is screen and f.key == key
+
+    @property
+    def keyboard_shown(self) -> bool:
+        f = self._focus
+        return f is not None and self.foreground is not None and f.screen is self.foreground.screen
+
+    def _press_enter(self) -> None:
+        f = self._focus
+        if f is None:
+            return
+        if f.on_submit is not None:
+            self.clear_focus()
+            f.on_submit()
+        elif f.multiline:
+            f.screen.fields[f.key] = f.screen.fields.get(f.key, "") + "\n"
+
+    def _insert(self, text: str) -> None:
+        f = self._focus
+        if f is None:
+            return
+        f.screen.fields[f.key] = f.screen.fields.get(f.key, "") + text
+
+    def _backspace(self) -> None:
+        f = self._focus
+        if f is not None:
+            f.screen.fields[f.key] = f.screen.fields.get(f.key, "")[:-1]
+
+    # ---------------------------------------------------------------- Device protocol
+    def size(self) -> tuple[int, int]:
+        return (self.width, self.height)
+
+    def screenshot(self) -> Image.Image:
+        frame = self._current()
+        if frame.image is None:
+            img = Image.new("RGB", (self.width, self.height), self.theme.bg)
+            paint_tree(Canvas(img), frame.root)
+            frame.image = img
+        return frame.image.copy()
+
+    def ui_tree(self) -> str:
+        frame = self._current()
+        if frame.xml is None:
+            frame.xml = tree_xml(frame.root)
+        return frame.xml
+
+    def tap(self, x: int, y: int) -> None:
+        check_point(self.size(), x, y)
+        node = hit(self._current().root, x, y)
+        self.last_tap = (x, y)
+        self._gesture()
+        if node is not None and node.on_tap is not None:
+            node.on_tap()
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
+        check_point(self.size(), x1, y1)
+        check_point(self.size(), x2, y2)
+        if duration_ms < 0:
+            raise InvalidGestureError(f"swipe duration must be >= 0 ms, got {duration_ms}")
+        if abs(x2 - x1) < self.dp(8) and abs(y2 - y1) < self.dp(8):
+            # Android: a swipe that does not move is a press; a view without a long-click
+            # listener clicks on release.
+            self.tap(x1, y1)
+            return
+        target = scroll_target(self._current().root, x1, y1)
+        self._gesture()
+        if target is not None and target.swipe is not None:
+            target.swipe(x1, y1, x2, y2)
+
+    def type_text(self, text: str) -> None:
+        """Type into the focused field; each ``\\n`` presses Enter. With no focus, nothing changes."""
+        self._gesture()
+        if self._focus is None or not self.keyboard_shown:
+            return
+        for i, part in enumerate(text.split("\n")):
+            if i > 0:
+                self._press_enter()
+                if self._focus is None:
+                    break
+            if part:
+                self._insert(part)
+
+    def back(self) -> None:
+        self._gesture()
+        if self.keyboard_shown:
+            self.clear_focus()  # Back first hides the keyboard, as on Android
+            return
+        if self._permission_pending is not None:
+            self._permission_pending = None
+            return
+        app = self.foreground
+        if app is None:
+            return
+        if app.screen.on_back():
+            return
+        app.pop()
+
+    def home(self) -> None:
+        self._gesture()
+        self.go_home()
+
+    # ---------------------------------------------------------------- frames
+    def _dirty(self) -> None:
+        self._frame = None
+
+    def _gesture(self) -> None:
+        self.gestures += 1
+        self._toasts = [t for t in self._toasts if t.until > self.gestures]
+        self._dirty()
+
+    def _current(self) -> _Frame:
+        if self._frame is None:
+            self._frame = _Frame(self._build())
+        return self._frame
+
+    def _build(self) -> Node:
+        t = self.theme
+        W, H = self.width, self.height
+        app = self.foreground
+        package = app.package if app else LAUNCHER_PACKAGE
+        root = Node(self.full_box(), cls="android.widget.FrameLayout", package=package)
+        kb = self.keyboard_shown
+        area = Box(0, self.status_h, W, H - self.nav_h - (self.keyboard_h if kb else 0))
+        if app is None:
+            from mobile_agent.device.sim.home import build_home
+
+            ui = UI(self, None, Box(0, 0, W, H - self.nav_h), t, LAUNCHER_PACKAGE)
+            build_home(self, ui)
+            root.children.append(ui.root)
+            root.children.append(self._status_bar(on_wallpaper=True))
+        else:
+            root.children.append(self._status_bar(on_wallpaper=False))
+            ui = UI(self, app.screen, area, t, app.package, accent=self._accent(app))
+            if self.gestures < self._loading_until:
+                self._loading(ui, app)
+            else:
+                app.screen.build(ui)
+                if "ads" in self.disturbances and app.name not in self._ads_closed:
+                    self._ad(ui, app)
+                if self._permission_pending == app.name:
+                    self._permission(ui, app)
+            root.children.append(ui.root)
+        if self._toasts:
+            root.children.append(self._toast_node(self._toasts[-1].text, area))
+        if kb:
+            root.children.append(self._keyboard())
+        root.children.append(self._nav_bar())
+        return root
+
+    def _accent(self, app: App) -> RGB:
+        return mix(app.color, (255, 255, 255), 0.35) if self.state.settings.dark_mode else app.color
+
+    # ---------------------------------------------------------------- system UI
+    def _status_bar(self, on_wallpaper: bool) -> Node:
+        t = self.theme
+        s = self.state.settings
+        box = Box(0, 0, self.width, self.status_h)
+        fg = (255, 255, 255) if on_wallpaper else t.statusbar_fg
+        bg = None if on_wallpaper else t.bg
+        clock = self.now.strftime("%H:%M")
+        px = self.dp(14)
+        ic = self.dp(16)
+        cy = box.center.y
+        speed = None
+        if s.show_network_speed:
+            rate = ((self.seed * 37 + self.gestures * 13) % 97) / 10 + (0 if s.airplane_mode else 0.3)
+            speed = "0.0 KB/s" if s.airplane_mode else f"{rate:.1f} KB/s"
+        battery_text = f"{s.battery_level}%" if s.battery_percentage else ""
+        icons: list[str] = []
+        if s.airplane_mode:
+            icons.append("airplane")
+        else:
+            if s.wifi:
+                icons.append("wifi")
+            icons.append("signal-cellular-3" if s.mobile_data else "signal-cellular-outline")
+        if s.bluetooth and not s.airplane_mode:
+            icons.append("bluetooth")
+        children: list[Node] = []
+        x = self.width - self.dp(16)
+        # battery: glyph, then optional percentage to its left
+        bat = "battery-70" if s.battery_level >= 65 else "battery-50"
+        children.append(Node(Box(x - ic, cy - ic // 2, x, cy + ic // 2), cls="android.widget.ImageView",
+                             desc=f"Battery {s.battery_level} percent", package=SYSTEMUI_PACKAGE,
+                             paint=lambda c, b: c.icon(b.center.x, b.center.y, bat, ic, fg)))
+        x -= ic + self.dp(2)
+        if battery_text:
+            w = text_width(battery_text, px, 500)
+            children.append(Node(Box(x - w, cy - px // 2, x, cy + px // 2 + 2), cls="android.widget.TextView",
+                                 text=battery_text, package=SYSTEMUI_PACKAGE, rid="battery_percentage",
+                                 paint=lambda c, b, tx=battery_text: c.text(b.x1, b.center.y, tx, px, fg, 500, "lm")))
+            x -= w + self.dp(4)
+        for name in reversed(icons):
+            desc = {"airplane": "Airplane mode on", "wifi": f"Wi-Fi {s.wifi_network}",
+                    "bluetooth": "Bluetooth on"}.get(name, "Phone signal")
+            children.append(Node(Box(x - ic, cy - ic // 2, x, cy + ic // 2), cls="android.widget.ImageView",
+                                 desc=desc, package=SYSTEMUI_PACKAGE,
+                                 paint=lambda c, b, n=name: c.icon(b.center.x, b.center.y, n, ic, fg)))
+            x -= ic + self.dp(4)
+        if speed:
+            spx = self.dp(11)
+            w = text_width(speed, spx, 500)
+            children.append(Node(Box(x - w - self.dp(2), cy - spx // 2, x - self.dp(2), cy + spx // 2 + 2),
+                                 cls="android.widget.TextView", text=speed, package=SYSTEMUI_PACKAGE,
+                                 rid="network_speed",
+                                 paint=lambda c, b, tx=speed: c.text(b.x1, b.center.y, tx, spx, fg, 500, "lm")))
+        cw = text_width(clock, px, 500)
+        x0 = self.dp(24)
+        children.append(Node(Box(x0, cy - px // 2, x0 + cw, cy + px // 2 + 2), cls="android.widget.TextView",
+                             text=clock, package=SYSTEMUI_PACKAGE, rid="clock",
+                             paint=lambda c, b: c.text(b.x1, b.center.y, clock, px, fg, 500, "lm")))
+        return Node(box, cls="android.widget.FrameLayout", package=SYSTEMUI_PACKAGE, rid="status_bar",
+                    paint=(lambda c, b: c.rect(b, fill=bg)) if bg else None, children=children)
+
+    def _nav_bar(self) -> Node:
+        t = self.theme
+        box = Box(0, self.height - self.nav_h, self.width, self.height)
+        on_home = self.foreground is None
+        bg = None if on_home else mix(t.bg, t.surface, 0.5)
+        fg = (255, 255, 255) if on_home else t.on_bg
+        cy = box.center.y
+        r = self.dp(9)
+        w = self.width
+
+        def back_paint(c: Canvas, b: Box) -> None:
+            x = b.center.x
+            c.polygon([(x - r, cy), (x + r * 2 // 3, cy - r), (x + r * 2 // 3, cy + r)], fill=fg)
+
+        def home_paint(c: Canvas, b: Box) -> None:
+            x = b.center.x
+            c.ellipse(Box(x - r, cy - r, x + r, cy + r), outline=fg, width=max(2, self.dp(2)))
+
+        def recents_paint(c: Canvas, b: Box) -> None:
+            x = b.center.x
+            c.rect(Box(x - r + 2, cy - r + 2, x + r - 2, cy + r - 2), outline=fg, width=max(2, self.dp(2)), radius=2)
+
+        half = self.dp(40)
+        cells = [(w * 3 // 10, "Back", back_paint, self.back), (w // 2, "Home", home_paint, self.home),
+                 (w * 7 // 10, "Overview", recents_paint, lambda: None)]
+        children = [Node(Box(cx - half, box.y1, cx + half, box.y2), cls="android.widget.ImageView", desc=desc,
+                         package=SYSTEMUI_PACKAGE, clickable=True, paint=paint,
+                         on_tap=(lambda fn=fn: self._nav_tap(fn)), rid=f"nav_{desc.lower()}")
+                    for cx, desc, paint, fn in cells]
+        return Node(box, cls="android.widget.FrameLayout", package=SYSTEMUI_PACKAGE, rid="navigation_bar",
+                    paint=(lambda c, b: c.rect(b, fill=bg)) if bg else None, children=children)
+
+    def _nav_tap(self, fn: Callable[[], None]) -> None:
+        # The tap already counted as a gesture; the nav action must not count twice.
+        self.gestures -= 1
+        fn()
+
+    def _keyboard(self) -> Node:
+        t = self.theme
+        W = self.width
+        top = self.height - self.nav_h - self.keyboard_h
+        box = Box(0, top, W, self.height - self.nav_h)
+        kids: list[Node] = []
+        pad = self.dp(3)
+        row_h = (self.keyboard_h - self.dp(48)) // 4
+        key_w = W // 10
+        px = self.dp(22)
+        f = self._focus
+        submit = f is not None and f.on_submit is not None
+
+        def key(b: Box, label: str, on_tap: Callable[[], None], desc: str = "", icon: str | None = None,
+                special: bool = False, text: str = "") -> None:
+            inner = Box(b.x1 + pad, b.y1 + pad * 2, b.x2 - pad, b.y2 - pad * 2)
+            fill = t.surface2 if special else t.key
+            if icon == "submit":
+                fill = mix(self.theme.primary, t.key, 0.1)
+
+            def paint(c: Canvas, _b: Box, label=label, icon=icon, inner=inner, fill=fill) -> None:
+                c.rect(inner, fill=fill, radius=self.dp(6))
+                if icon == "submit":
+                    c.icon(inner.center.x, inner.center.y, "magnify" if submit else "keyboard-return", self.dp(24),
+                           (255, 255, 255) if not t.dark else t.on_primary)
+                elif icon:
+                    c.icon(inner.center.x, inner.center.y, icon, self.dp(24), t.on_bg)
+                else:
+                    c.text(inner.center.x, inner.center.y, label, px if len(label) == 1 else self.dp(15), t.on_bg,
+                           400, "mm")
+
+            kids.append(Node(inner, cls="android.widget.Button" if not icon else "android.widget.ImageButton",
+                             text=text or label, desc=desc, clickable=True, package=KEYBOARD_PACKAGE,
+                             on_tap=on_tap, paint=paint))
+
+        y = top + self.dp(40)
+        for r, letters in enumerate(KEY_ROWS):
+            x0 = (W - key_w * len(letters)) // 2 if r < 2 else (W - key_w * 7) // 2
+            if r == 2:
+                key(Box(pad, y, x0 - pad, y + row_h), "", lambda: None, desc="Shift", icon="apple-keyboard-shift",
+                    special=True)
+                key(Box(x0 + key_w * 7 + pad, y, W - pad, y + row_h), "", self._backspace, desc="Delete",
+                    icon="backspace-outline", special=True)
+            for i, ch in enumerate(letters):
+                key(Box(x0 + i * key_w, y, x0 + (i + 1) * key_w, y + row_h), ch, lambda ch=ch: self._insert(ch))
+            y += row_h
+        key(Box(0, y, key_w * 3 // 2, y + row_h), "?123", lambda: None, special=True)
+        key(Box(key_w * 3 // 2, y, key_w * 5 // 2, y + row_h), ",", lambda: self._insert(","))
+        key(Box(key_w * 5 // 2, y, key_w * 15 // 2, y + row_h), "", lambda: self._insert(" "), desc="Space",
+            icon=None, text=" ")
+        key(Box(key_w * 15 // 2, y, key_w * 17 // 2, y + row_h), ".", lambda: self._insert("."))
+        key(Box(key_w * 17 // 2, y, W, y + row_h), "", self._press_enter, desc="Search" if submit else "Enter",
+            icon="submit")
+
+        def paint_bg(c: Canvas, b: Box) -> None:
+            c.rect(b, fill=t.keyboard)
+            # suggestion strip: three slots with a divider, as keyboards show
+            for i in (1, 2):
+                x = b.x1 + b.width * i // 3
+                c.rect(Box(x, b.y1 + self.dp(12), x + 1, b.y1 + self.dp(30)), fill=t.divider)
+
+        return Node(box, cls="android.widget.FrameLayout", package=KEYBOARD_PACKAGE, rid="keyboard_view",
+                    paint=paint_bg, children=kids)
+
+    def _toast_node(self, text: str, area: Box) -> Node:
+        t = self.theme
+        px = self.dp(14)
+        w = text_width(text, px, 400) + self.dp(32)
+        h = self.dp(40)
+        cx = self.width // 2
+        y2 = area.y2 - self.dp(64)
+        box = Box(cx - w // 2, y2 - h, cx + w // 2, y2)
+        bg = (60, 62, 68) if not t.dark else (226, 226, 230)
+        fg = (255, 255, 255) if not t.dark else (30, 30, 34)
+        return Node(box, cls="android.widget.Toast", text=text, package="android",
+                    paint=lambda c, b: (c.rect(b, fill=bg, radius=h // 2), c.text(b.center.x, b.center.y, text, px, fg,
+                                                                                   400, "mm")))
+
+    # ---------------------------------------------------------------- disturbances
+    def _loading(self, ui: UI, app: App) -> None:
+        c = ui.area.center
+        r = ui.dp(40)
+        col = app.color
+        ui.add(Node(Box(c.x - r, c.y - r, c.x + r, c.y + r), cls="android.widget.ImageView", desc=f"{app.name} logo",
+                    paint=lambda cv, b: (cv.ellipse(b, fill=col), cv.icon(b.center.x, b.center.y, app.icon,
+                                                                           ui.dp(40), (255, 255, 255)))))
+        ui.text(c.x, c.y + ui.dp(64), "Loading…", 16, ui.theme.on_bg2, align="center")
+
+    def _ad(self, ui: UI, app: App) -> None:
+        t = ui.theme
+        h = ui.dp(64)
+        box = Box(ui.area.x1, ui.area.y2 - h, ui.area.x2, ui.area.y2)
+        with ui.group(box, cls="android.widget.FrameLayout", rid="ad_banner", on_tap=lambda: None,
+                      paint=lambda c, b: c.rect(b, fill=(255, 244, 214) if not t.dark else (70, 60, 30))):
+            ui.text(box.x1 + ui.dp(16), box.y1 + ui.dp(10), "Ad · SuperSaver VPN", 12, (120, 100, 40))
+            ui.text(box.x1 + ui.dp(16), box.y1 + ui.dp(30), "Browse faster. Try it free for 30 days!", 14,
+                    (60, 50, 20) if not t.dark else (240, 230, 200))
+            ui.icon_button(box.x2 - ui.dp(28), box.center.y, "close", "Close ad",
+                           lambda: (self._ads_closed.add(app.name), None)[1], size=20)
+
+    def _permission(self, ui: UI, app: App) -> None:
+        def answer() -> None:
+            self._permission_pending = None
+
+        ui.dialog(f"Allow {app.name} to send you notifications?", "You can change this later in Settings.",
+                  [("Don't allow", answer), ("Allow", answer)])
