@@ -1,0 +1,484 @@
+"""``AdbDevice``: a real Android phone or emulator, driven through the adb server.
+
+Nothing is installed on the phone. Gestures go through ``input``, screenshots through
+``screencap -p``, the UI tree through ``uiautomator dump``. Non-ASCII text needs the ADBKeyboard IME,
+which the user installs if they want it.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+import socket
+import time
+import xml.etree.ElementTree as ET
+from typing import Callable, TypeVar
+
+import adbutils
+from adbutils.errors import AdbConnectionError, AdbError, AdbTimeout
+from PIL import Image, UnidentifiedImageError
+
+from mobile_agent.device.adb.parse import (
+    DeviceEntry,
+    WmSize,
+    classify_adb_failure,
+    monkey_launched,
+    parse_ime_list,
+    parse_packages,
+    parse_rotation,
+    parse_wm_size,
+    uiautomator_dump_ok,
+    uiautomator_idle_error,
+)
+from mobile_agent.device.adb.server import AdbServer, select_device, state_error
+from mobile_agent.device.adb.still import frame_signature, frames_alike
+from mobile_agent.device.adb.text import (
+    ADBKEYBOARD_HELP,
+    ADBKEYBOARD_IME,
+    adbkeyboard_command,
+    input_text_chunks,
+    input_text_command,
+    is_input_text_safe,
+    split_text,
+)
+from mobile_agent.device.base import check_point
+from mobile_agent.errors import DeviceDisconnectedError, DeviceError, InvalidGestureError
+from mobile_agent.types import Box, to_rgb
+
+__all__ = ["AdbDevice", "PNG_SIGNATURE", "UI_DUMP_PATH"]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+UI_DUMP_PATH = "/data/local/tmp/mobile_agent_ui.xml"
+KEYCODE_HOME = 3
+KEYCODE_BACK = 4
+_BLACK_MAX = 8  # a channel never brighter than this is "all black"
+_PACKAGE_RE = re.compile(r"^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$")
+
+
+class AdbDevice:
+    """A phone or emulator reached through the adb server; implements :class:`mobile_agent.device.Device`.
+
+    Args:
+        serial: the device's serial (``adb devices``); None picks the only attached device.
+        adb_host, adb_port: where the adb server listens (default ``$ANDROID_ADB_SERVER_HOST``/``PORT``
+            or 127.0.0.1:5037).
+        adb_path: the ``adb`` program used to start a server when none runs (default: from PATH).
+        start_server: start the server with ``adb start-server`` when none listens locally.
+        timeout_s: the longest wait for any answer from the server or the phone; a command silent
+            for longer fails with a DeviceError instead of hanging.
+        settle_timeout_s: after each gesture, wait at most this long for the screen to be still
+            (0 turns the wait off).
+        status_bar_fraction: the top part of the screen that the stillness test ignores.
+    """
+
+    def __init__(
+        self,
+        serial: str | None = None,
+        *,
+        adb_host: str | None = None,
+        adb_port: int | None = None,
+        adb_path: str | None = None,
+        start_server: bool = True,
+        timeout_s: float = 20.0,
+        settle_timeout_s: float = 3.0,
+        status_bar_fraction: float = 0.04,
+    ) -> None:
+        self._server = AdbServer(
+            host=adb_host, port=adb_port, timeout_s=timeout_s, adb_path=adb_path, start_server=start_server
+        )
+        self._server.ensure_running()
+        self.entry: DeviceEntry = select_device(self._server, serial)
+        self.serial: str = self.entry.serial
+        self.timeout_s = timeout_s
+        self.settle_timeout_s = settle_timeout_s
+        self.status_bar_fraction = status_bar_fraction
+        self._dev = adbutils.AdbDevice(self._server.client, serial=self.serial)
+        self._wm: WmSize | None = None
+        self._last_size: tuple[int, int] | None = None
+
+    def __repr__(self) -> str:
+        return f"AdbDevice(serial={self.serial!r}, server={self._server.address!r})"
+
+    # ----------------------------------------------------------------- talking to the phone
+
+    def _call(self, doing: str, fn: Callable[[], T], timeout_s: float) -> T:
+        """Run one exchange with the phone, turning every failure into a DeviceError naming the fix."""
+        try:
+            return fn()
+        except DeviceError:
+            raise
+        except (AdbTimeout, socket.timeout, TimeoutError) as exc:
+            raise DeviceError(
+                f"{doing} on device {self.serial} gave no answer within {timeout_s:g} s: the phone may be frozen "
+                f"or its USB/Wi-Fi link stalled; unlock it, check `adb -s {self.serial} shell echo ok`, and "
+                "replug it if that hangs too"
+            ) from exc
+        except AdbConnectionError as exc:
+            raise DeviceDisconnectedError(
+                f"the adb server at {self._server.address} stopped answering while {doing}: start it again with "
+                "`adb start-server`, check `adb devices`, then run again (what was done so far is kept)"
+            ) from exc
+        except AdbError as exc:
+            message = str(exc)
+            kind = classify_adb_failure(message)
+            if kind in ("gone", "none"):
+                raise self._gone_error(doing) from exc
+            if kind != "other":
+                state = {"unauthorized": "unauthorized", "offline": "offline", "authorizing": "authorizing"}
+                err = state_error(self.serial, state.get(kind, message))
+                raise DeviceDisconnectedError(f"while {doing}: {err}") from exc
+            raise DeviceError(f"adb refused {doing} on device {self.serial}: {message}") from exc
+        except (OSError, EOFError) as exc:
+            self._raise_if_gone(doing)
+            raise DeviceError(
+                f"the connection to device {self.serial} broke while {doing} ({exc}): check `adb devices` "
+                "and replug the phone if it is listed as offline"
+            ) from exc
+
+    def _gone_error(self, doing: str) -> DeviceDisconnectedError:
+        return DeviceDisconnectedError(
+            f"device {self.serial} went away while {doing} (unplugged, or its USB/Wi-Fi link dropped): "
+            "reconnect it, check `adb devices`, then run again (what was done so far is kept)"
+        )
+
+    def _raise_if_gone(self, doing: str) -> None:
+        """After a broken exchange: raise DeviceDisconnectedError if the phone left the server's list."""
+        try:
+            entries = self._server.devices()
+        except DeviceError as exc:
+            raise DeviceDisconnectedError(
+                f"the adb server at {self._server.address} stopped answering while {doing}: start it again "
+                "with `adb start-server`, then run again (what was done so far is kept)"
+            ) from exc
+        for entry in entries:
+            if entry.serial == self.serial:
+                err = state_error(entry.serial, entry.state)
+                if err:
+                    raise DeviceDisconnectedError(f"while {doing}: {err}")
+                return
+        raise self._gone_error(doing)
+
+    def shell(self, command: str, timeout_s: float | None = None) -> str:
+        """Run a command in the phone's shell and return its output (stdout and stderr), stripped."""
+        t = timeout_s or self.timeout_s
+        out = self._call(f"`{_short(command)}`", lambda: self._dev.shell(command, timeout=t, encoding="utf-8"), t)
+        return str(out)
+
+    def exec_out(self, command: str, timeout_s: float | None = None) -> bytes:
+        """Run a command with the ``exec:`` service (raw bytes, no terminal, like ``adb exec-out``)."""
+        t = timeout_s or self.timeout_s
+
+        def run() -> bytes:
+            conn = self._dev.open_transport()
+            try:
+                conn.send_command("exec:" + command)
+                conn.check_okay()
+                conn.conn.settimeout(t)
+                data = conn.read_until_close(encoding=None)
+            finally:
+                conn.close()
+            assert isinstance(data, bytes)
+            return data
+
+        return self._call(f"`{_short(command)}`", run, t)
+
+    # ----------------------------------------------------------------- screen
+
+    def _wm_size(self) -> WmSize:
+        if self._wm is None:
+            out = self.shell("wm size")
+            wm = parse_wm_size(out)
+            if wm is None:
+                raise DeviceError(
+                    f"cannot read the screen size of device {self.serial}: `wm size` answered {out[:200]!r}; "
+                    "check that the phone has finished booting"
+                )
+            self._wm = wm
+        return self._wm
+
+    def rotation(self) -> int:
+        """The current display rotation in quarter turns (0..3), from ``dumpsys input`` (or ``display``)."""
+        for command in ("dumpsys input", "dumpsys display"):
+            rot = parse_rotation(self.shell(command))
+            if rot is not None:
+                return rot
+        log.warning("could not read the rotation of %s; assuming portrait", self.serial)
+        return 0
+
+    def size(self) -> tuple[int, int]:
+        """(width, height) in screenshot pixels: ``wm size`` (its override when set) turned by the rotation."""
+        w, h = self._wm_size().effective
+        if self.rotation() % 2 == 1:
+            w, h = h, w
+        self._last_size = (w, h)
+        return (w, h)
+
+    def _capture(self) -> Image.Image:
+        """One ``screencap -p``, decoded; raises DeviceError saying what failed."""
+        data = self.exec_out("screencap -p")
+        if not data:
+            self._raise_if_gone("taking a screenshot")
+            raise DeviceError(
+                f"screenshot failed: `screencap -p` on device {self.serial} returned nothing; the phone's screen "
+                f"capture may have crashed: try `adb -s {self.serial} exec-out screencap -p > shot.png`, or reboot it"
+            )
+        if not data.startswith(PNG_SIGNATURE):
+            fixed = data.replace(b"\r\n", b"\n")  # a terminal on old Androids turns \n into \r\n
+            if fixed.startswith(PNG_SIGNATURE):
+                data = fixed
+            else:
+                said = data[:200].decode("utf-8", "replace").strip().splitlines()
+                raise DeviceError(
+                    f"screenshot failed: `screencap -p` on device {self.serial} answered "
+                    f"{(said[0] if said else repr(data[:40]))!r} instead of a PNG image; unlock the phone and "
+                    "check that it has finished booting"
+                )
+        try:
+            image = Image.open(io.BytesIO(data))
+            image.load()
+        except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+            self._raise_if_gone("taking a screenshot")
+            raise DeviceError(
+                f"screenshot failed: the PNG from device {self.serial} is cut short or damaged ({len(data)} bytes: "
+                f"{exc}); the connection may have dropped: check `adb devices` and try again"
+            ) from exc
+        return to_rgb(image)
+
+    def _fit(self, image: Image.Image) -> Image.Image:
+        """Bring a capture to the input coordinate space (``wm size``, override honoured) if it differs."""
+        w, h = self._wm_size().effective
+        if (image.width > image.height) != (w > h):
+            w, h = h, w
+        self._last_size = (w, h)
+        if image.size != (w, h):
+            image = image.resize((w, h), Image.Resampling.BILINEAR)
+        return image
+
+    def screenshot(self) -> Image.Image:
+        """The screen as an RGB image of ``size()``. Raises DeviceError when the capture fails or is all black."""
+        image = self._capture()
+        extrema = image.getextrema()
+        if all(hi <= _BLACK_MAX for _, hi in extrema):  # type: ignore[misc]
+            raise DeviceError(self._black_reason())
+        return self._fit(image)
+
+    def _black_reason(self) -> str:
+        try:
+            power = self.shell("dumpsys power")
+        except DeviceError:
+            power = ""
+        m = re.search(r"mWakefulness=(\w+)", power)
+        if m and m.group(1) in ("Asleep", "Dozing"):
+            return (
+                f"screenshot is all black: the screen of device {self.serial} is off ({m.group(1)}); wake and unlock "
+                f"it (`adb -s {self.serial} shell input keyevent KEYCODE_WAKEUP`, then swipe up) and keep it on "
+                "(Developer options > Stay awake)"
+            )
+        return (
+            f"screenshot is all black: device {self.serial} is showing a secure window (FLAG_SECURE: banking, "
+            "password or DRM screens) that Android refuses to capture, or its screen is dark; leave that "
+            "screen or unlock the phone, then try again"
+        )
+
+    def wait_still(self, timeout_s: float = 3.0) -> bool:
+        """Wait until two successive captures are alike (ignoring the status bar); False on timeout."""
+        deadline = time.monotonic() + max(0.0, timeout_s)
+        previous = frame_signature(self._fit(self._capture()), self.status_bar_fraction)
+        while time.monotonic() < deadline:
+            current = frame_signature(self._fit(self._capture()), self.status_bar_fraction)
+            if frames_alike(previous, current):
+                return True
+            previous = current
+        return False
+
+    def _settle(self) -> None:
+        if self.settle_timeout_s > 0:
+            self.wait_still(self.settle_timeout_s)
+
+    # ----------------------------------------------------------------- gestures
+
+    def _gesture_size(self) -> tuple[int, int]:
+        return self._last_size or self.size()
+
+    def tap(self, x: int, y: int) -> None:
+        """Tap at (x, y) in screenshot pixels."""
+        x, y = int(round(x)), int(round(y))
+        check_point(self._gesture_size(), x, y)
+        self._input(f"input tap {x} {y}")
+        self._settle()
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
+        """Swipe from (x1, y1) to (x2, y2) in ``duration_ms`` milliseconds."""
+        x1, y1, x2, y2 = (int(round(v)) for v in (x1, y1, x2, y2))
+        if duration_ms < 0:
+            raise InvalidGestureError(f"swipe duration must be 0 ms or more, got {duration_ms}")
+        size = self._gesture_size()
+        check_point(size, x1, y1)
+        check_point(size, x2, y2)
+        self._input(f"input swipe {x1} {y1} {x2} {y2} {int(duration_ms)}", extra_s=duration_ms / 1000.0)
+        self._settle()
+
+    def long_press(self, x: int, y: int, duration_ms: int = 800) -> None:
+        """Press and hold at (x, y): a swipe that does not move."""
+        self.swipe(x, y, x, y, duration_ms)
+
+    def back(self) -> None:
+        self._input(f"input keyevent {KEYCODE_BACK}")
+        self._settle()
+
+    def home(self) -> None:
+        self._input(f"input keyevent {KEYCODE_HOME}")
+        self._settle()
+
+    def _input(self, command: str, extra_s: float = 0.0) -> None:
+        out = self.shell(command, timeout_s=self.timeout_s + extra_s)
+        if "Exception" in out or out.startswith("Error") or "usage:" in out.lower():
+            raise DeviceError(f"`{_short(command)}` failed on device {self.serial}: {out[:300]}")
+
+    def type_text(self, text: str) -> None:
+        """Type into the focused field; ``\\n`` presses Enter, ``\\t`` Tab.
+
+        Printable ASCII goes through ``input text``; other text needs the ADBKeyboard IME to be the
+        current keyboard, else a DeviceError says how to install and enable it.
+        """
+        try:
+            parts = split_text(text)
+        except ValueError as exc:
+            raise InvalidGestureError(str(exc)) from None
+        if not parts:
+            return
+        needs_ime = any(p.kind == "text" and not is_input_text_safe(str(p.value)) for p in parts)
+        if needs_ime:
+            self._require_adbkeyboard()
+        commands: list[str] = []
+        for part in parts:
+            if part.kind == "key":
+                commands.append(f"input keyevent {part.value}")
+            elif needs_ime:
+                commands.append(adbkeyboard_command(str(part.value)))
+            else:
+                commands.extend(input_text_command(c) for c in input_text_chunks(str(part.value)))
+        self._input(" && ".join(commands), extra_s=0.5 * len(commands))
+        self._settle()
+
+    def _require_adbkeyboard(self) -> None:
+        current = self.shell("settings get secure default_input_method").strip()
+        if current == ADBKEYBOARD_IME:
+            return
+        installed = ADBKEYBOARD_IME in parse_ime_list(self.shell("ime list -a -s"))
+        if installed:
+            raise DeviceError(
+                f"cannot type non-ASCII text on device {self.serial}: ADBKeyboard is installed but the current "
+                f"keyboard is {current or 'unknown'}; select it with `adb -s {self.serial} shell ime enable "
+                f"{ADBKEYBOARD_IME}` and `adb -s {self.serial} shell ime set {ADBKEYBOARD_IME}`"
+            )
+        raise DeviceError(f"cannot type non-ASCII text on device {self.serial}: {ADBKEYBOARD_HELP}")
+
+    # ----------------------------------------------------------------- UI tree and apps
+
+    def ui_tree(self, attempts: int = 3) -> str | None:
+        """``uiautomator dump`` of the screen as XML text, retried while the screen is not idle; None if it cannot be had."""
+        for attempt in range(max(1, attempts)):
+            try:
+                out = self.shell(f"uiautomator dump {UI_DUMP_PATH}", timeout_s=max(self.timeout_s, 30.0))
+            except DeviceDisconnectedError:
+                raise
+            except DeviceError as exc:
+                log.warning("uiautomator dump failed on %s: %s", self.serial, exc)
+                return None
+            if uiautomator_dump_ok(out):
+                xml = self.exec_out(f"cat {UI_DUMP_PATH}").decode("utf-8", "replace").strip()
+                if xml.startswith("<?xml") or xml.startswith("<hierarchy"):
+                    return xml
+                log.warning("uiautomator dump on %s wrote no XML: %r", self.serial, xml[:120])
+                return None
+            if not uiautomator_idle_error(out):
+                log.warning("uiautomator dump failed on %s: %s", self.serial, out[:200])
+                return None
+            if attempt + 1 < attempts:
+                time.sleep(0.5)
+        return None
+
+    def packages(self) -> list[str]:
+        """Installed package names (``pm list packages``)."""
+        return parse_packages(self.shell("pm list packages"))
+
+    def launch(self, app: str) -> bool:
+        """Open an app named by package (``com.android.settings``) or launcher label (``Settings``).
+
+        A label is looked up on the home screen, then in the app drawer, then matched against the
+        last part of package names. Returns False when no app matches.
+        """
+        name = app.strip()
+        if not name:
+            raise InvalidGestureError("launch needs an app name or package, got an empty string")
+        packages = self.packages()
+        if name in packages:
+            return self._start_package(name)
+        if not _PACKAGE_RE.match(name) or " " in name:
+            box = self._find_launcher_label(name)
+            if box is not None:
+                c = box.center
+                self.tap(c.x, c.y)
+                return True
+        key = re.sub(r"[^a-z0-9]", "", name.lower())
+        for package in packages:
+            if re.sub(r"[^a-z0-9]", "", package.rsplit(".", 1)[-1].lower()) == key:
+                return self._start_package(package)
+        return False
+
+    def _start_package(self, package: str) -> bool:
+        out = self.shell(f"monkey -p {package} -c android.intent.category.LAUNCHER 1")
+        if not monkey_launched(out):
+            log.warning("monkey could not start %s on %s: %s", package, self.serial, out[-200:])
+            return False
+        self._settle()
+        return True
+
+    def _find_launcher_label(self, label: str) -> Box | None:
+        self.home()
+        for opening_drawer in (False, True):
+            if opening_drawer:
+                w, h = self._gesture_size()
+                self.swipe(w // 2, int(h * 0.8), w // 2, int(h * 0.25), 300)
+            xml = self.ui_tree()
+            box = find_label(xml, label) if xml else None
+            if box is not None:
+                return box
+        self.home()
+        return None
+
+
+def find_label(xml: str, label: str) -> Box | None:
+    """The bounds of the node whose text or content-desc is ``label`` (case-insensitive), or None."""
+    try:
+        root = ET.fromstring(xml)
+    except ET.ParseError:
+        return None
+    want = label.casefold()
+    fallback: Box | None = None
+    for node in root.iter("node"):
+        text = (node.get("text") or "").strip().casefold()
+        desc = (node.get("content-desc") or "").strip().casefold()
+        bounds = node.get("bounds")
+        if not bounds:
+            continue
+        try:
+            box = Box.from_bounds(bounds)
+        except ValueError:
+            continue
+        if box.is_empty():
+            continue
+        if text == want or desc == want:
+            return box
+        if fallback is None and desc.startswith(want + ","):  # "Chrome, 3 notifications"
+            fallback = box
+    return fallback
+
+
+def _short(command: str, limit: int = 80) -> str:
+    return command if len(command) <= limit else command[: limit - 3] + "..."

@@ -1,0 +1,109 @@
+"""Typing text on Android: ``input text`` for ASCII, the ADBKeyboard IME for everything else.
+
+``input text`` cannot take a space as such; it turns the two characters ``%s`` into a space. So a
+space is sent as ``%s`` and a literal ``%`` followed by ``s`` is sent in two calls, broken between
+the two characters. Each argument is single-quoted for the device's POSIX shell (``mksh``/``toybox
+sh``), so quotes, ``&;|<>()$``, backticks and backslashes reach ``input`` unchanged.
+"""
+
+from __future__ import annotations
+
+import base64
+import shlex
+from dataclasses import dataclass
+
+__all__ = [
+    "ADBKEYBOARD_IME",
+    "ADBKEYBOARD_HELP",
+    "KEYCODE_ENTER",
+    "KEYCODE_TAB",
+    "TextPart",
+    "is_input_text_safe",
+    "split_text",
+    "input_text_chunks",
+    "input_text_command",
+    "adbkeyboard_command",
+]
+
+ADBKEYBOARD_IME = "com.android.adbkeyboard/.AdbIME"
+KEYCODE_ENTER = 66
+KEYCODE_TAB = 61
+
+ADBKEYBOARD_HELP = (
+    "typing non-ASCII text (Chinese, emoji, accents...) on a real phone needs the ADBKeyboard input "
+    "method. Install it once from https://github.com/senzhk/ADBKeyBoard (`adb install ADBKeyboard.apk`), "
+    f"then enable and select it: `adb shell ime enable {ADBKEYBOARD_IME}` and "
+    f"`adb shell ime set {ADBKEYBOARD_IME}`"
+)
+
+
+def is_input_text_safe(text: str) -> bool:
+    """True when every character is printable ASCII (space to ``~``), which ``input text`` can type."""
+    return all(" " <= ch <= "~" for ch in text)
+
+
+@dataclass(frozen=True)
+class TextPart:
+    """One piece of what ``type_text`` sends: text (``kind="text"``) or a key event (``kind="key"``)."""
+
+    kind: str
+    value: str | int
+
+
+def split_text(text: str) -> list[TextPart]:
+    """Split text into runs of characters and key presses: ``\\n`` is Enter, ``\\t`` is Tab.
+
+    Raises ValueError for any other control character.
+    """
+    parts: list[TextPart] = []
+    run: list[str] = []
+    for ch in text:
+        if ch in "\n\t":
+            if run:
+                parts.append(TextPart("text", "".join(run)))
+                run = []
+            parts.append(TextPart("key", KEYCODE_ENTER if ch == "\n" else KEYCODE_TAB))
+        elif ch == "\r":
+            continue  # "\r\n" is one Enter
+        elif ord(ch) < 32 or ord(ch) == 127:
+            raise ValueError(f"cannot type the control character {ch!r} (code {ord(ch)})")
+        else:
+            run.append(ch)
+    if run:
+        parts.append(TextPart("text", "".join(run)))
+    return parts
+
+
+def input_text_chunks(text: str, max_len: int = 400) -> list[str]:
+    """The arguments of successive ``input text`` calls that together type ``text`` (printable ASCII).
+
+    Spaces become ``%s``; a literal ``%s`` is split between ``%`` and ``s``; long text is cut
+    into pieces of at most about ``max_len`` characters (never inside a ``%s``).
+    """
+    if not is_input_text_safe(text):
+        raise ValueError("input text can only type printable ASCII; use the ADBKeyboard path for other text")
+    chunks: list[str] = []
+    current: list[str] = []
+    for i, ch in enumerate(text):
+        if len(current) >= max_len:
+            chunks.append("".join(current))
+            current = []
+        if ch == "s" and i > 0 and text[i - 1] == "%" and current:
+            # "%" then "s" in one call would be read as a space: end the call after the "%".
+            chunks.append("".join(current))
+            current = []
+        current.append("%s" if ch == " " else ch)
+    if current:
+        chunks.append("".join(current))
+    return chunks
+
+
+def input_text_command(chunk: str) -> str:
+    """The device shell command that types one chunk made by :func:`input_text_chunks`."""
+    return "input text " + shlex.quote(chunk)
+
+
+def adbkeyboard_command(text: str) -> str:
+    """The device shell command that makes the ADBKeyboard IME type ``text`` (any Unicode)."""
+    payload = base64.b64encode(text.encode("utf-8")).decode("ascii")
+    return "am broadcast -a ADB_INPUT_B64 --es msg " + shlex.quote(payload)
