@@ -1,9 +1,114 @@
-"""CLI commands: run. Filled in by the work on its issue."""
+"""CLI command: ``mobile-agent run "INSTRUCTION" --device sim --model NAME ...``."""
 
 from __future__ import annotations
 
+import re
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Optional
+
 import typer
+from rich.console import Console
+
+from mobile_agent.errors import ConfigError
+
+console = Console()
+
+
+def _default_out(instruction: str) -> Path:
+    slug = re.sub(r"[^a-z0-9]+", "-", instruction.lower()).strip("-")[:40] or "run"
+    return Path("runs") / f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{slug}"
+
+
+def _step_line(rec: dict[str, Any]) -> str:
+    g = rec.get("gesture") or {}
+    kind = g.get("kind")
+    if kind == "tap":
+        where = f"tap ({g['x']}, {g['y']})"
+    elif kind == "swipe":
+        where = f"swipe ({g['x1']}, {g['y1']})->({g['x2']}, {g['y2']})"
+    elif kind == "type":
+        where = f"type {g['text']!r}"
+    elif kind in ("back", "home"):
+        where = kind
+    else:
+        where = "-"
+    m = rec.get("model") or {}
+    tokens = (m.get("prompt_tokens") or 0) + (m.get("completion_tokens") or 0)
+    t = (rec.get("timings") or {}).get("total_s", 0.0)
+    action = rec.get("action") or "?"
+    extra = ""
+    refl = rec.get("reflection") or {}
+    if rec.get("error"):
+        extra = f"  [red]{rec['error']}[/red]"
+    elif refl.get("verdict") == "no_change":
+        extra = "  [yellow]no change[/yellow]"
+    elif refl.get("feedback"):
+        extra = "  [yellow]" + str(refl["feedback"])[:80] + "[/yellow]"
+    return (f"[bold]step {rec['step']:>2}[/bold]  {action:<36}  {where:<24}  {t:5.1f} s  {tokens:>6} tok{extra}")
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the main app."""
+    """Add ``run`` to the main app."""
+
+    @app.command("run")
+    def run(
+        instruction: str = typer.Argument(..., help="What the agent should do, e.g. \"Turn on the dark mode\"."),
+        device: str = typer.Option("sim", "--device", help="sim, adb, or adb:SERIAL."),
+        model: str = typer.Option(..., "--model", help="Model name (gpt-4o, qwen-vl-max, claude-...), or "
+                                  "openai:NAME, anthropic:NAME, scripted:FILE."),
+        base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible (or Anthropic) endpoint, "
+                                               "e.g. http://localhost:11434/v1."),
+        api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="Environment variable holding the key "
+                                                  "(default OPENAI_API_KEY, or ANTHROPIC_API_KEY for Claude)."),
+        max_steps: int = typer.Option(20, "--max-steps", min=1, help="Step limit."),
+        time_limit: float = typer.Option(900.0, "--time-limit", min=1.0, help="Wall-clock limit in seconds."),
+        out: Optional[Path] = typer.Option(None, "--out", help="Trajectory folder (default runs/<time>-<instruction>)."),
+        confirm: bool = typer.Option(False, "--confirm", help="Ask before operations that send, buy, pay, delete or post."),
+        dry_run: bool = typer.Option(False, "--dry-run", help="Plan and ground one step; touch nothing."),
+        reflect: bool = typer.Option(False, "--reflect", help="An extra model call after each operation: "
+                                     "as expected / wrong page / no change."),
+        no_completion_check: bool = typer.Option(False, "--no-completion-check",
+                                                 help="Trust Stop without checking the final screen."),
+        history_screens: int = typer.Option(1, "--history-screens", min=1, help="Screenshots per request (last K)."),
+        max_side: int = typer.Option(1024, "--max-side", min=64, help="Longest side of screenshots sent to the model."),
+        jpeg_quality: int = typer.Option(80, "--jpeg-quality", min=1, max=95, help="JPEG quality of screenshots sent."),
+        ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
+        seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone (sim only)."),
+    ) -> None:
+        """Carry out INSTRUCTION on a phone. Exit 0 when it was completed and confirmed, 1 otherwise, 2 on a
+        usage or configuration error."""
+        from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
+        from mobile_agent.device import open_device
+        from mobile_agent.model import make_chat_model
+
+        if not instruction.strip():
+            raise ConfigError("the instruction is empty: say what the agent should do")
+        chat = make_chat_model(model, base_url=base_url, api_key_env=api_key_env)
+        phone = open_device(device, **({"seed": seed} if device.partition(":")[0] == "sim" else {}))
+        from mobile_agent.perception import Perception
+
+        perception = Perception(ocr=ocr)
+
+        def ask(op: Any, description: str) -> bool:
+            return typer.confirm(f"Carry out {description}?", default=False)
+
+        settings = AgentSettings(
+            max_steps=max_steps, time_limit_s=time_limit, image_max_side=max_side, jpeg_quality=jpeg_quality,
+            history_screens=history_screens, confirm=ask if confirm else None, dry_run=dry_run, reflect=reflect,
+            completion_check=not no_completion_check, device_name=device,
+            on_step=lambda rec: console.print(_step_line(rec), highlight=False),
+        )
+        out_dir = out or _default_out(instruction)
+        console.print(f"[bold]{instruction}[/bold]  ({chat.name} on {device}; trajectory in {out_dir})", highlight=False)
+        result = Agent(phone, LLMPlanner(chat), perception, settings).run(instruction, out_dir)
+        cost = f", ${result.cost_usd:.4f}" if result.cost_usd is not None else ""
+        colour = "green" if result.completed else "red"
+        console.print(
+            f"[{colour}]{result.outcome}[/{colour}] after {result.steps} step(s), {result.duration_s:.1f} s, "
+            f"{result.usage.total_tokens} tokens{cost}; trajectory: {result.out_dir}", highlight=False)
+        if result.error:
+            console.print(f"[red]{result.error}[/red]", highlight=False)
+        if isinstance(result.exception, ConfigError):
+            raise result.exception
+        raise typer.Exit(0 if result.completed else 1)

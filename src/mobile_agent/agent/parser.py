@@ -1,0 +1,314 @@
+"""The one parser of model replies: ReAct sections, operations, and short verdicts.
+
+It reads the forms models really write: any case (``click text``, ``Click the text``), Markdown
+emphasis and headings, code fences, full-width colons and parentheses, quotes around parameters,
+commas inside an icon description, a trailing explanation after the operation. It dispatches on
+the operation's name at the start of the Action line, never on substrings anywhere in the reply:
+``Type (bus stop)`` is a Type, not a Stop.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from mobile_agent.agent.operations import (
+    Back, ClickIcon, ClickText, Exit, OpenApp, Operation, PageDown, PageUp, Stop, Type, normalize_position,
+)
+from mobile_agent.errors import ParseError
+
+GRAMMAR = (
+    "Open App (name) | Click Text (text) | Click Icon (description, position) | Type (text) | "
+    "Page Up | Page Down | Back | Exit | Stop"
+)
+
+_FULLWIDTH = str.maketrans({"（": "(", "）": ")", "：": ":", "，": ",", "　": " ", "“": '"', "”": '"',
+                            "‘": "'", "’": "'", "「": '"', "」": '"', "『": '"', "』": '"'})
+_QUOTES = {'"': '"', "'": "'", "`": "`"}
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_SECTION = re.compile(r"^[\s#>*_-]*(observation|thought|action)[\s*_]*(?::|$)[\s*_`]*(.*)$", re.IGNORECASE)
+_LIST_MARK = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)")
+
+# Operation names at the start of an action line, most specific first.
+_NAMES: tuple[tuple[type, re.Pattern[str]], ...] = tuple(
+    (t, re.compile(r"^(?:" + p + r")(?![a-z0-9])", re.IGNORECASE))
+    for t, p in (
+        (OpenApp, r"open[\s_-]*(?:the\s+|an?\s+)?app(?:lication)?"),
+        (ClickText, r"(?:click|tap)[\s_-]*(?:on\s+)?(?:the\s+)?text"),
+        (ClickIcon, r"(?:click|tap)[\s_-]*(?:on\s+)?(?:the\s+|an?\s+)?icon"),
+        (PageUp, r"page[\s_-]*up"),
+        (PageDown, r"page[\s_-]*down"),
+        (Type, r"type(?:[\s_-]*(?:the\s+)?text)?"),
+        (Back, r"back"),
+        (Exit, r"exit"),
+        (Stop, r"stop"),
+    )
+)
+_POSITION_SYNONYMS = {"upper": "top", "lower": "bottom", "middle": "center", "centre": "center", "central": "center"}
+_POSITION_FILLER = {"the", "of", "screen", "corner", "side", "part", "area", "and", "at", "in", "on", "edge"}
+
+
+@dataclass(frozen=True)
+class ParsedReply:
+    """A ReAct reply: its Observation, Thought, the Action line and the operation it names."""
+
+    observation: str
+    thought: str
+    action: str
+    operation: Operation
+
+
+def normalize_text(text: str) -> str:
+    """Full-width punctuation to ASCII, code-fence lines removed."""
+    lines = [ln for ln in text.translate(_FULLWIDTH).splitlines() if not _FENCE.match(ln)]
+    return "\n".join(lines)
+
+
+def sections(reply: str) -> dict[str, str]:
+    """The ReAct sections of ``reply`` by lower-case name; a repeated section keeps its last text."""
+    out: dict[str, str] = {}
+    current: str | None = None
+    buf: list[str] = []
+    for line in normalize_text(reply).splitlines():
+        m = _SECTION.match(line)
+        if m:
+            if current is not None:
+                out[current] = "\n".join(buf).strip()
+            current = m.group(1).lower()
+            buf = [m.group(2)]
+        elif current is not None:
+            buf.append(line)
+    if current is not None:
+        out[current] = "\n".join(buf).strip()
+    return out
+
+
+def parse_reply(reply: str) -> ParsedReply:
+    """Parse a whole ReAct reply. Raises :class:`ParseError` saying what is wrong, in words the
+    model can act on."""
+    secs = sections(reply)
+    if "action" not in secs:
+        body = [ln for ln in normalize_text(reply).splitlines() if ln.strip()]
+        if not secs and len(body) == 1:  # a bare operation, no sections
+            try:
+                return ParsedReply("", "", _clean_line(body[0]), parse_operation(body[0]))
+            except ParseError:
+                pass
+        raise ParseError(
+            "your reply has no 'Action:' line. Answer with 'Observation: ...', 'Thought: ...' and, last, "
+            f"'Action: <one operation>' where the operation is one of: {GRAMMAR}"
+        )
+    action_text = secs["action"]
+    lines = [ln for ln in action_text.splitlines() if ln.strip()]
+    if not lines:
+        raise ParseError(f"your 'Action:' line is empty. Write one operation after it, one of: {GRAMMAR}")
+    first_error: ParseError | None = None
+    for line in lines:
+        try:
+            op = parse_operation(line)
+        except ParseError as exc:
+            first_error = first_error or exc
+            continue
+        return ParsedReply(secs.get("observation", ""), secs.get("thought", ""), _clean_line(line), op)
+    assert first_error is not None
+    raise first_error
+
+
+def _clean_line(line: str) -> str:
+    s = normalize_text(line).strip()
+    s = _LIST_MARK.sub("", s)
+    return s.strip().strip("*_`").strip()
+
+
+def _balanced(s: str) -> tuple[str, str] | None:
+    """For ``s`` starting with ``(``: (inside, after) up to the matching ``)``, or None if unclosed."""
+    depth = 0
+    for i, ch in enumerate(s):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return s[1:i], s[i + 1:]
+    return None
+
+
+def _unquote(s: str) -> str:
+    s = s.strip().strip("*_").strip()
+    while len(s) >= 2 and s[0] in _QUOTES and s[-1] == _QUOTES[s[0]]:
+        s = s[1:-1].strip()
+    return s
+
+
+def _argument(rest: str) -> str | None:
+    """The parameter after an operation name: ``(...)``, ``: ...``, a quoted string, or the rest."""
+    r = rest.lstrip()
+    if r.startswith(":"):
+        r = r[1:].lstrip()
+    r = r.lstrip("*_` ")
+    if not r:
+        return None
+    if r.startswith("("):
+        b = _balanced(r)
+        inner = b[0] if b is not None else r[1:].rstrip(")")
+        return _unquote(inner)
+    if r[0] in _QUOTES:
+        end = r.find(_QUOTES[r[0]], 1)
+        if end > 0 and not r[end + 1:].lstrip().startswith(","):
+            return r[1:end].strip()
+        if end > 0:  # several quoted fields: "blue plus", "bottom right"
+            return r.rstrip(". ")
+    return _unquote(r.rstrip(". "))
+
+
+def _split_top_level(s: str) -> list[str]:
+    parts, depth, cur, quote = [], 0, [], None
+    for ch in s:
+        if quote:
+            cur.append(ch)
+            if ch == quote:
+                quote = None
+            continue
+        if ch in _QUOTES:
+            quote = _QUOTES[ch]
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return [p.strip() for p in parts]
+
+
+def _as_position(field: str) -> tuple[str, ...] | None:
+    f = _unquote(field).lower()
+    f = re.sub(r"^position\s*[:=]?\s*", "", f)
+    words = [w for w in re.split(r"[\s\-/]+", f) if w]
+    words = [_POSITION_SYNONYMS.get(w, w) for w in words if w not in _POSITION_FILLER]
+    if not words:
+        return None
+    try:
+        return normalize_position(words)
+    except ValueError:
+        return None
+
+
+def _icon(arg: str) -> ClickIcon:
+    fields = [f for f in _split_top_level(arg) if f]
+    position: tuple[str, ...] = ()
+    if len(fields) >= 2:
+        pos = _as_position(fields[-1])
+        if pos is not None:
+            fields = fields[:-1]
+            position = pos
+            if len(pos) == 1 and len(fields) >= 2:  # "red circle, top, right"
+                two = _as_position(fields[-1] + " " + pos[0])
+                if two is not None and len(two) == 2:
+                    fields, position = fields[:-1], two
+    description = ", ".join(_unquote(f) for f in fields)
+    description = re.sub(r"^description\s*[:=]\s*", "", description, flags=re.IGNORECASE).strip()
+    if not description:
+        raise ParseError("Click Icon needs a description of the icon (colour and shape), e.g. "
+                         "'Click Icon (grey gear, top right)'")
+    return ClickIcon(description, position)
+
+
+def parse_operation(line: str) -> Operation:
+    """Parse one action line (``Click Text (Settings)`` and the variants models write)."""
+    s = _clean_line(line)
+    for t, pattern in _NAMES:
+        m = pattern.match(s)
+        if not m:
+            continue
+        rest = s[m.end():]
+        if t in (PageUp, PageDown, Back, Exit, Stop):
+            return t()
+        arg = _argument(rest)
+        if not arg:
+            raise ParseError(f"'{s}' has no parameter: write it in parentheses, e.g. '{t.op} (...)'")
+        if t is ClickIcon:
+            return _icon(arg)
+        if t is Type and arg.endswith("\\n"):
+            arg = arg[:-2] + "\n"  # a written \n at the end presses Enter
+        return t(arg)
+    shown = s if len(s) <= 120 else s[:117] + "..."
+    raise ParseError(f"'{shown}' is not one of the eight operations. Write exactly one of: {GRAMMAR}")
+
+
+# --- short answers: choice among numbered marks, completion check, reflection -------------------
+
+_ANSWER = re.compile(r"^[\s#>*_]*(answer|choice|verdict|reason)[\s*_]*(?::|$)[\s*_`]*(.*)$", re.IGNORECASE)
+
+
+def _answer_sections(reply: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for line in normalize_text(reply).splitlines():
+        m = _ANSWER.match(line)
+        if m:
+            out[m.group(1).lower()] = m.group(2).strip()
+    return out
+
+
+def _answer_text(reply: str, *keys: str) -> str:
+    secs = _answer_sections(reply)
+    for k in keys:
+        if secs.get(k):
+            return secs[k]
+    lines = [ln.strip() for ln in normalize_text(reply).splitlines() if ln.strip()]
+    if len(lines) == 1:
+        return lines[0]
+    raise ParseError(f"start a line with '{keys[0].capitalize()}:' followed by your answer")
+
+
+def parse_choice(reply: str, count: int, base: int = 0) -> int | None:
+    """The mark chosen in ``reply`` (``Answer: 2``) as a 0-based index into ``count`` marks whose
+    drawn numbers start at ``base``; None for ``Answer: none``."""
+    text = _answer_text(reply, "answer", "choice").strip("*_`\"' ")
+    m = re.match(r"^(?:mark|box|number|no\.?)?\s*#?(\d+)(?![\d.])", text, re.IGNORECASE)
+    last = base + count - 1
+    if m:
+        n = int(m.group(1))
+        if not base <= n <= last:
+            raise ParseError(f"mark {n} does not exist: answer a number from {base} to {last}, or 'none'")
+        return n - base
+    if re.match(r"^(none|neither|no)(?![a-z])", text, re.IGNORECASE):
+        return None
+    raise ParseError(f"answer with the number of a mark ({base} to {last}) or 'none', e.g. 'Answer: {base}'")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A short verdict and the model's reason."""
+
+    value: str
+    reason: str
+
+
+def parse_completion(reply: str) -> Verdict:
+    """``Verdict: complete`` or ``Verdict: incomplete`` (also yes/no, done/not done), with ``Reason:``."""
+    text = _answer_text(reply, "verdict", "answer").strip("*_`\"' ").lower()
+    reason = _answer_sections(reply).get("reason", "")
+    if re.match(r"^(incomplete|not\b|no\b|unfinished|uncompleted)", text):
+        return Verdict("incomplete", reason)
+    if re.match(r"^(complete|completed|yes|done|finished)(?![a-z])", text):
+        return Verdict("complete", reason)
+    raise ParseError("answer 'Verdict: complete' or 'Verdict: incomplete', then 'Reason: ...'")
+
+
+REFLECTION_VERDICTS = ("as_expected", "wrong_page", "no_change")
+
+
+def parse_reflection(reply: str) -> Verdict:
+    """``Verdict: A|B|C`` or ``as expected`` / ``wrong page`` / ``no change``, with ``Reason:``."""
+    text = _answer_text(reply, "verdict", "answer").strip("*_`\"'() ").lower()
+    reason = _answer_sections(reply).get("reason", "")
+    words = re.sub(r"[\s_\-]+", " ", text)
+    for letter, value, phrase in (("a", "as_expected", "as expected"), ("b", "wrong_page", "wrong page"),
+                                  ("c", "no_change", "no change")):
+        if re.match(rf"^(?:{letter}(?![a-z])|{phrase}(?![a-z]))", words):
+            return Verdict(value, reason)
+    raise ParseError("answer 'Verdict: A' (as expected), 'Verdict: B' (wrong page) or 'Verdict: C' (no change)")

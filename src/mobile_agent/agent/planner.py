@@ -1,0 +1,250 @@
+"""Planners: the ``Planner`` protocol the loop drives, and ``LLMPlanner``, the multimodal-LLM one.
+
+A planner answers four questions. ``plan``: what next (Observation, Thought, one operation)?
+``choose``: which of these numbered marks? ``check_completion``: after Stop, is the instruction done?
+``reflect``: did the last operation do what was expected? Planners without a model (the oracle and
+scripted planners of the benchmark) subclass :class:`BasePlanner` and override only ``plan``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Sequence, runtime_checkable
+
+from PIL import Image
+
+from mobile_agent.agent import parser, prompts
+from mobile_agent.agent.operations import Operation
+from mobile_agent.errors import ParseError
+from mobile_agent.model.base import ChatModel, ChatResponse, Message, TextPart, Usage, encode_image
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One finished step as the planner sees it: its operation and what came of it, in words."""
+
+    step: int
+    operation: Operation
+    outcome: str
+    thought: str = ""
+
+
+@dataclass(frozen=True)
+class PlanContext:
+    """What a planner gets at each step.
+
+    ``screenshot`` is the current screen at device resolution; ``earlier_screens`` the screenshots
+    of the previous steps that the history keeps (at most ``history_screens - 1``, oldest first).
+    ``image_max_side`` and ``jpeg_quality`` say how to encode images for a model.
+    """
+
+    instruction: str
+    step: int
+    screenshot: Image.Image
+    history: Sequence[HistoryEntry] = ()
+    earlier_screens: Sequence[Image.Image] = ()
+    feedback: Sequence[str] = ()
+    image_max_side: int | None = 1024
+    jpeg_quality: int = 80
+
+    def history_tuples(self) -> list[tuple[int, Operation, str]]:
+        return [(h.step, h.operation, h.outcome) for h in self.history]
+
+
+@dataclass
+class Calls:
+    """Accounting of the model calls behind one answer."""
+
+    usage: Usage = field(default_factory=Usage)
+    cost_usd: float | None = None
+    model_s: float = 0.0
+    count: int = 0
+
+    def add(self, r: ChatResponse) -> None:
+        self.usage = self.usage + r.usage
+        if r.cost_usd is not None:
+            self.cost_usd = (self.cost_usd or 0.0) + r.cost_usd
+        self.model_s += r.latency_s
+        self.count += 1
+
+    def merge(self, other: Calls) -> None:
+        self.usage = self.usage + other.usage
+        if other.cost_usd is not None:
+            self.cost_usd = (self.cost_usd or 0.0) + other.cost_usd
+        self.model_s += other.model_s
+        self.count += other.count
+
+
+@dataclass
+class Plan:
+    """A planner's answer: Observation, Thought, the operation, the raw reply, and its cost."""
+
+    observation: str
+    thought: str
+    operation: Operation
+    raw: str = ""
+    calls: Calls = field(default_factory=Calls)
+    input_summary: str = ""
+    parse_errors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Choice:
+    """The mark chosen (0-based index, or None for none of them)."""
+
+    index: int | None
+    raw: str = ""
+    calls: Calls = field(default_factory=Calls)
+
+
+@dataclass
+class Completion:
+    """After Stop: is the instruction complete, and why."""
+
+    complete: bool
+    reason: str = ""
+    raw: str = ""
+    calls: Calls = field(default_factory=Calls)
+
+
+@dataclass
+class Reflection:
+    """The verdict on one operation: ``as_expected``, ``wrong_page``, ``no_change`` or None (not judged)."""
+
+    verdict: str | None
+    reason: str = ""
+    raw: str = ""
+    calls: Calls = field(default_factory=Calls)
+
+
+class PlanningError(ParseError):
+    """The model's replies could not be parsed after the allowed retries."""
+
+    def __init__(self, message: str, raw: str, calls: Calls, errors: list[str]) -> None:
+        super().__init__(message)
+        self.raw = raw
+        self.calls = calls
+        self.errors = errors
+
+
+@runtime_checkable
+class Planner(Protocol):
+    """What the loop needs from a planner. ``name`` goes into the run summary as the model."""
+
+    name: str
+
+    def plan(self, ctx: PlanContext) -> Plan: ...
+
+    def choose(self, ctx: PlanContext, marked: Image.Image, candidates: Sequence[Any], question: str) -> Choice: ...
+
+    def check_completion(self, ctx: PlanContext) -> Completion: ...
+
+    def reflect(self, ctx: PlanContext, before: Image.Image, after: Image.Image, operation: Operation,
+                thought: str) -> Reflection: ...
+
+
+class BasePlanner:
+    """Defaults for planners without a model: choose the best-ranked candidate, trust Stop, judge nothing."""
+
+    name = "planner"
+
+    def plan(self, ctx: PlanContext) -> Plan:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def choose(self, ctx: PlanContext, marked: Image.Image, candidates: Sequence[Any], question: str) -> Choice:
+        return Choice(0 if candidates else None)
+
+    def check_completion(self, ctx: PlanContext) -> Completion:
+        return Completion(True, "not checked")
+
+    def reflect(self, ctx: PlanContext, before: Image.Image, after: Image.Image, operation: Operation,
+                thought: str) -> Reflection:
+        return Reflection(None)
+
+
+def _summary(messages: Sequence[Message]) -> str:
+    parts = []
+    for m in messages:
+        imgs = m.images
+        s = f"{m.role} {len(m.plain_text)} chars"
+        if imgs:
+            s += " + " + ", ".join(f"{i.mime.split('/')[1]} {i.width}x{i.height} {len(i.data) // 1024} KB" for i in imgs)
+        parts.append(s)
+    return "; ".join(parts)
+
+
+class LLMPlanner(BasePlanner):
+    """The Mobile-Agent planner on a multimodal chat model (ReAct replies, one operation a step).
+
+    Each step is one self-contained request: the system prompt, then one user message with the
+    instruction, every earlier step's operation and outcome in text, the feedback, and only the
+    last K screenshots (``PlanContext.earlier_screens`` plus the current one), so the tokens per
+    step stay bounded. An unparseable reply goes back to the model with what was wrong, at most
+    ``parse_retries`` times. ``mark_base`` is the number drawn on the first mark of a marked
+    screenshot (perception numbers from 0).
+    """
+
+    def __init__(self, model: ChatModel, *, parse_retries: int = 2, mark_base: int = 0,
+                 max_tokens: int | None = None) -> None:
+        self.model = model
+        self.name = model.name
+        self.parse_retries = parse_retries
+        self.mark_base = mark_base
+        self.max_tokens = max_tokens
+
+    def _image(self, ctx: PlanContext, image: Image.Image):
+        return encode_image(image, ctx.image_max_side, ctx.jpeg_quality)
+
+    def _ask(self, messages: list[Message], calls: Calls, parse, what: str):
+        """Call the model, parse, and on a parse error send the reply back with the error, bounded."""
+        errors: list[str] = []
+        raw = ""
+        for _ in range(self.parse_retries + 1):
+            resp = self.model.complete(messages, max_tokens=self.max_tokens)
+            calls.add(resp)
+            raw = resp.text
+            try:
+                return parse(raw), raw, errors
+            except ParseError as exc:
+                errors.append(str(exc))
+                messages = messages + [Message.text("assistant", raw),
+                                       Message.text("user", prompts.parse_error_feedback(str(exc)))]
+        raise PlanningError(
+            f"the model's {what} could not be read after {self.parse_retries + 1} replies; last problem: {errors[-1]}",
+            raw, calls, errors,
+        )
+
+    def plan(self, ctx: PlanContext) -> Plan:
+        text = prompts.step_prompt(ctx.instruction, ctx.step, ctx.history_tuples(), ctx.feedback,
+                                   len(ctx.earlier_screens))
+        parts: list = [TextPart(text)]
+        parts += [self._image(ctx, im) for im in ctx.earlier_screens]
+        parts.append(self._image(ctx, ctx.screenshot))
+        messages = [Message.text("system", prompts.SYSTEM_PROMPT), Message("user", tuple(parts))]
+        calls = Calls()
+        parsed, raw, errors = self._ask(messages, calls, parser.parse_reply, "reply")
+        return Plan(parsed.observation, parsed.thought, parsed.operation, raw, calls, _summary(messages), errors)
+
+    def choose(self, ctx: PlanContext, marked: Image.Image, candidates: Sequence[Any], question: str) -> Choice:
+        n = len(candidates)
+        text = prompts.choose_prompt(ctx.instruction, question, n, self.mark_base)
+        messages = [Message("user", (TextPart(text), self._image(ctx, marked)))]
+        calls = Calls()
+        index, raw, _ = self._ask(messages, calls, lambda r: parser.parse_choice(r, n, self.mark_base), "choice")
+        return Choice(index, raw, calls)
+
+    def check_completion(self, ctx: PlanContext) -> Completion:
+        text = prompts.completion_prompt(ctx.instruction, ctx.history_tuples())
+        messages = [Message("user", (TextPart(text), self._image(ctx, ctx.screenshot)))]
+        calls = Calls()
+        verdict, raw, _ = self._ask(messages, calls, parser.parse_completion, "completion verdict")
+        return Completion(verdict.value == "complete", verdict.reason, raw, calls)
+
+    def reflect(self, ctx: PlanContext, before: Image.Image, after: Image.Image, operation: Operation,
+                thought: str) -> Reflection:
+        text = prompts.reflection_prompt(ctx.instruction, operation, thought)
+        messages = [Message("user", (TextPart(text), self._image(ctx, before), self._image(ctx, after)))]
+        calls = Calls()
+        verdict, raw, _ = self._ask(messages, calls, parser.parse_reflection, "reflection verdict")
+        return Reflection(verdict.value, verdict.reason, raw, calls)

@@ -1,0 +1,124 @@
+"""The trajectory folder of a run: ``summary.json``, ``steps.jsonl`` and ``screens/``.
+
+The format is fixed by docs/interfaces.md (the report and the benchmark read it). Every write is
+atomic (a temporary file renamed over the target), so a crash leaves every finished step readable.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Sequence
+
+from PIL import Image, ImageDraw
+
+SUMMARY = "summary.json"
+STEPS = "steps.jsonl"
+SCREENS = "screens"
+OUTCOMES = ("completed", "step_limit", "time_limit", "loop", "interrupted", "error", "dry_run")
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def draw_gesture(image: Image.Image, gesture: dict[str, Any], boxes: Sequence[Sequence[int]] = ()) -> Image.Image:
+    """A copy of ``image`` with the candidate ``boxes`` outlined and the gesture drawn: a ring and
+    cross at a tap, an arrow for a swipe."""
+    out = image.convert("RGB").copy()
+    d = ImageDraw.Draw(out)
+    r = max(12, min(out.size) // 30)
+    lw = max(3, min(out.size) // 200)
+    for b in boxes:
+        d.rectangle([b[0], b[1], b[2] - 1, b[3] - 1], outline=(255, 170, 0), width=max(2, lw // 2))
+    kind = gesture.get("kind")
+    red = (230, 20, 40)
+    if kind == "tap":
+        x, y = gesture["x"], gesture["y"]
+        d.ellipse([x - r, y - r, x + r, y + r], outline=red, width=lw)
+        d.line([x - r // 2, y, x + r // 2, y], fill=red, width=lw)
+        d.line([x, y - r // 2, x, y + r // 2], fill=red, width=lw)
+    elif kind == "swipe":
+        x1, y1, x2, y2 = gesture["x1"], gesture["y1"], gesture["x2"], gesture["y2"]
+        d.line([x1, y1, x2, y2], fill=red, width=lw)
+        d.ellipse([x1 - r // 2, y1 - r // 2, x1 + r // 2, y1 + r // 2], outline=red, width=lw)
+        dx, dy = x2 - x1, y2 - y1
+        n = max(1.0, (dx * dx + dy * dy) ** 0.5)
+        ux, uy = dx / n, dy / n
+        for sx in (1, -1):
+            hx = x2 - r * ux + sx * r * 0.6 * -uy
+            hy = y2 - r * uy + sx * r * 0.6 * ux
+            d.line([x2, y2, hx, hy], fill=red, width=lw)
+    return out
+
+
+def _png(image: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    image.save(buf, "PNG", compress_level=3)
+    return buf.getvalue()
+
+
+class TrajectoryWriter:
+    """Writes one run's folder as the run goes."""
+
+    def __init__(self, out_dir: str | Path) -> None:
+        self.dir = Path(out_dir)
+        (self.dir / SCREENS).mkdir(parents=True, exist_ok=True)
+        self._lines: list[str] = []
+        if (self.dir / STEPS).exists() or (self.dir / SUMMARY).exists():
+            # A folder of an earlier run: start a fresh record rather than mix two runs.
+            for name in (STEPS, SUMMARY):
+                try:
+                    (self.dir / name).unlink()
+                except FileNotFoundError:
+                    pass
+
+    def save_screen(self, name: str, image: Image.Image) -> str:
+        """Save ``image`` as ``screens/<name>.png``; returns the path relative to the run folder."""
+        rel = f"{SCREENS}/{name}.png"
+        atomic_write_bytes(self.dir / rel, _png(image))
+        return rel
+
+    def append_step(self, record: dict[str, Any]) -> None:
+        """Add one step to ``steps.jsonl`` (the file is rewritten atomically, so it is never half-written)."""
+        self._lines.append(json.dumps(record, ensure_ascii=False))
+        atomic_write_text(self.dir / STEPS, "\n".join(self._lines) + "\n")
+
+    def write_summary(self, summary: dict[str, Any]) -> None:
+        atomic_write_text(self.dir / SUMMARY, json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
+
+
+def read_steps(run_dir: str | Path) -> list[dict[str, Any]]:
+    """The step records of a run folder (empty when it has none yet)."""
+    p = Path(run_dir) / STEPS
+    if not p.exists():
+        return []
+    return [json.loads(line) for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def read_summary(run_dir: str | Path) -> dict[str, Any] | None:
+    p = Path(run_dir) / SUMMARY
+    if not p.exists():
+        return None
+    return json.loads(p.read_text(encoding="utf-8"))

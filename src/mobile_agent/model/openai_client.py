@@ -1,0 +1,191 @@
+"""A chat client for any OpenAI-compatible endpoint (OpenAI, DashScope compatible mode, vLLM, Ollama,
+LM Studio...) on the official ``openai`` SDK."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Sequence
+
+import openai
+
+from mobile_agent.errors import ConfigError, ModelError
+from mobile_agent.model.base import ChatResponse, ImagePart, Message, TextPart, Usage
+from mobile_agent.model.pricing import PriceTable
+from mobile_agent.model.retry import Retryable, RetryPolicy, call_with_retries
+
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+
+
+def resolve_key(api_key: str | None, api_key_env: str, provider: str, flag: str = "--api-key-env") -> str:
+    """The API key given, else the value of ``api_key_env``; a :class:`ConfigError` naming both when unset."""
+    if api_key:
+        return api_key
+    value = os.environ.get(api_key_env, "").strip()
+    if not value:
+        raise ConfigError(
+            f"no API key for {provider}: the environment variable {api_key_env} is not set. "
+            f"Export it (export {api_key_env}=...), or name another variable with {flag}. "
+            "A local server that needs no key accepts any value."
+        )
+    return value
+
+
+def retry_after_s(exc: BaseException) -> float | None:
+    """The ``Retry-After`` header of a failed response, in seconds, when it is a number."""
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if headers is None:
+        return None
+    value = headers.get("retry-after")
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def to_openai_messages(messages: Sequence[Message], image_detail: str | None = None) -> list[dict]:
+    """Our messages in the chat-completions JSON form (text and ``image_url`` parts)."""
+    out: list[dict] = []
+    for m in messages:
+        if m.role != "user" or not m.images:
+            out.append({"role": m.role, "content": m.plain_text})
+            continue
+        content: list[dict] = []
+        for p in m.parts:
+            if isinstance(p, TextPart):
+                content.append({"type": "text", "text": p.text})
+            elif isinstance(p, ImagePart):
+                image_url: dict = {"url": p.data_url()}
+                if image_detail:
+                    image_url["detail"] = image_detail
+                content.append({"type": "image_url", "image_url": image_url})
+        out.append({"role": "user", "content": content})
+    return out
+
+
+class OpenAIChatModel:
+    """Chat completions with images through the ``openai`` SDK.
+
+    ``base_url`` points at any compatible server (``http://localhost:11434/v1`` for Ollama,
+    ``https://dashscope.aliyuncs.com/compatible-mode/v1`` for Qwen-VL...). The key comes from
+    ``api_key`` or the environment variable ``api_key_env``. Timeouts, 429 and 5xx are retried with
+    backoff as ``retry`` says; 401/403/404 raise :class:`ConfigError` at once.
+    """
+
+    provider = "openai"
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        api_key_env: str = DEFAULT_KEY_ENV,
+        timeout_s: float = 120.0,
+        retry: RetryPolicy | None = None,
+        prices: PriceTable | None = None,
+        max_tokens: int = 1024,
+        temperature: float | None = 0.0,
+        image_detail: str | None = None,
+    ) -> None:
+        if not model:
+            raise ConfigError("no model name: pass --model NAME (for example gpt-4o)")
+        self._model = model
+        self.base_url = base_url
+        self.api_key_env = api_key_env
+        self.retry = retry or RetryPolicy()
+        self.prices = prices if prices is not None else PriceTable.load()
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+        self.image_detail = image_detail
+        key = resolve_key(api_key, api_key_env, f"model {model}")
+        try:
+            self._client = openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout_s, max_retries=0)
+        except openai.OpenAIError as exc:
+            raise ConfigError(f"cannot set up the OpenAI-compatible client: {exc}") from exc
+
+    @property
+    def name(self) -> str:
+        return self._model
+
+    def _where(self) -> str:
+        return self.base_url or "the OpenAI API"
+
+    def complete(self, messages: Sequence[Message], *, max_tokens: int | None = None) -> ChatResponse:
+        payload = to_openai_messages(messages, self.image_detail)
+        kwargs: dict = {"model": self._model, "messages": payload, "max_tokens": max_tokens or self.max_tokens}
+        if self.temperature is not None:
+            kwargs["temperature"] = self.temperature
+
+        def once():
+            try:
+                return self._client.chat.completions.create(**kwargs)
+            except (openai.APITimeoutError, openai.APIConnectionError) as exc:
+                raise Retryable(exc) from exc
+            except openai.APIStatusError as exc:
+                if exc.status_code == 429 or exc.status_code >= 500:
+                    raise Retryable(exc, retry_after_s(exc)) from exc
+                raise
+
+        t0 = time.monotonic()
+        try:
+            resp, attempts = call_with_retries(once, self.retry, f"chat call to {self._model}")
+        except openai.AuthenticationError as exc:
+            raise ConfigError(
+                f"{self._where()} rejected the API key from {self.api_key_env} (401 Unauthorized): "
+                f"check the key, or name the right variable with --api-key-env. Server said: {_msg(exc)}"
+            ) from exc
+        except openai.PermissionDeniedError as exc:
+            raise ConfigError(
+                f"{self._where()} refused model {self._model} for this key (403 Forbidden): {_msg(exc)}"
+            ) from exc
+        except openai.NotFoundError as exc:
+            raise ConfigError(
+                f"404 Not Found from {self._where()} for model {self._model}: the model name is unknown to this "
+                f"server, or the base URL is wrong (OpenAI-compatible URLs usually end in /v1). Server said: {_msg(exc)}"
+            ) from exc
+        except openai.APIStatusError as exc:
+            if exc.status_code == 429 or exc.status_code >= 500:
+                raise ModelError(
+                    f"model {self._model} at {self._where()} kept failing with HTTP {exc.status_code} after "
+                    f"{self.retry.max_attempts} attempts: {_msg(exc)}"
+                ) from exc
+            raise ModelError(f"model {self._model} at {self._where()} answered HTTP {exc.status_code}: {_msg(exc)}") from exc
+        except openai.APITimeoutError as exc:
+            raise ModelError(
+                f"model {self._model} at {self._where()} timed out {self.retry.max_attempts} times; "
+                "try again later or raise the timeout"
+            ) from exc
+        except openai.APIConnectionError as exc:
+            raise ModelError(
+                f"cannot reach {self._where()} after {self.retry.max_attempts} attempts ({exc}): "
+                "check --base-url and that the server is running"
+            ) from exc
+        except openai.OpenAIError as exc:
+            raise ModelError(f"chat call to {self._model} failed: {exc}") from exc
+        latency = time.monotonic() - t0
+        if not resp.choices:
+            raise ModelError(f"model {self._model} returned no choices")
+        text = resp.choices[0].message.content
+        if text is None:
+            raise ModelError(f"model {self._model} returned an empty message (finish reason {resp.choices[0].finish_reason})")
+        usage = Usage()
+        if resp.usage is not None:
+            usage = Usage(resp.usage.prompt_tokens or 0, resp.usage.completion_tokens or 0)
+        return ChatResponse(
+            text=text, usage=usage, model=resp.model or self._model,
+            cost_usd=self.prices.cost(self._model, usage), latency_s=latency, attempts=attempts,
+        )
+
+
+def _msg(exc: BaseException) -> str:
+    """The server's error message where the body has one, else the exception text."""
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        err = body.get("error", body)
+        if isinstance(err, dict) and err.get("message"):
+            return str(err["message"])
+        if isinstance(err, str):
+            return err
+    return str(exc)

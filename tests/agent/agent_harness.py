@@ -1,0 +1,70 @@
+"""Helpers for the agent's tests: ReAct replies, a responder that routes the completion check, and an
+agent wired to a real localhost chat server through the real openai SDK."""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import lru_cache
+from typing import Iterable
+
+from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
+from mobile_agent.model.localserver import Reply, Request
+from mobile_agent.model.openai_client import OpenAIChatModel
+from mobile_agent.model.retry import RetryPolicy
+
+API_KEY = "sk-test-agent-key"
+MODEL = "gpt-4o-test"
+
+
+def react(action: str, thought: str = "Next step.", observation: str = "The screen is shown.") -> str:
+    return f"Observation: {observation}\nThought: {thought}\nAction: {action}"
+
+
+def is_completion_check(req: Request) -> bool:
+    return "You said Stop" in req.last_user_text and "Verdict: complete | incomplete" in req.last_user_text
+
+
+def is_reflection(req: Request) -> bool:
+    return "Verdict: A | B | C" in req.last_user_text
+
+
+class Script:
+    """Plan replies in order; completion checks and reflections answered from their own lists."""
+
+    def __init__(self, plans: Iterable[Reply | str], checks: Iterable[str] = (), reflections: Iterable[str] = (),
+                 cycle: bool = False) -> None:
+        self.plans = list(plans)
+        self._plans = deque(self.plans)
+        self.checks = deque(checks)
+        self.reflections = deque(reflections)
+        self.cycle = cycle
+
+    def __call__(self, req: Request) -> Reply | str:
+        if is_completion_check(req):
+            return self.checks.popleft() if self.checks else "Verdict: complete\nReason: done"
+        if is_reflection(req):
+            return self.reflections.popleft() if self.reflections else "Verdict: A\nReason: fine"
+        if not self._plans:
+            if not self.cycle:
+                return Reply(status=400, error="test script exhausted")
+            self._plans.extend(self.plans)
+        return self._plans.popleft()
+
+
+@lru_cache(maxsize=1)
+def perception():
+    from mobile_agent.perception import Perception
+
+    return Perception(ocr="rapidocr")
+
+
+def make_agent(server, phone, *, parse_retries: int = 2, **settings) -> Agent:
+    model = OpenAIChatModel(MODEL, base_url=server.openai_base_url, api_key=API_KEY,
+                            retry=RetryPolicy(max_attempts=3, base_delay_s=0.01, max_delay_s=0.05), timeout_s=10)
+    settings.setdefault("settle_interval_s", 0.0)
+    settings.setdefault("write_report", False)
+    return Agent(phone, LLMPlanner(model, parse_retries=parse_retries), perception(), AgentSettings(**settings))
+
+
+def plan_requests(server) -> list[Request]:
+    return [r for r in server.requests if not is_completion_check(r) and not is_reflection(r)]
