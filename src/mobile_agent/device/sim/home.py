@@ -24,13 +24,17 @@ def wallpaper(width: int, height: int, seed: int, dark: bool) -> Image.Image:
     """A vertical two-colour gradient with a soft diagonal band; darker in the dark theme."""
     top = hsv(((seed * 47) % 360) / 360.0, 0.55, 0.55 if dark else 0.80)
     bottom = hsv(((seed * 47 + 60) % 360) / 360.0, 0.65, 0.25 if dark else 0.55)
-    t = np.linspace(0.0, 1.0, height, dtype=np.float32)[:, None]
-    col = (np.array(top, np.float32)[None, :] * (1 - t) + np.array(bottom, np.float32)[None, :] * t)
-    img = np.repeat(col[:, None, :], width, axis=1)
-    yy, xx = np.mgrid[0:height, 0:width]
-    band = np.exp(-(((xx * 0.6 + yy * 0.4) - height * 0.45) / (height * 0.12)) ** 2)[..., None]
+    # Computed at a quarter of the size and scaled up: the gradient is smooth, and a full-size
+    # float computation would cost hundreds of megabytes for a moment.
+    w, h = max(1, width // 4), max(1, height // 4)
+    t = np.linspace(0.0, 1.0, h, dtype=np.float32)[:, None, None]
+    img = np.asarray(top, np.float32) * (1 - t) + np.asarray(bottom, np.float32) * t
+    img = np.broadcast_to(img, (h, w, 3))
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    band = np.exp(-(((xx * 0.6 + yy * 0.4) - h * 0.45) / (h * 0.12)) ** 2)[..., None]
     img = img * (1 - 0.12 * band) + 255 * 0.12 * band
-    return Image.fromarray(img.clip(0, 255).astype(np.uint8), "RGB")
+    small = Image.fromarray(img.clip(0, 255).astype(np.uint8), "RGB")
+    return small.resize((width, height), Image.BILINEAR)
 
 
 def app_icon_painter(phone: "SimPhone", app: "App", size: int):

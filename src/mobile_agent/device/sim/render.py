@@ -175,7 +175,7 @@ class Canvas:
         self.image.paste(img, (x - self.ox, y - self.oy), mask)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=96)
 def picture(key: str, width: int, height: int, kind: str = "scene") -> Image.Image:
     """A procedural picture (thumbnail, cover, photo) that depends only on its arguments.
 
