@@ -183,15 +183,17 @@ class FakePhone:
 class FakeAdbServer:
     """The server. Use as a context manager; ``port`` is where it listens; ``requests`` what came in."""
 
-    def __init__(self, phones: list[FakePhone] | None = None, version: int = 41, mute: bool = False) -> None:
+    def __init__(self, phones: list[FakePhone] | None = None, version: int = 41, mute: bool = False,
+                 port: int = 0) -> None:
         self.phones = list(phones) if phones is not None else [FakePhone()]
         self.version = version
         self.mute = mute  # accept connections but never answer
         self.requests: list[str] = []
         self._stop = threading.Event()
+        self.killed = threading.Event()
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self._sock.bind(("127.0.0.1", 0))
+        self._sock.bind(("127.0.0.1", port))
         self._sock.listen(32)
         self.port: int = self._sock.getsockname()[1]
         self._lock = threading.Lock()
@@ -206,6 +208,10 @@ class FakeAdbServer:
 
     def close(self) -> None:
         self._stop.set()
+        try:
+            self._sock.shutdown(socket.SHUT_RDWR)  # wakes the thread blocked in accept()
+        except OSError:
+            pass
         try:
             self._sock.close()
         except OSError:
@@ -307,6 +313,7 @@ class FakeAdbServer:
                 return
             if req == "host:kill":
                 conn.sendall(b"OKAY")
+                self.killed.set()
                 return
             if req.startswith("host-serial:"):
                 serial, _, what = req[len("host-serial:"):].rpartition(":")
@@ -364,3 +371,19 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve one default phone on ``--port`` until ``host:kill`` or ``--seconds`` pass (for a fake ``adb start-server``)."""
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    args = parser.parse_args(argv)
+    with FakeAdbServer(port=args.port) as server:
+        server.killed.wait(args.seconds)
+
+
+if __name__ == "__main__":
+    main()

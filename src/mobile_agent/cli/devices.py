@@ -35,7 +35,8 @@ def devices(
         )
         return
     table = Table()
-    for name in ("serial", "state", "model", "android", "screen", "transport"):
+    table.add_column("serial", no_wrap=True, min_width=max(len(i.serial) for i in infos))
+    for name in ("state", "model", "android", "screen", "transport"):
         table.add_column(name, overflow="fold")
     for i in infos:
         state = i.state if i.state == "device" else f"[yellow]{i.state}[/yellow]"
