@@ -249,3 +249,11 @@ def test_gestures_wait_for_a_still_screen(server: FakeAdbServer) -> None:
     dev.tap(5, 5)
     after = shell_commands(server)[shell_commands(server).index("input tap 5 5") + 1:]
     assert after == ["screencap -p", "screencap -p"]
+
+
+def test_long_text_is_sent_in_several_shell_calls(server: FakeAdbServer) -> None:
+    text = "The quick brown fox & the 'lazy' dog; " * 60
+    open_adb(server).type_text(text)
+    assert server.phone().typed == text
+    calls = [c for c in shell_commands(server) if c.startswith("input text")]
+    assert len(calls) > 1 and all(len(c) <= 1000 for c in calls)

@@ -15,9 +15,11 @@ from mobile_agent.device.adb.text import (
     KEYCODE_ENTER,
     TextPart,
     adbkeyboard_command,
+    batch_commands,
     input_text_chunks,
     input_text_command,
     split_text,
+    unicode_pieces,
 )
 
 SH = shutil.which("sh")
@@ -90,3 +92,19 @@ def test_adbkeyboard_broadcast_carries_any_text(text: str) -> None:
     args = shell_args(adbkeyboard_command(text).replace("am ", "input ", 1))
     assert args[:5] == ["broadcast", "-a", "ADB_INPUT_B64", "--es", "msg"]
     assert base64.b64decode(args[5]).decode("utf-8") == text
+
+
+def test_unicode_pieces_keep_character_sequences_whole() -> None:
+    family = "👨\u200d👩\u200d👧"
+    text = "字" * 9 + family + "e\u0301" * 5
+    pieces = unicode_pieces(text, max_chars=10)
+    assert "".join(pieces) == text
+    for a, b in zip(pieces, pieces[1:]):
+        assert not (a.endswith("\u200d") or b.startswith(("\u200d", "\u0301")))
+
+
+def test_batches_stay_short_and_keep_order() -> None:
+    commands = [input_text_command(c) for c in input_text_chunks("word " * 400, max_len=100)]
+    batches = batch_commands(commands, max_len=300)
+    assert [c for b in batches for c in b] == commands
+    assert all(len(" && ".join(b)) <= 300 for b in batches)

@@ -37,10 +37,12 @@ from mobile_agent.device.adb.text import (
     ADBKEYBOARD_HELP,
     ADBKEYBOARD_IME,
     adbkeyboard_command,
+    batch_commands,
     input_text_chunks,
     input_text_command,
     is_input_text_safe,
     split_text,
+    unicode_pieces,
 )
 from mobile_agent.device.base import check_point
 from mobile_agent.errors import DeviceDisconnectedError, DeviceError, InvalidGestureError
@@ -359,10 +361,11 @@ class AdbDevice:
             if part.kind == "key":
                 commands.append(f"input keyevent {part.value}")
             elif needs_ime:
-                commands.append(adbkeyboard_command(str(part.value)))
+                commands.extend(adbkeyboard_command(piece) for piece in unicode_pieces(str(part.value)))
             else:
                 commands.extend(input_text_command(c) for c in input_text_chunks(str(part.value)))
-        self._input(" && ".join(commands), extra_s=0.5 * len(commands))
+        for batch in batch_commands(commands):
+            self._input(" && ".join(batch), extra_s=0.5 * len(batch))
         self._settle()
 
     def _require_adbkeyboard(self) -> None:

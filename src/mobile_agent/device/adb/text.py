@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import shlex
+import unicodedata
 from dataclasses import dataclass
 
 __all__ = [
@@ -23,6 +24,8 @@ __all__ = [
     "input_text_chunks",
     "input_text_command",
     "adbkeyboard_command",
+    "unicode_pieces",
+    "batch_commands",
 ]
 
 ADBKEYBOARD_IME = "com.android.adbkeyboard/.AdbIME"
@@ -74,7 +77,7 @@ def split_text(text: str) -> list[TextPart]:
     return parts
 
 
-def input_text_chunks(text: str, max_len: int = 400) -> list[str]:
+def input_text_chunks(text: str, max_len: int = 200) -> list[str]:
     """The arguments of successive ``input text`` calls that together type ``text`` (printable ASCII).
 
     Spaces become ``%s``; a literal ``%s`` is split between ``%`` and ``s``; long text is cut
@@ -107,3 +110,43 @@ def adbkeyboard_command(text: str) -> str:
     """The device shell command that makes the ADBKeyboard IME type ``text`` (any Unicode)."""
     payload = base64.b64encode(text.encode("utf-8")).decode("ascii")
     return "am broadcast -a ADB_INPUT_B64 --es msg " + shlex.quote(payload)
+
+
+def unicode_pieces(text: str, max_chars: int = 200) -> list[str]:
+    """Cut text for successive ADBKeyboard broadcasts, never inside a character sequence
+    (before a combining mark, a variation selector or a zero-width joiner, or after a joiner)."""
+    pieces: list[str] = []
+    start = 0
+    while len(text) - start > max_chars:
+        cut = start + max_chars
+        while cut > start + 1 and _joins(text[cut - 1], text[cut]):
+            cut -= 1
+        pieces.append(text[start:cut])
+        start = cut
+    if start < len(text):
+        pieces.append(text[start:])
+    return pieces
+
+
+def _joins(before: str, after: str) -> bool:
+    return (before == "\u200d" or after == "\u200d" or unicodedata.combining(after) > 0
+            or "\ufe00" <= after <= "\ufe0f" or "\U0001f3fb" <= after <= "\U0001f3ff")
+
+
+def batch_commands(commands: list[str], max_len: int = 1000) -> list[list[str]]:
+    """Group shell commands so that each ``a && b && ...`` line stays under ``max_len`` characters
+    (old adbd versions cut a shell command near 4 KiB); a longer single command stays alone."""
+    batches: list[list[str]] = []
+    current: list[str] = []
+    size = 0
+    for command in commands:
+        extra = len(command) + (4 if current else 0)
+        if current and size + extra > max_len:
+            batches.append(current)
+            current, size = [], 0
+            extra = len(command)
+        current.append(command)
+        size += extra
+    if current:
+        batches.append(current)
+    return batches
