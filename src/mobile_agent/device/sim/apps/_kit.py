@@ -1,0 +1,182 @@
+"""Small widgets shared by the Shop, Music, Maps, Clips and Video apps: a search pill, a
+horizontally scrolling chip row, avatars, rating stars, icon+label pills and number formatting.
+
+Not an app module (the leading underscore keeps it out of app discovery)."""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Sequence
+
+from mobile_agent.device.sim.render import RGB, Canvas, mix, seeded_color, text_width
+from mobile_agent.device.sim.ui import UI, Node
+from mobile_agent.types import Box
+
+Action = Callable[[], None]
+
+
+def fmt_count(n: int) -> str:
+    """Compact counts as apps show them: 950, 1.2K, 35K, 4.1M."""
+    if n < 1000:
+        return str(n)
+    if n < 10_000:
+        return f"{n / 1000:.1f}K".replace(".0K", "K")
+    if n < 1_000_000:
+        return f"{n // 1000}K"
+    if n < 10_000_000:
+        return f"{n / 1_000_000:.1f}M".replace(".0M", "M")
+    return f"{n // 1_000_000}M"
+
+
+def words(text: str) -> list[str]:
+    """Lower-case word tokens with a plural ``s`` dropped (``caps`` -> ``cap``)."""
+    out = []
+    for w in re.findall(r"[a-z0-9]+", text.lower()):
+        if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+            w = w[:-1]
+        out.append(w)
+    return out
+
+
+def search_pill(ui: UI, box: Box, hint: str, on_tap: Action | None, rid: str = "search_bar",
+                leading: str = "magnify", fill: RGB | None = None, text: str = "") -> None:
+    """A rounded search bar that opens a search screen when tapped; shows ``text`` or the hint."""
+    t = ui.theme
+    col = fill or t.field
+    with ui.group(box, cls="android.widget.LinearLayout", rid=rid, on_tap=on_tap,
+                  paint=lambda c, b: c.rect(b, fill=col, radius=b.height // 2)):
+        ui.icon(box.x1 + ui.dp(26), box.center.y, leading, 22, t.on_bg2)
+        ui.text(box.x1 + ui.dp(52), box.center.y - ui.dp(10), text or hint, 16, t.on_bg if text else t.on_bg2,
+                max_width=box.width - ui.dp(64))
+
+
+def chip_row(ui: UI, y: int, items: Sequence[tuple[str, str | None, Action | None]], key: str,
+             selected: str | None = None, fill: RGB | None = None) -> Box:
+    """A row of chips ``(label, icon, on_tap)`` that scrolls sideways when wider than the screen.
+
+    Its offset lives in the screen's ``scroll[key]``; chips past the edge are cut, as on a phone."""
+    t = ui.theme
+    screen = ui.screen
+    assert screen is not None
+    h = ui.dp(32)
+    row = Box(ui.area.x1, y, ui.area.x2, y + h)
+    px = ui.dp(14)
+    widths = [text_width(label, px, 500) + ui.dp(32 if not icon else 52) for label, icon, _ in items]
+    gap = ui.dp(8)
+    total = sum(widths) + gap * (len(items) - 1) + ui.dp(32)
+    max_off = max(0, total - row.width)
+    off = min(screen.scroll.get(key, 0), max_off)
+
+    def swipe(x1: int, y1: int, x2: int, y2: int) -> bool:
+        if abs(x2 - x1) < abs(y2 - y1):
+            return False
+        screen.scroll[key] = min(max_off, max(0, screen.scroll.get(key, 0) + (x1 - x2)))
+        return True
+
+    holder = ui.add(Node(row, cls="android.widget.HorizontalScrollView", scrollable=max_off > 0,
+                         swipe=swipe if max_off > 0 else None))
+    x = row.x1 + ui.dp(16) - off
+    for (label, icon, fn), w in zip(items, widths):
+        box = Box(x, y, x + w, y + h)
+        sel = label == selected
+        bg = fill
+
+        def paint(c: Canvas, b: Box, label=label, icon=icon, sel=sel, bg=bg) -> None:
+            if sel:
+                c.rect(b, fill=mix(ui.accent, t.bg, 0.75), radius=ui.dp(8))
+            elif bg is not None:
+                c.rect(b, fill=bg, radius=ui.dp(8))
+            else:
+                c.rect(b, fill=t.bg, outline=t.divider, width=max(1, ui.dp(1)), radius=ui.dp(8))
+            tx = b.x1 + ui.dp(16)
+            if icon:
+                c.icon(tx + ui.dp(9), b.center.y, icon, ui.dp(18), ui.accent if not sel else t.on_bg)
+                tx += ui.dp(26)
+            c.text(tx, b.center.y, label, px, t.on_bg, 500, anchor="lm")
+
+        clip = row if holder.clip is None else row.intersect(holder.clip)
+        node = Node(box, cls="android.widget.CompoundButton", text=label, clickable=fn is not None, on_tap=fn,
+                    selected=sel, paint=paint, clip=clip, package=ui.package)
+        if not node.visible.is_empty():
+            holder.children.append(node)
+        x += w + gap
+    return row
+
+
+def avatar(ui: UI, cx: int, cy: int, radius_dp: float, name: str, desc: str = "",
+           on_tap: Action | None = None, ring: RGB | None = None) -> Box:
+    """A round avatar: a stable colour for ``name`` and its initial."""
+    r = ui.dp(radius_dp)
+    box = Box(cx - r, cy - r, cx + r, cy + r)
+    col = seeded_color(name, 0.45, 0.75)
+    initial = (name.lstrip("@")[:1] or "?").upper()
+    px = int(r * 0.95)
+
+    def paint(c: Canvas, b: Box) -> None:
+        if ring is not None:
+            c.ellipse(b.expand(max(1, ui.dp(2))), fill=ring)
+        c.ellipse(b, fill=col)
+        c.text(b.center.x, b.center.y, initial, px, (255, 255, 255), 500, anchor="mm")
+
+    ui.add(Node(box, cls="android.widget.ImageView" if on_tap is None else "android.widget.ImageButton",
+                desc=desc, paint=paint, clickable=on_tap is not None, on_tap=on_tap))
+    return box
+
+
+def stars(ui: UI, x: int, y: int, rating: float, size: float = 14, color: RGB = (251, 188, 4)) -> Box:
+    """Five rating stars (full, half, empty) from (x, y) top-left; decorative."""
+    px = ui.dp(size)
+    box = Box(x, y, x + px * 5, y + px)
+
+    def paint(c: Canvas, b: Box) -> None:
+        for i in range(5):
+            v = rating - i
+            name = "star" if v >= 0.75 else ("star-half-full" if v >= 0.25 else "star-outline")
+            c.icon(b.x1 + i * px + px // 2, b.center.y, name, px, color)
+
+    ui.add(Node(box, cls="android.widget.RatingBar", desc=f"Rated {rating:.1f} out of 5", paint=paint))
+    return box
+
+
+def pill(ui: UI, box: Box, icon: str | None, label: str, on_tap: Action | None, desc: str = "",
+         fill: RGB | None = None, fg: RGB | None = None, icon_color: RGB | None = None, rid: str = "",
+         selected: bool = False, weight: int = 500) -> Box:
+    """A rounded button with an icon and a label (Like 1.2K, Share, Directions)."""
+    t = ui.theme
+    bg = fill if fill is not None else t.surface2
+    col = fg or t.on_bg
+    px = ui.dp(14)
+
+    def paint(c: Canvas, b: Box) -> None:
+        c.rect(b, fill=bg, radius=b.height // 2)
+        tw = text_width(label, px, weight) if label else 0
+        isz = ui.dp(20) if icon else 0
+        gap = ui.dp(6) if icon and label else 0
+        x0 = b.center.x - (tw + isz + gap) // 2
+        if icon:
+            c.icon(x0 + isz // 2, b.center.y, icon, isz, icon_color or col)
+        if label:
+            c.text(x0 + isz + gap, b.center.y, label, px, col, weight, anchor="lm")
+
+    ui.add(Node(box, cls="android.widget.Button", text=label, desc=desc, rid=rid, clickable=on_tap is not None,
+                on_tap=on_tap, paint=paint, selected=selected))
+    return box
+
+
+def pill_width(ui: UI, label: str, icon: bool = True) -> int:
+    return text_width(label, ui.dp(14), 500) + ui.dp(32) + (ui.dp(26) if icon else 0)
+
+
+def rect(ui: UI, box: Box, fill: RGB, radius: float = 0) -> None:
+    """A decorative filled (rounded) rectangle."""
+    r = ui.dp(radius)
+    ui.add(Node(box, paint=lambda c, b: c.rect(b, fill=fill, radius=r)))
+
+
+def offscreen(ui: UI, viewport: Box, y1: int, y2: int) -> bool:
+    """True when content from ``y1`` to ``y2`` lies outside ``viewport`` (a scroll area's box): the
+    caller then skips building it and only reserves its room, which keeps long lists cheap."""
+    if y2 <= viewport.y1 or y1 >= viewport.y2:
+        ui.spacer(y1, y2)
+        return True
+    return False
