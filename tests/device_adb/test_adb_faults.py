@@ -168,3 +168,18 @@ def test_server_gone_mid_run() -> None:
     with Elapsed() as t, pytest.raises(DeviceDisconnectedError, match="stopped answering.*adb start-server"):
         dev.back()
     assert t.seconds < 5
+
+
+@pytest.mark.parametrize("hang", ["cat ", "uiautomator"])
+def test_ui_tree_is_none_when_it_cannot_be_had(hang: str) -> None:
+    with FakeAdbServer([FakePhone(hang=(hang,))]) as server:
+        dev = open_adb(server.port, timeout_s=0.5, ui_timeout_s=0.5)
+        with Elapsed() as t:
+            assert dev.ui_tree() is None
+        assert t.seconds < 3
+
+
+def test_ui_tree_when_the_device_goes_away() -> None:
+    with FakeAdbServer([FakePhone(drop=("uiautomator",))]) as server:
+        with pytest.raises(DeviceDisconnectedError, match="went away"):
+            open_adb(server.port).ui_tree()

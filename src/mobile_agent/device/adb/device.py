@@ -75,6 +75,7 @@ class AdbDevice:
         settle_timeout_s: after each gesture, wait at most this long for the screen to be still
             (0 turns the wait off).
         status_bar_fraction: the top part of the screen that the stillness test ignores.
+        ui_timeout_s: the longest wait for ``uiautomator dump`` (slow on busy screens).
     """
 
     def __init__(
@@ -88,6 +89,7 @@ class AdbDevice:
         timeout_s: float = 20.0,
         settle_timeout_s: float = 3.0,
         status_bar_fraction: float = 0.04,
+        ui_timeout_s: float = 30.0,
     ) -> None:
         self._server = AdbServer(
             host=adb_host, port=adb_port, timeout_s=timeout_s, adb_path=adb_path, start_server=start_server
@@ -98,6 +100,7 @@ class AdbDevice:
         self.timeout_s = timeout_s
         self.settle_timeout_s = settle_timeout_s
         self.status_bar_fraction = status_bar_fraction
+        self.ui_timeout_s = ui_timeout_s
         self._dev = adbutils.AdbDevice(self._server.client, serial=self.serial)
         self._wm: WmSize | None = None
         self._last_size: tuple[int, int] | None = None
@@ -387,19 +390,26 @@ class AdbDevice:
         """``uiautomator dump`` of the screen as XML text, retried while the screen is not idle; None if it cannot be had."""
         for attempt in range(max(1, attempts)):
             try:
-                out = self.shell(f"uiautomator dump {UI_DUMP_PATH}", timeout_s=max(self.timeout_s, 30.0))
+                out = self.shell(f"uiautomator dump {UI_DUMP_PATH}", timeout_s=self.ui_timeout_s)
             except DeviceDisconnectedError:
                 raise
             except DeviceError as exc:
                 log.warning("uiautomator dump failed on %s: %s", self.serial, exc)
                 return None
             if uiautomator_dump_ok(out):
-                xml = self.exec_out(f"cat {UI_DUMP_PATH}").decode("utf-8", "replace").strip()
+                try:
+                    xml = self.exec_out(f"cat {UI_DUMP_PATH}").decode("utf-8", "replace").strip()
+                except DeviceDisconnectedError:
+                    raise
+                except DeviceError as exc:
+                    log.warning("could not read the uiautomator dump on %s: %s", self.serial, exc)
+                    return None
                 if xml.startswith("<?xml") or xml.startswith("<hierarchy"):
                     return xml
                 log.warning("uiautomator dump on %s wrote no XML: %r", self.serial, xml[:120])
                 return None
             if not uiautomator_idle_error(out):
+                self._raise_if_gone("reading the UI tree")
                 log.warning("uiautomator dump failed on %s: %s", self.serial, out[:200])
                 return None
             if attempt + 1 < attempts:
