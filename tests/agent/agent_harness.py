@@ -28,11 +28,16 @@ def is_reflection(req: Request) -> bool:
     return "Verdict: A | B | C" in req.last_user_text
 
 
+def is_choice(req: Request) -> bool:
+    return "numbered boxes" in req.last_user_text and "Answer: <number>" in req.last_user_text
+
+
 class Script:
     """Plan replies in order; completion checks and reflections answered from their own lists."""
 
     def __init__(self, plans: Iterable[Reply | str], checks: Iterable[str] = (), reflections: Iterable[str] = (),
-                 cycle: bool = False) -> None:
+                 cycle: bool = False, choices: Iterable[str] = ()) -> None:
+        self.choices = deque(choices)
         self.plans = list(plans)
         self._plans = deque(self.plans)
         self.checks = deque(checks)
@@ -42,6 +47,8 @@ class Script:
     def __call__(self, req: Request) -> Reply | str:
         if is_completion_check(req):
             return self.checks.popleft() if self.checks else "Verdict: complete\nReason: done"
+        if is_choice(req):
+            return self.choices.popleft() if self.choices else "Answer: 0"
         if is_reflection(req):
             return self.reflections.popleft() if self.reflections else "Verdict: A\nReason: fine"
         if not self._plans:
@@ -67,4 +74,4 @@ def make_agent(server, phone, *, parse_retries: int = 2, **settings) -> Agent:
 
 
 def plan_requests(server) -> list[Request]:
-    return [r for r in server.requests if not is_completion_check(r) and not is_reflection(r)]
+    return [r for r in server.requests if not (is_completion_check(r) or is_reflection(r) or is_choice(r))]

@@ -18,6 +18,7 @@ BUTTONS = {
     "settings": [("Wi-Fi", Box(40, 180, 320, 250)), ("Delete all", Box(40, 300, 320, 370))],
 }
 TITLES = {"home": "Home", "settings": "Settings"}
+SECOND_SETTINGS = Box(40, 420, 320, 490)  # shown when the phone is made with duplicate=True
 
 
 @dataclass
@@ -27,6 +28,11 @@ class TinyPhone:
     taps: list[tuple[int, int]] = field(default_factory=list)
     typed: list[str] = field(default_factory=list)
     backs: int = 0
+    duplicate: bool = False
+
+    def _buttons(self) -> list[tuple[str, Box]]:
+        extra = [("Settings", SECOND_SETTINGS)] if self.duplicate and self.screen == "home" else []
+        return BUTTONS[self.screen] + extra
 
     def size(self) -> tuple[int, int]:
         return (W, H)
@@ -36,7 +42,7 @@ class TinyPhone:
         d = ImageDraw.Draw(img)
         d.rectangle([0, 0, W, 70], fill=(30, 90, 160))
         d.text((24, 16), TITLES[self.screen], font=FONT, fill=(255, 255, 255))
-        for label, b in BUTTONS[self.screen]:
+        for label, b in self._buttons():
             d.rectangle([b.x1, b.y1, b.x2, b.y2], outline=(120, 120, 120), width=2, fill=(255, 255, 255))
             d.text((b.x1 + 20, b.y1 + 17), label, font=FONT, fill=(20, 20, 20))
             if label == "Wi-Fi":
@@ -47,7 +53,7 @@ class TinyPhone:
     def tap(self, x: int, y: int) -> None:
         check_point(self.size(), x, y)
         self.taps.append((x, y))
-        for label, b in BUTTONS[self.screen]:
+        for label, b in self._buttons():
             if b.contains(x, y):
                 if self.screen == "home" and label == "Settings":
                     self.screen = "settings"

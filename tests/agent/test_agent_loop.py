@@ -287,3 +287,20 @@ def test_any_planner_plugs_into_the_loop(tmp_path):
     assert result.completed and phone.wifi and phone.screen == "home"
     assert read_summary(tmp_path)["model"] == "replay"
     assert result.usage.total_tokens == 0
+
+
+def test_several_matches_are_resolved_by_the_planner_choosing_a_numbered_mark(tmp_path):
+    from agent_tinyphone import SECOND_SETTINGS
+
+    phone = TinyPhone(duplicate=True)
+    script = Script([react("Click Text (Settings)"), react("Stop")], choices=["The lower one.\nAnswer: 1"])
+    with LocalChatServer(script) as server:
+        result = make_agent(server, phone).run("Open the lower Settings", tmp_path)
+    assert result.completed and phone.screen == "settings"
+    assert len(phone.taps) == 1 and SECOND_SETTINGS.contains(*phone.taps[0])
+    choose_req = [r for r in server.requests if "numbered boxes" in r.last_user_text][0]
+    assert len(choose_req.image_parts()) == 1 and "Several places match" in choose_req.last_user_text
+    assert "(0 to 1)" in choose_req.last_user_text
+    g = read_steps(tmp_path)[0]["grounding"]
+    assert g["status"] == "found" and g["chosen"] == 1 and len(g["candidates"]) == 2
+    assert g["choice_raw"] == ["The lower one.\nAnswer: 1"]

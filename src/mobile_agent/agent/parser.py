@@ -150,15 +150,14 @@ def _argument(rest: str) -> str | None:
         return None
     if r.startswith("("):
         b = _balanced(r)
-        inner = b[0] if b is not None else r[1:].rstrip(")")
-        return _unquote(inner)
+        return b[0] if b is not None else r[1:].rstrip(")")
     if r[0] in _QUOTES:
         end = r.find(_QUOTES[r[0]], 1)
         if end > 0 and not r[end + 1:].lstrip().startswith(","):
             return r[1:end].strip()
         if end > 0:  # several quoted fields: "blue plus", "bottom right"
             return r.rstrip(". ")
-    return _unquote(r.rstrip(". "))
+    return r.rstrip(". ")
 
 
 def _split_top_level(s: str) -> list[str]:
@@ -200,6 +199,8 @@ def _as_position(field: str) -> tuple[str, ...] | None:
 def _icon(arg: str) -> ClickIcon:
     fields = [f for f in _split_top_level(arg) if f]
     position: tuple[str, ...] = ()
+    if len(fields) == 1 and _as_position(fields[0]) is not None:
+        fields = []
     if len(fields) >= 2:
         pos = _as_position(fields[-1])
         if pos is not None:
@@ -228,6 +229,8 @@ def parse_operation(line: str) -> Operation:
         if t in (PageUp, PageDown, Back, Exit, Stop):
             return t()
         arg = _argument(rest)
+        if arg is not None and t is not ClickIcon:
+            arg = _unquote(arg)
         if not arg:
             raise ParseError(f"'{s}' has no parameter: write it in parentheses, e.g. '{t.op} (...)'")
         if t is ClickIcon:

@@ -1,0 +1,150 @@
+"""The one parser: forms real models write, each case asserting the exact operation and parameters."""
+
+from __future__ import annotations
+
+import pytest
+
+from mobile_agent.agent.operations import (
+    OPERATION_TYPES, Back, ClickIcon, ClickText, Exit, OpenApp, PageDown, PageUp, Stop, Type,
+)
+from mobile_agent.agent.parser import (
+    parse_choice, parse_completion, parse_operation, parse_reflection, parse_reply,
+)
+from mobile_agent.errors import ParseError
+
+REPLY_CASES = [
+    # plain ReAct
+    ("Observation: home screen\nThought: open settings\nAction: Open App (Settings)", OpenApp("Settings")),
+    # any case, "Click text" / "click the text"
+    ("Observation: x\nThought: y\nAction: click text (Display)", ClickText("Display")),
+    ("observation: x\nthought: y\naction: Click the text (Dark theme)", ClickText("Dark theme")),
+    ("Action: CLICK TEXT (Wi-Fi)", ClickText("Wi-Fi")),
+    ("Action: Tap on the text (OK)", ClickText("OK")),
+    # Markdown emphasis and headings
+    ("**Observation:** the list\n**Thought:** next\n**Action:** Click Text (Network & internet)",
+     ClickText("Network & internet")),
+    ("**Observation**: a\n**Thought**: b\n**Action**: *Back*", Back()),
+    ("### Observation\nThe home screen.\n\n### Thought\nOpen notes.\n\n### Action\nOpen App (Notes)", OpenApp("Notes")),
+    ("## Action:\n__Page Down__", PageDown()),
+    # code fences and inline code
+    ("Observation: a\nThought: b\nAction:\n```\nClick Text (Save)\n```", ClickText("Save")),
+    ("```text\nObservation: a\nThought: b\nAction: Type (hello world)\n```", Type("hello world")),
+    ("Action: `Page Up`", PageUp()),
+    # full-width colons and parentheses
+    ("Observation：主屏幕\nThought：打开设置\nAction：Click Text（设置）", ClickText("设置")),
+    ("Action: Open App（Settings）", OpenApp("Settings")),
+    # quotes around parameters
+    ('Action: Click Text ("Dark theme")', ClickText("Dark theme")),
+    ("Action: Type ('bus stop')", Type("bus stop")),
+    ("Action: Click Text (“Display”)", ClickText("Display")),
+    ('Action: Click Text: "Battery"', ClickText("Battery")),
+    # commas inside an icon description, position last
+    ("Action: Click Icon (a red, round button, bottom right)", ClickIcon("a red, round button", ("bottom", "right"))),
+    ("Action: Click Icon (magnifier, white on blue, top right)", ClickIcon("magnifier, white on blue", ("top", "right"))),
+    ("Action: Click Icon (grey gear, top, right)", ClickIcon("grey gear", ("top", "right"))),
+    ('Action: Click Icon ("blue plus sign", "lower right corner")', ClickIcon("blue plus sign", ("bottom", "right"))),
+    ("Action: Click Icon (green phone handset, bottom)", ClickIcon("green phone handset", ("bottom",))),
+    ("Action: Click Icon (left arrow, top-left)", ClickIcon("left arrow", ("top", "left"))),
+    ("Action: Click Icon (three dots menu)", ClickIcon("three dots menu", ())),
+    ("Action: Click Icon (description: bell, position: top right)", ClickIcon("bell", ("top", "right"))),
+    # a trailing explanation
+    ("Action: Click Text (Wi-Fi) to open the Wi-Fi settings", ClickText("Wi-Fi")),
+    ("Action: Stop. The dark theme is now on.", Stop()),
+    ("Action: Back - the page is wrong", Back()),
+    ("Action: Exit (go to the home screen)", Exit()),
+    ("Action: Page Down, to see more options", PageDown()),
+    # never substring dispatch
+    ("Observation: a bus stop sign\nThought: type it\nAction: Type (bus stop)", Type("bus stop")),
+    ("Thought: I will stop after this.\nAction: Click Text (Stop watch)", ClickText("Stop watch")),
+    ("Thought: Go back later.\nAction: Type (Back to school)", Type("Back to school")),
+    ("Action: Click Text (Exit)", ClickText("Exit")),
+    # the last Action wins; text before the sections is ignored
+    ("Sure! Here is my answer.\nObservation: a\nThought: b\nAction: Page Up", PageUp()),
+    # parentheses inside a parameter; Enter at the end of typed text
+    ("Action: Click Text (Storage (41% used))", ClickText("Storage (41% used)")),
+    ("Action: Type (hello\\n)", Type("hello\n")),
+    # a bare operation with no sections at all
+    ("Click Text (OK)", ClickText("OK")),
+    # list markers
+    ("- Observation: a\n- Thought: b\n- Action: Exit", Exit()),
+]
+
+
+@pytest.mark.parametrize("reply, expected", REPLY_CASES, ids=[c[0][:40] for c in REPLY_CASES])
+def test_reply_forms(reply, expected):
+    parsed = parse_reply(reply)
+    assert parsed.operation == expected
+    assert type(parsed.operation) is type(expected)
+
+
+def test_sections_are_kept():
+    p = parse_reply("**Observation:** The Settings list.\nIt changed.\n**Thought:** Open Display.\n**Action:** Click Text (Display)")
+    assert p.observation == "The Settings list.\nIt changed."
+    assert p.thought == "Open Display."
+    assert p.action == "Click Text (Display)"
+
+
+def test_canonical_form_round_trips():
+    ops = [OpenApp("Notes"), ClickText("Dark theme"), ClickIcon("red, round", ("bottom", "right")),
+           ClickIcon("bell", ("top",)), Type("bus stop"), PageUp(), PageDown(), Back(), Exit(), Stop()]
+    assert {type(o) for o in ops} == set(OPERATION_TYPES)
+    for op in ops:
+        assert parse_operation(str(op)) == op
+
+
+@pytest.mark.parametrize("reply, message", [
+    ("I think I should open the settings.", "no 'Action:' line"),
+    ("Observation: the screen\nThought: hmm", "no 'Action:' line"),
+    ("Action: Swipe left", "'Swipe left' is not one of the eight operations"),
+    ("Action: Click Text ()", "has no parameter"),
+    ("Action: Type", "has no parameter"),
+    ("Action: Click Icon (top right)", "needs a description"),
+    ("Action:", "empty"),
+    ("Action: Stopwatch (start)", "not one of the eight operations"),
+    ("Action: Backspace", "not one of the eight operations"),
+])
+def test_unparseable_replies_say_what_is_wrong(reply, message):
+    with pytest.raises(ParseError) as err:
+        parse_reply(reply)
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize("reply, count, base, expected", [
+    ("Answer: 2", 4, 0, 2), ("**Answer:** 0", 3, 0, 0), ("Answer: box 3", 4, 1, 2), ("1", 2, 0, 1),
+    ("The right one.\nAnswer: #2", 5, 0, 2), ("Answer: none", 3, 0, None), ("Answer: None of them", 3, 0, None),
+])
+def test_choice(reply, count, base, expected):
+    assert parse_choice(reply, count, base) == expected
+
+
+@pytest.mark.parametrize("reply", ["Answer: 7", "Answer: maybe the red one", "Answer: -1"])
+def test_bad_choice(reply):
+    with pytest.raises(ParseError):
+        parse_choice(reply, 3, 0)
+
+
+@pytest.mark.parametrize("reply, value, reason", [
+    ("Verdict: complete\nReason: the switch is on.", "complete", "the switch is on."),
+    ("**Verdict:** incomplete\n**Reason:** still off", "incomplete", "still off"),
+    ("Verdict: not complete\nReason: x", "incomplete", "x"),
+    ("Verdict: Yes", "complete", ""),
+    ("Verdict: No, the toggle is off", "incomplete", ""),
+])
+def test_completion(reply, value, reason):
+    v = parse_completion(reply)
+    assert (v.value, v.reason) == (value, reason)
+
+
+@pytest.mark.parametrize("reply, value", [
+    ("Verdict: A\nReason: ok", "as_expected"), ("Verdict: B (wrong page)", "wrong_page"),
+    ("Verdict: no change", "no_change"), ("Verdict: as-expected", "as_expected"), ("Verdict: Wrong page", "wrong_page"),
+])
+def test_reflection(reply, value):
+    assert parse_reflection(reply).value == value
+
+
+def test_bad_verdicts():
+    with pytest.raises(ParseError):
+        parse_completion("Verdict: perhaps")
+    with pytest.raises(ParseError):
+        parse_reflection("Verdict: D")

@@ -1,0 +1,83 @@
+"""End to end on the simulated phone: "Turn on the dark mode" through a chat-completions server on
+localhost, the real openai SDK (also through the CLI), real perception, and the phone's state."""
+
+from __future__ import annotations
+
+import base64
+import io
+
+from PIL import Image, ImageStat
+
+from agent_harness import API_KEY, MODEL, Script, make_agent, plan_requests, react
+from mobile_agent.agent.trajectory import read_steps, read_summary
+from mobile_agent.cli import main
+from mobile_agent.device.sim import SimPhone
+from mobile_agent.model.localserver import LocalChatServer
+
+DARK_PLAN = [
+    react("Open App (Settings)", "Dark mode is in the Settings app.", "The home screen shows Notes and Settings."),
+    react("Click Text (Display)", "Dark theme is under Display.", "The Settings list is open."),
+    react("Click Text (Dark theme)", "Turn the switch on.", "The Display page shows a Dark theme switch, off."),
+    react("Stop", "Dark theme is on.", "The screen is dark now; the switch is on."),
+]
+
+
+def test_turn_on_the_dark_mode_on_the_simulated_phone(tmp_path):
+    phone = SimPhone(seed=0)
+    assert phone.state.settings.dark_mode is False
+    with LocalChatServer(Script(DARK_PLAN, checks=["Verdict: complete\nReason: the dark theme switch is on."])) as server:
+        result = make_agent(server, phone).run("Turn on the dark mode", tmp_path)
+    assert result.outcome == "completed" and result.completed and result.steps == 4
+    assert phone.state.settings.dark_mode is True
+    assert len(server.requests) == 5
+    for req in server.requests:
+        assert req.model == MODEL and req.headers["authorization"] == f"Bearer {API_KEY}"
+        parts = req.image_parts()
+        assert len(parts) == 1 and parts[0]["type"] == "image_url"
+        img = Image.open(io.BytesIO(base64.b64decode(parts[0]["image_url"]["url"].split(",", 1)[1])))
+        assert max(img.size) == 1024  # 1080x2400 resized to a longest side of 1024
+    assert "Turn on the dark mode" in plan_requests(server)[0].text
+    steps = read_steps(tmp_path)
+    assert [s["action"] for s in steps] == ["Open App (Settings)", "Click Text (Display)", "Click Text (Dark theme)", "Stop"]
+    assert all(s["gesture"]["kind"] == "tap" for s in steps[:3])
+    assert all(s["reflection"]["changed"] for s in steps[:3])
+
+
+def test_the_cli_runs_the_instruction_and_exits_0(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("MY_TEST_KEY", "sk-from-the-env")
+    with LocalChatServer(Script(DARK_PLAN)) as server:
+        code = main(["run", "Turn on the dark mode", "--device", "sim", "--model", "gpt-4o-test", "--base-url",
+                     server.openai_base_url, "--api-key-env", "MY_TEST_KEY", "--out", str(tmp_path / "run"),
+                     "--max-steps", "8"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert all(r.headers["authorization"] == "Bearer sk-from-the-env" for r in server.requests)
+    assert all(r.model == "gpt-4o-test" for r in server.requests)
+    assert "step  3" in out and "Click Text (Dark theme)" in out and "completed" in out
+    summary = read_summary(tmp_path / "run")
+    assert summary["outcome"] == "completed" and summary["device"] == "sim"
+    final = Image.open(tmp_path / "run" / "screens" / "final.png").convert("L")
+    first = Image.open(tmp_path / "run" / "screens" / "step_003.png").convert("L")
+    # the Display page in the dark theme is darker than the same page before
+    assert ImageStat.Stat(final).mean[0] < ImageStat.Stat(first).mean[0] - 60
+
+
+def test_the_cli_exits_1_when_the_run_does_not_complete(tmp_path, monkeypatch):
+    monkeypatch.setenv("MY_TEST_KEY", "k")
+    with LocalChatServer(Script(DARK_PLAN[:1], cycle=True)) as server:
+        code = main(["run", "Turn on the dark mode", "--device", "sim", "--model", "gpt-4o-test", "--base-url",
+                     server.openai_base_url, "--api-key-env", "MY_TEST_KEY", "--out", str(tmp_path), "--max-steps", "1"])
+    assert code == 1 and read_summary(tmp_path)["outcome"] == "step_limit"
+
+
+def test_the_cli_exits_2_on_a_missing_key_or_a_rejected_key(tmp_path, monkeypatch):
+    monkeypatch.delenv("NO_SUCH_KEY_VAR", raising=False)
+    assert main(["run", "x", "--model", "gpt-4o", "--api-key-env", "NO_SUCH_KEY_VAR", "--out", str(tmp_path)]) == 2
+    monkeypatch.setenv("MY_TEST_KEY", "wrong")
+    from mobile_agent.model.localserver import Reply
+
+    with LocalChatServer(lambda r: Reply(status=401, error="bad key")) as server:
+        code = main(["run", "Turn on the dark mode", "--model", "gpt-4o-test", "--base-url", server.openai_base_url,
+                     "--api-key-env", "MY_TEST_KEY", "--out", str(tmp_path / "r")])
+    assert code == 2 and len(server.requests) == 1
+    assert read_summary(tmp_path / "r")["outcome"] == "error"
