@@ -59,6 +59,7 @@ class FakePhone:
     state: str = "device"
     tags: str = "product:sdk_gphone64_x86_64 model:sdk_gphone64_x86_64 device:emu64xa"
     wm_size: str = field(default_factory=lambda: fixture_text("wm_size_physical.txt"))
+    wm_density: str = field(default_factory=lambda: fixture_text("wm_density.txt"))
     dumpsys_input: str = field(default_factory=lambda: fixture_text("dumpsys_input_android14.txt"))
     dumpsys_display: str = field(default_factory=lambda: fixture_text("dumpsys_display_rot3.txt"))
     dumpsys_power: str = "  mWakefulness=Awake\n"
@@ -114,6 +115,8 @@ class FakePhone:
             text = " ".join(args) + "\n"
         elif cmd == "wm" and args == ["size"]:
             text = self.wm_size
+        elif cmd == "wm" and args == ["density"]:
+            text = self.wm_density
         elif cmd == "dumpsys" and args:
             text = {"input": self.dumpsys_input, "display": self.dumpsys_display,
                     "power": self.dumpsys_power}.get(args[0], "")

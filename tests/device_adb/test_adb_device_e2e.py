@@ -215,10 +215,19 @@ def test_launch_by_label_matching_a_package_name(server: FakeAdbServer) -> None:
 def test_launch_unknown_app(server: FakeAdbServer) -> None:
     assert open_adb(server).launch("No Such App") is False
     assert open_adb(server).launch("com.example.nothere") is False
+    assert open_adb(server).launch("org.example.chrome") is False  # not taken for Chrome's label
+    assert not any(g[0] == "launch" for g in server.phone().gestures)
+
+
+def test_status_bar_height_from_density() -> None:
+    with FakeAdbServer([FakePhone(wm_density=fixture_text("wm_density_override.txt"))]) as server:
+        assert open_adb(server).status_bar_px() == 144  # 48 dp at 480 dpi
+    with FakeAdbServer([FakePhone(wm_density="")]) as server:
+        assert open_adb(server).status_bar_px() == 96  # 4% of 2400 px
 
 
 def test_wait_still_ignores_the_status_bar() -> None:
-    clock = variant(lambda d: d.rectangle((40, 20, 200, 80), fill=(250, 250, 250, 255)))
+    clock = variant(lambda d: d.rectangle((40, 20, 200, 120), fill=(250, 250, 250, 255)))
     phone = FakePhone(screens=[SETTINGS_PNG, clock])
     with FakeAdbServer([phone]) as server:
         assert open_adb(server).wait_still(timeout_s=5.0) is True
@@ -248,7 +257,7 @@ def test_gestures_wait_for_a_still_screen(server: FakeAdbServer) -> None:
     dev = open_adb(server, settle_timeout_s=2.0)
     dev.tap(5, 5)
     after = shell_commands(server)[shell_commands(server).index("input tap 5 5") + 1:]
-    assert after == ["screencap -p", "screencap -p"]
+    assert [c for c in after if c != "wm density"] == ["screencap -p", "screencap -p"]
 
 
 def test_long_text_is_sent_in_several_shell_calls(server: FakeAdbServer) -> None:

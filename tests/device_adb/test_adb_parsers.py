@@ -15,6 +15,7 @@ from mobile_agent.device.adb.parse import (
     parse_ime_list,
     parse_packages,
     parse_rotation,
+    parse_wm_density,
     parse_wm_size,
     uiautomator_dump_ok,
     uiautomator_idle_error,
@@ -113,3 +114,9 @@ def test_find_label_in_uiautomator_dumps() -> None:
     settings = fixture_text("ui_settings.xml")
     assert find_label(settings, "Network & internet") is not None
     assert find_label("not xml", "Chrome") is None
+
+
+def test_wm_density() -> None:
+    assert parse_wm_density(fixture_text("wm_density.txt")) == 420
+    assert parse_wm_density(fixture_text("wm_density_override.txt")) == 480
+    assert parse_wm_density("Error: Could not access the Window Manager") is None

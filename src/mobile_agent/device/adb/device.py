@@ -27,6 +27,7 @@ from mobile_agent.device.adb.parse import (
     parse_ime_list,
     parse_packages,
     parse_rotation,
+    parse_wm_density,
     parse_wm_size,
     uiautomator_dump_ok,
     uiautomator_idle_error,
@@ -74,7 +75,8 @@ class AdbDevice:
             for longer fails with a DeviceError instead of hanging.
         settle_timeout_s: after each gesture, wait at most this long for the screen to be still
             (0 turns the wait off).
-        status_bar_fraction: the top part of the screen that the stillness test ignores.
+        status_bar_dp: the height of the status bar that the stillness test ignores, in dp
+            (converted with ``wm density``; 48 dp covers status bars with a camera cutout).
         ui_timeout_s: the longest wait for ``uiautomator dump`` (slow on busy screens).
     """
 
@@ -88,7 +90,7 @@ class AdbDevice:
         start_server: bool = True,
         timeout_s: float = 20.0,
         settle_timeout_s: float = 3.0,
-        status_bar_fraction: float = 0.04,
+        status_bar_dp: float = 48.0,
         ui_timeout_s: float = 30.0,
     ) -> None:
         self._server = AdbServer(
@@ -99,7 +101,8 @@ class AdbDevice:
         self.serial: str = self.entry.serial
         self.timeout_s = timeout_s
         self.settle_timeout_s = settle_timeout_s
-        self.status_bar_fraction = status_bar_fraction
+        self.status_bar_dp = status_bar_dp
+        self._density: int | None = None
         self.ui_timeout_s = ui_timeout_s
         self._dev = adbutils.AdbDevice(self._server.client, serial=self.serial)
         self._wm: WmSize | None = None
@@ -136,6 +139,7 @@ class AdbDevice:
                 state = {"unauthorized": "unauthorized", "offline": "offline", "authorizing": "authorizing"}
                 err = state_error(self.serial, state.get(kind, message))
                 raise DeviceDisconnectedError(f"while {doing}: {err}") from exc
+            self._raise_if_gone(doing)
             raise DeviceError(f"adb refused {doing} on device {self.serial}: {message}") from exc
         except (OSError, EOFError) as exc:
             self._raise_if_gone(doing)
@@ -289,12 +293,22 @@ class AdbDevice:
             "screen or unlock the phone, then try again"
         )
 
+    def status_bar_px(self) -> int:
+        """The status bar's height in pixels: ``status_bar_dp`` at the density from ``wm density``
+        (4% of the screen height when the density cannot be read)."""
+        if self._density is None:
+            self._density = parse_wm_density(self.shell("wm density")) or 0
+        if self._density > 0:
+            return int(round(self.status_bar_dp * self._density / 160.0))
+        return int(round(0.04 * max(self._wm_size().effective)))
+
     def wait_still(self, timeout_s: float = 3.0) -> bool:
         """Wait until two successive captures are alike (ignoring the status bar); False on timeout."""
         deadline = time.monotonic() + max(0.0, timeout_s)
-        previous = frame_signature(self._fit(self._capture()), self.status_bar_fraction)
+        top = self.status_bar_px()
+        previous = frame_signature(self._fit(self._capture()), top)
         while time.monotonic() < deadline:
-            current = frame_signature(self._fit(self._capture()), self.status_bar_fraction)
+            current = frame_signature(self._fit(self._capture()), top)
             if frames_alike(previous, current):
                 return True
             previous = current
@@ -432,12 +446,13 @@ class AdbDevice:
         packages = self.packages()
         if name in packages:
             return self._start_package(name)
-        if not _PACKAGE_RE.match(name) or " " in name:
-            box = self._find_launcher_label(name)
-            if box is not None:
-                c = box.center
-                self.tap(c.x, c.y)
-                return True
+        if _PACKAGE_RE.match(name):
+            return False  # a package name that is not installed
+        box = self._find_launcher_label(name)
+        if box is not None:
+            c = box.center
+            self.tap(c.x, c.y)
+            return True
         key = re.sub(r"[^a-z0-9]", "", name.lower())
         for package in packages:
             if re.sub(r"[^a-z0-9]", "", package.rsplit(".", 1)[-1].lower()) == key:

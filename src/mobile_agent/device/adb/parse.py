@@ -14,6 +14,7 @@ __all__ = [
     "parse_devices",
     "parse_wm_size",
     "parse_rotation",
+    "parse_wm_density",
     "parse_packages",
     "parse_ime_list",
     "uiautomator_dump_ok",
@@ -102,6 +103,14 @@ def parse_wm_size(text: str) -> WmSize | None:
     physical = (int(p.group(1)), int(p.group(2))) if p else None
     override = (int(o.group(1)), int(o.group(2))) if o else None
     return WmSize(physical=physical, override=override)
+
+
+def parse_wm_density(text: str) -> int | None:
+    """The screen density in dpi from ``wm density`` (its override when set), or None."""
+    o = re.search(r"Override density:\s*(\d+)", text)
+    p = re.search(r"Physical density:\s*(\d+)", text)
+    m = o or p
+    return int(m.group(1)) if m else None
 
 
 _ROTATION_WORDS = {"0": 0, "90": 1, "180": 2, "270": 3}

@@ -12,7 +12,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import adbutils
 from adbutils.errors import AdbConnectionError, AdbError, AdbTimeout
@@ -68,6 +68,7 @@ class AdbServer:
     timeout_s: float = 10.0
     adb_path: str | None = None
     start_server: bool = True
+    client: _Client = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.host:

@@ -8,10 +8,10 @@ from PIL import Image
 __all__ = ["frame_signature", "frames_alike"]
 
 
-def frame_signature(image: Image.Image, status_bar_fraction: float = 0.04, scale: int = 4) -> np.ndarray:
-    """A small grey copy of the screen without its top ``status_bar_fraction`` (clock, icons)."""
+def frame_signature(image: Image.Image, status_bar_px: int, scale: int = 4) -> np.ndarray:
+    """A small grey copy of the screen without its top ``status_bar_px`` rows (clock, icons)."""
     w, h = image.size
-    top = int(round(h * status_bar_fraction))
+    top = max(0, min(h - 1, int(status_bar_px)))
     body = image.crop((0, top, w, h)).convert("L")
     small = body.resize((max(1, w // scale), max(1, (h - top) // scale)), Image.Resampling.BOX)
     return np.asarray(small, dtype=np.int16)
