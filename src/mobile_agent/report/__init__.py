@@ -1,1 +1,63 @@
-"""report layer."""
+"""HTML reports of runs and benchmarks, the live view of a run, and the simulated phone in a browser.
+
+- :func:`write_report`: one run's trajectory folder -> ``report.html`` (opens from disk).
+- :func:`write_benchmark_report`: an ``eval`` output folder -> ``report.html`` with the SU/PS/RE/CR
+  tables and one row per task linking to its trajectory report.
+- :class:`mobile_agent.report.live.LiveView`: a localhost page that follows a run as it goes.
+- :func:`mobile_agent.report.simserve.serve_phone`: the simulated phone in the browser.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mobile_agent.errors import ConfigError
+from mobile_agent.report.rundata import SCREENS, STEPS, SUMMARY, read_run
+from mobile_agent.report.trajectory import render_run
+
+REPORT_NAME = "report.html"
+
+__all__ = ["write_report", "write_benchmark_report", "is_run_dir", "REPORT_NAME"]
+
+
+def is_run_dir(path: Path) -> bool:
+    """True when ``path`` holds any part of a trajectory folder."""
+    return any((path / name).exists() for name in (SUMMARY, STEPS, SCREENS))
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+
+
+def write_report(run_dir: Path, out: Path | None = None, embed: bool = False) -> Path:
+    """Write the HTML report of the run in ``run_dir`` and return its path.
+
+    ``out`` defaults to ``run_dir/report.html``; screenshots are linked relative to it, or embedded
+    in the file with ``embed=True`` (a larger file that can be moved alone). Missing files and
+    steps cut off by a crash are shown as marked gaps; raises :class:`ConfigError` only when
+    ``run_dir`` is not a run folder at all.
+    """
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise ConfigError(f"run folder not found: {run_dir} (give the folder a run wrote, with summary.json "
+                          f"and steps.jsonl)")
+    if not is_run_dir(run_dir):
+        raise ConfigError(f"{run_dir} is not a run folder: it has no {SUMMARY}, {STEPS} or {SCREENS}/ "
+                          f"(give the folder `mobile-agent run` wrote, or an `eval` output folder)")
+    out = Path(out) if out is not None else run_dir / REPORT_NAME
+    if out.is_dir():
+        out = out / REPORT_NAME
+    run = read_run(run_dir)
+    _atomic_write(out, render_run(run, out, embed=embed))
+    return out
+
+
+def write_benchmark_report(eval_dir: Path, out: Path | None = None) -> Path:
+    """Write the HTML report of an ``eval`` output folder and return its path (see
+    :mod:`mobile_agent.report.benchmark` for what it reads)."""
+    from mobile_agent.report.benchmark import write_benchmark_report as _write
+
+    return _write(Path(eval_dir), None if out is None else Path(out))

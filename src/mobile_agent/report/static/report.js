@@ -1,0 +1,47 @@
+// Keyboard stepping through the frames of a mobile-agent run report.
+(function () {
+  "use strict";
+  var frames = Array.prototype.slice.call(document.querySelectorAll("section.frame"));
+  var thumbs = {};
+  Array.prototype.forEach.call(document.querySelectorAll(".thumb"), function (t) { thumbs[t.dataset.target] = t; });
+  if (!frames.length) { return; }
+  var cur = -1;
+  function go(i, scroll) {
+    i = Math.max(0, Math.min(frames.length - 1, i));
+    if (cur >= 0) {
+      frames[cur].classList.remove("current");
+      if (thumbs[frames[cur].id]) { thumbs[frames[cur].id].classList.remove("current"); }
+    }
+    cur = i;
+    var f = frames[i];
+    f.classList.add("current");
+    document.body.dataset.current = f.id;
+    var t = thumbs[f.id];
+    if (t) {
+      t.classList.add("current");
+      t.scrollIntoView({ block: "nearest", inline: "nearest" });
+    }
+    if (scroll) { f.scrollIntoView({ block: "start" }); }
+    if (history.replaceState) { history.replaceState(null, "", "#" + f.id); }
+  }
+  document.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) { return; }
+    var k = e.key;
+    if (k === "ArrowRight" || k === "j") { go(cur + 1, true); }
+    else if (k === "ArrowLeft" || k === "k") { go(cur - 1, true); }
+    else if (k === "Home") { go(0, true); }
+    else if (k === "End") { go(frames.length - 1, true); }
+    else if (k === "o") { document.body.classList.toggle("no-overlay"); return; }
+    else { return; }
+    e.preventDefault();
+  });
+  Object.keys(thumbs).forEach(function (id) {
+    thumbs[id].addEventListener("click", function (e) {
+      var i = frames.findIndex(function (f) { return f.id === id; });
+      if (i >= 0) { e.preventDefault(); go(i, true); }
+    });
+  });
+  frames.forEach(function (f, i) { f.addEventListener("click", function () { go(i, false); }); });
+  var start = frames.findIndex(function (f) { return "#" + f.id === location.hash; });
+  go(start >= 0 ? start : 0, start >= 0);
+})();
