@@ -1,9 +1,129 @@
-"""CLI commands: eval. Filled in by the work on its issue."""
+"""CLI command: ``mobile-agent eval`` runs the Mobile-Eval benchmark (default: the oracle planner on
+the simulated phone, all 33 tasks, offline)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Optional
+
 import typer
+from rich.console import Console
+
+from mobile_agent.errors import ConfigError
+
+console = Console()
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the main app."""
+    """Add ``eval`` to the main app."""
+
+    @app.command("eval")
+    def eval_cmd(
+        suite: str = typer.Option("mobile-eval", "--suite", help="Task suite."),
+        planner: str = typer.Option("oracle", "--planner", help="oracle (reference plans through perception, "
+                                    "offline), model (a chat model), or scripted (replies from --replies FILE)."),
+        model: Optional[str] = typer.Option(None, "--model", help="Model for --planner model: gpt-4o, claude-..., "
+                                            "openai:NAME, anthropic:NAME, scripted:FILE."),
+        base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible (or Anthropic) endpoint."),
+        api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="Environment variable holding the key."),
+        replies: Optional[Path] = typer.Option(None, "--replies", help="Replies file for --planner scripted "
+                                               "(replies separated by lines holding only ---, or a JSON list)."),
+        tasks: Optional[str] = typer.Option(None, "--tasks", help="Comma-separated task ids (notes-2, or notes-2#3 "
+                                            "for one variant)."),
+        tier: Optional[int] = typer.Option(None, "--tier", help="Only instructions of this tier (1, 2 or 3)."),
+        app_name: Optional[str] = typer.Option(None, "--app", help="Only the tasks of this app (Notes, Multi-app...)."),
+        variants: int = typer.Option(1, "--variants", help="Variants per task (parameters drawn from the seed)."),
+        seed: int = typer.Option(0, "--seed", help="Base seed of the simulated phone."),
+        workers: int = typer.Option(1, "--workers", help="Tasks run in parallel processes, each with its own phone."),
+        max_steps: Optional[int] = typer.Option(None, "--max-steps", help="Step budget per task "
+                                                "(default: twice the human steps, at least 10)."),
+        out: Path = typer.Option(Path("runs/eval"), "--out", help="Output folder: results.sqlite and trajectories."),
+        json_path: Optional[Path] = typer.Option(None, "--json", help="Also write the tables and results to this file."),
+        resume: bool = typer.Option(False, "--resume", help="Skip tasks already stored for the same configuration."),
+        device: str = typer.Option("sim", "--device", help="sim, or adb[:SERIAL] for a real phone (a person judges)."),
+        ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
+        reflect: bool = typer.Option(False, "--reflect", help="Reflection calls after each step (model planner)."),
+        list_only: bool = typer.Option(False, "--list", help="List the selected tasks and exit."),
+    ) -> None:
+        """Run the Mobile-Eval benchmark and print SU, PS, RE, CR by instruction tier and by app."""
+        from mobile_agent.bench.runner import EvalConfig, run_eval
+        from mobile_agent.bench.suite import select
+        from mobile_agent.bench.tables import app_table, render, summary_json, tier_table
+
+        config = EvalConfig(suite=suite, planner=planner, model=model, base_url=base_url, api_key_env=api_key_env,
+                            replies=str(replies) if replies else None, max_steps=max_steps, ocr=ocr, device=device,
+                            base_seed=seed, reflect=reflect)
+        ids = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
+        selected = select(suite, ids, tier, app_name, variants, seed)
+        if not selected:
+            raise ConfigError("no task matches the selection (--tasks, --tier, --app)")
+        if list_only:
+            for t in selected:
+                console.print(f"{t.key:<14} {t.app:<9} {t.tier}  {t.human_steps:>2} steps  {t.instruction}",
+                              highlight=False)
+            raise typer.Exit(0)
+        judge = dev = None
+        if not config.is_sim:
+            from mobile_agent.bench.human import HumanJudge
+            from mobile_agent.device import open_device
+
+            dev = open_device(device)
+            judge = HumanJudge()
+        run = _run_with_progress(config, selected, out, workers, resume, judge, dev, run_eval)
+        rows = run.rows
+        console.print(render("Mobile-Eval by instruction", tier_table(rows)))
+        console.print(render("Mobile-Eval by app", app_table(rows)))
+        for r in rows:
+            if not r.success:
+                why = r.detail.get("oracle_gave_up") or r.error or r.outcome
+                console.print(f"[red]failed[/red] {r.task_key}: {why}", highlight=False)
+        data = summary_json(rows, config.identity(), {
+            "config_id": run.config_id, "duration_s": round(run.duration_s, 2), "workers": workers,
+            "skipped": run.skipped, "not_run": run.failed, "crashed": run.crashed, "interrupted": run.interrupted,
+            "database": str(out / "results.sqlite"),
+        })
+        text = json.dumps(data, indent=2, default=str)
+        (out / run.config_id).mkdir(parents=True, exist_ok=True)
+        (out / run.config_id / "results.json").write_text(text, encoding="utf-8")
+        if json_path is not None:
+            json_path.parent.mkdir(parents=True, exist_ok=True)
+            json_path.write_text(text, encoding="utf-8")
+        ok = sum(r.success for r in rows)
+        console.print(f"SU {ok}/{len(rows)} in {run.duration_s:.1f} s with {workers} worker(s); results in "
+                      f"{out / 'results.sqlite'} (configuration {run.config_id})", highlight=False)
+        for key, err in run.failed.items():
+            console.print(f"[red]not run[/red] {key}: {err}", highlight=False)
+        if run.crashed:
+            console.print(f"[red]{run.crashed}[/red]", highlight=False)
+        if run.interrupted:
+            console.print("[yellow]interrupted: the finished tasks are stored; rerun with --resume[/yellow]")
+        raise typer.Exit(0 if run.complete else 1)
+
+
+def _run_with_progress(config, selected, out, workers, resume, judge, dev, run_eval):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    if judge is not None:  # questions go to the terminal: no live bar over them
+        return run_eval(config, selected, out, workers=workers, resume=resume, judge=judge, device=dev)
+    counts = {"ok": 0, "done": 0}
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("SU {task.fields[ok]}/{task.fields[done]}"), TimeElapsedColumn(),
+                  console=console, transient=False) as progress:
+        bar = progress.add_task("Mobile-Eval", total=len(selected), ok=0, done=0)
+
+        def on_start(todo: int, skipped: int) -> None:
+            progress.update(bar, total=todo, description=f"Mobile-Eval ({skipped} already done)" if skipped
+                            else "Mobile-Eval")
+
+        def on_result(key, row, error) -> None:
+            counts["done"] += 1
+            if row is not None and row.success:
+                counts["ok"] += 1
+            progress.update(bar, advance=1, ok=counts["ok"], done=counts["done"])
+            mark = "[green]ok[/green]" if row is not None and row.success else "[red]fail[/red]"
+            detail = f"{row.steps} steps, {row.duration_s:.1f} s" if row is not None else (error or "")
+            progress.console.print(f"{mark} {key}  {detail}", highlight=False)
+
+        return run_eval(config, selected, out, workers=workers, resume=resume, on_start=on_start,
+                        on_result=on_result, judge=judge, device=dev)

@@ -1,0 +1,73 @@
+"""Mobile-Eval, Notes: create a note; create one with a given text and save it; write something down."""
+
+from __future__ import annotations
+
+from mobile_agent.agent.operations import ClickIcon, OpenApp
+from mobile_agent.bench.task import Params, Probe, Task, click, norm, step, stop, typed
+
+APP = "Notes"
+
+TITLES = ["Groceries", "Ideas", "Weekend plans", "Reading list", "To do"]
+TEXTS = ["Hello, this is a note", "Call the bank tomorrow", "Buy flowers for Mom", "Pick up the parcel"]
+MEMOS = ["meeting at 3pm", "dinner with Sam at 7pm", "dentist on Friday at 10am", "pay the rent on Monday"]
+
+
+def note_with(p: Probe, text: str) -> bool:
+    """A saved note whose title or body contains ``text``."""
+    t = norm(text)
+    return any(t in norm(n.title) or t in norm(n.body) for n in p.state.notes.notes)
+
+
+def in_editor(p: Probe) -> bool:
+    return p.in_app(APP) and p.screen_name == "EditorScreen"
+
+
+def write_note(text: str, start: list | None = None) -> list:
+    """Open Notes (unless ``start`` says how), new note, type ``text`` into the focused title, save."""
+    return [
+        *(start if start is not None else [step(OpenApp(APP), lambda p: p.in_app(APP))]),
+        step(click("New note"), in_editor),
+        step(typed(text), lambda p: in_editor(p) and p.field_has(text)),
+        step(ClickIcon("check", ("top", "right")), lambda p: note_with(p, text), icon_desc="Save",
+             alternatives=()),
+    ]
+
+
+def new_note(params: Params, s) -> Task:
+    title = params.pick("title", "Groceries", TITLES)
+    count = len(s.notes.notes)
+    return Task(
+        id="", apps=(), tier=1,
+        instruction="Create a new note in Notes.",
+        paper_instruction="Create a new note in Notes.",
+        plan=[*write_note(title), stop()],
+        success=lambda p: len(p.state.notes.notes) > count,
+        description=f"the oracle titles the note {title!r}; any new saved note succeeds",
+    )
+
+
+def note_with_text(params: Params, s) -> Task:
+    text = params.pick("text", "Hello, this is a note", TEXTS)
+    return Task(
+        id="", apps=(), tier=2,
+        instruction=f'Create a new note in Notes and write "{text}", then save it.',
+        paper_instruction='Create a new note in Notes and write "Hello, this is a note", then save it.',
+        plan=[*write_note(text), stop()],
+        success=lambda p: note_with(p, text),
+    )
+
+
+def write_down(params: Params, s) -> Task:
+    memo = params.pick("memo", "meeting at 3pm", MEMOS)
+    return Task(
+        id="", apps=(), tier=3,
+        instruction=f'I have something to remember, please write it down for me: "{memo}".',
+        paper_instruction='I suddenly have something to record, so help me create a new note in Notes and write '
+                          '"meeting at 3pm".',
+        plan=[*write_note(memo), stop()],
+        success=lambda p: note_with(p, memo),
+    )
+
+
+TASKS = [("notes-1", (APP,), 1, new_note), ("notes-2", (APP,), 2, note_with_text),
+         ("notes-3", (APP,), 3, write_down)]

@@ -1,0 +1,298 @@
+"""Running tasks: one task on a phone (:func:`run_task`), and a whole selection with results stored
+as each task ends, ``--resume``, and worker processes each with its own phone (:func:`run_eval`)."""
+
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence, TextIO
+
+from mobile_agent.bench.metrics import ProgressTracker
+from mobile_agent.bench.store import ResultRow, ResultStore
+from mobile_agent.bench.suite import parse_task_key, suite_defs
+from mobile_agent.bench.task import Task
+from mobile_agent.errors import ConfigError
+
+PLANNERS = ("oracle", "model", "scripted")
+
+
+@dataclass
+class EvalConfig:
+    """What defines a benchmark configuration. Results are stored (and resumed) per configuration:
+    every field but ``fault`` goes into its identity."""
+
+    suite: str = "mobile-eval"
+    planner: str = "oracle"
+    model: str | None = None
+    base_url: str | None = None
+    api_key_env: str | None = None
+    replies: str | None = None
+    max_steps: int | None = None  # None: twice the human steps, at least 10
+    ocr: str = "rapidocr"
+    device: str = "sim"
+    base_seed: int = 0
+    reflect: bool = False
+    judge: str = "state"  # "state" (the simulated phone's state) or "human" (asked at the terminal)
+    fault: str | None = field(default=None, compare=False)  # tests only: "exit:TASK" or "raise:TASK"
+
+    def __post_init__(self) -> None:
+        if self.planner not in PLANNERS:
+            raise ConfigError(f"unknown planner {self.planner!r}: use one of {', '.join(PLANNERS)}")
+        if self.planner == "model" and not self.model:
+            raise ConfigError("--planner model needs --model NAME (for example gpt-4o, or openai:NAME with --base-url)")
+        if self.planner == "scripted" and not (self.replies or self.model):
+            raise ConfigError("--planner scripted needs --replies FILE (the model's replies, separated by --- lines)")
+        if self.max_steps is not None and self.max_steps < 1:
+            raise ConfigError(f"--max-steps must be at least 1, got {self.max_steps}")
+        if self.judge not in ("state", "human"):
+            raise ConfigError(f"unknown judge {self.judge!r}: state or human")
+        if not self.is_sim:
+            if self.planner == "oracle":
+                raise ConfigError("the oracle planner plays plans written for the simulated phone's apps; "
+                                  "on a real phone use --planner model --model NAME")
+            self.judge = "human"
+
+    @property
+    def is_sim(self) -> bool:
+        return self.device.partition(":")[0] == "sim"
+
+    def identity(self) -> dict[str, Any]:
+        d = asdict(self)
+        d.pop("fault")
+        return d
+
+    def step_budget(self, task: Task) -> int:
+        return self.max_steps if self.max_steps is not None else max(10, 2 * task.human_steps)
+
+
+def task_by_key(config: EvalConfig, key: str) -> Task:
+    tid, variant = parse_task_key(key)
+    for d in suite_defs(config.suite):
+        if d.id == tid:
+            return d.instance(variant, config.base_seed)
+    raise ConfigError(f"unknown task {tid!r}")
+
+
+# --- one task --------------------------------------------------------------------------------------
+
+_PERCEPTION: dict[str, Any] = {}
+
+
+def _perception(ocr: str, threads: int | None = None) -> Any:
+    """One perception pipeline per process (loading the OCR models takes a few seconds). ``threads``
+    bounds RapidOCR's threads, so that parallel workers do not fight over the cores."""
+    if ocr not in _PERCEPTION:
+        from mobile_agent.perception import Perception
+
+        options = {"threads": threads} if threads and ocr == "rapidocr" else None
+        _PERCEPTION[ocr] = Perception(ocr=ocr, ocr_options=options)
+    return _PERCEPTION[ocr]
+
+
+def make_planner(config: EvalConfig, task: Task) -> Any:
+    if config.planner == "oracle":
+        from mobile_agent.bench.oracle import OraclePlanner
+
+        return OraclePlanner(task)
+    from mobile_agent.agent import LLMPlanner
+    from mobile_agent.model import make_chat_model
+
+    if config.planner == "scripted" and config.replies:
+        from mobile_agent.model import ScriptedChatModel
+
+        return LLMPlanner(ScriptedChatModel.from_file(config.replies))
+    return LLMPlanner(make_chat_model(config.model or "", base_url=config.base_url, api_key_env=config.api_key_env))
+
+
+def trajectory_dir(out_dir: Path, cid: str, key: str) -> Path:
+    return out_dir / cid / key.replace("#", "_v")
+
+
+def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device: Any = None,
+             judge: "Any | None" = None, threads: int | None = None) -> ResultRow:
+    """Run one task and measure it. On the simulated phone the metrics come from its state; with
+    ``judge`` (a :class:`mobile_agent.bench.human.HumanJudge`) a person judges instead."""
+    from mobile_agent.agent import Agent, AgentSettings
+    from mobile_agent.agent.operations import Stop, operation_from_dict
+
+    if config.fault and config.fault.partition(":")[2] == task.key:
+        kind = config.fault.partition(":")[0]
+        if kind == "exit":
+            os._exit(3)
+        raise RuntimeError(f"fault injected at task {task.key}")
+    phone = device if device is not None else task.make_phone()
+    tracker = ProgressTracker(task, phone) if config.is_sim and judge is None else None
+
+    def on_step(rec: dict[str, Any]) -> None:
+        if tracker is None:
+            return
+        op = operation_from_dict(rec["operation"]) if rec.get("operation") else None
+        kind = (rec.get("gesture") or {}).get("kind", "none")
+        carried = rec.get("error") is None and (kind != "none" or isinstance(op, Stop))
+        tracker.after_step(int(rec["step"]), op, carried)
+
+    settings = AgentSettings(max_steps=config.step_budget(task), time_limit_s=600.0, settle_interval_s=0.0,
+                             settle_timeout_s=1.0, reflect=config.reflect, write_report=False,
+                             device_name=config.device, on_step=on_step)
+    planner = make_planner(config, task)
+    instruction = task.instruction if config.is_sim else task.paper_instruction
+    traj = trajectory_dir(out_dir, cid, task.key)
+    result = Agent(phone, planner, _perception(config.ocr, threads), settings).run(instruction, traj)
+    detail: dict[str, Any] = {"params": task.params, "plan": [str(o) for o in task.operations()]}
+    if getattr(planner, "gave_up", None):
+        detail["oracle_gave_up"] = planner.gave_up
+    if tracker is not None:
+        m = tracker.metrics()
+        detail["steps"] = [asdict(j) for j in m.judged]
+        values = dict(success=bool(m.su), ps=m.ps, re=m.re, cr=m.cr, correct_steps=m.correct_steps,
+                      furthest=m.furthest, milestones=m.milestones, human_steps=m.human_steps)
+        judge_kind = "state"
+    else:
+        assert judge is not None, "a run without a phone state needs a human judge"
+        verdict = judge.judge(task, traj, result.steps)
+        detail["steps"] = verdict.steps
+        values = dict(success=verdict.success, ps=verdict.ps, re=verdict.re, cr=verdict.cr,
+                      correct_steps=verdict.correct_steps, furthest=0, milestones=len(task.milestones),
+                      human_steps=verdict.human_steps)
+        judge_kind = "human"
+    return ResultRow(
+        task_key=task.key, task_id=task.id, variant=task.variant, app=task.app, tier=task.tier,
+        instruction=instruction, steps=result.steps, outcome=result.outcome,
+        prompt_tokens=result.usage.prompt_tokens, completion_tokens=result.usage.completion_tokens,
+        cost_usd=result.cost_usd, duration_s=round(result.duration_s, 3), trajectory=str(traj),
+        error=result.error, judge=judge_kind, detail=detail, **values,
+    )
+
+
+def _worker_init() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+
+
+def _worker_run(config_d: dict[str, Any], key: str, out_dir: str, cid: str, threads: int) -> dict[str, Any]:
+    config = EvalConfig(**config_d)
+    return run_task(config, task_by_key(config, key), Path(out_dir), cid, threads=threads).as_dict()
+
+
+# --- a selection -------------------------------------------------------------------------------------
+
+@dataclass
+class EvalRun:
+    """What :func:`run_eval` did: the stored rows of the selection, what it skipped, what failed to run."""
+
+    config_id: str
+    rows: list[ResultRow]
+    skipped: list[str]
+    failed: dict[str, str]
+    interrupted: bool = False
+    crashed: str | None = None
+    duration_s: float = 0.0
+
+    @property
+    def complete(self) -> bool:
+        return not self.failed and not self.interrupted and self.crashed is None
+
+
+Listener = Callable[[str, "ResultRow | None", "str | None"], None]
+
+
+def run_eval(config: EvalConfig, tasks: Sequence[Task], out_dir: str | Path, *, workers: int = 1,
+             resume: bool = False, on_start: Callable[[int, int], None] | None = None,
+             on_result: Listener | None = None, judge: Any = None, device: Any = None) -> EvalRun:
+    """Run ``tasks``; store each result as it ends. With ``resume``, tasks already stored for this
+    configuration are skipped. ``workers`` > 1 runs tasks in that many processes (simulated phone
+    only). ``on_result(key, row, error)`` is called as each task ends."""
+    out = Path(out_dir)
+    t0 = time.monotonic()
+    if workers < 1:
+        raise ConfigError(f"--workers must be at least 1, got {workers}")
+    if not config.is_sim or judge is not None:
+        workers = 1
+    with ResultStore(out) as store:
+        cid = store.register(config.identity())
+        done = store.done(cid) if resume else set()
+        todo = [t for t in tasks if t.key not in done]
+        skipped = [t.key for t in tasks if t.key in done]
+        if on_start is not None:
+            on_start(len(todo), len(skipped))
+        failed: dict[str, str] = {}
+        interrupted, crashed = False, None
+
+        def finish(key: str, row: ResultRow | None, error: str | None) -> None:
+            if row is not None and row.outcome != "interrupted":
+                store.save(cid, row)
+            elif row is not None:
+                failed[key] = "interrupted"
+            if error is not None:
+                failed[key] = error
+            if on_result is not None:
+                on_result(key, row, error)
+
+        try:
+            if workers == 1:
+                for task in todo:
+                    try:
+                        dev = device
+                        if dev is not None:
+                            dev.home()
+                        row = run_task(config, task, out, cid, device=dev, judge=judge)
+                    except (RuntimeError, OSError, ValueError) as exc:
+                        finish(task.key, None, f"{type(exc).__name__}: {exc}")
+                        continue
+                    finish(task.key, row, None)
+                    if row.outcome == "interrupted":
+                        interrupted = True
+                        break
+            else:
+                crashed = _run_pool(config, todo, out, cid, workers, finish)
+        except KeyboardInterrupt:
+            interrupted = True
+        keys = [t.key for t in tasks]
+        rows = store.rows(cid, keys)
+        order = {k: i for i, k in enumerate(keys)}
+        rows.sort(key=lambda r: order.get(r.task_key, 0))
+    return EvalRun(cid, rows, skipped, failed, interrupted, crashed, time.monotonic() - t0)
+
+
+def _run_pool(config: EvalConfig, todo: Sequence[Task], out: Path, cid: str, workers: int,
+              finish: Callable[[str, "ResultRow | None", "str | None"], None]) -> str | None:
+    import multiprocessing as mp
+
+    cfg = asdict(config)
+    workers = min(workers, max(1, len(todo)))
+    threads = max(1, (os.cpu_count() or 1) // workers)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
+                               initializer=_worker_init)
+    pending: dict[Future, str] = {}
+    try:
+        for t in todo:
+            pending[pool.submit(_worker_run, cfg, t.key, str(out), cid, threads)] = t.key
+        while pending:
+            finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+            for fut in finished:
+                key = pending.pop(fut)
+                try:
+                    row = ResultRow(**fut.result())
+                except BrokenProcessPool:
+                    for f in pending:
+                        f.cancel()
+                    return (f"a worker process died while running {key} (or a task next to it); the finished "
+                            f"tasks are stored: rerun with --resume to run the rest")
+                except Exception as exc:  # noqa: BLE001 - one task's failure must not stop the others
+                    finish(key, None, f"{type(exc).__name__}: {exc}")
+                    continue
+                finish(key, row, None)
+    except KeyboardInterrupt:
+        for f in pending:
+            f.cancel()
+        for p in list(getattr(pool, "_processes", {}).values()):
+            p.terminate()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return None

@@ -1,0 +1,56 @@
+"""Choosing tasks: a suite by name, filtered by ids, tier or app, with K variants each."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from mobile_agent.bench.task import Task, TaskDef
+from mobile_agent.errors import ConfigError
+
+SUITES = ("mobile-eval",)
+
+
+def suite_defs(suite: str = "mobile-eval") -> list[TaskDef]:
+    if suite != "mobile-eval":
+        raise ConfigError(f"unknown suite {suite!r}: use one of {', '.join(SUITES)}")
+    from mobile_agent.bench.mobile_eval import task_defs
+
+    return task_defs()
+
+
+def parse_task_key(key: str) -> tuple[str, int]:
+    """``"notes-2"`` -> ("notes-2", 0); ``"notes-2#3"`` -> ("notes-2", 3)."""
+    tid, _, var = key.partition("#")
+    if var and not var.isdigit():
+        raise ConfigError(f"bad task key {key!r}: the variant after # is a number (notes-2#3)")
+    return tid.strip(), int(var or 0)
+
+
+def select(suite: str = "mobile-eval", ids: Sequence[str] | None = None, tier: int | None = None,
+           app: str | None = None, variants: int = 1, base_seed: int = 0) -> list[Task]:
+    """The task instances to run. ``ids`` may name variants (``notes-2#3``); otherwise each chosen
+    task runs as variants 0..``variants``-1."""
+    defs = suite_defs(suite)
+    by_id = {d.id: d for d in defs}
+    if variants < 1:
+        raise ConfigError(f"--variants must be at least 1, got {variants}")
+    if tier is not None and tier not in (1, 2, 3):
+        raise ConfigError(f"--tier must be 1, 2 or 3, got {tier}")
+    chosen: list[tuple[TaskDef, list[int]]] = []
+    if ids:
+        for key in ids:
+            tid, var = parse_task_key(key)
+            if tid not in by_id:
+                raise ConfigError(f"unknown task {tid!r}; tasks: {', '.join(by_id)}")
+            chosen.append((by_id[tid], [var] if "#" in key else list(range(variants))))
+    else:
+        chosen = [(d, list(range(variants))) for d in defs]
+    if tier is not None:
+        chosen = [(d, v) for d, v in chosen if d.tier == tier]
+    if app is not None:
+        apps = {d.app.lower() for d in defs}
+        if app.lower() not in apps and app.lower() not in {a.lower() for d in defs for a in d.apps}:
+            raise ConfigError(f"unknown app {app!r}; apps: {', '.join(sorted({d.app for d in defs}))}")
+        chosen = [(d, v) for d, v in chosen if d.app.lower() == app.lower()
+                  or app.lower() in {a.lower() for a in d.apps}]
+    return [d.instance(v, base_seed) for d, vs in chosen for v in vs]

@@ -1,0 +1,71 @@
+"""Replaying a reference plan with coordinates taken from the phone's ui tree (ground truth).
+
+This checks the tasks themselves (every reference plan must succeed and reach its milestones in
+order), independently of perception.
+"""
+
+from __future__ import annotations
+
+from mobile_agent.agent.operations import (
+    Back, ClickIcon, ClickText, Exit, OpenApp, Operation, PageDown, PageUp, Stop, Type,
+)
+from mobile_agent.bench.metrics import Metrics, ProgressTracker
+from mobile_agent.bench.task import RefStep, Task
+from mobile_agent.device.uitree import TreeDriver, UINode
+
+
+def _pick(nodes: list[UINode], how: str) -> UINode:
+    if how == "top":
+        return min(nodes, key=lambda n: n.bounds.y1)
+    if how == "bottom":
+        return max(nodes, key=lambda n: n.bounds.y1)
+    if how == "left":
+        return min(nodes, key=lambda n: n.bounds.x1)
+    if how == "right":
+        return max(nodes, key=lambda n: n.bounds.x1)
+    return nodes[0]
+
+
+def tree_act(driver: TreeDriver, step: RefStep) -> None:
+    """Carry out one reference step by the tree. Raises ``LookupError`` when its node is not on screen."""
+    op: Operation = step.op
+    if isinstance(op, (OpenApp, ClickText)):
+        label = step.node_text or (op.name if isinstance(op, OpenApp) else op.text)
+        nodes = driver.find_all(text=label) or driver.find_all(desc=label)
+        if not nodes:
+            raise LookupError(f"{op}: no node with the text {label!r}; visible: {driver.visible_labels()}")
+        node = _pick(nodes, step.pick)
+    elif isinstance(op, ClickIcon):
+        nodes = driver.find_all(desc=step.icon_desc)
+        if not nodes:
+            raise LookupError(f"{op}: no node with content-desc {step.icon_desc!r}; visible: {driver.visible_labels()}")
+        node = _pick(nodes, step.pick)
+    else:
+        node = None
+    if node is not None:
+        c = node.bounds.center
+        driver.device.tap(c.x, c.y)
+    elif isinstance(op, Type):
+        driver.device.type_text(op.text)
+    elif isinstance(op, PageDown):
+        driver.page_down()
+    elif isinstance(op, PageUp):
+        driver.page_up()
+    elif isinstance(op, Back):
+        driver.device.back()
+    elif isinstance(op, Exit):
+        driver.device.home()
+    elif not isinstance(op, Stop):  # pragma: no cover - every operation is handled above
+        raise ValueError(f"no tree action for {op}")
+
+
+def replay(task: Task) -> tuple[Metrics, list[int]]:
+    """Run ``task``'s reference plan by the tree on a fresh phone; return the metrics and the
+    milestone reached after each step."""
+    phone = task.make_phone()
+    driver = TreeDriver(phone)
+    tracker = ProgressTracker(task, phone)
+    for i, s in enumerate(task.plan, start=1):
+        tree_act(driver, s)
+        tracker.after_step(i, s.op, True)
+    return tracker.metrics(), [o.reached for o in tracker.outcomes]

@@ -1,0 +1,49 @@
+"""Every task's reference plan, carried out with coordinates from the phone's ui tree, succeeds and
+reaches its milestones one by one (and no milestone holds before its step)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mobile_agent.agent.operations import ClickIcon
+from mobile_agent.bench.metrics import ProgressTracker, reached
+from mobile_agent.bench.suite import select, suite_defs
+from mobile_agent.bench.task import Probe
+from mobile_agent.bench.treeplay import replay
+
+DEFS = suite_defs()
+
+
+def test_suite_has_three_tiers_per_app():
+    by_app: dict[str, list[int]] = {}
+    for d in DEFS:
+        by_app.setdefault(d.app, []).append(d.tier)
+    for app, tiers in by_app.items():
+        assert sorted(tiers) == [1, 2, 3], app
+    assert len({d.id for d in DEFS}) == len(DEFS)
+
+
+@pytest.mark.parametrize("task_id", [d.id for d in DEFS])
+def test_reference_plan_succeeds_by_the_tree(task_id):
+    task = select(ids=[task_id])[0]
+    phone = task.make_phone()
+    assert reached(task, Probe(phone)) == 0, "a milestone holds before any step"
+    assert not task.success(Probe(phone)), "the task is done before any step"
+    metrics, progress = replay(task)
+    n = len(task.milestones)
+    assert progress[:n] == list(range(1, n + 1)), f"milestones reached out of order: {progress}"
+    assert metrics.su == 1.0 and metrics.cr == 1.0 and metrics.ps == 1.0 and metrics.re == 1.0
+
+
+@pytest.mark.parametrize("task_id", [d.id for d in DEFS])
+def test_variant_plans_succeed_by_the_tree(task_id):
+    task = select(ids=[f"{task_id}#2"])[0]
+    metrics, _ = replay(task)
+    assert metrics.su == 1.0, (task.key, task.params)
+
+
+def test_click_icon_steps_name_their_node():
+    for d in DEFS:
+        for s in d.instance().plan:
+            if isinstance(s.op, ClickIcon):
+                assert s.icon_desc, (d.id, str(s.op))
