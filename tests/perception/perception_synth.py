@@ -118,3 +118,20 @@ def toolbar_screen(dark: bool = False) -> Screen:
     p.icon(790, 2230, "cog", key="settings")
     p.icon(960, 2000, "plus", size=96, fill=(30, 100, 220), key="plus")
     return p.screen
+
+
+def duplicates_screen(likes: int = 10) -> Screen:
+    """A feed where "Reply" appears twice (top and bottom) and "Like" ``likes`` times."""
+    p = Painter()
+    p.status_bar()
+    p.text(48, 150, "Feed", size=64)
+    top = p.text(60, 320, "Reply", size=44)
+    bottom = p.text(60, 2050, "Reply", size=44)
+    likes_boxes = []
+    for i in range(likes):
+        likes_boxes.append(p.text(600, 420 + i * 150, "Like", size=44))
+    p.screen.texts["Reply@top"] = top
+    p.screen.texts["Reply@bottom"] = bottom
+    for i, b in enumerate(likes_boxes):
+        p.screen.texts[f"Like@{i}"] = b
+    return p.screen

@@ -59,7 +59,7 @@ def changed_regions(before: Image.Image | np.ndarray, after: Image.Image | np.nd
     n, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
     out: list[Box] = []
     for i in range(1, n):
-        x, y, bw, bh, _ = stats[i]
+        x, y, bw, bh, _ = (int(v) for v in stats[i])
         sub = mask[y:y + bh, x:x + bw]
         if int(np.count_nonzero(sub)) * step * step < min_area:
             continue

@@ -61,7 +61,8 @@ class Perception:
         self.incremental = incremental
         self.incremental_max_change = incremental_max_change
         self.max_candidates = max_candidates
-        self._memo: _Memo | None = None
+        self.memo_size = 4
+        self._memos: list[_Memo] = []  # most recent last
 
     # ------------------------------------------------------------------------------------------
     # parsing
@@ -76,12 +77,14 @@ class Perception:
         t0 = time.perf_counter()
         rgb = np.asarray(load_image(image))
         key = _image_key(rgb)
-        memo = self._memo
-        if memo is not None and memo.key == key:
-            res = memo.result
-            if icons and res.icons is None:
-                self._add_icons(rgb, res)
-            return res
+        for m in self._memos:
+            if m.key == key:
+                self._memos.remove(m)
+                self._memos.append(m)
+                if icons and m.result.icons is None:
+                    self._add_icons(rgb, m.result)
+                return m.result
+        memo = self._memos[-1] if self._memos else None
         use_inc = self.incremental if incremental is None else incremental
         h, w = rgb.shape[:2]
         result: ParseResult | None = None
@@ -94,7 +97,8 @@ class Perception:
         if icons:
             self._add_icons(rgb, result)
         result.timings["total"] = time.perf_counter() - t0
-        self._memo = _Memo(key, rgb, result)
+        self._memos.append(_Memo(key, rgb, result))
+        del self._memos[:-self.memo_size]
         return result
 
     def _parse_incremental(self, memo: _Memo, rgb: np.ndarray) -> ParseResult | None:
@@ -124,18 +128,20 @@ class Perception:
             else:
                 merged.append([y1, y2])
         kept = [line for line in prev if not any(line.box.y2 > y1 and line.box.y1 < y2 for y1, y2 in merged)]
-        det_scale = getattr(self.ocr, "det_max_side", 960) / float(max(h, w))
         fresh: list[TextLine] = []
-        for y1, y2 in merged:
-            if y2 - y1 < 8:
-                continue
-            band = rgb[y1:y2]
-            try:
-                lines = self.ocr.read(band, det_scale=min(1.0, det_scale))
-            except TypeError:
-                lines = self.ocr.read(band)
-            for line in lines:
-                fresh.append(_offset_line(line, 0, y1))
+        margin = 48  # context around each band, so that text near its edges reads as in a full parse
+        bands = [(y1, y2) for y1, y2 in merged if y2 - y1 >= 8]
+        read_bands = getattr(self.ocr, "read_bands", None)
+        if read_bands is not None:
+            fresh = list(read_bands(rgb, bands, margin=margin))
+        else:
+            for y1, y2 in bands:
+                top, bottom = max(0, y1 - margin), min(h, y2 + margin)
+                for line in self.ocr.read(rgb[top:bottom]):
+                    line = _offset_line(line, 0, top)
+                    # Lines centred in the margins are unchanged lines, already kept.
+                    if y1 <= (line.box.y1 + line.box.y2) / 2.0 < y2:
+                        fresh.append(line)
         lines = kept + fresh
         lines.sort(key=lambda l: (l.box.y1 // 10, l.box.x1))
         return ParseResult(w, h, lines, None, {"ocr": time.perf_counter() - t1}, self.ocr.name,
@@ -143,8 +149,7 @@ class Perception:
 
     def _add_icons(self, rgb: np.ndarray, result: ParseResult) -> None:
         t = time.perf_counter()
-        text_boxes = [line.box for line in result.lines if _is_text_line(line)]
-        icons = self.detector.detect(rgb, text_boxes)
+        icons = self.detector.detect(rgb, _text_areas(result.lines))
         # OCR reads some icons as a character or two ("Q" for a magnifier, ":" for three dots):
         # such lines are icon candidates too, unless a detected box already covers them.
         for line in result.lines:
@@ -282,6 +287,26 @@ def _is_text_line(line: TextLine) -> bool:
     return line.score >= 0.6
 
 
+def _text_areas(lines: Sequence[TextLine]) -> list[Box]:
+    """Areas that hold text, to take out before icon detection: the words made of letters or
+    digits (an arrow or a pictogram read as part of a line stays in), or whole text-like lines."""
+    out: list[Box] = []
+    for line in lines:
+        if not _is_text_line(line):
+            continue
+        if line.words:
+            out.extend(w.box for w in line.words if _is_word(w))
+        else:
+            out.append(line.box)
+    return out
+
+
+def _is_word(word: Any) -> bool:
+    """A word of two or more letters/digits, or a wide one; a lone glyph ("Q", "+") may be an icon."""
+    n = sum(ch.isalnum() for ch in word.text)
+    return n >= 2 or (n == 1 and word.box.width >= 1.2 * word.box.height)
+
+
 def _squarish(box: Box) -> Box:
     """A box grown to at least a square around its centre (a thin glyph's tap target)."""
     side = max(box.width, box.height)
@@ -332,7 +357,7 @@ def icon_above_label(rgb: np.ndarray, label: Box, other_text: Sequence[Box] = ()
         x, y, bw, bh, area = stats[i]
         if bw < label.height or bh < label.height:
             continue
-        box = Box(x1 + x, y1 + y, x1 + x + bw, y1 + y + bh)
+        box = Box(int(x1 + x), int(y1 + y), int(x1 + x + bw), int(y1 + y + bh))
         off = abs(box.center.x - cx) / float(side)
         gap = (label.y1 - box.y2) / float(side)
         score = area / float(side * side) - off - 0.5 * max(0.0, gap)

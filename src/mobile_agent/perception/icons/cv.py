@@ -65,20 +65,28 @@ class CvIconDetector:
             n, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
             half = gap // 2
             for i in range(1, n):
-                x, y, bw, bh, area = stats[i]
+                x, y, bw, bh, area = (int(v) for v in stats[i])
                 x, y, bw, bh = x + half, y + half, bw - 2 * half, bh - 2 * half
-                if bw < min_side or bh < min_side or bw > max_side or bh > max_side:
+                big, small_side = max(bw, bh), min(bw, bh)
+                if big < min_side or big > max_side or small_side < 3:
                     continue
-                aspect = max(bw, bh) / max(1, min(bw, bh))
-                if aspect > self.max_aspect:
-                    continue
+                aspect = big / max(1, small_side)
                 fill = float(np.count_nonzero(ink[y:y + bh, x:x + bw])) / float(bw * bh)
                 if fill < 0.04:
                     continue
-                box = Box(int(x / s), int(y / s), int(np.ceil((x + bw) / s)), int(np.ceil((y + bh) / s)))
+                slim = small_side < min_side or aspect > self.max_aspect
+                if slim:
+                    # A column or row of dots, a thin bar glyph: an icon only when short; its tap
+                    # target is the square around it.
+                    if big > 140 * s or aspect > 8 or big < 1.5 * min_side:
+                        continue
+                    cx, cy = x + bw / 2.0, y + bh / 2.0
+                    x, y, bw, bh = int(cx - big / 2.0), int(cy - big / 2.0), big, big
+                box = Box(max(0, int(x / s)), max(0, int(y / s)), min(w, int(np.ceil((x + bw) / s))),
+                          min(h, int(np.ceil((y + bh) / s))))
                 side = max(box.width, box.height)
                 # Typical phone icons are 40-160 px and roughly square.
                 size_fit = 1.0 if 36 <= side <= 180 else 0.7
-                score = 0.45 + 0.25 / aspect + 0.2 * size_fit + bonus
+                score = (0.45 + 0.25 / aspect + 0.2 * size_fit + bonus) * (0.8 if slim else 1.0)
                 found.append(IconBox(box, min(1.0, score), "cv"))
         return nms(found, 0.6)

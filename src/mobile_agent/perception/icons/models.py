@@ -69,53 +69,61 @@ class YoloIconDetector:
         self.input_size = int(shape[2]) if isinstance(shape[2], int) else input_size
         self.conf, self.iou = conf, iou
 
-    def _letterbox(self, rgb: np.ndarray) -> tuple[np.ndarray, float, int, int]:
-        h, w = rgb.shape[:2]
-        s = self.input_size / float(max(h, w))
-        nh, nw = int(round(h * s)), int(round(w * s))
-        canvas = np.full((self.input_size, self.input_size, 3), 114, np.uint8)
-        top, left = (self.input_size - nh) // 2, (self.input_size - nw) // 2
-        canvas[top:top + nh, left:left + nw] = cv2.resize(rgb, (nw, nh), interpolation=cv2.INTER_LINEAR)
-        blob = canvas.astype(np.float32).transpose(2, 0, 1)[None] / 255.0
-        return blob, s, left, top
-
     def decode(self, out: np.ndarray, scale: float, left: int, top: int, width: int, height: int) -> list[IconBox]:
-        """Boxes from a raw YOLO output array, in image coordinates.
-
-        YOLOv8/11 exports are channel-first ``[1, 4 + classes, anchors]`` (fewer rows than
-        columns): box then class scores. YOLOv5 exports are ``[1, anchors, 5 + classes]``: box,
-        objectness, class scores.
-        """
-        a = np.asarray(out, dtype=np.float32)
-        if a.ndim == 3:
-            a = a[0]
-        if a.ndim != 2 or min(a.shape) < 5:
-            raise ConfigError(f"unexpected yolo output shape {np.asarray(out).shape}: expected [1, 4+classes, anchors] "
-                              "or [1, anchors, 5+classes]")
-        if a.shape[0] < a.shape[1]:
-            a = a.T
-            score = a[:, 4:].max(axis=1)
-        elif a.shape[1] == 5:
-            score = a[:, 4]
-        else:
-            score = a[:, 4] * a[:, 5:].max(axis=1)
-        keep = score >= self.conf
-        found: list[IconBox] = []
-        for (cx, cy, bw, bh), sc in zip(a[keep, :4], score[keep]):
-            x1 = (cx - bw / 2 - left) / scale
-            y1 = (cy - bh / 2 - top) / scale
-            x2 = (cx + bw / 2 - left) / scale
-            y2 = (cy + bh / 2 - top) / scale
-            box = Box(max(0, int(x1)), max(0, int(y1)), min(width, int(np.ceil(x2))), min(height, int(np.ceil(y2))))
-            if not box.is_empty():
-                found.append(IconBox(box, float(sc), "yolo"))
-        return nms(found, self.iou)
+        return decode_yolo(out, scale, left, top, width, height, self.conf, self.iou)
 
     def detect(self, rgb: np.ndarray, text_boxes: Sequence[Box] = ()) -> list[IconBox]:
         h, w = rgb.shape[:2]
-        blob, s, left, top = self._letterbox(rgb)
+        blob, s, left, top = letterbox(rgb, self.input_size)
         out = self.session.run(None, {self.input_name: blob})[0]
         return self.decode(out, s, left, top, w, h)
+
+
+def letterbox(rgb: np.ndarray, size: int) -> tuple[np.ndarray, float, int, int]:
+    """The image scaled into a ``size`` x ``size`` grey square, as a 1x3xHxW float blob in [0, 1],
+    with the scale and the left/top offsets."""
+    h, w = rgb.shape[:2]
+    s = size / float(max(h, w))
+    nh, nw = int(round(h * s)), int(round(w * s))
+    canvas = np.full((size, size, 3), 114, np.uint8)
+    top, left = (size - nh) // 2, (size - nw) // 2
+    canvas[top:top + nh, left:left + nw] = cv2.resize(rgb, (nw, nh), interpolation=cv2.INTER_LINEAR)
+    blob = canvas.astype(np.float32).transpose(2, 0, 1)[None] / 255.0
+    return blob, s, left, top
+
+
+def decode_yolo(out: np.ndarray, scale: float, left: int, top: int, width: int, height: int,
+                conf: float = 0.25, iou: float = 0.5) -> list[IconBox]:
+    """Boxes from a raw YOLO output array, in image coordinates.
+
+    YOLOv8/11 exports are channel-first ``[1, 4 + classes, anchors]`` (fewer rows than
+    columns): box then class scores. YOLOv5 exports are ``[1, anchors, 5 + classes]``: box,
+    objectness, class scores.
+    """
+    a = np.asarray(out, dtype=np.float32)
+    if a.ndim == 3:
+        a = a[0]
+    if a.ndim != 2 or min(a.shape) < 5:
+        raise ConfigError(f"unexpected yolo output shape {np.asarray(out).shape}: expected [1, 4+classes, anchors] "
+                          "or [1, anchors, 5+classes]")
+    if a.shape[0] < a.shape[1]:
+        a = a.T
+        score = a[:, 4:].max(axis=1)
+    elif a.shape[1] == 5:
+        score = a[:, 4]
+    else:
+        score = a[:, 4] * a[:, 5:].max(axis=1)
+    keep = score >= conf
+    found: list[IconBox] = []
+    for (cx, cy, bw, bh), sc in zip(a[keep, :4], score[keep]):
+        x1 = (cx - bw / 2 - left) / scale
+        y1 = (cy - bh / 2 - top) / scale
+        x2 = (cx + bw / 2 - left) / scale
+        y2 = (cy + bh / 2 - top) / scale
+        box = Box(max(0, int(x1)), max(0, int(y1)), min(width, int(np.ceil(x2))), min(height, int(np.ceil(y2))))
+        if not box.is_empty():
+            found.append(IconBox(box, float(sc), "yolo"))
+    return nms(found, iou)
 
 
 class GroundingDinoDetector:

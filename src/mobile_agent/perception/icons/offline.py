@@ -37,8 +37,11 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "share": ("share_nodes", "share", "arrow_up_from_bracket"), "forward": ("share", "forward"),
     "plus": ("+", "circle_plus", "square_plus"), "add": ("+", "circle_plus", "square_plus"),
     "new": ("+", "pen_to_square"), "create": ("+", "pen_to_square"), "compose": ("pen_to_square", "pen", "+"),
-    "back": ("arrow_left", "chevron_left", "angle_left"), "return": ("arrow_left",),
-    "previous": ("chevron_left", "backward"), "left": (), "arrow": ("arrow_left", "arrow_right"),
+    "back": ("arrow_left", "chevron_left", "caret_left"), "triangle": ("caret_left", "play"),
+    "recent": ("r:square",), "recents": ("r:square",), "overview": ("r:square",), "square": ("r:square", "square"),
+    "circle": ("r:circle", "circle"), "storage": ("hard_drive", "r:hard_drive", "sd_card"), "display": ("circle_half_stroke", "mobile_screen"),
+    "palette": ("palette",), "wallpaper": ("palette", "image"), "keypad": ("grip",), "dialpad": ("grip",), "return": ("arrow_left",),
+    "previous": ("chevron_left", "backward"), "left": (), "arrow": ("arrow_left", "arrow_right", "arrow_up", "arrow_down"),
     "send": ("paper_plane", "r:paper_plane"), "plane": ("paper_plane",),
     "cart": ("cart_shopping",), "basket": ("cart_shopping", "basket_shopping"), "shopping": ("cart_shopping", "bag_shopping"),
     "bag": ("bag_shopping",), "buy": ("cart_shopping",),
@@ -58,7 +61,7 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "edit": ("pen", "pencil", "pen_to_square"), "pencil": ("pencil", "pen"), "pen": ("pen",), "write": ("pen", "pen_to_square"),
     "trash": ("trash", "trash_can", "r:trash_can"), "delete": ("trash", "trash_can", "r:trash_can"),
     "bin": ("trash_can",), "remove": ("trash", "xmark", "minus"), "garbage": ("trash_can",),
-    "home": ("house",), "house": ("house",),
+    "home": ("house", "r:circle"), "house": ("house",),
     "camera": ("camera",), "photo": ("camera", "image", "r:image"), "picture": ("image", "r:image"),
     "image": ("image", "r:image"), "gallery": ("images", "r:images"), "photos": ("images", "image"),
     "user": ("user", "r:user", "circle_user"), "profile": ("user", "r:circle_user", "circle_user"),
@@ -95,7 +98,7 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "folder": ("folder", "r:folder"), "file": ("file", "r:file"), "files": ("folder", "file"), "document": ("file", "r:file_lines"),
     "list": ("list",), "grid": ("table_cells", "grip"), "apps": ("grip", "table_cells"),
     "toggle": ("toggle_on", "toggle_off"), "switch": ("toggle_on", "toggle_off"),
-    "battery": ("battery_full",), "signal": ("signal",), "expand": ("expand", "chevron_down"), "collapse": ("compress", "chevron_up"),
+    "battery": ("battery_full@90", "battery_full"), "signal": ("signal",), "expand": ("expand", "chevron_down"), "collapse": ("compress", "chevron_up"),
     "down": ("chevron_down", "arrow_down"), "up": ("chevron_up", "arrow_up"), "dropdown": ("caret_down", "chevron_down"),
     "crop": ("crop",), "print": ("print",), "translate": ("language",), "compass": ("compass",),
     "fire": ("fire",), "trending": ("fire", "arrow_trend_up"), "explore": ("compass",), "discover": ("compass",),
@@ -132,7 +135,12 @@ def _fa_font(style: str) -> tuple[type, str]:
 
 @lru_cache(maxsize=512)
 def reference_mask(spec: str) -> np.ndarray | None:
-    """The ink mask (uint8 0/255, tight box) of a Font Awesome glyph, ``None`` when unknown."""
+    """The ink mask (uint8 0/255, tight box) of a Font Awesome glyph, ``None`` when unknown.
+
+    ``spec`` is ``[style:]name[@degrees]``: style ``s`` (solid, default), ``r`` (regular) or ``b``
+    (brands); a one-character name is drawn as that character; ``@90`` turns it counter-clockwise.
+    """
+    spec, _, rot = spec.partition("@")
     style, _, name = spec.rpartition(":")
     style = style or "s"
     cls, path = _fa_font(style)
@@ -152,11 +160,33 @@ def reference_mask(spec: str) -> np.ndarray | None:
     ys, xs = np.nonzero(arr > 127)
     if len(xs) == 0:
         return None
-    return (arr[ys.min():ys.max() + 1, xs.min():xs.max() + 1] > 127).astype(np.uint8) * 255
+    mask = (arr[ys.min():ys.max() + 1, xs.min():xs.max() + 1] > 127).astype(np.uint8) * 255
+    turns = {"": 0, "90": 1, "180": 2, "270": 3}.get(rot, 0)
+    return np.ascontiguousarray(np.rot90(mask, turns)) if turns else mask
 
 
-def _normalise(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-    """(blurred ink vector, blurred filled-silhouette vector, aspect) of a tight ink mask."""
+def _hog(img: np.ndarray, cells: int = 4, bins: int = 8) -> np.ndarray:
+    """A small histogram of edge orientations (unsigned), ``cells`` x ``cells`` cells, L2-normalised."""
+    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = (np.arctan2(gy, gx) % np.pi) / np.pi * bins
+    idx = np.minimum(ang.astype(np.int32), bins - 1)
+    n = img.shape[0]
+    step = n // cells
+    hist = np.zeros((cells, cells, bins), np.float32)
+    for cy in range(cells):
+        for cx in range(cells):
+            m = mag[cy * step:(cy + 1) * step, cx * step:(cx + 1) * step].ravel()
+            b = idx[cy * step:(cy + 1) * step, cx * step:(cx + 1) * step].ravel()
+            hist[cy, cx] = np.bincount(b, weights=m, minlength=bins)[:bins]
+    v = hist.ravel()
+    return v / (float(np.linalg.norm(v)) or 1.0)
+
+
+def _normalise(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """(blurred ink vector, blurred filled-silhouette vector, edge-orientation histogram, aspect)
+    of a tight ink mask."""
     h, w = mask.shape[:2]
     side = max(h, w)
     sq = np.zeros((side, side), np.uint8)
@@ -165,17 +195,19 @@ def _normalise(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     filled = np.zeros_like(sq)
     cv2.drawContours(filled, contours, -1, 255, thickness=cv2.FILLED)
     vecs = []
+    smalls = []
     for m in (sq, filled):
         small = cv2.resize(m, (_SIZE, _SIZE), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
         small = cv2.GaussianBlur(small, (5, 5), 1.2)
+        smalls.append(small)
         v = small.ravel() - small.mean()
         n = float(np.linalg.norm(v)) or 1.0
         vecs.append(v / n)
-    return vecs[0], vecs[1], w / float(h)
+    return vecs[0], vecs[1], _hog(smalls[0]), w / float(h)
 
 
 @lru_cache(maxsize=512)
-def _reference_features(spec: str) -> tuple[np.ndarray, np.ndarray, float] | None:
+def _reference_features(spec: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, float] | None:
     m = reference_mask(spec)
     return None if m is None else _normalise(m)
 
@@ -253,7 +285,9 @@ class OfflineIconMatcher:
     def score(self, rgb: np.ndarray, boxes: Sequence[Box], description: str) -> list[float]:
         glyphs = description_glyphs(description)
         colors = description_colors(description)
-        refs = [f for f in (_reference_features(g) for g in glyphs) if f is not None]
+        # Earlier glyphs of a word are its usual picture; later ones are weaker alternatives.
+        refs = [(f, 1.0 - 0.04 * min(k, 3)) for k, f in enumerate(_reference_features(g) for g in glyphs)
+                if f is not None]
         out: list[float] = []
         for b in boxes:
             crop = rgb[max(0, b.y1):b.y2, max(0, b.x1):b.x2]
@@ -266,12 +300,12 @@ class OfflineIconMatcher:
                 continue
             shape = 0.5
             if refs:
-                v1, v2, aspect = _normalise(mask)
+                v1, v2, hog, aspect = _normalise(mask)
                 best = -1.0
-                for r1, r2, raspect in refs:
-                    c = 0.6 * float(v1 @ r1) + 0.4 * float(v2 @ r2)
+                for (r1, r2, rhog, raspect), prior in refs:
+                    c = 0.35 * float(v1 @ r1) + 0.15 * float(v2 @ r2) + 0.5 * (2.0 * float(hog @ rhog) - 1.0)
                     ar = min(aspect, raspect) / max(aspect, raspect)
-                    best = max(best, c * (0.75 + 0.25 * ar))
+                    best = max(best, prior * c * (0.75 + 0.25 * ar))
                 shape = max(0.0, min(1.0, (best + 0.2) / 1.2))
             if colors:
                 border = np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]]).astype(np.int16)

@@ -70,25 +70,68 @@ class RapidOcrEngine:
     # -- detection ------------------------------------------------------------------------------
     def detect(self, rgb: np.ndarray, det_scale: float | None = None) -> list[Box]:
         """Boxes of text lines in ``rgb`` (axis-aligned, full-resolution coordinates)."""
-        det, _ = self._models()
         h, w = rgb.shape[:2]
-        scale = det_scale if det_scale is not None else min(1.0, self.det_max_side / float(max(h, w)))
-        sw, sh = max(32, int(round(w * scale / 32.0)) * 32), max(32, int(round(h * scale / 32.0)) * 32)
-        small = cv2.resize(rgb[:, :, ::-1], (sw, sh), interpolation=cv2.INTER_AREA)
-        out = det(np.ascontiguousarray(small))
+        scale = det_scale if det_scale is not None else self.scale_for(w, h)
+        small = self._downscale(rgb, scale)
+        return self._detect_small(small, 0, small.shape[0], scale, w, h, 0)
+
+    def scale_for(self, width: int, height: int) -> float:
+        """The detection scale used for a whole screenshot of this size."""
+        return min(1.0, self.det_max_side / float(max(height, width)))
+
+    @staticmethod
+    def _downscale(rgb: np.ndarray, scale: float) -> np.ndarray:
+        h, w = rgb.shape[:2]
+        rw, rh = max(8, int(round(w * scale))), max(8, int(round(h * scale)))
+        return cv2.resize(rgb[:, :, ::-1], (rw, rh), interpolation=cv2.INTER_AREA)
+
+    def _detect_small(self, small: np.ndarray, r1: int, r2: int, scale: float, w: int, h: int,
+                      y_offset: int) -> list[Box]:
+        """Detect in rows [r1, r2) of the downscaled BGR image; boxes in full-resolution pixels."""
+        det, _ = self._models()
+        part = small[r1:r2]
+        rh, rw = part.shape[:2]
+        # Pad (never stretch) to the multiple of 32 the network needs.
+        sw, sh = -(-rw // 32) * 32, -(-rh // 32) * 32
+        part = cv2.copyMakeBorder(part, 0, sh - rh, 0, sw - rw, cv2.BORDER_REPLICATE)
+        out = det(np.ascontiguousarray(part))
         if out.boxes is None or len(out.boxes) == 0:
             return []
-        fx, fy = w / float(sw), h / float(sh)
+        fx = w / float(small.shape[1])
+        fy = h / float(small.shape[0])
         boxes: list[Box] = []
         for quad in out.boxes:
             xs = quad[:, 0] * fx
-            ys = quad[:, 1] * fy
+            ys = (quad[:, 1] + r1) * fy
             b = Box(max(0, int(np.floor(xs.min()))), max(0, int(np.floor(ys.min()))),
                     min(w, int(np.ceil(xs.max())) + 1), min(h, int(np.ceil(ys.max())) + 1))
             if b.width >= 4 and b.height >= 4:
                 boxes.append(b)
         boxes.sort(key=lambda b: (b.y1 // 10, b.x1))
         return boxes
+
+    def read_bands(self, rgb: np.ndarray, bands: list[tuple[int, int]], margin: int = 48) -> list[TextLine]:
+        """Text lines centred in the row bands ``[(y1, y2), ...]`` of ``rgb``.
+
+        The screenshot is scaled down once, exactly as for a full read, and each band is detected
+        with ``margin`` rows of context on both sides; recognition runs once for all bands. Lines
+        come out as a full read would give them.
+        """
+        h, w = rgb.shape[:2]
+        scale = self.scale_for(w, h)
+        small = self._downscale(rgb, scale)
+        sh = small.shape[0]
+        boxes: list[Box] = []
+        for y1, y2 in bands:
+            r1 = max(0, int(np.floor((y1 - margin) * sh / float(h))))
+            r2 = min(sh, int(np.ceil((y2 + margin) * sh / float(h))))
+            if r2 - r1 < 4:
+                continue
+            for b in self._detect_small(small, r1, r2, scale, w, h, 0):
+                if y1 <= (b.y1 + b.y2) / 2.0 < y2:
+                    boxes.append(b)
+        boxes.sort(key=lambda b: (b.y1 // 10, b.x1))
+        return self.recognize(rgb, boxes)
 
     # -- recognition ----------------------------------------------------------------------------
     def recognize(self, rgb: np.ndarray, boxes: list[Box]) -> list[TextLine]:

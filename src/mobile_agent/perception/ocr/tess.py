@@ -29,7 +29,7 @@ class TesseractEngine:
             import pytesseract
         except ImportError as exc:  # pragma: no cover - a pinned dependency
             raise ConfigError("the pytesseract package is not installed: pip install pytesseract") from exc
-        exe = binary or shutil.which("tesseract")
+        exe = shutil.which(binary) if binary else shutil.which("tesseract")
         if exe is None:
             raise ConfigError("the tesseract program is not installed: apt-get install tesseract-ocr "
                               "(or choose --ocr rapidocr)")
