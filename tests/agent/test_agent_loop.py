@@ -304,3 +304,18 @@ def test_several_matches_are_resolved_by_the_planner_choosing_a_numbered_mark(tm
     g = read_steps(tmp_path)[0]["grounding"]
     assert g["status"] == "found" and g["chosen"] == 1 and len(g["candidates"]) == 2
     assert g["choice_raw"] == ["The lower one.\nAnswer: 1"]
+
+
+class _BuggyPhone(TinyPhone):
+    def back(self):
+        raise RuntimeError("a bug in a device driver")
+
+
+def test_an_unexpected_exception_still_leaves_a_complete_record(tmp_path):
+    with LocalChatServer(Script([react("Back")])) as server:
+        result = make_agent(server, _BuggyPhone()).run("Go back", tmp_path)
+    assert result.outcome == "error" and "RuntimeError: a bug in a device driver" in result.error
+    assert isinstance(result.exception, RuntimeError)
+    summary = read_summary(tmp_path)
+    assert summary["outcome"] == "error" and summary["error"] == result.error
+    assert (tmp_path / "screens" / "final.png").is_file()

@@ -155,6 +155,7 @@ class Agent:
         writer = TrajectoryWriter(out_dir)
         started, t0 = _now(), time.monotonic()
         self._usage, self._cost, self._steps = Usage(), None, 0
+        self._pending_device_s = 0.0
         history: list[HistoryEntry] = []
         feedback: list[str] = []
         screens: list[Image.Image] = []
@@ -189,11 +190,14 @@ class Agent:
             outcome, error = "interrupted", "interrupted by the user (Ctrl-C)"
         except MobileAgentError as exc:  # a model or device failure outside a step's own handling
             outcome, error, exc_kept = "error", str(exc), exc
+        except Exception as exc:  # noqa: BLE001 - a bug below must still leave a complete record
+            log.exception("the run failed")
+            outcome, error, exc_kept = "error", f"internal error: {type(exc).__name__}: {exc}", exc
         try:
             final = self.device.screenshot() if not s.dry_run else current
             if final is not None:
                 writer.save_screen("final", final)
-        except (DeviceError, OSError) as exc:
+        except Exception as exc:  # noqa: BLE001 - the record is written without it
             log.warning("could not take the final screenshot: %s", exc)
         duration = time.monotonic() - t0
         writer.write_summary({

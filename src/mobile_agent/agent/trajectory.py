@@ -75,7 +75,7 @@ def draw_gesture(image: Image.Image, gesture: dict[str, Any], boxes: Sequence[Se
 
 def _png(image: Image.Image) -> bytes:
     buf = io.BytesIO()
-    image.save(buf, "PNG", compress_level=3)
+    image.save(buf, "PNG", compress_level=1)
     return buf.getvalue()
 
 

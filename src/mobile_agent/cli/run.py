@@ -31,6 +31,8 @@ def _step_line(rec: dict[str, Any]) -> str:
         where = f"type {g['text']!r}"
     elif kind in ("back", "home"):
         where = kind
+    elif rec.get("completion") is not None:
+        where = "confirmed complete" if rec["completion"]["complete"] else "not complete yet"
     else:
         where = "-"
     m = rec.get("model") or {}
@@ -43,9 +45,11 @@ def _step_line(rec: dict[str, Any]) -> str:
         extra = f"  [red]{rec['error']}[/red]"
     elif refl.get("verdict") == "no_change":
         extra = "  [yellow]no change[/yellow]"
-    elif refl.get("feedback"):
-        extra = "  [yellow]" + str(refl["feedback"])[:80] + "[/yellow]"
-    return (f"[bold]step {rec['step']:>2}[/bold]  {action:<36}  {where:<24}  {t:5.1f} s  {tokens:>6} tok{extra}")
+    elif refl.get("verdict") == "wrong_page":
+        extra = "  [yellow]wrong page[/yellow]"
+    elif (rec.get("grounding") or {}).get("status") not in (None, "found"):
+        extra = f"  [yellow]{rec['grounding']['status']}: not carried out[/yellow]"
+    return f"[bold]step {rec['step']:>2}[/bold]  {action}  {where}  {t:.1f} s  {tokens} tok{extra}"
 
 
 def register(app: typer.Typer) -> None:
