@@ -1,0 +1,418 @@
+"""The HTML report of an ``eval`` output folder: the paper's SU/PS/RE/CR table per tier, the per-app
+table, and one row per task with its metrics and a link to its trajectory report, failures first.
+
+What it reads, first found wins (the shapes are in docs/interfaces.md, "Benchmark results"):
+
+1. ``results.sqlite``: the benchmark's results store; the table of per-task rows is the one whose
+   columns include ``su`` (or ``success``); column names are matched loosely (see ``_ALIASES``).
+2. ``results.json``: ``{"tasks": [row, ...]}`` (or a bare list of rows) with the same row keys.
+3. Neither: every sub-folder that is a run folder becomes a row (SU from its summary.json; the
+   other metrics unknown).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from mobile_agent.errors import ConfigError
+from mobile_agent.report.htmlkit import esc, fmt_cost, fmt_int, fmt_pct, fmt_seconds, num, relative_src, static_text
+
+RESULTS_SQLITE = "results.sqlite"
+RESULTS_JSON = "results.json"
+REPORT_NAME = "report.html"
+
+# Row field -> accepted column names (lower case), first match wins.
+_ALIASES: dict[str, tuple[str, ...]] = {
+    "task": ("task", "task_key", "key", "task_id", "id", "name"),
+    "app": ("app", "apps"),
+    "tier": ("tier", "level", "difficulty"),
+    "instruction": ("instruction", "prompt"),
+    "variant": ("variant",),
+    "su": ("su", "success"),
+    "ps": ("ps", "process_score"),
+    "re": ("re", "relative_efficiency"),
+    "cr": ("cr", "completion_rate"),
+    "steps": ("steps", "agent_steps", "n_steps"),
+    "human_steps": ("human_steps", "reference_steps"),
+    "outcome": ("outcome", "status", "result"),
+    "run_dir": ("run_dir", "trajectory", "trajectory_dir", "out_dir", "run_path", "path"),
+    "duration_s": ("duration_s", "duration", "time_s", "seconds"),
+    "tokens": ("tokens", "total_tokens", "tokens_total"),
+    "cost_usd": ("cost_usd", "cost"),
+    "error": ("error", "message"),
+    "model": ("model",),
+    "repeat": ("repeat", "attempt", "trial"),
+}
+
+
+@dataclass
+class TaskRow:
+    """One task run of the benchmark, as shown in the report."""
+
+    task: str
+    app: str = "?"
+    tier: int | str | None = None
+    instruction: str = ""
+    su: float | None = None
+    ps: float | None = None
+    re: float | None = None
+    cr: float | None = None
+    steps: int | None = None
+    human_steps: int | None = None
+    outcome: str = ""
+    run_dir: Path | None = None
+    duration_s: float | None = None
+    tokens: int | None = None
+    cost_usd: float | None = None
+    error: str = ""
+    model: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def failed(self) -> bool:
+        return not (self.su is not None and self.su >= 1.0)
+
+
+@dataclass
+class BenchData:
+    eval_dir: Path
+    source: str
+    rows: list[TaskRow]
+    notes: list[str] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+def _pick(row: dict[str, Any], name: str) -> Any:
+    lower = {str(k).lower(): v for k, v in row.items()}
+    for alias in _ALIASES[name]:
+        if alias in lower and lower[alias] is not None:
+            return lower[alias]
+    return None
+
+
+def _as_float(v: Any) -> float | None:
+    if isinstance(v, bool):
+        return 1.0 if v else 0.0
+    if isinstance(v, (int, float)):
+        return float(v)
+    if isinstance(v, str):
+        try:
+            return float(v)
+        except ValueError:
+            return None
+    return None
+
+
+def _as_int(v: Any) -> int | None:
+    f = _as_float(v)
+    return None if f is None else int(f)
+
+
+def _tokens(v: Any) -> int | None:
+    if isinstance(v, str) and v.strip().startswith("{"):
+        try:
+            v = json.loads(v)
+        except json.JSONDecodeError:
+            return None
+    if isinstance(v, dict):
+        return _as_int(v.get("total"))
+    return _as_int(v)
+
+
+def _apps(v: Any) -> str:
+    if isinstance(v, str) and v.strip().startswith("["):
+        try:
+            v = json.loads(v)
+        except json.JSONDecodeError:
+            pass
+    if isinstance(v, (list, tuple)):
+        return "Multi-app" if len(v) > 1 else (str(v[0]) if v else "?")
+    return str(v) if v not in (None, "") else "?"
+
+
+def _resolve_run(eval_dir: Path, v: Any, task: str) -> Path | None:
+    cands: list[Path] = []
+    if isinstance(v, str) and v:
+        p = Path(v)
+        cands.append(p if p.is_absolute() else eval_dir / p)
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", task)
+    cands += [eval_dir / "runs" / safe, eval_dir / safe, eval_dir / "runs" / task, eval_dir / task]
+    for c in cands:
+        if c.is_dir():
+            return c
+    return cands[0] if cands and isinstance(v, str) and v else None
+
+
+def row_from_dict(eval_dir: Path, row: dict[str, Any]) -> TaskRow:
+    """A :class:`TaskRow` from one result row (a dict with the keys of ``_ALIASES``, loosely named)."""
+    task = str(_pick(row, "task") or "?")
+    tier = _pick(row, "tier")
+    tier_v: int | str | None = _as_int(tier) if _as_float(tier) is not None else (str(tier) if tier else None)
+    known = {a for names in _ALIASES.values() for a in names}
+    return TaskRow(
+        task=task, app=_apps(_pick(row, "app")), tier=tier_v, instruction=str(_pick(row, "instruction") or ""),
+        su=_as_float(_pick(row, "su")), ps=_as_float(_pick(row, "ps")), re=_as_float(_pick(row, "re")),
+        cr=_as_float(_pick(row, "cr")), steps=_as_int(_pick(row, "steps")),
+        human_steps=_as_int(_pick(row, "human_steps")), outcome=str(_pick(row, "outcome") or ""),
+        run_dir=_resolve_run(eval_dir, _pick(row, "run_dir"), task), duration_s=_as_float(_pick(row, "duration_s")),
+        tokens=_tokens(_pick(row, "tokens")), cost_usd=_as_float(_pick(row, "cost_usd")),
+        error=str(_pick(row, "error") or ""), model=str(_pick(row, "model") or ""),
+        extra={k: v for k, v in row.items() if str(k).lower() not in known},
+    )
+
+
+def _read_sqlite(eval_dir: Path, path: Path) -> BenchData:
+    try:
+        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5.0)
+    except sqlite3.Error as exc:
+        raise ConfigError(f"cannot open {path}: {exc} (is it an SQLite file written by `mobile-agent eval`?)") from exc
+    try:
+        con.row_factory = sqlite3.Row
+        tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') "
+                                            "ORDER BY name")]
+        best: tuple[int, str] | None = None
+        for t in tables:
+            cols = {r[1].lower() for r in con.execute(f'PRAGMA table_info("{t}")')}
+            if cols & set(_ALIASES["su"]):
+                score = len(cols & {a for names in _ALIASES.values() for a in names})
+                if best is None or score > best[0]:
+                    best = (score, t)
+        if best is None:
+            raise ConfigError(f"{path} has no table of task results (no table with an `su` or `success` column; "
+                              f"tables: {', '.join(tables) or 'none'})")
+        rows = [dict(r) for r in con.execute(f'SELECT * FROM "{best[1]}"')]
+        meta: dict[str, Any] = {}
+        if "meta" in tables:
+            try:
+                meta = {str(r[0]): r[1] for r in con.execute('SELECT * FROM "meta"')}
+            except (sqlite3.Error, IndexError):
+                meta = {}
+    except sqlite3.DatabaseError as exc:
+        raise ConfigError(f"cannot read {path}: {exc} (the file may be damaged; rerun `mobile-agent eval`)") from exc
+    finally:
+        con.close()
+    return BenchData(eval_dir, f"{RESULTS_SQLITE} (table {best[1]})", [row_from_dict(eval_dir, r) for r in rows],
+                     meta=meta)
+
+
+def _read_json(eval_dir: Path, path: Path) -> BenchData:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path} is not valid JSON ({exc}); rerun `mobile-agent eval` to rewrite it") from exc
+    meta: dict[str, Any] = {}
+    if isinstance(data, dict):
+        rows = next((data[k] for k in ("tasks", "results", "runs") if isinstance(data.get(k), list)), None)
+        meta = {k: v for k, v in data.items() if not isinstance(v, (list, dict))}
+        if rows is None:
+            raise ConfigError(f"{path} has no list of task rows (expected a \"tasks\" list; see docs/interfaces.md)")
+    elif isinstance(data, list):
+        rows = data
+    else:
+        raise ConfigError(f"{path} holds a {type(data).__name__}; expected {{\"tasks\": [...]}}")
+    return BenchData(eval_dir, RESULTS_JSON, [row_from_dict(eval_dir, r) for r in rows if isinstance(r, dict)],
+                     meta=meta)
+
+
+def _read_run_folders(eval_dir: Path) -> BenchData:
+    rows: list[TaskRow] = []
+    for sub in sorted(p for p in eval_dir.rglob("summary.json") if p.parent != eval_dir):
+        run = sub.parent
+        try:
+            s = json.loads(sub.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            s = {}
+        if not isinstance(s, dict):
+            s = {}
+        tok = s.get("tokens") if isinstance(s.get("tokens"), dict) else {}
+        rows.append(TaskRow(task=run.relative_to(eval_dir).as_posix(), instruction=str(s.get("instruction") or ""),
+                            su=(1.0 if s.get("completed") else 0.0) if "completed" in s else None,
+                            steps=_as_int(s.get("steps")), outcome=str(s.get("outcome") or ""), run_dir=run,
+                            duration_s=_as_float(s.get("duration_s")), tokens=_as_int(tok.get("total")),
+                            cost_usd=_as_float(s.get("cost_usd")), error=str(s.get("error") or ""),
+                            model=str(s.get("model") or "")))
+    if not rows:
+        raise ConfigError(f"{eval_dir} is not an eval output folder: no {RESULTS_SQLITE}, no {RESULTS_JSON} and no "
+                          f"run folders in it (give the folder `mobile-agent eval --out` wrote)")
+    return BenchData(eval_dir, "run folders (no results file)", rows,
+                     notes=["No results file: SU is the agent's own completion claim; PS, RE and CR are unknown."])
+
+
+def is_eval_dir(path: Path) -> bool:
+    return (path / RESULTS_SQLITE).is_file() or (path / RESULTS_JSON).is_file()
+
+
+def read_bench(eval_dir: Path) -> BenchData:
+    """The task rows of an eval output folder (see the module docstring for what is read)."""
+    if not eval_dir.is_dir():
+        raise ConfigError(f"eval output folder not found: {eval_dir}")
+    if (eval_dir / RESULTS_SQLITE).is_file():
+        return _read_sqlite(eval_dir, eval_dir / RESULTS_SQLITE)
+    if (eval_dir / RESULTS_JSON).is_file():
+        return _read_json(eval_dir, eval_dir / RESULTS_JSON)
+    return _read_run_folders(eval_dir)
+
+
+# ---------------------------------------------------------------- aggregation
+
+@dataclass
+class Agg:
+    label: str
+    n: int
+    su: float | None
+    ps: float | None
+    re: float | None
+    cr: float | None
+    steps: float | None
+    human_steps: float | None
+
+
+def _mean(values: Iterable[float | int | None]) -> float | None:
+    vals = [float(v) for v in values if v is not None]
+    return sum(vals) / len(vals) if vals else None
+
+
+def aggregate(label: str, rows: list[TaskRow]) -> Agg:
+    """Means of the metrics over ``rows`` (a metric missing from a row is left out of its mean)."""
+    return Agg(label, len(rows), _mean(r.su for r in rows), _mean(r.ps for r in rows), _mean(r.re for r in rows),
+               _mean(r.cr for r in rows), _mean(r.steps for r in rows), _mean(r.human_steps for r in rows))
+
+
+def _group(rows: list[TaskRow], key: str) -> list[tuple[Any, list[TaskRow]]]:
+    groups: dict[Any, list[TaskRow]] = {}
+    for r in rows:
+        groups.setdefault(getattr(r, key), []).append(r)
+    return sorted(groups.items(), key=lambda kv: (kv[0] is None, str(kv[0])))
+
+
+def _tier_label(t: Any) -> str:
+    return "tier ?" if t is None else f"Instruction {t}" if isinstance(t, int) else str(t)
+
+
+# ---------------------------------------------------------------- HTML
+
+def _metric_cells(a: Agg) -> str:
+    def f(v: float | None, digits: int = 1) -> str:
+        return "–" if v is None else f"{v:.{digits}f}"
+    return (f"<td>{a.n}</td><td>{fmt_pct(a.su)}</td><td>{fmt_pct(a.ps)}</td><td>{fmt_pct(a.re)}</td>"
+            f"<td>{fmt_pct(a.cr)}</td><td>{f(a.steps)}</td><td>{f(a.human_steps)}</td>")
+
+
+_AGG_HEAD = ("<thead><tr><th>{first}</th><th>tasks</th><th title='success'>SU</th><th title='process score'>PS</th>"
+             "<th title='relative efficiency'>RE</th><th title='completion rate'>CR</th><th>agent steps</th>"
+             "<th>human steps</th></tr></thead>")
+
+
+def _agg_table(first: str, aggs: list[Agg], total: Agg, table_id: str) -> str:
+    body = "".join(f'<tr><td class="l">{esc(a.label)}</td>{_metric_cells(a)}</tr>' for a in aggs)
+    body += f'<tr class="total"><td class="l"><strong>All</strong></td>{_metric_cells(total)}</tr>'
+    return f'<table class="metrics" id="{table_id}">{_AGG_HEAD.format(first=esc(first))}<tbody>{body}</tbody></table>'
+
+
+def _task_link(row: TaskRow, page: Path) -> str:
+    if row.run_dir is None:
+        return "–"
+    rep = row.run_dir / REPORT_NAME
+    if not rep.is_file():
+        return f'<span title="{esc(row.run_dir)}">no report</span>'
+    return f'<a class="trajectory" href="{relative_src(rep, page)}">trajectory</a>'
+
+
+def _task_rows(rows: list[TaskRow], page: Path) -> str:
+    def pct(v: float | None) -> str:
+        return fmt_pct(v)
+    ordered = sorted(rows, key=lambda r: (not r.failed, r.tier if isinstance(r.tier, int) else 99, r.app, r.task))
+    out = []
+    for r in ordered:
+        status = "fail" if r.failed else "ok"
+        out.append(
+            f'<tr class="{status}" data-task="{esc(r.task)}"><td class="l"><code>{esc(r.task)}</code></td>'
+            f'<td class="l">{esc(r.app)}</td><td>{esc(r.tier if r.tier is not None else "?")}</td>'
+            f'<td class="l">{esc(r.instruction)}</td><td>{pct(r.su)}</td><td>{pct(r.ps)}</td><td>{pct(r.re)}</td>'
+            f'<td>{pct(r.cr)}</td><td>{fmt_int(r.steps)}</td><td>{fmt_int(r.human_steps)}</td>'
+            f'<td class="l">{esc(r.outcome)}</td><td>{fmt_seconds(r.duration_s)}</td><td>{fmt_int(r.tokens)}</td>'
+            f'<td>{fmt_cost(r.cost_usd)}</td><td class="l">{_task_link(r, page)}</td>'
+            f'<td class="l err">{esc(r.error)}</td></tr>')
+    head = ("<thead><tr><th>task</th><th>app</th><th>tier</th><th>instruction</th><th>SU</th><th>PS</th><th>RE</th>"
+            "<th>CR</th><th>steps</th><th>human</th><th>outcome</th><th>time</th><th>tokens</th><th>cost</th>"
+            "<th>report</th><th>error</th></tr></thead>")
+    return f'<table class="metrics" id="tasks">{head}<tbody>{"".join(out)}</tbody></table>'
+
+
+def render_bench(data: BenchData, page: Path) -> str:
+    """The benchmark report page as HTML text, for a file written at ``page``."""
+    rows = data.rows
+    total = aggregate("All", rows)
+    tiers = [aggregate(_tier_label(t), rs) for t, rs in _group(rows, "tier")]
+    apps = [aggregate(str(a), rs) for a, rs in _group(rows, "app")]
+    failed = sum(r.failed for r in rows)
+    tot_tokens = sum(r.tokens or 0 for r in rows)
+    costs = [r.cost_usd for r in rows if r.cost_usd is not None]
+    time_total = sum(r.duration_s or 0.0 for r in rows)
+    models = sorted({r.model for r in rows if r.model}) or ([str(data.meta["model"])] if data.meta.get("model") else [])
+    meta = "".join(f'<div class="fact"><div class="label">{esc(k)}</div><div class="value">{esc(v)}</div></div>'
+                   for k, v in list(data.meta.items())[:12] if k != "model")
+    notes = "".join(f'<div class="gap">{esc(n)}</div>' for n in data.notes)
+    facts = [("Tasks", f"{len(rows)} ({failed} failed)"), ("Success", fmt_pct(total.su)), ("Time", fmt_seconds(time_total)),
+             ("Tokens", fmt_int(tot_tokens)), ("Cost", fmt_cost(sum(costs)) if costs else "–"),
+             ("Model", ", ".join(models) or "–"), ("Read from", data.source)]
+    grid = "".join(f'<div class="fact"><div class="label">{esc(k)}</div><div class="value">{esc(v)}</div></div>'
+                   for k, v in facts)
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="mobile-agent report">
+<title>mobile-agent benchmark: {esc(data.eval_dir.name)}</title>
+<style>{static_text("report.css")}</style>
+</head>
+<body class="bench-report">
+<header class="top">
+<div class="kicker">mobile-agent benchmark · <code>{esc(data.eval_dir.name)}</code></div>
+<h1>Benchmark results</h1>
+<div class="facts">{grid}{meta}</div>
+{notes}
+</header>
+<section class="block">
+<h2>By tier</h2>
+<p class="label">SU: success · PS: process score (correct steps / steps) · RE: relative efficiency
+(human steps / agent steps) · CR: completion rate (milestones reached). Means over tasks.</p>
+{_agg_table("tier", tiers, total, "by-tier")}
+<h2>By app</h2>
+{_agg_table("app", apps, total, "by-app")}
+<h2>Tasks (failures first)</h2>
+{_task_rows(rows, page)}
+</section>
+</body>
+</html>
+"""
+
+
+def write_benchmark_report(eval_dir: Path, out: Path | None = None) -> Path:
+    """Write ``report.html`` for an eval output folder (and the trajectory report of each task run
+    that has none yet); returns the page's path."""
+    from mobile_agent.report import is_run_dir, write_report
+
+    eval_dir = Path(eval_dir)
+    data = read_bench(eval_dir)
+    out = Path(out) if out is not None else eval_dir / REPORT_NAME
+    if out.is_dir():
+        out = out / REPORT_NAME
+    for r in data.rows:
+        if r.run_dir is not None and r.run_dir.is_dir() and is_run_dir(r.run_dir) \
+                and not (r.run_dir / REPORT_NAME).is_file():
+            try:
+                write_report(r.run_dir)
+            except (ConfigError, OSError) as exc:
+                data.notes.append(f"could not write the trajectory report of {r.task}: {exc}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.tmp")
+    tmp.write_text(render_bench(data, out), encoding="utf-8")
+    tmp.replace(out)
+    return out

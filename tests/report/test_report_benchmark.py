@@ -1,0 +1,159 @@
+"""The benchmark report of an eval output folder: SQLite results, the JSON shape, and plain run folders."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+
+from mobile_agent.cli import main
+from mobile_agent.errors import ConfigError
+from mobile_agent.report import write_benchmark_report
+from report_helpers import cached_run
+
+ROWS = [
+    # task, app, tier, su, ps, re, cr, steps, human_steps
+    ("settings_dark_mode", "Settings", 1, 1.0, 1.0, 1.0, 1.0, 4, 4),
+    ("settings_network_speed", "Settings", 2, 0.0, 0.5, 0.4, 0.5, 10, 4),
+    ("notes_new_note", "Notes", 1, 1.0, 0.8, 0.8, 1.0, 5, 4),
+    ("notes_search", "Notes", 3, 0.0, 0.2, 0.25, 0.0, 20, 5),
+    ("mail_multi", "Multi-app", 3, 1.0, 0.9, 0.9, 1.0, 10, 9),
+]
+
+
+class _Tables(HTMLParser):
+    """Reads the tables of the page as lists of cell texts, by table id; and the task links."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: dict[str, list[list[str]]] = {}
+        self.links: dict[str, str] = {}
+        self._table: str | None = None
+        self._row: list[str] | None = None
+        self._cell: str | None = None
+        self._task: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "table":
+            self._table = a.get("id", "")
+            self.tables[self._table] = []
+        elif tag == "tr" and self._table is not None:
+            self._row = []
+            self._task = a.get("data-task")
+        elif tag in ("td", "th") and self._row is not None:
+            self._cell = ""
+        elif tag == "a" and self._task and "trajectory" in a.get("class", ""):
+            self.links[self._task] = a["href"]
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th") and self._row is not None and self._cell is not None:
+            self._row.append(self._cell.strip())
+            self._cell = None
+        elif tag == "tr" and self._row is not None and self._table is not None:
+            self.tables[self._table].append(self._row)
+            self._row = None
+        elif tag == "table":
+            self._table = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell += data
+
+
+def _pct(v: float) -> str:
+    return f"{100 * v:.1f}%"
+
+
+def _expected_by(key: int) -> dict[str, list[str]]:
+    groups: dict[str, list[tuple]] = {}
+    for r in ROWS:
+        label = f"Instruction {r[key]}" if key == 2 else r[key]
+        groups.setdefault(label, []).append(r)
+    out = {}
+    for label, rs in groups.items():
+        out[label] = [str(len(rs))] + [_pct(sum(r[i] for r in rs) / len(rs)) for i in (3, 4, 5, 6)]
+    return out
+
+
+def _make_eval(tmp_path: Path, fmt: str) -> Path:
+    ev = tmp_path / "eval"
+    (ev / "runs").mkdir(parents=True)
+    rows = []
+    for task, app, tier, su, ps, re_, cr, steps, human in ROWS:
+        shutil.copytree(cached_run(), ev / "runs" / task)
+        (ev / "runs" / task / "report.html").unlink(missing_ok=True)
+        rows.append({"task": task, "app": app, "tier": tier, "instruction": f"do {task}", "su": su, "ps": ps,
+                     "re": re_, "cr": cr, "steps": steps, "human_steps": human,
+                     "outcome": "completed" if su else "step_limit", "run_dir": f"runs/{task}",
+                     "duration_s": 3.5, "tokens": 1000, "cost_usd": 0.01, "error": None if su else "not done"})
+    if fmt == "sqlite":
+        con = sqlite3.connect(ev / "results.sqlite")
+        con.execute("CREATE TABLE meta (key TEXT, value TEXT)")
+        con.execute("INSERT INTO meta VALUES ('model', 'scripted')")
+        cols = list(rows[0])
+        con.execute(f"CREATE TABLE results ({', '.join(cols)})")
+        con.executemany(f"INSERT INTO results VALUES ({', '.join('?' * len(cols))})",
+                        [tuple(r[c] for c in cols) for r in rows])
+        con.commit()
+        con.close()
+    else:
+        (ev / "results.json").write_text(json.dumps({"suite": "mobile-eval", "tasks": rows}))
+    return ev
+
+
+@pytest.mark.parametrize("fmt", ["sqlite", "json"])
+def test_benchmark_report_tables_and_links(tmp_path: Path, fmt: str) -> None:
+    ev = _make_eval(tmp_path, fmt)
+    out = write_benchmark_report(ev)
+    assert out == ev / "report.html"
+    p = _Tables()
+    p.feed(out.read_text(encoding="utf-8"))
+    by_tier = {r[0]: r[1:6] for r in p.tables["by-tier"][1:]}
+    assert by_tier.pop("All") == [str(len(ROWS))] + [_pct(sum(r[i] for r in ROWS) / len(ROWS)) for i in (3, 4, 5, 6)]
+    assert by_tier == _expected_by(2)
+    by_app = {r[0]: r[1:6] for r in p.tables["by-app"][1:]}
+    by_app.pop("All")
+    assert by_app == _expected_by(1)
+    tasks = [r[0] for r in p.tables["tasks"][1:]]
+    failures = [r[0] for r in ROWS if r[3] < 1]
+    assert sorted(tasks[: len(failures)]) == sorted(failures)  # failures first
+    assert set(tasks) == {r[0] for r in ROWS}
+    # every task links to its trajectory report, which the benchmark report wrote
+    for task, href in p.links.items():
+        target = (out.parent / unquote(href)).resolve()
+        assert target == (ev / "runs" / task / "report.html").resolve() and target.is_file()
+    assert len(p.links) == len(ROWS)
+
+
+def test_benchmark_report_from_run_folders_only(tmp_path: Path) -> None:
+    ev = tmp_path / "ev"
+    shutil.copytree(cached_run(), ev / "a")
+    shutil.copytree(cached_run(), ev / "b")
+    s = json.loads((ev / "b" / "summary.json").read_text())
+    s.update(completed=False, outcome="step_limit")
+    (ev / "b" / "summary.json").write_text(json.dumps(s))
+    out = tmp_path / "b.html"
+    assert main(["report", str(ev), "--out", str(out)]) == 0
+    p = _Tables()
+    p.feed(out.read_text(encoding="utf-8"))
+    assert [r[0] for r in p.tables["tasks"][1:]] == ["b", "a"]
+    assert p.tables["by-tier"][-1][2] == "50.0%"
+
+
+def test_damaged_results_are_config_errors(tmp_path: Path) -> None:
+    ev = tmp_path / "ev"
+    ev.mkdir()
+    (ev / "results.json").write_text("{not json")
+    with pytest.raises(ConfigError, match="not valid JSON"):
+        write_benchmark_report(ev)
+    (ev / "results.json").unlink()
+    (ev / "results.sqlite").write_bytes(b"this is not a database, just text" * 100)
+    with pytest.raises(ConfigError, match="results.sqlite"):
+        write_benchmark_report(ev)
+    assert main(["report", str(ev)]) == 2
