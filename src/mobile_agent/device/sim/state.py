@@ -116,6 +116,7 @@ class MapsState:
     viewed_places: list[str] = field(default_factory=list)  # place ids
     route: Route | None = None
     navigating: bool = False
+    saved: list[str] = field(default_factory=list)  # place ids saved with "Save"
 
 
 @dataclass
