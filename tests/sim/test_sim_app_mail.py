@@ -15,6 +15,11 @@ def _open(seed: int = 3, dark: bool = False) -> tuple[SimPhone, TreeDriver]:
     return phone, TreeDriver(phone)
 
 
+def _dialog_message(d: TreeDriver) -> str | None:
+    node = d.find(rid="message")
+    return node.text.replace("\n", " ") if node is not None else None
+
+
 def _compose(d: TreeDriver, to: str, subject: str = "", body: str = "") -> None:
     d.tap(desc="Compose")
     d.tap(rid="to")
@@ -49,10 +54,10 @@ def test_empty_mail_asks_then_sends() -> None:
     phone, d = _open()
     _compose(d, "someone@example.org")
     d.tap(desc="Send")
-    assert d.find(text=EMPTY_MESSAGE_PROMPT) is not None
+    assert _dialog_message(d) == EMPTY_MESSAGE_PROMPT
     assert phone.state.mail.sent == []
     d.tap(text="Cancel")
-    assert d.find(text=EMPTY_MESSAGE_PROMPT) is None and phone.state.mail.sent == []
+    assert _dialog_message(d) is None and phone.state.mail.sent == []
     d.tap(desc="Send")
     d.tap(text="OK")
     assert [(m.to, m.subject, m.body) for m in phone.state.mail.sent] == [(["someone@example.org"], "", "")]
@@ -63,7 +68,7 @@ def test_invalid_address_is_rejected(address: str) -> None:
     phone, d = _open()
     _compose(d, address, "Hi", "Hello")
     d.tap(desc="Send")
-    assert d.find(contains=f"<{address}> is invalid") is not None
+    assert _dialog_message(d) == f"The address <{address}> is invalid."
     d.tap(text="OK")
     assert phone.state.mail.sent == []
     assert d.find(desc="Send") is not None  # still composing
@@ -84,6 +89,17 @@ def test_back_saves_a_draft_and_drafts_reopen() -> None:
     d.tap(desc="Compose")
     d.tap(desc="Navigate up")
     assert phone.state.mail.drafts == []
+
+
+def test_no_recipient_is_refused() -> None:
+    phone, d = _open()
+    d.tap(desc="Compose")
+    d.tap(rid="body")
+    d.type("Hello")
+    d.tap(desc="Send")
+    assert _dialog_message(d) == "Add at least one recipient."
+    d.tap(text="OK")
+    assert phone.state.mail.sent == []
 
 
 def test_open_inbox_mail_marks_read_and_reply() -> None:

@@ -295,14 +295,14 @@ class ComposeScreen(Screen):
         self.phone.clear_focus()
         to = split_recipients(self.fields.get("to", ""))
         if not to:
-            self.dialog = ("Add at least one recipient.", "", False)
+            self.dialog = ("No recipients", "Add at least one recipient.", False)
             return
         bad = [a for a in to if not is_valid_address(a)]
         if bad:
             self.dialog = ("Invalid address", f"The address <{bad[0]}> is invalid.", False)
             return
         if not self.fields.get("subject", "").strip() and not self.fields.get("body", "").strip():
-            self.dialog = (EMPTY_MESSAGE_PROMPT, "", True)
+            self.dialog = ("Empty message", EMPTY_MESSAGE_PROMPT, True)
             return
         self.confirm_send()
 
