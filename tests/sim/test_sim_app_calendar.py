@@ -47,10 +47,7 @@ def test_add_event_on_selected_day() -> None:
     d.tap(contains=long_date(target), rid="day")
     assert d.find(rid="selected_date").text == long_date(target)
     d.tap(desc="Create event")
-    d.type("Piano lesson")  # the title field has focus
-    d.tap(rid="time")
-    d.type("4:30 pm")
-    d.tap(text="Save")
+    d.type("Piano lesson\n4:30 pm\n")  # title has focus; Enter moves to the time; Enter there saves
     ev = phone.state.calendar.events[-1]
     assert (ev.title, ev.date, ev.time) == ("Piano lesson", target.isoformat(), "16:30")
     assert d.find(text="Piano lesson") is not None  # in the agenda of that day

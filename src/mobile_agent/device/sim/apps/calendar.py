@@ -172,10 +172,10 @@ class EventEditor(Screen):
                     rid="toolbar"))
         ui.icon_button(ui.area.x1 + ui.dp(28), bar_cy, "close", "Close", app.pop)
         ui.button(Box(ui.right - ui.dp(84), bar_cy - ui.dp(20), ui.right, bar_cy + ui.dp(20)), "Save", self.save,
-                  rid="save")
+                  rid="save", color=CalendarApp.color)
         y = ui.area.y1 + ui.dp(72)
         ui.text_field(Box(ui.area.x1 + ui.dp(56), y, ui.right, y + ui.dp(56)), "title", "Add title",
-                      style="underline", size=22, rid="title", on_submit=lambda: None)
+                      style="underline", size=22, rid="title", on_submit=self.to_time)
         y += ui.dp(72)
         ui.icon(ui.area.x1 + ui.dp(28), y + ui.dp(28), "calendar-blank-outline", 24, t.on_bg2)
         ui.text(ui.area.x1 + ui.dp(56), y + ui.dp(16), self.day.strftime("%a, %b ") + f"{self.day.day}, {self.day.year}",
@@ -191,6 +191,10 @@ class EventEditor(Screen):
         ui.divider(y)
         ui.icon(ui.area.x1 + ui.dp(28), y + ui.dp(36), "bell-outline", 24, t.on_bg2)
         ui.text(ui.area.x1 + ui.dp(56), y + ui.dp(26), "30 minutes before", 16, t.on_bg2)
+
+    def to_time(self) -> None:
+        """Enter in the title moves on to the time field."""
+        self.phone.focus_field(self, "time", on_submit=self.save)
 
     def shift(self, n: int) -> None:
         self.day += dt.timedelta(days=n)
@@ -224,7 +228,7 @@ class CalendarApp(App):
         day = month.selected if isinstance(month, MonthScreen) else self.phone.now.date()
         editor = EventEditor(self, day)
         self.push(editor)
-        self.phone.focus_field(editor, "title", on_submit=lambda: None)
+        self.phone.focus_field(editor, "title", on_submit=editor.to_time)
 
 
 APPS = [CalendarApp]
