@@ -70,15 +70,20 @@ def _pct(v: float) -> str:
     return f"{100 * v:.1f}%"
 
 
+def _means(rs: list[tuple]) -> list[str]:
+    """tasks, SU, PS, RE, CR as the report shows them: RE over the successful runs only."""
+    ok = [r for r in rs if r[3] >= 1]
+    re_ = _pct(sum(r[5] for r in ok) / len(ok)) if ok else "–"
+    return [str(len(rs)), _pct(sum(r[3] for r in rs) / len(rs)), _pct(sum(r[4] for r in rs) / len(rs)), re_,
+            _pct(sum(r[6] for r in rs) / len(rs))]
+
+
 def _expected_by(key: int) -> dict[str, list[str]]:
     groups: dict[str, list[tuple]] = {}
     for r in ROWS:
         label = f"Instruction {r[key]}" if key == 2 else r[key]
         groups.setdefault(label, []).append(r)
-    out = {}
-    for label, rs in groups.items():
-        out[label] = [str(len(rs))] + [_pct(sum(r[i] for r in rs) / len(rs)) for i in (3, 4, 5, 6)]
-    return out
+    return {label: _means(rs) for label, rs in groups.items()}
 
 
 def _make_eval(tmp_path: Path, fmt: str) -> Path:
@@ -115,7 +120,7 @@ def test_benchmark_report_tables_and_links(tmp_path: Path, fmt: str) -> None:
     p = _Tables()
     p.feed(out.read_text(encoding="utf-8"))
     by_tier = {r[0]: r[1:6] for r in p.tables["by-tier"][1:]}
-    assert by_tier.pop("All") == [str(len(ROWS))] + [_pct(sum(r[i] for r in ROWS) / len(ROWS)) for i in (3, 4, 5, 6)]
+    assert by_tier.pop("All") == _means(ROWS)
     assert by_tier == _expected_by(2)
     by_app = {r[0]: r[1:6] for r in p.tables["by-app"][1:]}
     by_app.pop("All")
@@ -157,3 +162,45 @@ def test_damaged_results_are_config_errors(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="results.sqlite"):
         write_benchmark_report(ev)
     assert main(["report", str(ev)]) == 2
+
+
+def test_benchmark_report_reads_the_bench_result_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real results store of `mobile-agent eval` (two configurations, trajectory paths stored
+    relative to the folder the eval ran in) gives one section per configuration, with working links."""
+    from mobile_agent.bench.store import ResultRow, ResultStore
+
+    monkeypatch.chdir(tmp_path)
+    out = Path("evalout")
+    with ResultStore(out) as store:
+        cids = [store.register({"planner": "oracle", "suite": "mobile-eval"}),
+                store.register({"planner": "model", "model": "gpt-test", "suite": "mobile-eval"})]
+        for cid, rows in zip(cids, (ROWS, ROWS[:2])):
+            for task, app, tier, su, ps, re_, cr, steps, human in rows:
+                key = f"{task}#1"
+                traj = out / cid / key.replace("#", "_v")
+                shutil.copytree(cached_run(), traj)
+                store.save(cid, ResultRow(task_key=key, task_id=task, variant=1, app=app, tier=tier,
+                                          instruction=f"do {task}", success=bool(su), ps=ps, re=re_, cr=cr,
+                                          steps=steps, human_steps=human, correct_steps=int(ps * steps),
+                                          furthest=2, milestones=3, outcome="completed" if su else "step_limit",
+                                          prompt_tokens=900, completion_tokens=100, cost_usd=None, duration_s=2.0,
+                                          trajectory=str(traj), error=None))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    ev = tmp_path / "evalout"
+    report = write_benchmark_report(ev)
+    p = _Tables()
+    p.feed(report.read_text(encoding="utf-8"))
+    assert {"by-tier", "tasks", "by-tier-2", "tasks-2"} <= set(p.tables)
+    sizes = sorted([len(p.tables["tasks"]) - 1, len(p.tables["tasks-2"]) - 1])
+    assert sizes == [2, len(ROWS)]
+    full = "tasks" if len(p.tables["tasks"]) - 1 == len(ROWS) else "tasks-2"
+    tier_id = "by-tier" if full == "tasks" else "by-tier-2"
+    assert {r[0]: r[1:6] for r in p.tables[tier_id][1:] if r[0] != "All"} == _expected_by(2)
+    assert len(p.links) == len(ROWS)
+    for task, href in p.links.items():
+        target = (report.parent / unquote(href)).resolve()
+        assert target.is_file() and target.parent.name == task.replace("#", "_v")
+    text = report.read_text(encoding="utf-8")
+    assert "gpt-test" in text and "2/3" in text and "1,000" in text

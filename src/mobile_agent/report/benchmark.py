@@ -3,11 +3,17 @@ table, and one row per task with its metrics and a link to its trajectory report
 
 What it reads, first found wins (the shapes are in docs/interfaces.md, "Benchmark results"):
 
-1. ``results.sqlite``: the benchmark's results store; the table of per-task rows is the one whose
-   columns include ``su`` (or ``success``); column names are matched loosely (see ``_ALIASES``).
-2. ``results.json``: ``{"tasks": [row, ...]}`` (or a bare list of rows) with the same row keys.
+1. ``results.sqlite`` (written by :mod:`mobile_agent.bench.store`): the table of per-task rows is
+   the one whose columns include ``success`` (or ``su``); column names are matched loosely (see
+   ``_ALIASES``). Rows of several configurations (``config_id``, described in the ``configs``
+   table) get one section each, the newest first.
+2. ``results.json``: ``{"tasks": [row, ...]}`` (or a bare list of rows) with the same row keys, as
+   ``mobile-agent eval`` writes it in ``<out>/<config_id>/results.json``.
 3. Neither: every sub-folder that is a run folder becomes a row (SU from its summary.json; the
    other metrics unknown).
+
+Means are taken as in :mod:`mobile_agent.bench.tables`: SU, PS and CR over all runs of a row; RE
+over the successful runs only (empty when none succeeded).
 """
 
 from __future__ import annotations
@@ -41,6 +47,11 @@ _ALIASES: dict[str, tuple[str, ...]] = {
     "human_steps": ("human_steps", "reference_steps"),
     "outcome": ("outcome", "status", "result"),
     "run_dir": ("run_dir", "trajectory", "trajectory_dir", "out_dir", "run_path", "path"),
+    "config_id": ("config_id",),
+    "prompt_tokens": ("prompt_tokens",),
+    "completion_tokens": ("completion_tokens",),
+    "furthest": ("furthest",),
+    "milestones": ("milestones",),
     "duration_s": ("duration_s", "duration", "time_s", "seconds"),
     "tokens": ("tokens", "total_tokens", "tokens_total"),
     "cost_usd": ("cost_usd", "cost"),
@@ -71,6 +82,9 @@ class TaskRow:
     cost_usd: float | None = None
     error: str = ""
     model: str = ""
+    config_id: str = ""
+    furthest: int | None = None
+    milestones: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -79,12 +93,25 @@ class TaskRow:
 
 
 @dataclass
+class Section:
+    """The runs of one configuration (model, planner, suite...)."""
+
+    title: str
+    rows: list[TaskRow]
+    config: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
 class BenchData:
     eval_dir: Path
     source: str
-    rows: list[TaskRow]
+    sections: list[Section]
     notes: list[str] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def rows(self) -> list[TaskRow]:
+        return [r for s in self.sections for r in s.rows]
 
 
 def _pick(row: dict[str, Any], name: str) -> Any:
@@ -135,17 +162,24 @@ def _apps(v: Any) -> str:
     return str(v) if v not in (None, "") else "?"
 
 
-def _resolve_run(eval_dir: Path, v: Any, task: str) -> Path | None:
+def _resolve_run(eval_dir: Path, v: Any, task: str, cid: str = "") -> Path | None:
+    """The trajectory folder of a row: the stored path (absolute, relative to the eval folder or to
+    the working folder the eval ran in), else the runner's ``<out>/<config_id>/<key with # as _v>``."""
     cands: list[Path] = []
     if isinstance(v, str) and v:
         p = Path(v)
-        cands.append(p if p.is_absolute() else eval_dir / p)
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", task)
-    cands += [eval_dir / "runs" / safe, eval_dir / safe, eval_dir / "runs" / task, eval_dir / task]
+        if p.is_absolute():
+            cands.append(p)
+        else:
+            cands += [eval_dir / p, p]
+        cands += [eval_dir / p.name] + ([eval_dir / cid / p.name] if cid else [])
+    names = [task.replace("#", "_v"), re.sub(r"[^A-Za-z0-9._-]+", "_", task), task]
+    for n in names:
+        cands += ([eval_dir / cid / n] if cid else []) + [eval_dir / "runs" / n, eval_dir / n]
     for c in cands:
         if c.is_dir():
             return c
-    return cands[0] if cands and isinstance(v, str) and v else None
+    return cands[0] if isinstance(v, str) and v else None
 
 
 def row_from_dict(eval_dir: Path, row: dict[str, Any]) -> TaskRow:
@@ -154,50 +188,79 @@ def row_from_dict(eval_dir: Path, row: dict[str, Any]) -> TaskRow:
     tier = _pick(row, "tier")
     tier_v: int | str | None = _as_int(tier) if _as_float(tier) is not None else (str(tier) if tier else None)
     known = {a for names in _ALIASES.values() for a in names}
+    tokens = _tokens(_pick(row, "tokens"))
+    pt, ct = _as_int(_pick(row, "prompt_tokens")), _as_int(_pick(row, "completion_tokens"))
+    if tokens is None and (pt is not None or ct is not None):
+        tokens = (pt or 0) + (ct or 0)
+    cid = str(_pick(row, "config_id") or "")
     return TaskRow(
         task=task, app=_apps(_pick(row, "app")), tier=tier_v, instruction=str(_pick(row, "instruction") or ""),
         su=_as_float(_pick(row, "su")), ps=_as_float(_pick(row, "ps")), re=_as_float(_pick(row, "re")),
         cr=_as_float(_pick(row, "cr")), steps=_as_int(_pick(row, "steps")),
         human_steps=_as_int(_pick(row, "human_steps")), outcome=str(_pick(row, "outcome") or ""),
-        run_dir=_resolve_run(eval_dir, _pick(row, "run_dir"), task), duration_s=_as_float(_pick(row, "duration_s")),
-        tokens=_tokens(_pick(row, "tokens")), cost_usd=_as_float(_pick(row, "cost_usd")),
-        error=str(_pick(row, "error") or ""), model=str(_pick(row, "model") or ""),
+        run_dir=_resolve_run(eval_dir, _pick(row, "run_dir"), task, cid),
+        duration_s=_as_float(_pick(row, "duration_s")), tokens=tokens, cost_usd=_as_float(_pick(row, "cost_usd")),
+        error=str(_pick(row, "error") or ""), model=str(_pick(row, "model") or ""), config_id=cid,
+        furthest=_as_int(_pick(row, "furthest")), milestones=_as_int(_pick(row, "milestones")),
         extra={k: v for k, v in row.items() if str(k).lower() not in known},
     )
 
 
-def _read_sqlite(eval_dir: Path, path: Path) -> BenchData:
+def _connect_ro(path: Path) -> sqlite3.Connection:
     try:
-        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5.0)
+        return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5.0)
     except sqlite3.Error as exc:
         raise ConfigError(f"cannot open {path}: {exc} (is it an SQLite file written by `mobile-agent eval`?)") from exc
+
+
+def _config_title(cid: str, config: dict[str, Any]) -> str:
+    keys = ("planner", "model", "suite", "device", "ocr", "reflect")
+    bits = [f"{k} {config[k]}" for k in keys if config.get(k) not in (None, "", False)]
+    return f"Configuration {cid}" + (f" ({', '.join(bits)})" if bits else "")
+
+
+def _read_sqlite(eval_dir: Path, path: Path) -> BenchData:
+    con = _connect_ro(path)
     try:
         con.row_factory = sqlite3.Row
         tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') "
                                             "ORDER BY name")]
+        known = {a for names in _ALIASES.values() for a in names}
         best: tuple[int, str] | None = None
         for t in tables:
             cols = {r[1].lower() for r in con.execute(f'PRAGMA table_info("{t}")')}
             if cols & set(_ALIASES["su"]):
-                score = len(cols & {a for names in _ALIASES.values() for a in names})
+                score = len(cols & known)
                 if best is None or score > best[0]:
                     best = (score, t)
         if best is None:
-            raise ConfigError(f"{path} has no table of task results (no table with an `su` or `success` column; "
+            raise ConfigError(f"{path} has no table of task results (no table with a `success` or `su` column; "
                               f"tables: {', '.join(tables) or 'none'})")
-        rows = [dict(r) for r in con.execute(f'SELECT * FROM "{best[1]}"')]
-        meta: dict[str, Any] = {}
-        if "meta" in tables:
-            try:
-                meta = {str(r[0]): r[1] for r in con.execute('SELECT * FROM "meta"')}
-            except (sqlite3.Error, IndexError):
-                meta = {}
+        raw = [dict(r) for r in con.execute(f'SELECT * FROM "{best[1]}" ORDER BY rowid')]
+        configs: dict[str, tuple[str, dict[str, Any]]] = {}
+        if "configs" in tables:
+            for r in con.execute('SELECT * FROM "configs"'):
+                d = dict(r)
+                try:
+                    cfg = json.loads(d.get("config") or "{}")
+                except (TypeError, json.JSONDecodeError):
+                    cfg = {}
+                configs[str(d.get("config_id"))] = (str(d.get("created_at") or ""), cfg if isinstance(cfg, dict) else {})
     except sqlite3.DatabaseError as exc:
         raise ConfigError(f"cannot read {path}: {exc} (the file may be damaged; rerun `mobile-agent eval`)") from exc
     finally:
         con.close()
-    return BenchData(eval_dir, f"{RESULTS_SQLITE} (table {best[1]})", [row_from_dict(eval_dir, r) for r in rows],
-                     meta=meta)
+    rows = [row_from_dict(eval_dir, r) for r in raw]
+    groups: dict[str, list[TaskRow]] = {}
+    for r in rows:
+        groups.setdefault(r.config_id, []).append(r)
+    order = sorted(groups, key=lambda c: configs.get(c, ("", {}))[0], reverse=True)  # newest first
+    sections = []
+    for cid in order:
+        cfg = configs.get(cid, ("", {}))[1]
+        title = _config_title(cid, cfg) if cid else "Results"
+        sections.append(Section(title, groups[cid], cfg))
+    return BenchData(eval_dir, f"{RESULTS_SQLITE} (table {best[1]})", sections or [Section("Results", [])])
 
 
 def _read_json(eval_dir: Path, path: Path) -> BenchData:
@@ -206,17 +269,21 @@ def _read_json(eval_dir: Path, path: Path) -> BenchData:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path} is not valid JSON ({exc}); rerun `mobile-agent eval` to rewrite it") from exc
     meta: dict[str, Any] = {}
+    config: dict[str, Any] = {}
     if isinstance(data, dict):
         rows = next((data[k] for k in ("tasks", "results", "runs") if isinstance(data.get(k), list)), None)
-        meta = {k: v for k, v in data.items() if not isinstance(v, (list, dict))}
+        meta = {k: v for k, v in data.items() if not isinstance(v, (list, dict)) and v is not None}
+        config = data.get("config") if isinstance(data.get("config"), dict) else {}
         if rows is None:
             raise ConfigError(f"{path} has no list of task rows (expected a \"tasks\" list; see docs/interfaces.md)")
     elif isinstance(data, list):
         rows = data
     else:
         raise ConfigError(f"{path} holds a {type(data).__name__}; expected {{\"tasks\": [...]}}")
-    return BenchData(eval_dir, RESULTS_JSON, [row_from_dict(eval_dir, r) for r in rows if isinstance(r, dict)],
-                     meta=meta)
+    cid = str(meta.get("config_id") or "")
+    parsed = [row_from_dict(eval_dir, r) for r in rows if isinstance(r, dict)]
+    title = _config_title(cid, config) if (cid or config) else "Results"
+    return BenchData(eval_dir, RESULTS_JSON, [Section(title, parsed, config)], meta=meta)
 
 
 def _read_run_folders(eval_dir: Path) -> BenchData:
@@ -239,7 +306,7 @@ def _read_run_folders(eval_dir: Path) -> BenchData:
     if not rows:
         raise ConfigError(f"{eval_dir} is not an eval output folder: no {RESULTS_SQLITE}, no {RESULTS_JSON} and no "
                           f"run folders in it (give the folder `mobile-agent eval --out` wrote)")
-    return BenchData(eval_dir, "run folders (no results file)", rows,
+    return BenchData(eval_dir, "run folders (no results file)", [Section("Runs", rows)],
                      notes=["No results file: SU is the agent's own completion claim; PS, RE and CR are unknown."])
 
 
@@ -264,6 +331,7 @@ def read_bench(eval_dir: Path) -> BenchData:
 class Agg:
     label: str
     n: int
+    successes: int
     su: float | None
     ps: float | None
     re: float | None
@@ -278,9 +346,12 @@ def _mean(values: Iterable[float | int | None]) -> float | None:
 
 
 def aggregate(label: str, rows: list[TaskRow]) -> Agg:
-    """Means of the metrics over ``rows`` (a metric missing from a row is left out of its mean)."""
-    return Agg(label, len(rows), _mean(r.su for r in rows), _mean(r.ps for r in rows), _mean(r.re for r in rows),
-               _mean(r.cr for r in rows), _mean(r.steps for r in rows), _mean(r.human_steps for r in rows))
+    """Means over ``rows``: SU, PS and CR over all of them, RE over the successful ones (a metric
+    missing from a row is left out of its mean)."""
+    ok = [r for r in rows if not r.failed]
+    return Agg(label, len(rows), len(ok), _mean(r.su for r in rows), _mean(r.ps for r in rows),
+               _mean(r.re for r in ok), _mean(r.cr for r in rows), _mean(r.steps for r in rows),
+               _mean(r.human_steps for r in rows))
 
 
 def _group(rows: list[TaskRow], key: str) -> list[tuple[Any, list[TaskRow]]]:
@@ -304,8 +375,8 @@ def _metric_cells(a: Agg) -> str:
 
 
 _AGG_HEAD = ("<thead><tr><th>{first}</th><th>tasks</th><th title='success'>SU</th><th title='process score'>PS</th>"
-             "<th title='relative efficiency'>RE</th><th title='completion rate'>CR</th><th>agent steps</th>"
-             "<th>human steps</th></tr></thead>")
+             "<th title='relative efficiency (successful runs)'>RE</th><th title='completion rate'>CR</th>"
+             "<th>agent steps</th><th>human steps</th></tr></thead>")
 
 
 def _agg_table(first: str, aggs: list[Agg], total: Agg, table_id: str) -> str:
@@ -323,46 +394,58 @@ def _task_link(row: TaskRow, page: Path) -> str:
     return f'<a class="trajectory" href="{relative_src(rep, page)}">trajectory</a>'
 
 
-def _task_rows(rows: list[TaskRow], page: Path) -> str:
-    def pct(v: float | None) -> str:
-        return fmt_pct(v)
+def _task_rows(rows: list[TaskRow], page: Path, table_id: str) -> str:
     ordered = sorted(rows, key=lambda r: (not r.failed, r.tier if isinstance(r.tier, int) else 99, r.app, r.task))
     out = []
     for r in ordered:
         status = "fail" if r.failed else "ok"
+        ms = f"{r.furthest}/{r.milestones}" if r.furthest is not None and r.milestones else "–"
         out.append(
             f'<tr class="{status}" data-task="{esc(r.task)}"><td class="l"><code>{esc(r.task)}</code></td>'
             f'<td class="l">{esc(r.app)}</td><td>{esc(r.tier if r.tier is not None else "?")}</td>'
-            f'<td class="l">{esc(r.instruction)}</td><td>{pct(r.su)}</td><td>{pct(r.ps)}</td><td>{pct(r.re)}</td>'
-            f'<td>{pct(r.cr)}</td><td>{fmt_int(r.steps)}</td><td>{fmt_int(r.human_steps)}</td>'
-            f'<td class="l">{esc(r.outcome)}</td><td>{fmt_seconds(r.duration_s)}</td><td>{fmt_int(r.tokens)}</td>'
-            f'<td>{fmt_cost(r.cost_usd)}</td><td class="l">{_task_link(r, page)}</td>'
-            f'<td class="l err">{esc(r.error)}</td></tr>')
+            f'<td class="l">{esc(r.instruction)}</td><td>{fmt_pct(r.su)}</td><td>{fmt_pct(r.ps)}</td>'
+            f'<td>{fmt_pct(r.re)}</td><td>{fmt_pct(r.cr)}</td><td>{fmt_int(r.steps)}</td>'
+            f'<td>{fmt_int(r.human_steps)}</td><td>{esc(ms)}</td><td class="l">{esc(r.outcome)}</td>'
+            f'<td>{fmt_seconds(r.duration_s)}</td><td>{fmt_int(r.tokens)}</td><td>{fmt_cost(r.cost_usd)}</td>'
+            f'<td class="l">{_task_link(r, page)}</td><td class="l err">{esc(r.error)}</td></tr>')
     head = ("<thead><tr><th>task</th><th>app</th><th>tier</th><th>instruction</th><th>SU</th><th>PS</th><th>RE</th>"
-            "<th>CR</th><th>steps</th><th>human</th><th>outcome</th><th>time</th><th>tokens</th><th>cost</th>"
-            "<th>report</th><th>error</th></tr></thead>")
-    return f'<table class="metrics" id="tasks">{head}<tbody>{"".join(out)}</tbody></table>'
+            "<th>CR</th><th>steps</th><th>human</th><th>milestones</th><th>outcome</th><th>time</th><th>tokens</th>"
+            "<th>cost</th><th>report</th><th>error</th></tr></thead>")
+    return f'<table class="metrics" id="{table_id}">{head}<tbody>{"".join(out)}</tbody></table>'
+
+
+def _section_html(sec: Section, index: int, page: Path) -> str:
+    suffix = "" if index == 0 else f"-{index + 1}"
+    rows = sec.rows
+    total = aggregate("All", rows)
+    tiers = [aggregate(_tier_label(t), rs) for t, rs in _group(rows, "tier")]
+    apps = [aggregate(str(a), rs) for a, rs in _group(rows, "app")]
+    return (f'<section class="block config"><h2>{esc(sec.title)}</h2>'
+            f'<p>{total.successes} of {total.n} tasks succeeded.</p>'
+            f'<h3>By tier</h3>{_agg_table("tier", tiers, total, "by-tier" + suffix)}'
+            f'<h3>By app</h3>{_agg_table("app", apps, total, "by-app" + suffix)}'
+            f'<h3>Tasks (failures first)</h3>{_task_rows(rows, page, "tasks" + suffix)}</section>')
 
 
 def render_bench(data: BenchData, page: Path) -> str:
     """The benchmark report page as HTML text, for a file written at ``page``."""
     rows = data.rows
-    total = aggregate("All", rows)
-    tiers = [aggregate(_tier_label(t), rs) for t, rs in _group(rows, "tier")]
-    apps = [aggregate(str(a), rs) for a, rs in _group(rows, "app")]
     failed = sum(r.failed for r in rows)
     tot_tokens = sum(r.tokens or 0 for r in rows)
     costs = [r.cost_usd for r in rows if r.cost_usd is not None]
     time_total = sum(r.duration_s or 0.0 for r in rows)
-    models = sorted({r.model for r in rows if r.model}) or ([str(data.meta["model"])] if data.meta.get("model") else [])
+    models = sorted({r.model for r in rows if r.model}) or sorted(
+        {str(s.config.get("model")) for s in data.sections if s.config.get("model")})
     meta = "".join(f'<div class="fact"><div class="label">{esc(k)}</div><div class="value">{esc(v)}</div></div>'
                    for k, v in list(data.meta.items())[:12] if k != "model")
     notes = "".join(f'<div class="gap">{esc(n)}</div>' for n in data.notes)
-    facts = [("Tasks", f"{len(rows)} ({failed} failed)"), ("Success", fmt_pct(total.su)), ("Time", fmt_seconds(time_total)),
-             ("Tokens", fmt_int(tot_tokens)), ("Cost", fmt_cost(sum(costs)) if costs else "–"),
-             ("Model", ", ".join(models) or "–"), ("Read from", data.source)]
+    facts = [("Tasks", f"{len(rows)} ({failed} failed)"), ("Configurations", str(len(data.sections))),
+             ("Time", fmt_seconds(time_total)), ("Tokens", fmt_int(tot_tokens)),
+             ("Cost", fmt_cost(sum(costs)) if costs else "–"), ("Model", ", ".join(models) or "–"),
+             ("Read from", data.source)]
     grid = "".join(f'<div class="fact"><div class="label">{esc(k)}</div><div class="value">{esc(v)}</div></div>'
                    for k, v in facts)
+    sections = "".join(_section_html(s, i, page) for i, s in enumerate(data.sections))
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -378,17 +461,10 @@ def render_bench(data: BenchData, page: Path) -> str:
 <h1>Benchmark results</h1>
 <div class="facts">{grid}{meta}</div>
 {notes}
-</header>
-<section class="block">
-<h2>By tier</h2>
 <p class="label">SU: success · PS: process score (correct steps / steps) · RE: relative efficiency
-(human steps / agent steps) · CR: completion rate (milestones reached). Means over tasks.</p>
-{_agg_table("tier", tiers, total, "by-tier")}
-<h2>By app</h2>
-{_agg_table("app", apps, total, "by-app")}
-<h2>Tasks (failures first)</h2>
-{_task_rows(rows, page)}
-</section>
+(human steps / agent steps, successful runs only) · CR: completion rate (milestones reached). Means over runs.</p>
+</header>
+{sections}
 </body>
 </html>
 """

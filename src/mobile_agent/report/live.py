@@ -1,0 +1,139 @@
+"""The live view of a run (``mobile-agent run --live``): a page on 127.0.0.1 that shows the current
+screenshot and each step as it happens.
+
+Usage::
+
+    view = LiveView(instruction="Turn on the dark mode")
+    url = view.start()                 # http://127.0.0.1:PORT/ on a free port
+    view.update(step_record, image)    # after each step (the step dict of steps.jsonl, a PIL image)
+    view.finish(summary)               # optional: the run's summary.json dict
+    view.close()
+
+The page polls ``/api/state?from=N`` twice a second (new steps since N, the newest screenshot's
+number, the summary once finished); screenshots are served as JPEG from ``/screen/<n>.jpg``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+from typing import Any
+
+from PIL import Image
+
+from mobile_agent.report.htmlkit import esc, static_text
+from mobile_agent.report.localserver import LocalServer, Response, json_response, text_response
+
+
+def _jsonable(data: Any) -> Any:
+    """A deep copy of ``data`` that JSON can write (unknown objects become their text)."""
+    return json.loads(json.dumps(data, default=str, ensure_ascii=False))
+
+
+def _jpeg(image: Image.Image, max_side: int = 1600) -> bytes:
+    im = image.convert("RGB")
+    if max(im.size) > max_side:
+        scale = max_side / max(im.size)
+        im = im.resize((max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.Resampling.BILINEAR)
+    buf = io.BytesIO()
+    im.save(buf, "JPEG", quality=85)
+    return buf.getvalue()
+
+
+class LiveView:
+    """A localhost page that follows a run. Thread-safe: ``update`` may be called from the agent's
+    thread while the page is served from another."""
+
+    def __init__(self, instruction: str = "", host: str = "127.0.0.1", port: int = 0) -> None:
+        self.instruction = instruction
+        self._server = LocalServer(self._route, host, port)
+        self._lock = threading.Lock()
+        self._steps: list[dict[str, Any]] = []
+        self._screens: list[bytes] = []  # JPEG bytes; index = screen number
+        self._step_screen: list[int | None] = []  # screen number of each step
+        self._summary: dict[str, Any] | None = None
+        self._version = 0
+
+    def start(self) -> str:
+        """Start serving and return the page's URL (``http://127.0.0.1:PORT/``)."""
+        return self._server.start()
+
+    @property
+    def url(self) -> str:
+        return self._server.url
+
+    def update(self, step: dict[str, Any], screenshot: Image.Image | None = None) -> None:
+        """Show a finished step (its ``steps.jsonl`` record) and the phone's screen after it."""
+        record = _jsonable(step)
+        jpeg = _jpeg(screenshot) if screenshot is not None else None
+        with self._lock:
+            number: int | None = None
+            if jpeg is not None:
+                self._screens.append(jpeg)
+                number = len(self._screens) - 1
+            self._steps.append(record)
+            self._step_screen.append(number)
+            self._version += 1
+
+    def show_screen(self, screenshot: Image.Image) -> None:
+        """Show a screenshot without a step (for example the first screen, before step 1)."""
+        jpeg = _jpeg(screenshot)
+        with self._lock:
+            self._screens.append(jpeg)
+            self._version += 1
+
+    def finish(self, summary: dict[str, Any]) -> None:
+        """Show the run's outcome (its ``summary.json`` dict); the page stops polling."""
+        with self._lock:
+            self._summary = _jsonable(summary)
+            self._version += 1
+
+    def close(self) -> None:
+        """Stop serving and free the port. Safe to call twice."""
+        self._server.close()
+
+    def __enter__(self) -> "LiveView":
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------ HTTP
+    def _state(self, start: int) -> dict[str, Any]:
+        with self._lock:
+            start = max(0, min(start, len(self._steps)))
+            return {
+                "version": self._version,
+                "instruction": self.instruction,
+                "count": len(self._steps),
+                "from": start,
+                "steps": [{"record": r, "screen": n} for r, n in zip(self._steps[start:], self._step_screen[start:])],
+                "latest_screen": len(self._screens) - 1 if self._screens else None,
+                "summary": self._summary,
+            }
+
+    def _route(self, method: str, path: str, query: dict[str, list[str]], body: bytes) -> Response:
+        if method != "GET":
+            return text_response("method not allowed", 405)
+        if path in ("/", "/index.html"):
+            page = static_text("live.html").replace("{{TITLE}}", esc(self.instruction or "mobile-agent run"))
+            return text_response(page, ctype="text/html; charset=utf-8")
+        if path == "/api/state":
+            try:
+                start = int((query.get("from") or ["0"])[0])
+            except ValueError:
+                start = 0
+            return json_response(self._state(start))
+        if path.startswith("/screen/") and path.endswith(".jpg"):
+            try:
+                n = int(path[len("/screen/"):-len(".jpg")])
+            except ValueError:
+                return text_response("not found", 404)
+            with self._lock:
+                data = self._screens[n] if 0 <= n < len(self._screens) else None
+            if data is None:
+                return text_response("no such screen", 404)
+            return 200, "image/jpeg", data
+        return text_response("not found", 404)

@@ -1,0 +1,291 @@
+"""Real-browser tests: headless Chromium (Debian's ``chromium``) driven by Playwright's Python package.
+
+A generated report opens from disk with every image loaded and the arrow keys stepping; the live
+view follows updates; the simulated phone served to the page is tapped, swiped and typed into."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, sync_playwright
+
+from mobile_agent.device.sim import SimPhone
+from mobile_agent.device.uitree import TreeDriver
+from mobile_agent.report import write_report
+from mobile_agent.report.live import LiveView
+from mobile_agent.report.simserve import count_human_steps, serve_phone
+from report_helpers import INSTRUCTION, cached_run
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+TIMEOUT_MS = 10_000
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[BrowserContext]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)")
+    profile = tempfile.mkdtemp(prefix="report-chromium-")
+    with sync_playwright() as pw:
+        ctx = pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, headless=True, args=ARGS,
+                                                    viewport={"width": 1200, "height": 900})
+        ctx.set_default_timeout(TIMEOUT_MS)
+        try:
+            yield ctx
+        finally:
+            ctx.close()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def page(browser: BrowserContext) -> Iterator[Page]:
+    pg = browser.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    pg.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def _images_loaded(pg: Page) -> list[dict]:
+    pg.wait_for_function("Array.from(document.images).every(i => i.complete)")
+    return pg.evaluate("Array.from(document.images).map(i => ({src: i.currentSrc.slice(0, 80), w: i.naturalWidth}))")
+
+
+def _current(pg: Page) -> str:
+    return pg.evaluate("document.body.dataset.current")
+
+
+def test_report_opens_from_disk_images_load_and_arrows_step(page: Page, tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    shutil.copytree(cached_run(), run)
+    out = write_report(run)
+    page.goto(out.as_uri())
+    imgs = _images_loaded(page)
+    assert len(imgs) == 2 * 5  # 4 steps and the final screen, each in the filmstrip and in full
+    assert all(i["w"] > 0 for i in imgs), imgs
+    assert page.inner_text("#instruction") == INSTRUCTION
+    assert _current(page) == "step-1"
+    page.keyboard.press("ArrowRight")
+    assert _current(page) == "step-2"
+    # the current step is scrolled into view, and its filmstrip thumbnail is marked
+    top = page.evaluate("document.getElementById('step-2').getBoundingClientRect().top")
+    assert 0 <= top < 900
+    assert page.get_attribute(".thumb.current", "data-target") == "step-2"
+    for expected in ("step-3", "step-4", "final", "final"):
+        page.keyboard.press("ArrowRight")
+        assert _current(page) == expected
+    page.keyboard.press("ArrowLeft")
+    assert _current(page) == "step-4"
+    page.keyboard.press("Home")
+    assert _current(page) == "step-1"
+    # a click on a filmstrip thumbnail goes to that step
+    page.click('.thumb[data-target="step-3"]')
+    assert _current(page) == "step-3"
+    # the overlay sits on the screenshot: the tap mark of step 3 is inside its image
+    inside = page.evaluate("""() => {
+        const f = document.querySelector('#step-3 figure').getBoundingClientRect();
+        const d = document.querySelector('#step-3 circle.dot').getBoundingClientRect();
+        const cx = d.left + d.width / 2, cy = d.top + d.height / 2;
+        return cx > f.left && cx < f.right && cy > f.top && cy < f.bottom;
+    }""")
+    assert inside
+
+
+def test_cut_off_run_renders_in_the_browser_with_gaps(page: Page, tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    shutil.copytree(cached_run(), run)
+    (run / "summary.json").unlink()
+    (run / "screens" / "step_003.png").unlink()
+    lines = (run / "steps.jsonl").read_text().splitlines()
+    (run / "steps.jsonl").write_text("\n".join(lines[:3]) + "\n" + lines[3][:40])
+    out = write_report(run)
+    page.goto(out.as_uri())
+    imgs = _images_loaded(page)
+    assert imgs and all(i["w"] > 0 for i in imgs), imgs
+    assert page.locator(".gap").count() == 1 + 1  # no summary; the cut-off line
+    assert page.locator(".noshot").count() == 1
+    assert page.locator(".gap").first.is_visible()
+    page.keyboard.press("End")
+    assert _current(page) == "final"
+
+
+def _step(n: int, action: str, gesture: dict) -> dict:
+    return {"step": n, "action": action, "thought": f"thinking {n}", "gesture": gesture,
+            "reflection": {"verdict": "as_expected"}, "timings": {"total_s": 1.25}, "error": None}
+
+
+def test_live_view_shows_each_step_as_it_happens(page: Page) -> None:
+    phone = SimPhone(seed=1)
+    view = LiveView(instruction="Open the Display settings")
+    url = view.start()
+    try:
+        assert url.startswith("http://127.0.0.1:")
+        page.goto(url)
+        assert page.inner_text("#instruction") == "Open the Display settings"
+        drv = TreeDriver(phone)
+        view.show_screen(phone.screenshot())
+        page.wait_for_function("document.getElementById('screen').naturalWidth > 0")
+        node = drv.tap(text="Settings")
+        view.update(_step(1, 'Open App ("Settings")', {"kind": "tap", "x": node.bounds.center.x,
+                                                          "y": node.bounds.center.y}), phone.screenshot())
+        page.wait_for_function("document.querySelectorAll('#steps li').length === 1")
+        assert "Open App" in page.inner_text("#steps li")
+        node = drv.tap(text="Display")
+        view.update(_step(2, 'Click Text ("Display")', {"kind": "tap", "x": node.bounds.center.x,
+                                                         "y": node.bounds.center.y}), phone.screenshot())
+        page.wait_for_function("document.querySelectorAll('#steps li').length === 2")
+        page.wait_for_function("document.getElementById('screen').src.endsWith('screen/2.jpg')")
+        page.wait_for_function("document.getElementById('screen').complete")
+        w, h = page.evaluate("[document.getElementById('screen').naturalWidth, "
+                             "document.getElementById('screen').naturalHeight]")
+        assert w > 0 and abs(w / h - 1080 / 2400) < 0.01
+        view.finish({"outcome": "completed", "completed": True, "error": None})
+        page.wait_for_function("document.body.dataset.done === '1'")
+        assert page.inner_text("#status") == "completed"
+        # clicking an earlier step shows its screen
+        page.click("#steps li:first-child")
+        assert page.get_attribute("#screen", "src").endswith("screen/1.jpg")
+    finally:
+        view.close()
+    with pytest.raises(urllib.error.URLError):
+        urllib.request.urlopen(url + "api/state", timeout=2)
+
+
+class _Served:
+    """serve_phone running in a thread, as ``mobile-agent sim serve`` runs it."""
+
+    def __init__(self, phone: SimPhone, record: Path) -> None:
+        self.stop = threading.Event()
+        self._ready = threading.Event()
+        self.url = ""
+
+        def ready(url: str) -> None:
+            self.url = url
+            self._ready.set()
+
+        self.thread = threading.Thread(target=serve_phone, args=(phone,), daemon=True,
+                                       kwargs={"record_to": record, "ready": ready, "stop": self.stop})
+        self.thread.start()
+        assert self._ready.wait(10), "serve_phone did not become ready"
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(10)
+        assert not self.thread.is_alive()
+
+
+def _click_phone(pg: Page, phone: SimPhone, x: int, y: int) -> None:
+    box = pg.locator("#screen").bounding_box()
+    assert box is not None
+    w, h = phone.size()
+    scale = min(box["width"] / w, box["height"] / h)
+    ox = box["x"] + (box["width"] - w * scale) / 2
+    oy = box["y"] + (box["height"] - h * scale) / 2
+    pg.mouse.click(ox + x * scale, oy + y * scale)
+
+
+def _wait_version(pg: Page, v: int) -> None:
+    pg.wait_for_function(f"document.body.dataset.version === '{v}'")
+
+
+def _records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_sim_serve_click_on_a_switch_changes_the_phone(page: Page, tmp_path: Path) -> None:
+    phone = SimPhone(seed=0)
+    phone.launch("Settings")
+    drv = TreeDriver(phone)
+    drv.tap(text="Display")
+    switch = [n for n in drv.nodes() if n.checkable][-1]  # the Dark theme switch
+    assert phone.state.settings.dark_mode is False
+    record = tmp_path / "session.jsonl"
+    served = _Served(phone, record)
+    try:
+        page.goto(served.url)
+        page.wait_for_function("document.getElementById('screen').naturalWidth > 0")
+        c = switch.bounds.center
+        _click_phone(page, phone, c.x, c.y)
+        _wait_version(page, 1)
+        assert phone.state.settings.dark_mode is True
+        rec = _records(record)
+        assert len(rec) == 1 and rec[0]["kind"] == "tap"
+        assert switch.bounds.contains(rec[0]["x"], rec[0]["y"])
+        # the page shows the new (dark) screen
+        dark = page.evaluate("""() => { const i = document.getElementById('screen');
+            const c = document.createElement('canvas'); c.width = 20; c.height = 40;
+            const g = c.getContext('2d'); g.drawImage(i, 0, 0, 20, 40);
+            const d = g.getImageData(0, 0, 20, 40).data; let s = 0;
+            for (let k = 0; k < d.length; k += 4) s += d[k]; return s / (d.length / 4); }""")
+        assert dark < 100
+        page.click("#home")
+        _wait_version(page, 2)
+        assert phone.state.foreground is None
+        assert _records(record)[-1]["kind"] == "home"
+    finally:
+        served.close()
+
+
+def test_sim_serve_typing_drag_and_back(page: Page, tmp_path: Path) -> None:
+    phone = SimPhone(seed=0)
+    phone.launch("Notes")
+    drv = TreeDriver(phone)
+    new = drv.find(text="New note") or drv.find(desc="New note")
+    assert new is not None
+    record = tmp_path / "session.jsonl"
+    served = _Served(phone, record)
+    try:
+        page.goto(served.url)
+        page.wait_for_function("document.getElementById('screen').naturalWidth > 0")
+        _click_phone(page, phone, new.bounds.center.x, new.bounds.center.y)
+        _wait_version(page, 1)
+        page.keyboard.type("Hellp")
+        page.keyboard.press("Backspace")
+        page.keyboard.type("o")
+        _wait_version(page, 8)
+        assert phone.foreground is not None and phone.foreground.screen.fields.get("title") == "Hello"
+        page.click("#back")  # hides the keyboard
+        page.click("#back")  # closes the editor, saving the note
+        _wait_version(page, 10)
+        assert any(n.title == "Hello" for n in phone.state.notes.notes)
+        page.click("#home")
+        _wait_version(page, 11)
+        assert phone.state.foreground is None
+        kinds = [r["kind"] for r in _records(record)]
+        assert kinds == ["tap", "type", "type", "type", "type", "type", "key", "type", "back", "back", "home"]
+        assert count_human_steps(record) == 1 + 1 + 3  # tap, one Type, back, back, home
+    finally:
+        served.close()
+    # a drag is a swipe: in Settings it scrolls the list
+    phone2 = SimPhone(seed=0)
+    phone2.launch("Settings")
+    before = TreeDriver(phone2).visible_labels()
+    served = _Served(phone2, tmp_path / "drag.jsonl")
+    try:
+        page.goto(served.url)
+        page.wait_for_function("document.getElementById('screen').naturalWidth > 0")
+        box = page.locator("#screen").bounding_box()
+        assert box is not None
+        x = box["x"] + box["width"] / 2
+        page.mouse.move(x, box["y"] + box["height"] * 0.75)
+        page.mouse.down()
+        page.mouse.move(x, box["y"] + box["height"] * 0.5, steps=5)
+        page.mouse.move(x, box["y"] + box["height"] * 0.25, steps=5)
+        page.mouse.up()
+        _wait_version(page, 1)
+        rec = _records(tmp_path / "drag.jsonl")
+        assert [r["kind"] for r in rec] == ["swipe"] and rec[0]["y1"] > rec[0]["y2"]
+        after = TreeDriver(phone2).visible_labels()
+        assert after != before and "About phone" in after and "About phone" not in before
+    finally:
+        served.close()
