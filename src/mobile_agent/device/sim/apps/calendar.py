@@ -68,8 +68,7 @@ class MonthScreen(Screen):
         t = ui.theme
         today = app.phone.now.date()
         events = app.phone.state.calendar.events
-        ui.top_bar("", actions=(("magnify", "Search", lambda: None),
-                                ("calendar-today", "Jump to today", self.go_today)))
+        ui.top_bar("", actions=(("calendar-today", "Jump to today", self.go_today),))
         bar_cy = ui.area.y1 + ui.dp(32)
         ui.icon_button(ui.area.x1 + ui.dp(28), bar_cy, "chevron-left", "Previous month", lambda: self.move(-1))
         title = month_title(self.shown)
