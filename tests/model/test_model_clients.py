@@ -234,3 +234,19 @@ def test_encode_image_resizes_and_sets_quality():
     assert (full.width, full.height) == (1080, 2400)
     png = encode_image(Image.new("RGBA", (50, 80)), 1024, fmt="PNG")
     assert png.mime == "image/png" and Image.open(io.BytesIO(png.data)).size == (50, 80)
+
+
+def test_openai_adapts_once_to_a_refused_parameter():
+    script = [Reply(status=400, error="Unsupported parameter: 'max_tokens'. Use 'max_completion_tokens'.",
+                    param="max_tokens"), "ok", "again", Reply(status=400, error="bad image", param="messages")]
+    with LocalChatServer(script) as server:
+        m = OpenAIChatModel("o-model", base_url=server.openai_base_url, api_key="k", retry=fast_retry())
+        assert m.complete([Message.text("user", "hi")], max_tokens=50).text == "ok"
+        assert m.complete([Message.text("user", "hi")]).text == "again"
+        with pytest.raises(ModelError, match="HTTP 400: bad image"):
+            m.complete([Message.text("user", "hi")])
+    bodies = [r.body for r in server.requests]
+    assert bodies[0]["max_tokens"] == 50 and "max_completion_tokens" not in bodies[0]
+    assert bodies[1]["max_completion_tokens"] == 50 and "max_tokens" not in bodies[1]
+    assert bodies[2]["max_completion_tokens"] == 1024  # remembered
+    assert len(server.requests) == 4

@@ -32,6 +32,7 @@ class Reply:
     error: str = ""
     headers: dict[str, str] = field(default_factory=dict)
     delay_s: float = 0.0
+    param: str | None = None
 
 
 @dataclass
@@ -190,7 +191,8 @@ class LocalChatServer:
                     if anthropic:
                         err = {"type": "error", "error": {"type": _anthropic_error_type(reply.status), "message": reply.error}}
                     else:
-                        err = {"error": {"message": reply.error, "type": _openai_error_type(reply.status), "code": None}}
+                        err = {"error": {"message": reply.error, "type": _openai_error_type(reply.status), "code": None,
+                                     "param": reply.param}}
                     self._send(reply.status, err, reply.headers)
                     return
                 prompt_tokens = max(1, len(raw) // 4)

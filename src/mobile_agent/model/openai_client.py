@@ -99,6 +99,7 @@ class OpenAIChatModel:
         self.max_tokens = max_tokens
         self.temperature = temperature
         self.image_detail = image_detail
+        self.token_param = "max_tokens"
         key = resolve_key(api_key, api_key_env, f"model {model}")
         try:
             self._client = openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout_s, max_retries=0)
@@ -112,9 +113,21 @@ class OpenAIChatModel:
     def _where(self) -> str:
         return self.base_url or "the OpenAI API"
 
+    def _adapt(self, kwargs: dict, param: str | None) -> bool:
+        """Drop or rename a parameter the server refused; False when there is nothing to adapt."""
+        if param == "max_tokens" and "max_tokens" in kwargs:
+            kwargs["max_completion_tokens"] = kwargs.pop("max_tokens")
+            self.token_param = "max_completion_tokens"
+            return True
+        if param == "temperature" and "temperature" in kwargs:
+            kwargs.pop("temperature")
+            self.temperature = None
+            return True
+        return False
+
     def complete(self, messages: Sequence[Message], *, max_tokens: int | None = None) -> ChatResponse:
         payload = to_openai_messages(messages, self.image_detail)
-        kwargs: dict = {"model": self._model, "messages": payload, "max_tokens": max_tokens or self.max_tokens}
+        kwargs: dict = {"model": self._model, "messages": payload, self.token_param: max_tokens or self.max_tokens}
         if self.temperature is not None:
             kwargs["temperature"] = self.temperature
 
@@ -130,7 +143,14 @@ class OpenAIChatModel:
 
         t0 = time.monotonic()
         try:
-            resp, attempts = call_with_retries(once, self.retry, f"chat call to {self._model}")
+            try:
+                resp, attempts = call_with_retries(once, self.retry, f"chat call to {self._model}")
+            except openai.BadRequestError as exc:
+                # Newer OpenAI models refuse max_tokens (they want max_completion_tokens) and some
+                # refuse temperature; the server names the parameter. Adapt once and remember.
+                if not self._adapt(kwargs, _param(exc)):
+                    raise
+                resp, attempts = call_with_retries(once, self.retry, f"chat call to {self._model}")
         except openai.AuthenticationError as exc:
             raise ConfigError(
                 f"{self._where()} rejected the API key from {self.api_key_env} (401 Unauthorized): "
@@ -177,6 +197,14 @@ class OpenAIChatModel:
             text=text, usage=usage, model=resp.model or self._model,
             cost_usd=self.prices.cost(self._model, usage), latency_s=latency, attempts=attempts,
         )
+
+
+def _param(exc: BaseException) -> str | None:
+    """The ``param`` an OpenAI-style 400 error names, if any."""
+    body = getattr(exc, "body", None)
+    err = body.get("error", body) if isinstance(body, dict) else None
+    value = err.get("param") if isinstance(err, dict) else None
+    return str(value) if value else None
 
 
 def _msg(exc: BaseException) -> str:
