@@ -85,6 +85,15 @@ class Probe:
             self._labels = out
         return self._labels
 
+    def focused_rid(self) -> str | None:
+        """The resource id of the focused node of the ui tree (a text field being typed in), if any."""
+        from mobile_agent.device.uitree import parse_tree
+
+        for n in parse_tree(self.phone.ui_tree()):
+            if n.focused:
+                return n.rid
+        return None
+
     def shows(self, *texts: str) -> bool:
         """Every one of ``texts`` is a whole label on screen (case-insensitive)."""
         have = {norm(x) for x in self.labels()}

@@ -1,0 +1,101 @@
+"""Mobile-Eval, multi-app: today's date from Calendar into a note; the 5-day temperatures from Weather
+analysed in a note; today's Lakers result from Browser written as a sports note."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from mobile_agent.agent.operations import Exit, OpenApp
+from mobile_agent.bench.mobile_eval.notes import note_with, write_note
+from mobile_agent.bench.task import Params, Probe, Task, norm, step, stop
+
+MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december"]
+
+
+def long_date(d: dt.date) -> str:
+    """As the Calendar shows it: ``Saturday, September 14, 2024``."""
+    return f"{d.strftime('%A, %B')} {d.day}, {d.year}"
+
+
+def mentions_date(text: str, d: dt.date) -> bool:
+    """``text`` names the date ``d``: its ISO form, or its month (full or first three letters) with the
+    day number as a whole word."""
+    t = norm(text)
+    if d.isoformat() in t or f"{d.month}/{d.day}" in t:
+        return True
+    month = MONTHS[d.month - 1]
+    has_month = month in t or re.search(rf"\b{month[:3]}\b", t) is not None
+    return has_month and re.search(rf"(?<!\d){d.day}(?!\d)", t) is not None
+
+
+def new_notes(p: Probe, before: int) -> list:
+    return p.state.notes.notes[before:]
+
+
+def then_notes(first_app: str, seen) -> list:
+    """Leave ``first_app`` for the home screen, open Notes (milestones remember ``first_app`` was seen)."""
+    return [
+        step(Exit(), lambda p: p.on_home and seen(p)),
+        step(OpenApp("Notes"), lambda p: p.in_app("Notes") and seen(p)),
+    ]
+
+
+def today_note(params: Params, s) -> Task:
+    today = s.today
+    params.values["date"] = today.isoformat()
+    text = f"Today is {long_date(today)}"
+    count = len(s.notes.notes)
+    seen = lambda p: p.visited("Calendar")  # noqa: E731
+
+    def done(p: Probe) -> bool:
+        return any("today is" in norm(n.title + " " + n.body) and mentions_date(n.title + " " + n.body, today)
+                   for n in new_notes(p, count))
+
+    return Task(
+        id="", apps=(), tier=1,
+        instruction='Open the Calendar and look at today\'s date, then go to Notes and create a new note to write '
+                    '"Today is <the date>".',
+        paper_instruction='Open the calendar and look at today\'s date, then go to notes and create a new note to '
+                          'write "Today is {date}".',
+        plan=[step(OpenApp("Calendar"), lambda p: p.in_app("Calendar")), *then_notes("Calendar", seen),
+              *write_note(text, start=[])[:-1],
+              step(write_note(text, start=[])[-1].op, done, icon_desc="Save"), stop()],
+        success=lambda p: done(p) and seen(p),
+    )
+
+
+def temperature_note(params: Params, s) -> Task:
+    days = s.weather.forecast
+    highs = [d.high for d in days]
+    lows = [d.low for d in days]
+    warm = max(days, key=lambda d: d.high)
+    text = (f"Next 5 days: highs from {min(highs)} to {max(highs)} C, lows from {min(lows)} to {max(lows)} C. "
+            f"Warmest on {warm.weekday} with {warm.high} C.")
+    count = len(s.notes.notes)
+    values = {str(v) for v in highs + lows}
+    seen = lambda p: p.visited("Weather")  # noqa: E731
+
+    def done(p: Probe) -> bool:
+        for n in new_notes(p, count):
+            nums = set(re.findall(r"-?\d+", n.title + " " + n.body))
+            if len(nums & values) >= 2:
+                return True
+        return False
+
+    return Task(
+        id="", apps=(), tier=2,
+        instruction="Check the temperature in the next 5 days, and then create a new note in Notes and write a "
+                    "temperature analysis.",
+        paper_instruction="Check the temperature in the next 5 days, and then create a new note in notes and write "
+                          "a temperature analysis.",
+        plan=[step(OpenApp("Weather"), lambda p: p.in_app("Weather")), *then_notes("Weather", seen),
+              *write_note(text, start=[])[:-1],
+              step(write_note(text, start=[])[-1].op, done, icon_desc="Save"), stop()],
+        success=lambda p: done(p) and seen(p),
+        description="success: a new note citing at least two of the forecast's temperatures, after Weather was open",
+    )
+
+
+TASKS = [("multi-1", ("Calendar", "Notes"), 1, today_note), ("multi-2", ("Weather", "Notes"), 2, temperature_note)]
