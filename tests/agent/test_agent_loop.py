@@ -319,3 +319,15 @@ def test_an_unexpected_exception_still_leaves_a_complete_record(tmp_path):
     summary = read_summary(tmp_path)
     assert summary["outcome"] == "error" and summary["error"] == result.error
     assert (tmp_path / "screens" / "final.png").is_file()
+
+
+def test_open_app_off_the_home_screen_suggests_exit(tmp_path):
+    phone = TinyPhone(screen="settings")
+    plans = [react("Open App (Calendar)"), react("Exit"), react("Stop")]
+    with LocalChatServer(Script(plans)) as server:
+        result = make_agent(server, phone).run("Go home", tmp_path)
+    assert result.completed and phone.screen == "home"
+    second = plan_requests(server)[1]
+    assert "Your last operation, Open App (Calendar), could not be carried out" in second.text
+    assert "use Exit to go there first" in second.text
+    assert read_steps(tmp_path)[1]["gesture"] == {"kind": "home"}

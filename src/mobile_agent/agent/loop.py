@@ -183,6 +183,7 @@ class Agent:
                     outcome, completed = done, done == "completed"
                     break
                 screens.append(current)
+                del screens[:-max(1, s.history_screens - 1)]  # keep only what the history sends
                 current = after
         except _End as end:
             outcome, error, exc_kept = end.outcome, end.error, end.exc

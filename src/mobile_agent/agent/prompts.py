@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from mobile_agent.agent.operations import Operation
+from mobile_agent.agent.operations import OpenApp, Operation
 
 SYSTEM_PROMPT = """\
 You operate an Android phone for a user, one operation at a time. At each step you see a screenshot \
@@ -75,8 +75,13 @@ def no_change_feedback(op: Operation) -> str:
 
 
 def grounding_feedback(op: Operation, message: str) -> str:
-    return (f"Your last operation, {op}, could not be carried out: {message} Nothing was tapped. "
-            "Reselect: use text that is on the screen, Click Icon with a description and position, or scroll.")
+    message = message.rstrip(". ") + "."
+    if isinstance(op, OpenApp):
+        hint = ("Open App works on the home screen: use Exit to go there first, or Page Down / Page Up on the "
+                "home screen to find the app, or Click Text with the name exactly as shown.")
+    else:
+        hint = "Reselect: use text that is on the screen, Click Icon with a description and position, or scroll."
+    return f"Your last operation, {op}, could not be carried out: {message} Nothing was tapped. {hint}"
 
 
 def wrong_page_feedback(op: Operation, reason: str) -> str:
