@@ -6,6 +6,7 @@ Usage::
     view = LiveView(instruction="Turn on the dark mode")
     url = view.start()                 # http://127.0.0.1:PORT/ on a free port
     view.update(step_record, image)    # after each step (the step dict of steps.jsonl, a PIL image)
+    # or: AgentSettings(on_step=view.follow(run_dir)) reads each step's screenshot from the run folder
     view.finish(summary)               # optional: the run's summary.json dict
     view.close()
 
@@ -18,7 +19,8 @@ from __future__ import annotations
 import io
 import json
 import threading
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable
 
 from PIL import Image
 
@@ -75,6 +77,26 @@ class LiveView:
             self._steps.append(record)
             self._step_screen.append(number)
             self._version += 1
+
+    def follow(self, run_dir: str | Path) -> Callable[[dict[str, Any]], None]:
+        """An ``on_step`` callback for the agent: each step record is shown with its screenshot read
+        from ``run_dir`` (the annotated copy, with the gesture drawn, where the step has one)."""
+        base = Path(run_dir)
+
+        def on_step(record: dict[str, Any]) -> None:
+            image = None
+            for key in ("annotated", "screenshot"):
+                rel = record.get(key)
+                if isinstance(rel, str) and rel:
+                    try:
+                        with Image.open(base / rel) as im:
+                            image = im.convert("RGB")
+                        break
+                    except (OSError, ValueError):
+                        continue
+            self.update(record, image)
+
+        return on_step
 
     def show_screen(self, screenshot: Image.Image) -> None:
         """Show a screenshot without a step (for example the first screen, before step 1)."""

@@ -55,14 +55,16 @@ class PhoneServer:
 
     # ------------------------------------------------------------ lifecycle
     def bind(self) -> str:
+        url = self._server.bind()
         if self.record_to is not None and self._record is None:
             try:
                 self.record_to.parent.mkdir(parents=True, exist_ok=True)
                 self._record = self.record_to.open("a", encoding="utf-8")
             except OSError as exc:
+                self._server.close()
                 raise ConfigError(f"cannot write the recording to {self.record_to}: {exc.strerror or exc} "
                                   f"(choose a writable path)") from exc
-        return self._server.bind()
+        return url
 
     def start(self) -> str:
         """Serve from a background thread; returns the URL."""
@@ -208,7 +210,8 @@ def serve_phone(phone: Any, host: str = "127.0.0.1", port: int = 0, record_to: P
 def count_human_steps(record: Path) -> int:
     """The number of operations in a recorded session, counted as the benchmark counts a plan's
     steps: each tap, swipe, back and home is one; a run of typing (keys, Enter, Backspace) is one
-    Type. Lines that are not JSON (a session cut off mid-line) are skipped."""
+    Type; a Backspace that found no keyboard is not counted. Lines that are not JSON (a session cut
+    off mid-line) are skipped."""
     steps = 0
     typing = False
     for line in Path(record).read_text(encoding="utf-8").splitlines():
@@ -217,6 +220,8 @@ def count_human_steps(record: Path) -> int:
         except json.JSONDecodeError:
             continue
         kind = g.get("kind") if isinstance(g, dict) else None
+        if kind == "key" and g.get("handled") is False:
+            continue  # Backspace with no keyboard on screen: nothing happened
         if kind in ("type", "key"):
             if not typing:
                 steps += 1
