@@ -1,9 +1,55 @@
-"""CLI commands: bench. Filled in by the work on its issue."""
+"""CLI commands: the ``bench`` group. Each area adds its sub-commands through its own
+``add_<area>_commands(group)`` function, called from :func:`register`."""
 
 from __future__ import annotations
+
+import json
+from typing import Optional
 
 import typer
 
 
+def add_perception_commands(group: typer.Typer) -> None:
+    """``bench perception``: perception figures on every reachable screen of the simulated phone."""
+
+    @group.command("perception")
+    def bench_perception(
+        seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone."),
+        depth: int = typer.Option(1, "--depth", help="Taps away from each app's first screen to explore."),
+        max_screens: int = typer.Option(120, "--max-screens", help="Stop collecting screens after this many."),
+        dark: bool = typer.Option(False, "--dark", help="Dark theme."),
+        ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
+        repeat: int = typer.Option(1, "--repeat", help="Cold full parses per screen (for timing spread)."),
+        as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+        out: Optional[str] = typer.Option(None, "--out", help="Also write the JSON figures to this file."),
+        verbose: bool = typer.Option(False, "--verbose", "-v", help="Print progress and the misses."),
+    ) -> None:
+        """Parse time, text grounding, icon recall and offline icon matching on the simulated phone,
+        with its ui_tree as ground truth. Prints figures; asserts nothing."""
+        from mobile_agent.perception import Perception
+        from mobile_agent.perception.benchmark import collect_sim_screens, format_report, run_benchmark
+
+        log = (lambda m: typer.echo(m, err=True)) if verbose else None
+        screens = collect_sim_screens(seed=seed, depth=depth, max_screens=max_screens, dark=dark, log=log)
+        result = run_benchmark(screens, lambda: Perception(ocr=ocr), log=log, repeat_parse=max(1, repeat))
+        d = result.to_dict()
+        d["settings"] = {"seed": seed, "depth": depth, "dark": dark, "ocr": ocr}
+        if out:
+            with open(out, "w", encoding="utf-8") as f:
+                json.dump(d, f, indent=1, ensure_ascii=False)
+        if as_json:
+            typer.echo(json.dumps(d, ensure_ascii=False))
+            return
+        for line in format_report(d):
+            typer.echo(line)
+        if verbose:
+            for key in ("text_grounding", "icon_recall", "icon_matching_top1"):
+                for miss in d[key]["misses"]:
+                    typer.echo(f"  miss ({key}): {miss}")
+
+
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the main app."""
+    """Add the ``bench`` group to the main app."""
+    group = typer.Typer(help="Benchmarks that print figures (medians, spread, shares).", no_args_is_help=True)
+    add_perception_commands(group)
+    app.add_typer(group, name="bench")

@@ -1,0 +1,299 @@
+"""The perception benchmark: OCR, grounding and icon figures on screens with a ground-truth tree.
+
+Screens come with a uiautomator XML dump (``bounds="[x1,y1][x2,y2]"``), which is the ground truth:
+visible text nodes for text grounding, clickable nodes without text for icon recall, their
+``content-desc`` for icon matching. :func:`collect_sim_screens` gathers such screens from the
+simulated phone by tapping the clickable nodes of every app (breadth first, a few levels deep);
+:func:`run_benchmark` measures. Nothing here asserts anything about time: it prints figures.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import statistics
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+import numpy as np
+from PIL import Image
+
+from mobile_agent.perception.change import changed_fraction, changed_regions
+from mobile_agent.perception.results import Candidate
+from mobile_agent.types import Box
+
+
+@dataclass
+class Node:
+    """One node of a uiautomator dump, with what the benchmark needs."""
+
+    text: str
+    desc: str
+    box: Box
+    clickable: bool
+    package: str
+    cls: str
+    has_text_below: bool = False
+
+
+@dataclass
+class BenchScreen:
+    """A screenshot, its tree, and where it came from (app and tap path)."""
+
+    name: str
+    image: Image.Image
+    nodes: list[Node]
+    parent: int | None = None  # index of the screen this one was reached from by one tap
+
+
+@dataclass
+class BenchResult:
+    screens: int = 0
+    parse_s: list[float] = field(default_factory=list)
+    ocr_s: list[float] = field(default_factory=list)
+    icons_s: list[float] = field(default_factory=list)
+    incremental_s: list[float] = field(default_factory=list)
+    incremental_fraction: list[float] = field(default_factory=list)
+    text_total: int = 0
+    text_hit: int = 0
+    text_hit_alone: int = 0
+    text_misses: list[str] = field(default_factory=list)
+    icon_total: int = 0
+    icon_hit: int = 0
+    icon_misses: list[str] = field(default_factory=list)
+    match_total: int = 0
+    match_hit: int = 0
+    match_known_total: int = 0
+    match_known_hit: int = 0
+    match_misses: list[str] = field(default_factory=list)
+    app_total: int = 0
+    app_hit: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        def stats(v: list[float]) -> dict[str, float] | None:
+            if not v:
+                return None
+            q = np.percentile(v, [10, 90])
+            return {"n": len(v), "median": round(statistics.median(v), 4), "p10": round(float(q[0]), 4),
+                    "p90": round(float(q[1]), 4), "min": round(min(v), 4), "max": round(max(v), 4)}
+
+        def share(hit: int, total: int) -> float | None:
+            return round(hit / total, 4) if total else None
+
+        return {
+            "screens": self.screens,
+            "parse_s": stats(self.parse_s), "ocr_s": stats(self.ocr_s), "icons_s": stats(self.icons_s),
+            "incremental_s": stats(self.incremental_s),
+            "incremental_changed_fraction": stats(self.incremental_fraction),
+            "text_grounding": {"share": share(self.text_hit, self.text_total), "hit": self.text_hit,
+                               "total": self.text_total,
+                               "share_without_choice": share(self.text_hit_alone, self.text_total),
+                               "misses": self.text_misses[:40]},
+            "icon_recall": {"share": share(self.icon_hit, self.icon_total), "hit": self.icon_hit,
+                            "total": self.icon_total, "misses": self.icon_misses[:40]},
+            "icon_matching_top1": {"share": share(self.match_hit, self.match_total), "hit": self.match_hit,
+                                   "total": self.match_total,
+                                   "share_known_words": share(self.match_known_hit, self.match_known_total),
+                                   "known_total": self.match_known_total, "misses": self.match_misses[:40]},
+            "app_grounding": {"share": share(self.app_hit, self.app_total), "hit": self.app_hit,
+                              "total": self.app_total},
+        }
+
+
+def parse_tree(xml: str, width: int, height: int) -> list[Node]:
+    """The visible nodes of a uiautomator dump (clipped to the screen, at least 12 px each way)."""
+    root = ET.fromstring(xml.encode("utf-8") if isinstance(xml, str) else xml)
+    screen = Box(0, 0, width, height)
+    out: list[Node] = []
+
+    def walk(el: ET.Element) -> bool:
+        has_text = False
+        for child in el.findall("node"):
+            has_text = walk(child) or has_text
+        if el.tag != "node":
+            return has_text
+        try:
+            box = Box.from_bounds(el.get("bounds", "")).intersect(screen)
+        except ValueError:
+            return has_text
+        text = (el.get("text") or "").strip()
+        if box.width >= 12 and box.height >= 12:
+            out.append(Node(text, (el.get("content-desc") or "").strip(), box, el.get("clickable") == "true",
+                            el.get("package") or "", el.get("class") or "", has_text))
+        return has_text or bool(text)
+
+    walk(root)
+    return out
+
+
+def _key(image: Image.Image) -> bytes:
+    return hashlib.blake2b(image.tobytes(), digest_size=16).digest()
+
+
+def collect_sim_screens(seed: int = 0, depth: int = 1, max_screens: int = 80, max_taps_per_screen: int = 14,
+                        dark: bool = False, log: Callable[[str], None] | None = None) -> list[BenchScreen]:
+    """Screens of the simulated phone: the home screen, each app's first screen, and the screens
+    one tap (``depth`` taps) away from them, each reached on a fresh phone by replaying its taps."""
+    from mobile_agent.device.sim import SimPhone
+
+    def fresh() -> Any:
+        return SimPhone(seed=seed, dark=dark)
+
+    phone = fresh()
+    w, h = phone.size()
+    screens: list[BenchScreen] = []
+    seen: set[bytes] = set()
+
+    def add(name: str, ph: Any, parent: int | None) -> int | None:
+        img = ph.screenshot()
+        k = _key(img)
+        if k in seen:
+            return None
+        seen.add(k)
+        screens.append(BenchScreen(name, img, parse_tree(ph.ui_tree(), w, h), parent))
+        if log:
+            log(f"screen {len(screens)}: {name}")
+        return len(screens) - 1
+
+    add("home", phone, None)
+    queue: list[tuple[str, list[tuple[int, int]], int | None]] = [(app, [], None) for app in phone.app_names()]
+    while queue and len(screens) < max_screens:
+        app, path, parent = queue.pop(0)
+        ph = fresh()
+        ph.launch(app)
+        try:
+            for x, y in path:
+                ph.tap(x, y)
+        except Exception:  # noqa: BLE001 - a tap the phone refuses ends this path, not the benchmark
+            continue
+        idx = add(f"{app}" + "".join(f" > tap({x},{y})" for x, y in path), ph, parent)
+        if idx is None or len(path) >= depth:
+            continue
+        taps = [n for n in screens[idx].nodes
+                if n.clickable and n.package != "com.android.systemui" and n.box.area >= 400]
+        for n in taps[:max_taps_per_screen]:
+            c = n.box.center
+            queue.append((app, path + [(c.x, c.y)], idx))
+    return screens
+
+
+def _inside(c: Candidate | None, box: Box, slack: int = 0) -> bool:
+    return c is not None and box.expand(slack).contains_point(c.point)
+
+
+def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], Any],
+                  log: Callable[[str], None] | None = None, repeat_parse: int = 1) -> BenchResult:
+    """Measure parse times, text grounding, icon recall, icon matching and app grounding."""
+    from mobile_agent.perception.icons.offline import description_glyphs
+
+    res = BenchResult(screens=len(screens))
+    p = make_perception()
+    for i, s in enumerate(screens):
+        w, h = s.image.size
+        # Full parse, cold: nothing reused from earlier screens (fresh memo and recognition cache).
+        for _ in range(repeat_parse):
+            cold = make_perception()
+            t = time.perf_counter()
+            r = cold.parse(s.image, icons=True, incremental=False)
+            res.parse_s.append(time.perf_counter() - t)
+            res.ocr_s.append(r.timings.get("ocr", 0.0))
+            res.icons_s.append(r.timings.get("icons", 0.0))
+        # Incremental: the step from the parent screen, when under a fifth of the screen changed.
+        if s.parent is not None:
+            before = screens[s.parent].image
+            frac = changed_fraction(changed_regions(before, s.image), w, h)
+            if 0.0 < frac < 0.2:
+                inc = make_perception()
+                inc.parse(before)
+                t = time.perf_counter()
+                r2 = inc.parse(s.image)
+                if r2.incremental:
+                    res.incremental_s.append(time.perf_counter() - t)
+                    res.incremental_fraction.append(frac)
+        res_full = p.parse(s.image, icons=True)
+        icons = res_full.icons or []
+        # Text grounding: every visible text node (status bar clock included).
+        for n in s.nodes:
+            if not n.text or len(n.text) > 80:
+                continue
+            res.text_total += 1
+
+            def oracle(marked: Image.Image, cands: Sequence[Candidate], question: str, box: Box = n.box) -> int | None:
+                for k, c in enumerate(cands):
+                    if _inside(c, box):
+                        return k
+                return None
+
+            g_alone = p.ground_text(s.image, n.text)
+            if g_alone.status == "found" and _inside(g_alone.chosen, n.box):
+                res.text_hit_alone += 1
+                res.text_hit += 1
+                continue
+            g = p.ground_text(s.image, n.text, choose=oracle)
+            if g.status == "found" and _inside(g.chosen, n.box):
+                res.text_hit += 1
+            else:
+                res.text_misses.append(f"{s.name}: {n.text!r} {g.status} {g.point and g.point.as_tuple()} "
+                                       f"node {n.box.as_tuple()}")
+        # Icon recall and matching: clickable nodes with no text in or under them.
+        for n in s.nodes:
+            if not n.clickable or n.text or n.has_text_below:
+                continue
+            res.icon_total += 1
+            c = n.box.center
+            if any(ib.box.contains_point(c) for ib in icons):
+                res.icon_hit += 1
+            else:
+                res.icon_misses.append(f"{s.name}: {n.desc or n.cls} {n.box.as_tuple()}")
+            if n.desc:
+                res.match_total += 1
+                known = bool(description_glyphs(n.desc))
+                res.match_known_total += known
+                g = p.ground_icon(s.image, n.desc)
+                ok = g.status == "found" and _inside(g.chosen, n.box)
+                res.match_hit += ok
+                res.match_known_hit += ok and known
+                if not ok:
+                    res.match_misses.append(f"{s.name}: {n.desc!r} -> {g.point and g.point.as_tuple()} "
+                                            f"node {n.box.as_tuple()}")
+        # Open App: every app label on the launcher.
+        if s.name == "home":
+            for n in s.nodes:
+                if n.clickable and (n.text or n.desc) and n.package.endswith("launcher"):
+                    label = n.text or n.desc
+                    res.app_total += 1
+                    g = p.ground_app(s.image, label)
+                    res.app_hit += g.status == "found" and _inside(g.chosen, n.box)
+        if log:
+            log(f"[{i + 1}/{len(screens)}] {s.name}: parse {res.parse_s[-1]:.2f} s")
+    return res
+
+
+def format_report(d: dict[str, Any]) -> Iterable[str]:
+    """Human-readable lines for :meth:`BenchResult.to_dict`."""
+
+    def t(name: str, v: dict[str, float] | None) -> str:
+        if not v:
+            return f"{name}: n/a"
+        return (f"{name}: median {v['median'] * 1000:.0f} ms (p10 {v['p10'] * 1000:.0f}, p90 {v['p90'] * 1000:.0f}, "
+                f"min {v['min'] * 1000:.0f}, max {v['max'] * 1000:.0f}; n={v['n']})")
+
+    def pct(v: float | None) -> str:
+        return "n/a" if v is None else f"{v * 100:.1f}%"
+
+    yield f"screens: {d['screens']}"
+    yield t("full parse (OCR + icons, cold)", d["parse_s"])
+    yield t("  of which OCR", d["ocr_s"])
+    yield t("  of which icon detection", d["icons_s"])
+    yield t("incremental parse (<1/5 of the screen changed)", d["incremental_s"])
+    tg = d["text_grounding"]
+    yield (f"text grounding: {pct(tg['share'])} ({tg['hit']}/{tg['total']}); without a choice asked: "
+           f"{pct(tg['share_without_choice'])}")
+    ir = d["icon_recall"]
+    yield f"icon detection recall: {pct(ir['share'])} ({ir['hit']}/{ir['total']})"
+    im = d["icon_matching_top1"]
+    yield (f"offline icon matching top-1: {pct(im['share'])} ({im['hit']}/{im['total']}); on descriptions with a "
+           f"known shape word: {pct(im['share_known_words'])} (of {im['known_total']})")
+    ag = d["app_grounding"]
+    yield f"Open App grounding: {pct(ag['share'])} ({ag['hit']}/{ag['total']})"
