@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from mobile_agent.errors import ConfigError
-from mobile_agent.report.htmlkit import esc, fmt_cost, fmt_int, fmt_pct, fmt_seconds, num, relative_src, static_text
+from mobile_agent.report.htmlkit import esc, fmt_cost, fmt_int, fmt_pct, fmt_seconds, relative_src, static_text
 
 RESULTS_SQLITE = "results.sqlite"
 RESULTS_JSON = "results.json"
