@@ -331,3 +331,23 @@ def test_open_app_off_the_home_screen_suggests_exit(tmp_path):
     assert "Your last operation, Open App (Calendar), could not be carried out" in second.text
     assert "use Exit to go there first" in second.text
     assert read_steps(tmp_path)[1]["gesture"] == {"kind": "home"}
+
+
+def test_the_loop_on_the_native_anthropic_client(tmp_path):
+    from agent_harness import perception
+    from mobile_agent.agent import LLMPlanner
+    from mobile_agent.model.anthropic_client import AnthropicChatModel
+    from mobile_agent.model.retry import RetryPolicy
+
+    phone = TinyPhone()
+    with LocalChatServer(Script(WIFI_PLAN)) as server:
+        model = AnthropicChatModel("claude-sonnet-4-5", base_url=server.anthropic_base_url, api_key="ak-test",
+                                   retry=RetryPolicy(max_attempts=2, base_delay_s=0.01))
+        agent = Agent(phone, LLMPlanner(model), perception(), AgentSettings(write_report=False, settle_interval_s=0.0))
+        result = agent.run("Turn on Wi-Fi", tmp_path)
+    assert result.completed and phone.wifi
+    assert all(r.path == "/v1/messages" and r.model == "claude-sonnet-4-5" for r in server.requests)
+    first = server.requests[0]
+    assert "Click Text (text)" in first.body["system"]  # the grammar travels in the system prompt
+    assert [p["type"] for p in first.body["messages"][0]["content"]] == ["text", "image"]
+    assert result.cost_usd == pytest.approx((result.usage.prompt_tokens * 3 + result.usage.completion_tokens * 15) / 1e6)

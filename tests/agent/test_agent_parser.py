@@ -47,6 +47,12 @@ REPLY_CASES = [
     ("Action: Click Icon (left arrow, top-left)", ClickIcon("left arrow", ("top", "left"))),
     ("Action: Click Icon (three dots menu)", ClickIcon("three dots menu", ())),
     ("Action: Click Icon (description: bell, position: top right)", ClickIcon("bell", ("top", "right"))),
+    ('Action: Click Icon(description="gear", position="top right")', ClickIcon("gear", ("top", "right"))),
+    ("Action: click_icon(search magnifier, top)", ClickIcon("search magnifier", ("top",))),
+    ("Action: ClickText(Settings)", ClickText("Settings")),
+    ("Action: OpenApp(Notes)", OpenApp("Notes")),
+    ("Action: PageDown", PageDown()),
+    ("Action: 1. Click Text (Battery)", ClickText("Battery")),
     # a trailing explanation
     ("Action: Click Text (Wi-Fi) to open the Wi-Fi settings", ClickText("Wi-Fi")),
     ("Action: Stop. The dark theme is now on.", Stop()),

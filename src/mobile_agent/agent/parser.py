@@ -183,9 +183,13 @@ def _split_top_level(s: str) -> list[str]:
     return [p.strip() for p in parts]
 
 
+def _strip_label(field: str, label: str) -> str:
+    """``position: top right`` / ``position="top right"`` -> ``top right``."""
+    return _unquote(re.sub(rf"^\s*{label}\s*[:=]\s*", "", field.strip(), flags=re.IGNORECASE))
+
+
 def _as_position(field: str) -> tuple[str, ...] | None:
-    f = _unquote(field).lower()
-    f = re.sub(r"^position\s*[:=]?\s*", "", f)
+    f = _strip_label(_unquote(field), "position").lower()
     words = [w for w in re.split(r"[\s\-/]+", f) if w]
     words = [_POSITION_SYNONYMS.get(w, w) for w in words if w not in _POSITION_FILLER]
     if not words:
@@ -210,8 +214,9 @@ def _icon(arg: str) -> ClickIcon:
                 two = _as_position(fields[-1] + " " + pos[0])
                 if two is not None and len(two) == 2:
                     fields, position = fields[:-1], two
-    description = ", ".join(_unquote(f) for f in fields)
-    description = re.sub(r"^description\s*[:=]\s*", "", description, flags=re.IGNORECASE).strip()
+    if fields:
+        fields[0] = _strip_label(_unquote(fields[0]), "description")
+    description = ", ".join(_unquote(f) for f in fields).strip()
     if not description:
         raise ParseError("Click Icon needs a description of the icon (colour and shape), e.g. "
                          "'Click Icon (grey gear, top right)'")
