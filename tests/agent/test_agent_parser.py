@@ -154,3 +154,27 @@ def test_bad_verdicts():
         parse_completion("Verdict: perhaps")
     with pytest.raises(ParseError):
         parse_reflection("Verdict: D")
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_TEXT = st.text(
+    alphabet=st.characters(whitelist_categories=("Lu", "Ll", "Nd", "Zs", "Po", "Sm", "Lo"),
+                           blacklist_characters="()\"'`\\（）：，“”‘’「」『』\u3000"),
+    min_size=1, max_size=30,
+).map(str.strip).filter(bool)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_TEXT)
+def test_canonical_forms_of_any_text_round_trip(text):
+    for op in (ClickText(text), Type(text), OpenApp(text)):
+        reply = f"Observation: o\nThought: t\nAction: {op}"
+        assert parse_reply(reply).operation == op
+
+
+@settings(max_examples=100, deadline=None)
+@given(_TEXT.filter(lambda t: "," not in t))
+def test_icon_descriptions_round_trip(text):
+    op = ClickIcon(text, ("bottom", "left"))
+    assert parse_operation(str(op)) == op

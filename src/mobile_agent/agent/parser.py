@@ -134,7 +134,7 @@ def _balanced(s: str) -> tuple[str, str] | None:
 
 
 def _unquote(s: str) -> str:
-    s = s.strip().strip("*_").strip()
+    s = s.strip()
     while len(s) >= 2 and s[0] in _QUOTES and s[-1] == _QUOTES[s[0]]:
         s = s[1:-1].strip()
     return s
