@@ -98,8 +98,29 @@ def mix(a: RGB, b: RGB, t: float) -> RGB:
     return tuple(int(a[i] + (b[i] - a[i]) * t) for i in range(3))  # type: ignore[return-value]
 
 
+def on_color(bg: RGB) -> RGB:
+    """Black or white, whichever reads better on ``bg`` (relative luminance)."""
+    lum = (0.2126 * bg[0] + 0.7152 * bg[1] + 0.0722 * bg[2]) / 255
+    return (20, 20, 24) if lum > 0.62 else (255, 255, 255)
+
+
+@lru_cache(maxsize=8192)
 def text_width(s: str, size: int, weight: int = 400) -> int:
     return int(math.ceil(font(size, weight).getlength(s)))
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(s: str, size: int, weight: int, anchor: str, icon: bool) -> tuple[Image.Image, int, int]:
+    """Coverage mask of a rendered string and its offset from the anchor point.
+
+    Every frame is drawn afresh from state, so the same strings are drawn again and again;
+    rendering each once and pasting its mask is several times faster than drawing text anew.
+    """
+    f = icon_font(size) if icon else font(size, weight)
+    left, top, right, bottom = f.getbbox(s, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor=anchor)
+    return mask, left, top
 
 
 def ellipsize(s: str, size: int, weight: int, max_width: int) -> str:
@@ -165,11 +186,17 @@ class Canvas:
 
     def text(self, x: int, y: int, s: str, size: int, fill: RGB, weight: int = 400, anchor: str = "la") -> None:
         """Draw ``s`` with its anchor at (x, y); ``la`` = left/ascender, ``mm`` = centre."""
-        self.draw.text((x - self.ox, y - self.oy), s, font=font(size, weight), fill=fill, anchor=anchor)
+        if not s:
+            return
+        mask, left, top = _text_mask(s, size, weight, anchor, False)
+        x0, y0 = x - self.ox + left, y - self.oy + top
+        self.image.paste(fill, (x0, y0, x0 + mask.width, y0 + mask.height), mask)
 
     def icon(self, cx: int, cy: int, name: str, size: int, fill: RGB) -> None:
         """An MDI glyph centred on (cx, cy)."""
-        self.draw.text((cx - self.ox, cy - self.oy), glyph(name), font=icon_font(size), fill=fill, anchor="mm")
+        mask, left, top = _text_mask(glyph(name), size, 400, "mm", True)
+        x0, y0 = cx - self.ox + left, cy - self.oy + top
+        self.image.paste(fill, (x0, y0, x0 + mask.width, y0 + mask.height), mask)
 
     def paste(self, img: Image.Image, x: int, y: int, mask: Image.Image | None = None) -> None:
         self.image.paste(img, (x - self.ox, y - self.oy), mask)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterator
 from xml.sax.saxutils import quoteattr
 
-from mobile_agent.device.sim.render import RGB, Canvas, Theme, ellipsize, mix, picture, text_width, wrap
+from mobile_agent.device.sim.render import RGB, Canvas, Theme, ellipsize, mix, on_color, picture, text_width, wrap
 from mobile_agent.types import Box
 
 if TYPE_CHECKING:
@@ -140,8 +140,8 @@ class UI:
         self.theme = theme
         self.package = package
         self.accent = accent or theme.primary
-        self.root = Node(area, cls="android.widget.FrameLayout", package=package,
-                         paint=lambda c, b: c.rect(b, fill=theme.bg))
+        # The screenshot starts filled with the theme's background, so the root paints nothing.
+        self.root = Node(area, cls="android.widget.FrameLayout", package=package)
         self._stack: list[Node] = [self.root]
         self._clip: Box | None = None
         self._bottoms: list[int] = []  # lowest content edge seen in each open scroll area
@@ -249,7 +249,7 @@ class UI:
             for i, t in enumerate(shown):
                 c.text(b.x1, b.y1 + i * line_h + (line_h - px) // 2, t, px, color, weight, anchor="lt")
 
-        self.add(Node(box, cls="android.widget.TextView", text="\n".join(shown) if lines > 1 else s, rid=rid,
+        self.add(Node(box, cls="android.widget.TextView", text=s, rid=rid,
                       desc=desc, paint=paint, on_tap=on_tap, clickable=on_tap is not None))
         return box
 
@@ -264,7 +264,7 @@ class UI:
         def paint(c: Canvas, b: Box) -> None:
             radius = b.height // 2
             if style == "filled":
-                fg = (255, 255, 255) if enabled else t.on_bg2
+                fg = on_color(accent) if enabled else t.on_bg2
                 c.rect(b, fill=accent if enabled else t.surface2, radius=radius)
             elif style == "tonal":
                 fg = t.on_bg
@@ -550,8 +550,8 @@ class UI:
         px = self.dp(14)
         w = size if not label else self.dp(56) + text_width(label, px, 500)
         box = Box(self.area.x2 - self.dp(16) - w, y2 - size, self.area.x2 - self.dp(16), y2)
-        fg = (255, 255, 255)
         acc = self.accent
+        fg = on_color(acc)
 
         def paint(c: Canvas, b: Box) -> None:
             c.rect(b.offset(0, self.dp(2)), fill=mix(t.bg, (0, 0, 0), 0.15), radius=self.dp(16))
@@ -587,15 +587,17 @@ class UI:
         w = self.area.width - self.dp(48)
         px = self.dp(14)
         msg_lines = wrap(message, px, 400, w - self.dp(48))
-        h = self.dp(24 + 32 + 16 + 24 + 52) + len(msg_lines) * int(px * 1.3)
+        title_lines = wrap(title, self.dp(22), 400, w - self.dp(48))
+        title_h = int(self.dp(22) * 1.3) * len(title_lines)
+        h = self.dp(24 + 16 + 24 + 52) + title_h + len(msg_lines) * int(px * 1.3)
         cy = self.area.center.y
         box = Box(self.area.x1 + self.dp(24), cy - h // 2, self.area.x2 - self.dp(24), cy + h // 2)
         with self.group(box, cls="android.widget.FrameLayout", rid="dialog",
                         paint=lambda c, b: c.rect(b, fill=t.surface, radius=self.dp(28))):
             self.text(box.x1 + self.dp(24), box.y1 + self.dp(24), title, 22, t.on_bg, max_width=w - self.dp(48),
-                      rid="alertTitle")
-            self.text(box.x1 + self.dp(24), box.y1 + self.dp(72), message, 14, t.on_bg2, lines=len(msg_lines),
-                      max_width=w - self.dp(48), rid="message")
+                      rid="alertTitle", lines=len(title_lines))
+            self.text(box.x1 + self.dp(24), box.y1 + self.dp(40) + title_h, message, 14, t.on_bg2,
+                      lines=len(msg_lines), max_width=w - self.dp(48), rid="message")
             x = box.x2 - self.dp(24)
             for label, fn in reversed(buttons):
                 bw = text_width(label, px, 500) + self.dp(24)
