@@ -10,7 +10,7 @@ from mobile_agent.agent.operations import (
     Back, ClickIcon, ClickText, Exit, OpenApp, Operation, PageDown, PageUp, Stop, Type,
 )
 from mobile_agent.bench.metrics import Metrics, ProgressTracker
-from mobile_agent.bench.task import RefStep, Task
+from mobile_agent.bench.task import RefStep, Task, norm
 from mobile_agent.device.uitree import TreeDriver, UINode
 
 
@@ -32,6 +32,10 @@ def tree_act(driver: TreeDriver, step: RefStep) -> None:
     if isinstance(op, (OpenApp, ClickText)):
         label = step.node_text or (op.name if isinstance(op, OpenApp) else op.text)
         nodes = driver.find_all(text=label) or driver.find_all(desc=label)
+        if not nodes:  # a wrapped text (lines joined by a newline in the tree), or its start
+            texts = [n for n in driver.find_all() if n.text]
+            nodes = [n for n in texts if norm(n.text) == norm(label)] or \
+                [n for n in texts if norm(n.text).startswith(norm(label))]
         if not nodes:
             raise LookupError(f"{op}: no node with the text {label!r}; visible: {driver.visible_labels()}")
         node = _pick(nodes, step.pick)

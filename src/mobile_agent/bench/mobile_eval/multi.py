@@ -99,3 +99,40 @@ def temperature_note(params: Params, s) -> Task:
 
 
 TASKS = [("multi-1", ("Calendar", "Notes"), 1, today_note), ("multi-2", ("Weather", "Notes"), 2, temperature_note)]
+
+
+def lakers_note(params: Params, s) -> Task:
+    from mobile_agent.bench.mobile_eval.browser import HINT, lakers_searched
+    from mobile_agent.agent.operations import ClickText, Type
+    from mobile_agent.device.sim.apps.browser import lakers_result
+
+    g = lakers_result(s.seed)
+    verb = "beat" if g["lakers_won"] else "lost to"
+    other = g["opponent"].split()[-1]
+    text = (f"Sports news: the Lakers {verb} the {other} today, final score {g['score_text']}. "
+            f"{g['top_scorer']} led the Lakers with {g['top_points']} points.")
+    count = len(s.notes.notes)
+    scores = {str(g["lakers_score"]), str(g["opponent_score"])}
+
+    def done(p: Probe) -> bool:
+        return any("laker" in norm(n.title + " " + n.body) and scores <= set(re.findall(r"\d+", n.title + " " + n.body))
+                   for n in new_notes(p, count))
+
+    return Task(
+        id="", apps=(), tier=3,
+        instruction="Search the result of today's Lakers game, and then create a note in Notes to write a sports "
+                    "news item about this result.",
+        paper_instruction="Search the result for today's Lakers game, and then create a note in notes to write a "
+                          "sport news for this result.",
+        plan=[step(OpenApp("Browser"), lambda p: p.in_app("Browser")),
+              step(ClickText(HINT), lambda p: p.in_app("Browser") and p.focused_rid() == "url_bar"),
+              step(Type("Lakers game today\n"), lambda p: p.in_app("Browser") and lakers_searched(p)),
+              *then_notes("Browser", lakers_searched),
+              *write_note(text, start=[])[:-1],
+              step(write_note(text, start=[])[-1].op, done, icon_desc="Save"), stop()],
+        success=lambda p: done(p) and lakers_searched(p),
+        description="success: a new note naming the Lakers and both final scores, after a Lakers search",
+    )
+
+
+TASKS.append(("multi-3", ("Browser", "Notes"), 3, lakers_note))
