@@ -101,3 +101,48 @@ def test_dark_theme_sheet_is_dark() -> None:
     img = np.asarray(phone.screenshot().convert("L"))
     region = img[sheet.y1 + sheet.height // 3: sheet.y2 - sheet.height // 4, sheet.x1: sheet.x2]
     assert np.median(region) < 60
+
+
+def test_same_seed_same_pixels_and_seed_changes_the_feed() -> None:
+    shots = []
+    for seed in (4, 4, 7):
+        phone, drv = _open(seed=seed)
+        _swipe_up(phone)
+        _swipe_up(phone)
+        drv.tap(desc="Like")
+        shots.append(phone.screenshot().tobytes())
+    assert shots[0] == shots[1]
+    assert shots[0] != shots[2]
+
+
+def test_overlay_nodes_draw_inside_their_bounds() -> None:
+    """Remove each leaf drawn over the clip and repaint: what changes lies inside its bounds."""
+    from PIL import Image
+
+    from mobile_agent.device.sim.render import Canvas
+    from mobile_agent.device.sim.ui import paint_tree
+
+    phone, _ = _open(seed=2)
+    frame = phone._current()
+    base = np.asarray(phone.screenshot(), dtype=np.int16)
+    player = next(n for n in frame.root.walk() if n.rid == "video_player")
+    checked = 0
+    for parent in list(frame.root.walk()):
+        for child in list(parent.children):
+            if child.children or child is player or child.cls not in (
+                    "android.widget.TextView", "android.widget.ImageView", "android.widget.ImageButton"):
+                continue
+            i = parent.children.index(child)
+            parent.children.remove(child)
+            img = Image.new("RGB", phone.size(), phone.theme.bg)
+            paint_tree(Canvas(img), frame.root)
+            parent.children.insert(i, child)
+            ys, xs = np.nonzero(np.abs(np.asarray(img, dtype=np.int16) - base).sum(axis=2))
+            if child.package == phone.apps["Clips"].package:
+                assert len(xs) > 0, f"{child.text or child.desc} draws nothing"
+            if len(xs):
+                v = child.visible
+                assert v.x1 - 1 <= xs.min() and xs.max() <= v.x2 and v.y1 - 1 <= ys.min() and ys.max() <= v.y2, (
+                    f"{child.text or child.desc}: ink outside {v}")
+                checked += 1
+    assert checked >= 12

@@ -112,12 +112,16 @@ def avatar(ui: UI, cx: int, cy: int, radius_dp: float, name: str, desc: str = ""
     initial = (name.lstrip("@")[:1] or "?").upper()
     px = int(r * 0.95)
 
-    def paint(c: Canvas, b: Box) -> None:
-        if ring is not None:
-            c.ellipse(b.expand(max(1, ui.dp(2))), fill=ring)
-        c.ellipse(b, fill=col)
-        c.text(b.center.x, b.center.y, initial, px, (255, 255, 255), 500, anchor="mm")
+    pad = max(1, ui.dp(2)) if ring is not None else 0
 
+    def paint(c: Canvas, b: Box) -> None:
+        inner = b.expand(-pad)
+        if ring is not None:
+            c.ellipse(b, fill=ring)
+        c.ellipse(inner, fill=col)
+        c.text(inner.center.x, inner.center.y, initial, px, (255, 255, 255), 500, anchor="mm")
+
+    box = box.expand(pad)
     ui.add(Node(box, cls="android.widget.ImageView" if on_tap is None else "android.widget.ImageButton",
                 desc=desc, paint=paint, clickable=on_tap is not None, on_tap=on_tap))
     return box

@@ -144,8 +144,8 @@ def _shadow_text(ui: UI, x: int, y: int, s: str, size: float, weight: int = 400,
     lh = int(px * 1.3)
     w = max(text_width(t, px, weight) for t in shown)
     x1 = x if align == "left" else x - w // 2
-    box = Box(x1, y, x1 + max(1, w), y + lh * len(shown))
     off = max(1, ui.dp(1))
+    box = Box(x1, y, x1 + max(1, w) + off, y + lh * len(shown) + off)
 
     def paint(c: Canvas, b: Box) -> None:
         for i, t in enumerate(shown):
