@@ -42,7 +42,7 @@ _RISKY = re.compile(
 )
 
 
-class Perception(Protocol):
+class PerceptionLike(Protocol):
     """The part of :class:`mobile_agent.perception.Perception` the loop uses (see docs/interfaces.md)."""
 
     def ground_text(self, image: Image.Image, text: str, position: tuple[str, ...] = (), choose: Any = None) -> Any: ...
@@ -137,7 +137,7 @@ class Agent:
     """The Mobile-Agent loop over a :class:`~mobile_agent.device.base.Device`, a :class:`Planner` and a
     perception object (``mobile_agent.perception.Perception``)."""
 
-    def __init__(self, device: Any, planner: Planner, perception: Perception | None,
+    def __init__(self, device: Any, planner: Planner, perception: PerceptionLike | None,
                  settings: AgentSettings | None = None) -> None:
         self.device = device
         self.planner = planner
