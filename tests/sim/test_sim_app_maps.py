@@ -74,6 +74,16 @@ def test_save_and_back_behaviour() -> None:
     assert phone.state.foreground is None
 
 
+def test_typed_category_query_lists_nearest_first() -> None:
+    phone, drv = _open(seed=1)
+    drv.tap(text="Search here")
+    drv.type("nearest gas station\n")
+    assert drv.find(contains="sorted by distance") is not None
+    names = [n.text for n in drv.find_all(rid="place_name")]
+    assert names[0] == maps.nearby("gas_station", 1)[0].name
+    assert all(maps.place(p.id).category == "gas_station" for p in maps.search_places("petrol", 1))
+
+
 def test_unknown_place_shows_no_results() -> None:
     phone, drv = _open()
     drv.tap(text="Search here")

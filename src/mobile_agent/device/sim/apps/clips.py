@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image
 
 from mobile_agent.device.sim.apps._kit import avatar, fmt_count, rect
 from mobile_agent.device.sim.phone import App, Screen
-from mobile_agent.device.sim.render import Canvas, wrap
+from mobile_agent.device.sim.render import Canvas, picture, wrap
 from mobile_agent.device.sim.state import ClipComment
 from mobile_agent.device.sim.ui import UI, Node
 from mobile_agent.types import Box
@@ -309,10 +312,11 @@ class FeedScreen(Screen):
         return False
 
 
-def _frame(c: Clip, width: int, height: int):
-    from mobile_agent.device.sim.render import picture
-
-    return picture(f"clip-{c.id}", width, height, c.kind)
+@lru_cache(maxsize=4)
+def _frame(c: Clip, width: int, height: int) -> Image.Image:
+    """A clip's full-screen frame, kept in a small cache of its own (not the shared picture cache),
+    so a long swipe session holds a few full-screen frames, not all of them."""
+    return picture.__wrapped__(f"clip-{c.id}", width, height, c.kind)
 
 
 class ClipsApp(App):

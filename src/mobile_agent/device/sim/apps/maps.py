@@ -106,6 +106,9 @@ CATEGORY_CHIPS = [("Restaurants", "silverware-fork-knife", "restaurant"), ("Gas 
 _CHIP_CAT = {label.lower(): cat for label, _, cat in CATEGORY_CHIPS}
 _STREETS = ["Shuguang Rd", "Beishan St", "Tianmushan Rd", "Wensan Rd", "Yan'an Rd", "Hubin Rd", "Nanshan Rd",
             "Moganshan Rd", "Jiefang Rd", "Fengqi Rd"]
+_CATEGORY_WORDS = {"gas": "gas_station", "petrol": "gas_station", "fuel": "gas_station", "restaurant": "restaurant",
+                   "food": "restaurant", "hotel": "hotel", "coffee": "coffee", "cafe": "coffee", "café": "coffee"}
+_CATEGORY_FILLER = {"station", "nearest", "closest", "shop", "place"}
 _STOP = {"the", "a", "to", "near", "me", "nearby", "navigate", "go", "find", "in", "at", "way", "route"}
 MODES = [("drive", "Drive", "car"), ("transit", "Transit", "bus"), ("walk", "Walk", "walk")]
 
@@ -129,11 +132,23 @@ def nearby(category: str, seed: int) -> list[Place]:
     return sorted((p for p in PLACES if p.category == category), key=lambda p: distance_km(p.id, seed))
 
 
-def search_places(query: str, seed: int) -> list[Place]:
-    """Places matching ``query`` (a name, an address word or a category), best first."""
+def query_category(query: str) -> str | None:
+    """The category a query asks for ("Gas stations", "nearest petrol station" -> ``gas_station``), if any."""
     qn = query.strip().lower()
     if qn in _CHIP_CAT:
-        return nearby(_CHIP_CAT[qn], seed)
+        return _CHIP_CAT[qn]
+    qs = {w for w in words(query) if w not in _STOP}
+    cats = {_CATEGORY_WORDS[w] for w in qs if w in _CATEGORY_WORDS}
+    if len(cats) == 1 and qs <= set(_CATEGORY_WORDS) | _CATEGORY_FILLER:
+        return cats.pop()
+    return None
+
+
+def search_places(query: str, seed: int) -> list[Place]:
+    """Places matching ``query`` (a name, an address word or a category), best first."""
+    cat = query_category(query)
+    if cat is not None:
+        return nearby(cat, seed)
     q = [w for w in words(query) if w not in _STOP]
     if not q:
         return []
@@ -168,10 +183,14 @@ def _pos(place_id: str) -> tuple[float, float]:
 
 
 # ---------------------------------------------------------------------------------------------- drawing
-@lru_cache(maxsize=16)
-def _night_map(key: str, width: int, height: int) -> Image.Image:
-    """The map picture in night colours, for the dark theme (as map apps darken their tiles)."""
-    day = picture(key, width, height, "map")
+@lru_cache(maxsize=4)
+def _map_image(key: str, width: int, height: int, night: bool) -> Image.Image:
+    """The map picture; in night colours for the dark theme (as map apps darken their tiles).
+
+    Kept in a small cache of its own (full-screen maps are large), not in the shared picture cache."""
+    day = picture.__wrapped__(key, width, height, "map")
+    if not night:
+        return day
     return Image.blend(ImageOps.invert(day), Image.new("RGB", day.size, (24, 30, 44)), 0.55)
 
 
@@ -202,11 +221,9 @@ def _me_node(ui: UI, x: int, y: int) -> None:
 def _map(ui: UI, box: Box, seed: int, pins: list[tuple[str, str]] = (), me: bool = True,
          route_to: str | None = None) -> None:
     """A map picture with the user's dot, pins ``(place_id, label)`` and an optional route line."""
-    if ui.theme.dark:
-        ui.add(Node(box, cls="android.widget.ImageView", desc="Map",
-                    paint=lambda c, b: c.paste(_night_map(f"hangzhou-{seed}", b.width, b.height), b.x1, b.y1)))
-    else:
-        ui.picture(box, f"hangzhou-{seed}", "map", desc="Map", radius=0)
+    night = ui.theme.dark
+    ui.add(Node(box, cls="android.widget.ImageView", desc="Map",
+                paint=lambda c, b: c.paste(_map_image(f"hangzhou-{seed}", b.width, b.height, night), b.x1, b.y1)))
     mx, my = box.x1 + box.width // 2, box.y1 + box.height * 55 // 100
 
     def at(pid: str) -> tuple[int, int]:
@@ -328,7 +345,7 @@ class ResultsScreen(Screen):
                 ui.text(a.center.x, y + ui.dp(90), "Make sure your search is spelled correctly.", 14, t.on_bg2,
                         align="center")
                 return
-            sorted_by = "distance" if self.query.strip().lower() in _CHIP_CAT else "relevance"
+            sorted_by = "distance" if query_category(self.query) else "relevance"
             ui.text(ui.left, y + ui.dp(12), f"{len(self.results)} results · sorted by {sorted_by}", 13, t.on_bg2)
             y += ui.dp(36)
             h = ui.dp(124)
