@@ -35,6 +35,7 @@ class Node:
     package: str
     cls: str
     has_text_below: bool = False
+    clipped: bool = False  # partly off the screen
 
 
 @dataclass
@@ -114,13 +115,14 @@ def parse_tree(xml: str, width: int, height: int) -> list[Node]:
         if el.tag != "node":
             return has_text
         try:
-            box = Box.from_bounds(el.get("bounds", "")).intersect(screen)
+            full = Box.from_bounds(el.get("bounds", ""))
         except ValueError:
             return has_text
+        box = full.intersect(screen)
         text = (el.get("text") or "").strip()
         if box.width >= 12 and box.height >= 12:
             out.append(Node(text, (el.get("content-desc") or "").strip(), box, el.get("clickable") == "true",
-                            el.get("package") or "", el.get("class") or "", has_text))
+                            el.get("package") or "", el.get("class") or "", has_text, box != full))
         return has_text or bool(text)
 
     walk(root)
@@ -189,25 +191,28 @@ def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], 
 
     res = BenchResult(screens=len(screens))
     p = make_perception()
+    timer = make_perception()
+    timer.parse(screens[0].image)  # load the models once, outside the timings
     for i, s in enumerate(screens):
         w, h = s.image.size
-        # Full parse, cold: nothing reused from earlier screens (fresh memo and recognition cache).
+        # Full parse, cold: nothing reused from earlier screens (memo and recognition cache emptied).
         for _ in range(repeat_parse):
-            cold = make_perception()
+            timer.clear_cache()
             t = time.perf_counter()
-            r = cold.parse(s.image, icons=True, incremental=False)
+            r = timer.parse(s.image, icons=True, incremental=False)
             res.parse_s.append(time.perf_counter() - t)
             res.ocr_s.append(r.timings.get("ocr", 0.0))
             res.icons_s.append(r.timings.get("icons", 0.0))
-        # Incremental: the step from the parent screen, when under a fifth of the screen changed.
+        # Incremental: the step from the parent screen, when under a fifth of the screen changed
+        # (the previous step's parse is there, as in an agent's run).
         if s.parent is not None:
             before = screens[s.parent].image
             frac = changed_fraction(changed_regions(before, s.image), w, h)
             if 0.0 < frac < 0.2:
-                inc = make_perception()
-                inc.parse(before)
+                timer.clear_cache()
+                timer.parse(before)
                 t = time.perf_counter()
-                r2 = inc.parse(s.image)
+                r2 = timer.parse(s.image)
                 if r2.incremental:
                     res.incremental_s.append(time.perf_counter() - t)
                     res.incremental_fraction.append(frac)
@@ -215,7 +220,7 @@ def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], 
         icons = res_full.icons or []
         # Text grounding: every visible text node (status bar clock included).
         for n in s.nodes:
-            if not n.text or len(n.text) > 80:
+            if not n.text or len(n.text) > 80 or n.clipped:
                 continue
             res.text_total += 1
 
@@ -259,12 +264,15 @@ def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], 
                                             f"node {n.box.as_tuple()}")
         # Open App: every app label on the launcher.
         if s.name == "home":
+            apps: dict[str, list[Box]] = {}
             for n in s.nodes:
                 if n.clickable and (n.text or n.desc) and n.package.endswith("launcher"):
-                    label = n.text or n.desc
-                    res.app_total += 1
-                    g = p.ground_app(s.image, label)
-                    res.app_hit += g.status == "found" and _inside(g.chosen, n.box)
+                    apps.setdefault(n.text or n.desc, []).append(n.box)
+            for label, boxes in apps.items():
+                # A hit: the tap lands on one of the app's launcher entries (grid or dock).
+                res.app_total += 1
+                g = p.ground_app(s.image, label)
+                res.app_hit += g.status == "found" and any(_inside(g.chosen, b) for b in boxes)
         if log:
             log(f"[{i + 1}/{len(screens)}] {s.name}: parse {res.parse_s[-1]:.2f} s")
     return res

@@ -64,6 +64,13 @@ class Perception:
         self.memo_size = 4
         self._memos: list[_Memo] = []  # most recent last
 
+    def clear_cache(self) -> None:
+        """Forget earlier parses and recognised crops (the next parse reads everything)."""
+        self._memos.clear()
+        clear = getattr(self.ocr, "clear_cache", None)
+        if clear is not None:
+            clear()
+
     # ------------------------------------------------------------------------------------------
     # parsing
     # ------------------------------------------------------------------------------------------
@@ -213,6 +220,9 @@ class Perception:
                                 allow_many=True)
         assert matcher is not None
         scores = matcher.score(rgb, [i.box for i in icons], description)
+        near = _context_boxes(description, res.lines)
+        if near:
+            scores = [sc + 0.3 * _nearness(i.box, near, w) for i, sc in zip(icons, scores)]
         ranked = sorted(zip(icons, scores), key=lambda p: -(p[1] + 0.05 * p[0].score + (0.05 * position_score(p[0].box, pos, w, h) if pos else 0.0)))
         cands = [Candidate(i.box, i.box.center, round(float(s), 4), None) for i, s in ranked]
         best = cands[0]
@@ -305,6 +315,31 @@ def _is_word(word: Any) -> bool:
     """A word of two or more letters/digits, or a wide one; a lone glyph ("Q", "+") may be an icon."""
     n = sum(ch.isalnum() for ch in word.text)
     return n >= 2 or (n == 1 and word.box.width >= 1.2 * word.box.height)
+
+
+def _context_boxes(description: str, lines: Sequence[TextLine]) -> list[Box]:
+    """Boxes of screen texts named in an icon's description ("the play button of Calm Evening")."""
+    from mobile_agent.perception.icons.offline import context_phrase
+
+    phrase = context_phrase(description)
+    if len(phrase) < 3:
+        return []
+    ms = [m for m in match_lines(phrase, list(lines)) if m.score >= 0.6]
+    return [m.line.box for m in _best_tier(ms)][:3]
+
+
+def _nearness(box: Box, texts: Sequence[Box], width: int) -> float:
+    """1 for an icon on the same row as one of ``texts`` and close to it, falling off with distance."""
+    best = 0.0
+    c = box.center
+    for t in texts:
+        if t.contains_point(c):
+            continue
+        band = max(t.height, 40)
+        dy = max(0, abs(c.y - t.center.y) - band // 2)
+        dx = max(0, t.x1 - c.x, c.x - t.x2)
+        best = max(best, max(0.0, 1.0 - dy / (2.0 * band)) * (1.0 - 0.5 * dx / max(1, width)))
+    return best
 
 
 def _squarish(box: Box) -> Box:

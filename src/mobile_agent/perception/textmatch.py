@@ -20,6 +20,8 @@ from mobile_agent.types import Box
 _PUNCT_MAP = str.maketrans({
     "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
     "\u2212": "-", "\u00a0": " ", "\u3000": " ", "\u2026": "...",
+    # OCR reads the degree sign as the ordinal indicator or a ring; NFKC would make those letters.
+    "\u00ba": "\u00b0", "\u02da": "\u00b0", "\u2070": "\u00b0",
 })
 _SPACE = re.compile(r"\s+")
 _EDGE_PUNCT = re.compile(r"^[^\w&%+#@$]+|[^\w&%+#@$]+$")
@@ -97,7 +99,54 @@ def _part_box(line: TextLine, target_n: str) -> Box:
     return Box(x1, line.box.y1, max(x1 + 1, x2), line.box.y2)
 
 
+def _spaced_glyph_matches(target: str, lines: list[TextLine]) -> list[TextMatch]:
+    """A one- or two-character target on a line of widely spaced single glyphs (a keyboard row,
+    a keypad): OCR reads such a row as one line, so the glyph is found by its place in it."""
+    tc = compact(target)
+    out: list[TextMatch] = []
+    for line in lines:
+        lc = compact(line.text)
+        if len(lc) < 2 or tc not in lc:
+            continue
+        pitch = line.box.width / float(len(lc))
+        if pitch < 1.2 * line.box.height:
+            continue
+        k = lc.find(tc)
+        x1 = line.box.x1 + int(pitch * k)
+        out.append(TextMatch(Box(x1, line.box.y1, x1 + int(pitch * len(tc)), line.box.y2), 0.6, "contained", line))
+    return out
+
+
 def match_lines(target: str, lines: list[TextLine]) -> list[TextMatch]:
+    """Every line that matches ``target``, best first (see :func:`_match_one_line`).
+
+    A target of several lines (``"Title\nsubtitle"``) or cut short (``"Long title…"``) is matched
+    whole first, then by its first line.
+    """
+    target = target.strip()
+    found = _match(target, lines)
+    if found:
+        return found
+    parts = [p.strip().rstrip("\u2026").rstrip(".").strip() for p in target.replace("\r", "\n").split("\n")]
+    parts = [p for p in parts if compact(p)]
+    if len(parts) > 1:
+        found = _match(" ".join(parts), lines)
+        if found:
+            return found
+        for part in sorted(parts, key=len, reverse=True)[:2]:
+            found = _match(part, lines)
+            if found:
+                return found
+    elif parts and parts[0] != target:
+        found = _match(parts[0], lines)
+        if found:
+            return found
+    if 1 <= len(compact(target)) <= 2:
+        return _spaced_glyph_matches(target, lines)
+    return []
+
+
+def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
     """Every line that matches ``target``, best first.
 
     Exact (normalised) match scores 1.0; the target contained in a longer line scores 0.9 minus a

@@ -38,7 +38,7 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "plus": ("+", "circle_plus", "square_plus"), "add": ("+", "circle_plus", "square_plus"),
     "new": ("+", "pen_to_square"), "create": ("+", "pen_to_square"), "compose": ("pen_to_square", "pen", "+"),
     "back": ("arrow_left", "chevron_left", "caret_left"), "triangle": ("caret_left", "play"),
-    "recent": ("r:square",), "recents": ("r:square",), "overview": ("r:square",), "square": ("r:square", "square"),
+    "recent": ("clock_rotate_left", "r:square"), "recents": ("r:square",), "overview": ("r:square",), "square": ("r:square", "square"),
     "circle": ("r:circle", "circle"), "storage": ("hard_drive", "r:hard_drive", "sd_card"), "display": ("circle_half_stroke", "mobile_screen"),
     "palette": ("palette",), "wallpaper": ("palette", "image"), "keypad": ("grip",), "dialpad": ("grip",), "return": ("arrow_left",),
     "previous": ("chevron_left", "backward"), "left": (), "arrow": ("arrow_left", "arrow_right", "arrow_up", "arrow_down"),
@@ -70,7 +70,7 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "phone": ("phone",), "call": ("phone",), "dial": ("phone",), "dialer": ("phone",),
     "mail": ("envelope", "r:envelope"), "email": ("envelope", "r:envelope"), "envelope": ("envelope",),
     "inbox": ("inbox", "envelope"),
-    "location": ("location_dot",), "pin": ("location_dot", "thumbtack"), "map": ("map", "r:map", "location_dot"),
+    "location": ("location_dot", "location_crosshairs"), "pin": ("location_dot", "thumbtack"), "map": ("map", "r:map", "location_dot"),
     "gps": ("location_crosshairs", "location_dot"), "navigate": ("location_arrow",), "directions": ("diamond_turn_right", "location_arrow"),
     "download": ("download",), "upload": ("upload",), "filter": ("filter",), "sort": ("sort", "arrow_down_wide_short"),
     "calendar": ("calendar", "r:calendar"), "date": ("calendar",), "clock": ("clock", "r:clock"), "time": ("clock", "r:clock"),
@@ -104,14 +104,29 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "fire": ("fire",), "trending": ("fire", "arrow_trend_up"), "explore": ("compass",), "discover": ("compass",),
     "store": ("store", "bag_shopping"), "shop": ("store", "bag_shopping"), "wallet": ("wallet",), "card": ("credit_card", "r:credit_card"),
     "minus": ("minus",), "subtract": ("minus",), "zoom": ("magnifying_glass_plus",),
+    "shift": ("arrow_up", "r:circle_up"), "backspace": ("delete_left",), "erase": ("delete_left",),
+    "today": ("calendar_day", "calendar", "r:calendar"), "recently": ("clock_rotate_left",),
+    "mylocation": ("location_crosshairs",), "locate": ("location_crosshairs",), "crosshair": ("location_crosshairs",),
+    "enter": ("arrow_turn_down", "check"), "microphone_off": ("microphone_slash",), "unmute": ("volume_high",),
+    "skip_previous": ("backward_step",), "rewind": ("backward",), "fastforward": ("forward",),
+    "podcast": ("podcast",), "radio": ("radio",), "news": ("newspaper", "r:newspaper"), "weather": ("cloud_sun", "sun"),
+    "cloud": ("cloud",), "rain": ("cloud_rain",), "snow": ("snowflake",), "wind": ("wind",),
+    "note": ("r:note_sticky", "note_sticky"), "notes": ("r:note_sticky", "note_sticky"),
+    "pinned": ("thumbtack",), "archive": ("box_archive",), "draft": ("file_pen",), "drafts": ("file_pen", "r:file"),
+    "sent": ("paper_plane",), "spam": ("triangle_exclamation",), "warning": ("triangle_exclamation",),
+    "upvote": ("arrow_up",), "downvote": ("arrow_down",), "subscribe": ("bell",), "subscriptions": ("r:square_caret_right", "play"),
+    "library": ("book", "folder"), "book": ("book",), "download_done": ("circle_check",),
 }
+_PHRASES = {"navigate up": "back", "go back": "back", "my location": "mylocation", "your location": "mylocation",
+            "more options": "more", "fast forward": "fastforward", "skip previous": "skip_previous",
+            "three dots": "more", "see more": "more", "new message": "compose"}
 _SYNONYM_WORDS = {"magnifying": "search", "glass": "search", "cogwheel": "settings", "trashcan": "trash",
                   "notify": "notification", "favorites": "favorite", "likes": "like", "contacts": "contacts",
                   "vertical": "more", "horizontal": "ellipsis", "three": "dots", "kebab": "more",
                   "paper": "send", "airplane": "send", "loudspeaker": "speaker", "cogs": "settings",
                   "cross": "close", "lens": "search", "trolley": "cart", "write": "edit"}
 _IGNORED = {"icon", "button", "the", "a", "an", "of", "on", "at", "in", "with", "and", "or", "to", "symbol",
-            "shaped", "shape", "like", "small", "big", "large", "top", "bottom", "right", "center", "middle",
+            "shaped", "shape", "small", "jump", "go", "open", "tap", "press", "click", "select", "big", "large", "top", "bottom", "right", "center", "middle",
             "corner", "bar", "tab", "logo", "image_of", "that", "looks", "for"}
 COLORS: dict[str, tuple[float, float] | str] = {
     "red": (345.0, 15.0), "orange": (15.0, 40.0), "yellow": (40.0, 70.0), "gold": (40.0, 60.0),
@@ -227,9 +242,43 @@ def ink_mask(crop: np.ndarray) -> np.ndarray | None:
     return mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
 
 
+def inner_mask(outer: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+    """For an icon drawn on a filled shape (a white glyph on a coloured disc, a launcher icon):
+    the glyph inside, as a tight mask; ``None`` when the ink is not such a container."""
+    if mask.mean() / 255.0 < 0.45:
+        return None
+    full = np.zeros(outer.shape[:2], np.uint8)
+    border = np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]]).astype(np.int16)
+    bg = np.median(border, axis=0)
+    dist = np.abs(outer.astype(np.int16) - bg).max(axis=2)
+    full[dist >= max(40, int(dist.max() * 0.45))] = 255
+    contours, _ = cv2.findContours(full, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    shape = np.zeros_like(full)
+    cv2.drawContours(shape, [max(contours, key=cv2.contourArea)], -1, 255, thickness=cv2.FILLED)
+    k = max(3, min(outer.shape[:2]) // 12)
+    core = cv2.erode(shape, np.ones((k, k), np.uint8))
+    inside = outer[core > 0].astype(np.int16)
+    if len(inside) < 50:
+        return None
+    fill = np.median(inside, axis=0)
+    glyph = ((np.abs(outer.astype(np.int16) - fill).max(axis=2) > 60) & (core > 0)).astype(np.uint8) * 255
+    ys, xs = np.nonzero(glyph)
+    if len(xs) < 20:
+        return None
+    tight = glyph[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    if tight.shape[0] < 6 or tight.shape[1] < 6:
+        return None
+    return tight
+
+
 def description_glyphs(description: str) -> list[str]:
     """Font Awesome glyphs for the shape words of ``description`` (empty when none is known)."""
-    words = re.findall(r"[a-z][a-z\-]*", description.lower())
+    text = description.lower()
+    for phrase, word in _PHRASES.items():
+        text = text.replace(phrase, word)
+    words = re.findall(r"[a-z][a-z\-_]*", text)
     glyphs: list[str] = []
     for w in words:
         w = _SYNONYM_WORDS.get(w, w)
@@ -240,6 +289,24 @@ def description_glyphs(description: str) -> list[str]:
             if g not in glyphs and _reference_features(g) is not None:
                 glyphs.append(g)
     return glyphs
+
+
+def context_phrase(description: str) -> str:
+    """The words of a description that are neither shape, colour nor filler words: a name the icon
+    sits next to ("Play Calm Evening" -> "Calm Evening")."""
+    text = description.lower()
+    for phrase in _PHRASES:
+        text = text.replace(phrase, " ")
+    keep = []
+    for raw in re.findall(r"[^\s,;:()]+", description):
+        w = raw.lower().strip(".!?'\"")
+        base = _SYNONYM_WORDS.get(w, w)
+        if not w or w in _IGNORED or w in COLORS or base in VOCABULARY or base.rstrip("s") in VOCABULARY:
+            continue
+        if w not in text:
+            continue
+        keep.append(raw)
+    return " ".join(keep)
 
 
 def description_colors(description: str) -> list[str]:
@@ -300,12 +367,17 @@ class OfflineIconMatcher:
                 continue
             shape = 0.5
             if refs:
-                v1, v2, hog, aspect = _normalise(mask)
                 best = -1.0
-                for (r1, r2, rhog, raspect), prior in refs:
-                    c = 0.35 * float(v1 @ r1) + 0.15 * float(v2 @ r2) + 0.5 * (2.0 * float(hog @ rhog) - 1.0)
-                    ar = min(aspect, raspect) / max(aspect, raspect)
-                    best = max(best, prior * c * (0.75 + 0.25 * ar))
+                masks = [mask]
+                inner = inner_mask(outer, mask)
+                if inner is not None:
+                    masks.append(inner)
+                for m in masks:
+                    v1, v2, hog, aspect = _normalise(m)
+                    for (r1, r2, rhog, raspect), prior in refs:
+                        c = 0.35 * float(v1 @ r1) + 0.15 * float(v2 @ r2) + 0.5 * (2.0 * float(hog @ rhog) - 1.0)
+                        ar = min(aspect, raspect) / max(aspect, raspect)
+                        best = max(best, prior * c * (0.75 + 0.25 * ar))
                 shape = max(0.0, min(1.0, (best + 0.2) / 1.2))
             if colors:
                 border = np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]]).astype(np.int16)

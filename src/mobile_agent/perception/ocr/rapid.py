@@ -60,6 +60,11 @@ class RapidOcrEngine:
         self._det = None
         self._rec = None
 
+    def clear_cache(self) -> None:
+        """Forget recognised crops."""
+        with self._lock:
+            self._cache.clear()
+
     # -- models, loaded on first use ------------------------------------------------------------
     def _models(self) -> tuple[Any, Any]:
         if self._det is None:
