@@ -76,8 +76,9 @@ def test_relax_playlist_plays_from_home() -> None:
 def test_unknown_query_and_back_from_search() -> None:
     phone, drv = _open()
     drv.tap(text="What do you want to listen to?")
+    assert phone.keyboard_shown and drv.find(desc="Your Library") is None  # the keyboard covers the tabs
     phone.back()  # hides the keyboard first
-    assert not phone.keyboard_shown
+    assert not phone.keyboard_shown and drv.find(desc="Your Library") is not None
     drv.tap(text="Search songs, artists or playlists")
     drv.type("qqzzxx\n")
     assert drv.find(contains="Couldn't find") is not None

@@ -176,6 +176,8 @@ class _MusicScreen(Screen):
         return self.app  # type: ignore[return-value]
 
     def content_bottom(self, ui: UI) -> int:
+        if self.app.phone.keyboard_shown:
+            return ui.area.y2  # the keyboard covers the navigation and the now-playing bar
         y = ui.area.y2 - (ui.dp(72) if self.tab >= 0 else 0)
         if self.app.phone.state.music.now_playing is not None:
             y -= ui.dp(64)
@@ -183,6 +185,8 @@ class _MusicScreen(Screen):
 
     def chrome(self, ui: UI) -> None:
         app = self.music
+        if app.phone.keyboard_shown:
+            return
         bottom = ui.area.y2
         if self.tab >= 0:
             ui.bottom_nav([("home-variant", "Home", lambda: app.reset()),
