@@ -206,3 +206,15 @@ def test_cli_report_writes_the_file_and_exits_2_on_a_wrong_folder(run: Path, tmp
     assert main(["report", str(tmp_path / "missing")]) == 2
     (tmp_path / "empty").mkdir()
     assert main(["report", str(tmp_path / "empty")]) == 2
+
+
+def test_model_text_is_escaped_and_typing_is_labelled(run: Path) -> None:
+    lines = [json.loads(line) for line in (run / "steps.jsonl").read_text().splitlines()]
+    lines[1]["thought"] = "<script>alert(1)</script> & more"
+    lines[3]["gesture"] = {"kind": "type", "text": "<b>Groceries</b>"}
+    (run / "steps.jsonl").write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    text = write_report(run).read_text(encoding="utf-8")
+    assert "<script>alert(1)</script>" not in text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; more" in text
+    assert "type “&lt;b&gt;Groceries&lt;/b&gt;”" in text
+    assert text.count("<script>") == 1  # only the page's own keyboard script

@@ -394,6 +394,21 @@ def _task_link(row: TaskRow, page: Path) -> str:
     return f'<a class="trajectory" href="{relative_src(rep, page)}">trajectory</a>'
 
 
+def _why(row: TaskRow) -> str:
+    """The error of a run, or the reason its detail gives (an oracle that gave up)."""
+    if row.error:
+        return row.error
+    detail = row.extra.get("detail")
+    if isinstance(detail, str):
+        try:
+            detail = json.loads(detail)
+        except json.JSONDecodeError:
+            detail = None
+    if isinstance(detail, dict) and detail.get("oracle_gave_up"):
+        return str(detail["oracle_gave_up"])
+    return ""
+
+
 def _task_rows(rows: list[TaskRow], page: Path, table_id: str) -> str:
     ordered = sorted(rows, key=lambda r: (not r.failed, r.tier if isinstance(r.tier, int) else 99, r.app, r.task))
     out = []
@@ -407,7 +422,7 @@ def _task_rows(rows: list[TaskRow], page: Path, table_id: str) -> str:
             f'<td>{fmt_pct(r.re)}</td><td>{fmt_pct(r.cr)}</td><td>{fmt_int(r.steps)}</td>'
             f'<td>{fmt_int(r.human_steps)}</td><td>{esc(ms)}</td><td class="l">{esc(r.outcome)}</td>'
             f'<td>{fmt_seconds(r.duration_s)}</td><td>{fmt_int(r.tokens)}</td><td>{fmt_cost(r.cost_usd)}</td>'
-            f'<td class="l">{_task_link(r, page)}</td><td class="l err">{esc(r.error)}</td></tr>')
+            f'<td class="l">{_task_link(r, page)}</td><td class="l err">{esc(_why(r))}</td></tr>')
     head = ("<thead><tr><th>task</th><th>app</th><th>tier</th><th>instruction</th><th>SU</th><th>PS</th><th>RE</th>"
             "<th>CR</th><th>steps</th><th>human</th><th>milestones</th><th>outcome</th><th>time</th><th>tokens</th>"
             "<th>cost</th><th>report</th><th>error</th></tr></thead>")

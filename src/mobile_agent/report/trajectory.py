@@ -103,6 +103,12 @@ def _overlay(step: Step, size: tuple[int, int]) -> str:
             parts.append(f'<g class="swipe"><circle cx="{x1:.0f}" cy="{y1:.0f}" r="{r / 2:.0f}" '
                          f'vector-effect="non-scaling-stroke"/><line x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" '
                          f'y2="{y2:.0f}" marker-end="url(#arrow)" vector-effect="non-scaling-stroke"/></g>')
+        elif g.get("kind") == "type" and isinstance(g.get("text"), str):
+            shown = g["text"] if len(g["text"]) <= 40 else g["text"][:39] + "…"
+            fs = unit * 2.2
+            parts.append(f'<g class="typed"><rect x="{unit:.0f}" y="{h * 0.45:.0f}" width="{w - 2 * unit:.0f}" '
+                         f'height="{fs * 1.8:.0f}" rx="{unit:.0f}"/><text x="{w / 2:.0f}" y="{h * 0.45 + fs * 1.25:.0f}" '
+                         f'font-size="{fs:.0f}" text-anchor="middle">type “{esc(shown)}”</text></g>')
     if not parts:
         return ""
     return (f'<svg class="overlay" viewBox="0 0 {w} {h}" preserveAspectRatio="none" aria-hidden="true">'
