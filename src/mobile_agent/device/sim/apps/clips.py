@@ -17,7 +17,7 @@ from PIL import Image
 
 from mobile_agent.device.sim.apps._kit import avatar, fmt_count, rect
 from mobile_agent.device.sim.phone import App, Screen
-from mobile_agent.device.sim.render import Canvas, picture, wrap
+from mobile_agent.device.sim.render import Canvas, ellipsize, picture, text_width, wrap
 from mobile_agent.device.sim.state import ClipComment
 from mobile_agent.device.sim.ui import UI, Node
 from mobile_agent.types import Box
@@ -141,8 +141,6 @@ def _shadow_text(ui: UI, x: int, y: int, s: str, size: float, weight: int = 400,
     px = ui.dp(size)
     mw = max_width or (ui.area.x2 - x)
     shown = wrap(s, px, weight, mw)[:lines] if lines > 1 else [s]
-    from mobile_agent.device.sim.render import ellipsize, text_width
-
     shown = [ellipsize(t, px, weight, mw) for t in shown]
     lh = int(px * 1.3)
     w = max(text_width(t, px, weight) for t in shown)

@@ -8,6 +8,7 @@ place ids are gas stations and which one is West Lake.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
@@ -495,8 +496,6 @@ class DirectionsScreen(Screen):
         ui.text(ui.left + text_width(_fmt_min(eta), ui.dp(24), 500) + ui.dp(8), panel.y1 + ui.dp(22),
                 f"({km:.1f} km)", 18, t.on_bg2, rid="route_distance")
         arrive = app.phone.now.replace(second=0)
-        import datetime as dt
-
         arrive = (arrive + dt.timedelta(minutes=eta)).strftime("%H:%M")
         ui.text(ui.left, panel.y1 + ui.dp(54), {"drive": "Fastest route now due to traffic conditions",
                                                 "transit": "Metro Line 1 · then walk 6 min",
@@ -552,8 +551,6 @@ class NavigationScreen(Screen):
         panel = Box(a.x1, a.y2 - ui.dp(104), a.x2, a.y2)
         rect(ui, panel, t.bg, radius=20)
         eta = eta_minutes(p.id, mode, seed)
-        import datetime as dt
-
         arrive = (app.phone.now + dt.timedelta(minutes=eta)).strftime("%H:%M")
         ui.text(ui.left, panel.y1 + ui.dp(18), _fmt_min(eta), 26, (24, 128, 56), 500, rid="nav_eta")
         ui.text(ui.left, panel.y1 + ui.dp(56), f"{distance_km(p.id, seed):.1f} km · {arrive}", 15, t.on_bg2,

@@ -14,7 +14,7 @@ from mobile_agent.device.sim.apps._kit import fmt_count, offscreen, rect, search
 from mobile_agent.device.sim.phone import App, Screen
 from mobile_agent.device.sim.render import Canvas, mix
 from mobile_agent.device.sim.state import Track
-from mobile_agent.device.sim.ui import UI, Node
+from mobile_agent.device.sim.ui import UI
 from mobile_agent.types import Box
 
 GREEN = (29, 185, 84)

@@ -8,11 +8,12 @@ benchmark checks can tell which products are caps.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from mobile_agent.device.sim.apps._kit import avatar, chip_row, fmt_count, offscreen, rect, search_pill, stars, words
 from mobile_agent.device.sim.phone import App, Screen
-from mobile_agent.device.sim.render import mix
+from mobile_agent.device.sim.render import mix, text_width, wrap
 from mobile_agent.device.sim.state import CartItem
 from mobile_agent.device.sim.ui import UI
 from mobile_agent.types import Box
@@ -469,14 +470,10 @@ class ChatScreen(Screen):
 
 
 def _bubble(ui: UI, y: int, text: str, mine: bool) -> int:
-    from mobile_agent.device.sim.render import wrap
-
     t = ui.theme
     px = ui.dp(15)
     maxw = ui.dp(260)
     lines = wrap(text, px, 400, maxw - ui.dp(24))
-    from mobile_agent.device.sim.render import text_width
-
     w = max(text_width(ln, px, 400) for ln in lines) + ui.dp(24)
     h = len(lines) * int(px * 1.3) + ui.dp(20)
     x1 = ui.right - w if mine else ui.left
@@ -580,8 +577,6 @@ class ShopApp(App):
 
 def hash_key(key: str, seed: int) -> int:
     """A stable pseudo-random number for (key, seed), for seed-dependent orderings."""
-    import hashlib
-
     return int(hashlib.sha1(f"{seed}|{key}".encode()).hexdigest()[:8], 16)
 
 

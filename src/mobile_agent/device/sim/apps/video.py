@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from mobile_agent.device.sim.apps._kit import avatar, chip_row, fmt_count, offscreen, rect, words
 from mobile_agent.device.sim.phone import App, Screen
-from mobile_agent.device.sim.render import Canvas, mix, text_width
+from mobile_agent.device.sim.render import Canvas, text_width, wrap
 from mobile_agent.device.sim.state import VideoComment
 from mobile_agent.device.sim.ui import UI, Node
 from mobile_agent.types import Box
@@ -401,8 +401,6 @@ class WatchScreen(Screen):
                 ui.text(x, y + ui.dp(2), f"{handle} · {'just now' if mine else '1 week ago'}", 12, t.on_bg2,
                         rid="comment_author")
                 mw = ui.right - x
-                from mobile_agent.device.sim.render import wrap
-
                 nl = min(4, len(wrap(text, ui.dp(14), 400, mw)))
                 ui.text(x, y + ui.dp(20), text, 14, t.on_bg, lines=nl, max_width=mw, rid="comment_text")
                 yy = y + ui.dp(24) + nl * int(ui.dp(14) * 1.3)
