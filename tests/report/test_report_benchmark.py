@@ -10,6 +10,8 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mobile_agent.cli import main
 from mobile_agent.errors import ConfigError
@@ -204,3 +206,19 @@ def test_benchmark_report_reads_the_bench_result_store(tmp_path: Path, monkeypat
         assert target.is_file() and target.parent.name == task.replace("#", "_v")
     text = report.read_text(encoding="utf-8")
     assert "gpt-test" in text and "2/3" in text and "1,000" in text
+
+
+_cell = st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats() | st.text(max_size=12)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(st.dictionaries(st.sampled_from(["task_key", "app", "tier", "success", "ps", "re", "cr", "steps",
+                                                      "human_steps", "trajectory", "tokens", "cost_usd", "detail",
+                                                      "error", "duration_s", "config_id"]), _cell, max_size=10),
+                     max_size=5))
+def test_any_result_rows_render(tmp_path: Path, rows: list[dict]) -> None:
+    ev = tmp_path / "fuzz"
+    ev.mkdir(exist_ok=True)
+    (ev / "results.json").write_text(json.dumps({"tasks": rows}))
+    out = write_benchmark_report(ev)
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

@@ -13,6 +13,8 @@ from urllib.parse import unquote
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from mobile_agent.cli import main
@@ -218,3 +220,24 @@ def test_model_text_is_escaped_and_typing_is_labelled(run: Path) -> None:
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; more" in text
     assert "type “&lt;b&gt;Groceries&lt;/b&gt;”" in text
     assert text.count("<script>") == 1  # only the page's own keyboard script
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False)
+                     | st.text(max_size=20), lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=8), c,
+                                                                                             max_size=4), max_leaves=12)
+_FIELDS = ["step", "screenshot", "annotated", "model", "observation", "thought", "action", "operation", "grounding",
+           "gesture", "reflection", "timings", "error", "completion"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(records=st.lists(st.dictionaries(st.sampled_from(_FIELDS), _json, max_size=8), max_size=4),
+       summary=st.dictionaries(st.sampled_from(["instruction", "outcome", "completed", "steps", "tokens", "cost_usd",
+                                                "duration_s", "error", "model"]), _json, max_size=6))
+def test_any_json_values_render(tmp_path: Path, records: list[dict], summary: dict) -> None:
+    """Whatever types a damaged or foreign run folder holds, the report renders and marks it."""
+    run = tmp_path / "fuzz"
+    run.mkdir(exist_ok=True)
+    (run / "steps.jsonl").write_text("\n".join(json.dumps(r) for r in records) + "\n")
+    (run / "summary.json").write_text(json.dumps(summary))
+    out = write_report(run)
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

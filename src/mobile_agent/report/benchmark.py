@@ -19,6 +19,7 @@ over the successful runs only (empty when none succeeded).
 from __future__ import annotations
 
 import json
+import math
 import re
 import sqlite3
 from dataclasses import dataclass, field
@@ -123,16 +124,19 @@ def _pick(row: dict[str, Any], name: str) -> Any:
 
 
 def _as_float(v: Any) -> float | None:
+    """A finite number from a cell (bools as 0/1, numeric text parsed); None otherwise."""
     if isinstance(v, bool):
         return 1.0 if v else 0.0
     if isinstance(v, (int, float)):
-        return float(v)
-    if isinstance(v, str):
+        f = float(v)
+    elif isinstance(v, str):
         try:
-            return float(v)
+            f = float(v)
         except ValueError:
             return None
-    return None
+    else:
+        return None
+    return f if math.isfinite(f) else None
 
 
 def _as_int(v: Any) -> int | None:
@@ -177,8 +181,11 @@ def _resolve_run(eval_dir: Path, v: Any, task: str, cid: str = "") -> Path | Non
     for n in names:
         cands += ([eval_dir / cid / n] if cid else []) + [eval_dir / "runs" / n, eval_dir / n]
     for c in cands:
-        if c.is_dir():
-            return c
+        try:
+            if c.is_dir():
+                return c
+        except (OSError, ValueError):  # a name the file system cannot hold (NUL, too long)
+            continue
     return cands[0] if isinstance(v, str) and v else None
 
 

@@ -80,8 +80,11 @@ def read_screen(run_dir: Path, rel: Any) -> Screen | None:
         resolved.relative_to(run_dir.resolve())
     except (ValueError, OSError):
         return Screen(rel, path, None, "the path points outside the run folder")
-    if not path.is_file():
-        return Screen(rel, path, None, "file missing")
+    try:
+        if not path.is_file():
+            return Screen(rel, path, None, "file missing")
+    except (OSError, ValueError):
+        return Screen(rel, path, None, "not a usable file name")
     try:
         with Image.open(path) as im:
             size = im.size
