@@ -35,6 +35,9 @@ log = logging.getLogger(__name__)
 
 ConfirmFn = Callable[[Operation, str], bool]
 
+#: How a history entry's outcome starts when grounding found nothing to act on (planners may test it).
+NOT_CARRIED_OUT = "not carried out"
+
 _RISKY = re.compile(
     r"\b(send|buy|buy now|pay|pay now|payment|purchase|check ?out|place order|order now|delete|remove|erase|"
     r"post|publish|transfer)\b",
@@ -313,7 +316,7 @@ class Agent:
         if grounding_fb is not None:
             rec["reflection"]["feedback"] = grounding_fb
             return finish(None if not s.dry_run else "dry_run",
-                          HistoryEntry(ctx.step, op, "not carried out: nothing matched", plan.thought),
+                          HistoryEntry(ctx.step, op, f"{NOT_CARRIED_OUT}: nothing matched", plan.thought),
                           [grounding_fb], after=ctx.screenshot)
 
         # 5. safety
