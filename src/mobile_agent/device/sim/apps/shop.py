@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from mobile_agent.device.sim.apps._kit import avatar, chip_row, fmt_count, offscreen, rect, search_pill, stars, words
+from mobile_agent.device.sim.apps._kit import (avatar, chip_row, fmt_count, offscreen, rect, rounded_picture, search_pill,
+                                              stars, words)
 from mobile_agent.device.sim.phone import App, Screen
 from mobile_agent.device.sim.render import mix, text_width, wrap
 from mobile_agent.device.sim.state import CartItem
@@ -209,7 +210,8 @@ def _grid(ui: UI, app: "ShopApp", items: list[Product], y: int, view: Box) -> in
                 y = card.y2 + gap
             continue
         with ui.card(card, on_tap=lambda p=p: app.open_item(p.id), rid="product_card", fill=t.surface):
-            ui.picture(Box(card.x1, card.y1, card.x2, card.y1 + w), p.id, "product", desc=p.title, radius=12)
+            rounded_picture(ui, Box(card.x1, card.y1, card.x2, card.y1 + w), p.id, "product", t.bg, desc=p.title,
+                            top_only=True)
             ui.text(card.x1 + ui.dp(10), card.y1 + w + ui.dp(8), p.title, 14, t.on_bg, lines=2,
                     max_width=w - ui.dp(20), rid="product_title")
             ui.text(card.x1 + ui.dp(10), card.y1 + w + ui.dp(50), _price_text(p), 15, t.on_bg, 700, rid="price")
@@ -292,8 +294,8 @@ def _result_row(ui: UI, app: "ShopApp", p: Product, y: int) -> int:
     box = Box(ui.area.x1, y, ui.area.x2, y + h)
     pic = ui.dp(124)
     with ui.group(box, on_tap=lambda: app.open_item(p.id), rid="product_item"):
-        ui.picture(Box(ui.left, y + ui.dp(12), ui.left + pic, y + ui.dp(12) + pic), p.id, "product",
-                   desc=p.title, radius=10)
+        rounded_picture(ui, Box(ui.left, y + ui.dp(12), ui.left + pic, y + ui.dp(12) + pic), p.id, "product",
+                        t.bg, radius=10, desc=p.title)
         x = ui.left + pic + ui.dp(12)
         mw = ui.right - x
         ui.text(x, y + ui.dp(10), p.title, 15, t.on_bg, lines=2, max_width=mw, rid="product_title")

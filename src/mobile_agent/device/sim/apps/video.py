@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mobile_agent.device.sim.apps._kit import avatar, chip_row, fmt_count, offscreen, rect, words
+from mobile_agent.device.sim.apps._kit import avatar, chip_row, fmt_count, offscreen, rect, rounded_picture, words
 from mobile_agent.device.sim.phone import App, Screen
 from mobile_agent.device.sim.render import Canvas, text_width, wrap
 from mobile_agent.device.sim.state import VideoComment
@@ -126,7 +126,7 @@ def search_videos(query: str) -> list[Video]:
 
 # ---------------------------------------------------------------------------------------------- widgets
 def _thumb(ui: UI, box: Box, v: Video, radius: float = 12) -> None:
-    ui.picture(box, v.id, "scene", desc=f"Thumbnail: {v.title}", radius=radius)
+    rounded_picture(ui, box, v.id, "scene", ui.theme.bg, radius=radius, desc=f"Thumbnail: {v.title}")
     px = ui.dp(12)
     w = text_width(v.duration, px, 500) + ui.dp(8)
     badge = Box(box.x2 - w - ui.dp(6), box.y2 - ui.dp(24), box.x2 - ui.dp(6), box.y2 - ui.dp(6))
