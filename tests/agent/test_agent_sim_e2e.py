@@ -70,6 +70,32 @@ def test_the_cli_exits_1_when_the_run_does_not_complete(tmp_path, monkeypatch):
     assert code == 1 and read_summary(tmp_path)["outcome"] == "step_limit"
 
 
+def test_the_cli_live_view_serves_the_run_while_it_goes(tmp_path, monkeypatch, capsys):
+    import re
+    import urllib.request
+
+    monkeypatch.setenv("MY_TEST_KEY", "k")
+    seen: list[str] = []
+    urls: list[str] = []
+    script = Script(DARK_PLAN[:1], cycle=True)
+
+    def reply(request):
+        # The model is asked during the run: the live page must answer at that moment.
+        if not urls:
+            found = re.search(r"live view at (http://127\.0\.0\.1:\d+/)", capsys.readouterr().out)
+            urls.append(found.group(1) if found else "")
+        if urls[0]:
+            with urllib.request.urlopen(urls[0], timeout=5) as resp:
+                seen.append(resp.read().decode("utf-8"))
+        return script(request)
+
+    with LocalChatServer(reply) as server:
+        code = main(["run", "Turn on the dark mode", "--device", "sim", "--model", "gpt-4o-test", "--base-url",
+                     server.openai_base_url, "--api-key-env", "MY_TEST_KEY", "--out", str(tmp_path), "--max-steps",
+                     "1", "--live"])
+    assert code == 1 and seen and "<html" in seen[0].lower()
+
+
 def test_the_cli_exits_2_on_a_missing_key_or_a_rejected_key(tmp_path, monkeypatch):
     monkeypatch.delenv("NO_SUCH_KEY_VAR", raising=False)
     assert main(["run", "x", "--model", "gpt-4o", "--api-key-env", "NO_SUCH_KEY_VAR", "--out", str(tmp_path)]) == 2

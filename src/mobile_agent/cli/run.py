@@ -79,6 +79,7 @@ def register(app: typer.Typer) -> None:
         jpeg_quality: int = typer.Option(80, "--jpeg-quality", min=1, max=95, help="JPEG quality of screenshots sent."),
         ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
         seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone (sim only)."),
+        live: bool = typer.Option(False, "--live", help="Serve a page on 127.0.0.1 that shows each step as it happens."),
     ) -> None:
         """Carry out INSTRUCTION on a phone. Exit 0 when it was completed and confirmed, 1 otherwise, 2 on a
         usage or configuration error."""
@@ -97,15 +98,39 @@ def register(app: typer.Typer) -> None:
         def ask(op: Any, description: str) -> bool:
             return typer.confirm(f"Carry out {description}?", default=False)
 
+        out_dir = out or _default_out(instruction)
+        print_step = lambda rec: console.print(_step_line(rec), highlight=False)  # noqa: E731
+        view = None
+        on_step = print_step
+        if live:
+            from mobile_agent.report.live import LiveView
+
+            view = LiveView(instruction)
+            console.print(f"live view at {view.start()}", highlight=False)
+            view.show_screen(phone.screenshot())
+            follow = view.follow(out_dir)
+
+            def on_step(rec: dict[str, Any]) -> None:
+                print_step(rec)
+                follow(rec)
+
         settings = AgentSettings(
             max_steps=max_steps, time_limit_s=time_limit, image_max_side=max_side, jpeg_quality=jpeg_quality,
             history_screens=history_screens, confirm=ask if confirm else None, dry_run=dry_run, reflect=reflect,
             completion_check=not no_completion_check, device_name=device,
-            on_step=lambda rec: console.print(_step_line(rec), highlight=False),
+            on_step=on_step,
         )
-        out_dir = out or _default_out(instruction)
         console.print(f"[bold]{instruction}[/bold]  ({chat.name} on {device}; trajectory in {out_dir})", highlight=False)
-        result = Agent(phone, LLMPlanner(chat), perception, settings).run(instruction, out_dir)
+        try:
+            result = Agent(phone, LLMPlanner(chat), perception, settings).run(instruction, out_dir)
+        finally:
+            if view is not None:
+                summary_file = Path(out_dir) / "summary.json"
+                if summary_file.exists():
+                    import json
+
+                    view.finish(json.loads(summary_file.read_text(encoding="utf-8")))
+                view.close()
         cost = f", ${result.cost_usd:.4f}" if result.cost_usd is not None else ""
         colour = "green" if result.completed else "red"
         console.print(
