@@ -189,9 +189,8 @@ def offscreen(ui: UI, viewport: Box, y1: int, y2: int) -> bool:
     return False
 
 
-@lru_cache(maxsize=96)
-def _composited(key: str, width: int, height: int, kind: str, radius: int, bg: RGB, top_only: bool) -> Image.Image:
-    img = picture(key, width, height, kind)
+def _composite(key: str, width: int, height: int, kind: str, radius: int, bg: RGB, top_only: bool) -> Image.Image:
+    img = picture.__wrapped__(key, width, height, kind)  # drawn here, held only by the caches below
     if radius <= 0:
         return img
     if top_only:
@@ -201,6 +200,11 @@ def _composited(key: str, width: int, height: int, kind: str, radius: int, bg: R
     return Image.composite(img, Image.new("RGB", (width, height), bg), mask)
 
 
+LARGE_PICTURE = 400_000  # pixels; bigger pictures (heroes, photos) get a cache of their own, of a few
+_composited = lru_cache(maxsize=64)(_composite)
+_composited_large = lru_cache(maxsize=4)(_composite)
+
+
 def rounded_picture(ui: UI, box: Box, key: str, kind: str, bg: RGB, radius: float = 12, desc: str = "",
                     top_only: bool = False, on_tap: Action | None = None, rid: str = "") -> Box:
     """Like ``ui.picture`` with rounded corners, but the corners are pre-blended with ``bg`` (the
@@ -208,7 +212,8 @@ def rounded_picture(ui: UI, box: Box, key: str, kind: str, bg: RGB, radius: floa
     r = ui.dp(radius)
 
     def paint(c: Canvas, b: Box) -> None:
-        c.paste(_composited(key, b.width, b.height, kind, r, bg, top_only), b.x1, b.y1)
+        make = _composited_large if b.width * b.height > LARGE_PICTURE else _composited
+        c.paste(make(key, b.width, b.height, kind, r, bg, top_only), b.x1, b.y1)
 
     ui.add(Node(box, cls="android.widget.ImageView", desc=desc, rid=rid, paint=paint,
                 clickable=on_tap is not None, on_tap=on_tap))

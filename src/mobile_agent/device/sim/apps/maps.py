@@ -15,7 +15,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageOps
 
-from mobile_agent.device.sim.apps._kit import chip_row, fmt_count, offscreen, rect, search_pill, stars, words
+from mobile_agent.device.sim.apps._kit import (chip_row, fmt_count, offscreen, rect, rounded_picture, search_pill, stars,
+                                              words)
 from mobile_agent.device.sim.phone import App, Screen
 from mobile_agent.device.sim.render import Canvas, mix, picture, text_width
 from mobile_agent.device.sim.state import Route
@@ -387,7 +388,7 @@ class PlaceScreen(Screen):
         saved = p.id in app.phone.state.maps.saved
         with ui.scroll(Box(a.x1, a.y1, a.x2, a.y2), "place", rid="place_page") as y:
             hero = Box(a.x1, y, a.x2, y + ui.dp(200))
-            ui.picture(hero, p.id, "scene", desc=f"Photo of {p.name}", radius=0)
+            rounded_picture(ui, hero, p.id, "scene", t.bg, radius=0, desc=f"Photo of {p.name}")
             y = hero.y2 + ui.dp(16)
             ui.text(ui.left, y, p.name, 24, t.on_bg, 400, rid="place_title", lines=2)
             y += ui.dp(36) if text_width(p.name, ui.dp(24)) < ui.right - ui.left else ui.dp(66)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mobile_agent.device.sim.apps._kit import fmt_count, offscreen, rect, search_pill, words
+from mobile_agent.device.sim.apps._kit import fmt_count, offscreen, rect, rounded_picture, search_pill, words
 from mobile_agent.device.sim.phone import App, Screen
 from mobile_agent.device.sim.render import Canvas, mix
 from mobile_agent.device.sim.state import Track
@@ -446,7 +446,7 @@ class ArtistScreen(_MusicScreen):
         following = ar.id in app.following
         with ui.scroll(view, "artist", rid="artist_page") as y:
             hero = Box(a.x1, y, a.x2, y + ui.dp(260))
-            ui.picture(hero, ar.id, "scene", desc=f"{ar.name} cover photo", radius=0)
+            rounded_picture(ui, hero, ar.id, "scene", t.bg, radius=0, desc=f"{ar.name} cover photo")
             ui.text(ui.left, hero.y2 - ui.dp(64), ar.name, 36, (255, 255, 255), 700, rid="artist_title")
             y = hero.y2 + ui.dp(12)
             ui.text(ui.left, y, f"{fmt_count(ar.listeners)} monthly listeners", 14, t.on_bg2, rid="listeners")
@@ -542,8 +542,8 @@ class PlayerScreen(Screen):
             return
         y = a.y1 + ui.dp(88)
         side = ui.right - ui.left
-        ui.picture(Box(ui.left, y, ui.right, y + side), tr.track_id, "abstract", desc=f"Album art for {tr.title}",
-                   radius=8)
+        rounded_picture(ui, Box(ui.left, y, ui.right, y + side), tr.track_id, "abstract", t.bg, radius=8,
+                        desc=f"Album art for {tr.title}")
         y += side + ui.dp(28)
         ui.text(ui.left, y, tr.title, 24, t.on_bg, 700, max_width=side - ui.dp(48), rid="player_title")
         ui.text(ui.left, y + ui.dp(34), tr.artist, 16, t.on_bg2, rid="player_artist",

@@ -325,8 +325,8 @@ class ItemScreen(Screen):
         with ui.scroll(body, "item", rid="item_detail") as y:
             side = ui.right - ui.left
             main = Box(ui.left, y, ui.right, y + side * 3 // 4)
-            ui.picture(main, f"{p.id}" if self.photo == 0 else f"{p.id}-{self.photo}", "product",
-                       desc=f"{p.title}, photo {self.photo + 1} of 4", radius=16)
+            rounded_picture(ui, main, f"{p.id}" if self.photo == 0 else f"{p.id}-{self.photo}", "product", t.bg,
+                            radius=16, desc=f"{p.title}, photo {self.photo + 1} of 4")
             badge = Box(main.x2 - ui.dp(52), main.y2 - ui.dp(36), main.x2 - ui.dp(12), main.y2 - ui.dp(12))
             rect(ui, badge, (60, 62, 68), radius=12)
             ui.text(badge.center.x, badge.y1 + ui.dp(4), f"{self.photo + 1}/4", 12, (255, 255, 255), align="center")

@@ -318,7 +318,7 @@ class WatchScreen(Screen):
         v = self.video
         ph = a.width * 9 // 16
         player = Box(a.x1, a.y1, a.x2, a.y1 + ph)
-        ui.picture(player, v.id, "scene", desc=f"Video player: {v.title}", radius=0)
+        rounded_picture(ui, player, v.id, "scene", t.bg, radius=0, desc=f"Video player: {v.title}")
         ui.icon_button(player.center.x, player.center.y, "play" if self.paused else "pause",
                        "Play" if self.paused else "Pause", self.toggle_pause, size=36, color=(255, 255, 255),
                        bg=(30, 30, 30), touch=64, rid="player_play_pause")
