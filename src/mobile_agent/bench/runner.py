@@ -126,8 +126,11 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
         raise RuntimeError(f"fault injected at task {task.key}")
     phone = device if device is not None else task.make_phone()
     tracker = ProgressTracker(task, phone) if config.is_sim and judge is None else None
+    records: dict[int, dict[str, Any]] = {}
 
     def on_step(rec: dict[str, Any]) -> None:
+        records[int(rec["step"])] = {"gesture": rec.get("gesture"), "grounding": rec.get("grounding"),
+                                     "error": rec.get("error")}
         if tracker is None:
             return
         op = operation_from_dict(rec["operation"]) if rec.get("operation") else None
@@ -148,6 +151,8 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
     if tracker is not None:
         m = tracker.metrics()
         detail["steps"] = [asdict(j) for j in m.judged]
+        if not m.su:
+            detail["first_wrong"] = explain_first_wrong(m.judged, records)
         values = dict(success=bool(m.su), ps=m.ps, re=m.re, cr=m.cr, correct_steps=m.correct_steps,
                       furthest=m.furthest, milestones=m.milestones, human_steps=m.human_steps)
         judge_kind = "state"
@@ -166,6 +171,29 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
         cost_usd=result.cost_usd, duration_s=round(result.duration_s, 3), trajectory=str(traj),
         error=result.error, judge=judge_kind, detail=detail, **values,
     )
+
+
+def explain_first_wrong(judged: Sequence[Any], records: dict[int, dict[str, Any]]) -> str | None:
+    """In words: the first step that was not correct, where it tapped and what grounding found."""
+    for j in judged:
+        if j.correct:
+            continue
+        rec = records.get(j.step, {})
+        g = rec.get("grounding") or {}
+        gesture = rec.get("gesture") or {}
+        where = ""
+        if gesture.get("kind") == "tap":
+            where = f"; tapped ({gesture['x']}, {gesture['y']})"
+            chosen = g.get("chosen")
+            cands = g.get("candidates") or []
+            if chosen is not None and chosen < len(cands):
+                c = cands[chosen]
+                label = f" {c['text']!r}" if c.get("text") else ""
+                where += f" on candidate{label} {c['box']} (score {c['score']:.2f} of {len(cands)} candidates)"
+        elif g.get("status") and g.get("status") != "found":
+            where = f"; grounding {g['status']}: {g.get('message', '')}"
+        return f"step {j.step} {j.action}: {j.why}{where}"
+    return None
 
 
 def _worker_init() -> None:

@@ -76,7 +76,7 @@ def register(app: typer.Typer) -> None:
         console.print(render("Mobile-Eval by app", app_table(rows)))
         for r in rows:
             if not r.success:
-                why = r.detail.get("oracle_gave_up") or r.error or r.outcome
+                why = r.detail.get("first_wrong") or r.detail.get("oracle_gave_up") or r.error or r.outcome
                 console.print(f"[red]failed[/red] {r.task_key}: {why}", highlight=False)
         data = summary_json(rows, config.identity(), {
             "config_id": run.config_id, "duration_s": round(run.duration_s, 2), "workers": workers,
