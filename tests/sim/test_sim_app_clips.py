@@ -45,7 +45,7 @@ def test_swipe_to_a_cat_clip_and_like_it() -> None:
         assert swipes < 12
     assert st.current == swipes and len(st.seen) == swipes + 1
     cid = clips.feed_order(5)[swipes]
-    assert clips.is_cat(cid)
+    assert clips.is_cat(cid) and clips.clip_at(5, st.current).id == cid
     assert not drv.find(desc="Like").checked
     drv.tap(desc="Like")
     assert st.liked == [cid]

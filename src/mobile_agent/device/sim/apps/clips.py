@@ -134,6 +134,12 @@ def feed_order(seed: int) -> list[str]:
     return head + rest
 
 
+def clip_at(seed: int, index: int) -> Clip:
+    """The clip shown at feed position ``index`` (``ClipsState.current``); the feed wraps around."""
+    order = feed_order(seed)
+    return _CLIP[order[index % len(order)]]
+
+
 # ---------------------------------------------------------------------------------------------- drawing
 def _shadow_text(ui: UI, x: int, y: int, s: str, size: float, weight: int = 400, max_width: int | None = None,
                  lines: int = 1, rid: str = "", align: str = "left") -> Box:
