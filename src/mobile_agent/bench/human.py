@@ -74,7 +74,7 @@ class HumanJudge:
                     actions.append(json.loads(line).get("action") or "(none)")
                 except json.JSONDecodeError:
                     continue
-        self.out.write(f"\nTask {task.key}: {task.paper_instruction}\n")
+        self.out.write(f"\nTask {task.key}: {task.real_instruction}\n")
         success = self.yes("Was the instruction carried out?")
         judged = []
         for i, a in enumerate(actions, start=1):

@@ -142,7 +142,7 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
                              settle_timeout_s=1.0, reflect=config.reflect, write_report=False,
                              device_name=config.device, on_step=on_step)
     planner = make_planner(config, task)
-    instruction = task.instruction if config.is_sim else task.paper_instruction
+    instruction = task.instruction if config.is_sim else task.real_instruction
     traj = trajectory_dir(out_dir, cid, task.key)
     result = Agent(phone, planner, _perception(config.ocr, threads), settings).run(instruction, traj)
     detail: dict[str, Any] = {"params": task.params, "plan": [str(o) for o in task.operations()]}

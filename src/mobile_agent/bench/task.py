@@ -156,6 +156,14 @@ class Task:
         return "Multi-app" if len(self.apps) > 1 else self.apps[0]
 
     @property
+    def real_instruction(self) -> str:
+        """The paper's wording with this instance's parameters put in (``{address}``, ``{date}``)."""
+        try:
+            return self.paper_instruction.format(**self.params)
+        except (KeyError, IndexError, ValueError):
+            return self.paper_instruction
+
+    @property
     def human_steps(self) -> int:
         """Length of the reference plan, its final Stop included."""
         return len(self.plan)

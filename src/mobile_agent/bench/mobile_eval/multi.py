@@ -58,7 +58,7 @@ def today_note(params: Params, s) -> Task:
         instruction='Open the Calendar and look at today\'s date, then go to Notes and create a new note to write '
                     '"Today is <the date>".',
         paper_instruction='Open the calendar and look at today\'s date, then go to notes and create a new note to '
-                          'write "Today is {date}".',
+                          'write "Today is <date>".',
         plan=[step(OpenApp("Calendar"), lambda p: p.in_app("Calendar")), *then_notes("Calendar", seen),
               *write_note(text, start=[])[:-1],
               step(write_note(text, start=[])[-1].op, done, icon_desc="Save"), stop()],
