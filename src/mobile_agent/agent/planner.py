@@ -8,7 +8,6 @@ scripted planners of the benchmark) subclass :class:`BasePlanner` and override o
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence, runtime_checkable
 

@@ -9,13 +9,13 @@ painted, dumped by :meth:`SimPhone.ui_tree` and hit by taps.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, ClassVar, Iterable
 
 from PIL import Image
 
 from mobile_agent.device.base import check_point
-from mobile_agent.device.sim.render import DARK, LIGHT, RGB, Canvas, Theme, mix, text_width
+from mobile_agent.device.sim.render import DARK, LIGHT, RGB, Canvas, Theme, mix, on_color, text_width
 from mobile_agent.device.sim.state import PhoneState
 from mobile_agent.device.sim.ui import UI, Node, hit, paint_tree, scroll_target, tree_xml
 from mobile_agent.errors import ConfigError, InvalidGestureError
@@ -29,6 +29,10 @@ LAUNCHER_PACKAGE = "com.sim.launcher"
 
 class Screen:
     """One screen of an app (an Activity or a full-screen fragment). Subclasses implement ``build``."""
+
+    #: Colour of the status bar above this screen (None: the theme's background), as apps that
+    #: draw edge to edge (video feeds, maps) colour it.
+    status_bar_color: RGB | None = None
 
     def __init__(self, app: "App") -> None:
         self.app = app
@@ -368,7 +372,7 @@ class SimPhone:
             root.children.append(ui.root)
             root.children.append(self._status_bar(on_wallpaper=True))
         else:
-            root.children.append(self._status_bar(on_wallpaper=False))
+            root.children.append(self._status_bar(on_wallpaper=False, color=app.screen.status_bar_color))
             ui = UI(self, app.screen, area, t, app.package, accent=self._accent(app))
             if self.gestures < self._loading_until:
                 self._loading(ui, app)
@@ -390,12 +394,12 @@ class SimPhone:
         return mix(app.color, (255, 255, 255), 0.35) if self.state.settings.dark_mode else app.color
 
     # ---------------------------------------------------------------- system UI
-    def _status_bar(self, on_wallpaper: bool) -> Node:
+    def _status_bar(self, on_wallpaper: bool, color: RGB | None = None) -> Node:
         t = self.theme
         s = self.state.settings
         box = Box(0, 0, self.width, self.status_h)
-        fg = (255, 255, 255) if on_wallpaper else t.statusbar_fg
-        bg = None if on_wallpaper else t.bg
+        bg = None if on_wallpaper else (color or t.bg)
+        fg = (255, 255, 255) if on_wallpaper else (on_color(color) if color else t.statusbar_fg)
         clock = self.now.strftime("%H:%M")
         px = self.dp(14)
         ic = self.dp(16)

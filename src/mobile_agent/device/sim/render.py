@@ -202,13 +202,50 @@ class Canvas:
         self.image.paste(img, (x - self.ox, y - self.oy), mask)
 
 
-@lru_cache(maxsize=96)
+class _PictureCache:
+    """Least-recently-used pictures, bounded by their total size in bytes rather than by count,
+    so that a few full-screen pictures cannot take hundreds of megabytes."""
+
+    def __init__(self, max_bytes: int) -> None:
+        from collections import OrderedDict
+
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._items: "OrderedDict[tuple, Image.Image]" = OrderedDict()
+
+    def get(self, key: tuple) -> Image.Image | None:
+        img = self._items.get(key)
+        if img is not None:
+            self._items.move_to_end(key)
+        return img
+
+    def put(self, key: tuple, img: Image.Image) -> None:
+        size = img.width * img.height * 3
+        self._items[key] = img
+        self.bytes += size
+        while self.bytes > self.max_bytes and len(self._items) > 1:
+            _, old = self._items.popitem(last=False)
+            self.bytes -= old.width * old.height * 3
+
+
+_pictures = _PictureCache(max_bytes=48 * 1024 * 1024)
+
+
 def picture(key: str, width: int, height: int, kind: str = "scene") -> Image.Image:
-    """A procedural picture (thumbnail, cover, photo) that depends only on its arguments.
+    """A procedural picture (thumbnail, cover, photo) that depends only on its arguments; cached.
 
     ``kind``: ``scene`` (sky, hills, sun), ``cat`` (a cat face on a coloured ground), ``abstract``
     (overlapping discs), ``map`` (streets and a river), ``product`` (an object on a plain ground).
     """
+    k = (key, width, height, kind)
+    img = _pictures.get(k)
+    if img is None:
+        img = draw_picture(key, width, height, kind)
+        _pictures.put(k, img)
+    return img
+
+
+def draw_picture(key: str, width: int, height: int, kind: str = "scene") -> Image.Image:
     seed = int(hashlib.sha1(f"{key}|{kind}".encode()).hexdigest()[:8], 16)
     base = hsv((seed % 360) / 360.0, 0.45, 0.85)
     img = Image.new("RGB", (width, height), base)

@@ -554,8 +554,9 @@ class UI:
         fg = on_color(acc)
 
         def paint(c: Canvas, b: Box) -> None:
-            c.rect(b.offset(0, self.dp(2)), fill=mix(t.bg, (0, 0, 0), 0.15), radius=self.dp(16))
-            c.rect(b, fill=acc, radius=self.dp(16))
+            # a soft shadow under the button, inside the node's bounds
+            c.rect(b, fill=mix(t.bg, (0, 0, 0), 0.15), radius=self.dp(16))
+            c.rect(Box(b.x1, b.y1, b.x2, b.y2 - self.dp(2)), fill=acc, radius=self.dp(16))
             if label:
                 c.icon(b.x1 + self.dp(28), b.center.y, icon, self.dp(24), fg)
                 c.text(b.x1 + self.dp(44), b.center.y, label, px, fg, 500, anchor="lm")

@@ -11,7 +11,7 @@ from typing import Callable, Sequence
 
 from PIL import Image
 
-from mobile_agent.device.sim.render import RGB, Canvas, mix, picture, rounded_mask, seeded_color, text_width
+from mobile_agent.device.sim.render import RGB, Canvas, mix, draw_picture, rounded_mask, seeded_color, text_width
 from mobile_agent.device.sim.ui import UI, Node
 from mobile_agent.types import Box
 
@@ -190,7 +190,7 @@ def offscreen(ui: UI, viewport: Box, y1: int, y2: int) -> bool:
 
 
 def _composite(key: str, width: int, height: int, kind: str, radius: int, bg: RGB, top_only: bool) -> Image.Image:
-    img = picture.__wrapped__(key, width, height, kind)  # drawn here, held only by the caches below
+    img = draw_picture(key, width, height, kind)  # drawn here, held only by the caches below
     if radius <= 0:
         return img
     if top_only:

@@ -17,7 +17,7 @@ from PIL import Image
 
 from mobile_agent.device.sim.apps._kit import avatar, fmt_count, rect
 from mobile_agent.device.sim.phone import App, Screen
-from mobile_agent.device.sim.render import Canvas, ellipsize, picture, text_width, wrap
+from mobile_agent.device.sim.render import Canvas, draw_picture, ellipsize, text_width, wrap
 from mobile_agent.device.sim.state import ClipComment
 from mobile_agent.device.sim.ui import UI, Node
 from mobile_agent.types import Box
@@ -180,6 +180,8 @@ def _side_button(ui: UI, cx: int, cy: int, icon: str, desc: str, count: str, on_
 
 # ---------------------------------------------------------------------------------------------- screens
 class FeedScreen(Screen):
+    status_bar_color = (0, 0, 0)
+
     def __init__(self, app: "ClipsApp") -> None:
         super().__init__(app)
         self.sheet = False
@@ -320,7 +322,7 @@ class FeedScreen(Screen):
 def _frame(c: Clip, width: int, height: int) -> Image.Image:
     """A clip's full-screen frame, kept in a small cache of its own (not the shared picture cache),
     so a long swipe session holds a few full-screen frames, not all of them."""
-    return picture.__wrapped__(f"clip-{c.id}", width, height, c.kind)
+    return draw_picture(f"clip-{c.id}", width, height, c.kind)
 
 
 class ClipsApp(App):

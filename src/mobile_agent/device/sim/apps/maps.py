@@ -18,7 +18,7 @@ from PIL import Image, ImageOps
 from mobile_agent.device.sim.apps._kit import (chip_row, fmt_count, offscreen, rect, rounded_picture, search_pill, stars,
                                               words)
 from mobile_agent.device.sim.phone import App, Screen
-from mobile_agent.device.sim.render import Canvas, mix, picture, text_width
+from mobile_agent.device.sim.render import Canvas, draw_picture, mix, text_width
 from mobile_agent.device.sim.state import Route
 from mobile_agent.device.sim.ui import UI, Node
 from mobile_agent.types import Box
@@ -190,7 +190,7 @@ def _map_image(key: str, width: int, height: int, night: bool) -> Image.Image:
     """The map picture; in night colours for the dark theme (as map apps darken their tiles).
 
     Kept in a small cache of its own (full-screen maps are large), not in the shared picture cache."""
-    day = picture.__wrapped__(key, width, height, "map")
+    day = draw_picture(key, width, height, "map")
     if not night:
         return day
     return Image.blend(ImageOps.invert(day), Image.new("RGB", day.size, (24, 30, 44)), 0.55)
@@ -293,7 +293,6 @@ class SearchScreen(Screen):
 
     def build(self, ui: UI) -> None:
         app: MapsApp = self.app  # type: ignore[assignment]
-        t = ui.theme
         a = ui.area
         bar = Box(a.x1, a.y1, a.x2, a.y1 + ui.dp(72))
         ui.icon_button(bar.x1 + ui.dp(28), bar.center.y, "arrow-left", "Navigate up", app.pop)
