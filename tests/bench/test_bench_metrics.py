@@ -97,3 +97,25 @@ def test_success_undone_at_the_end_fails():
     m = tr.metrics()
     assert m.su == 0.0 and not phone.state.settings.dark_mode
     assert m.furthest == 3 and m.cr == 1.0 and m.correct_steps == 3
+
+
+def test_tables_average_as_documented():
+    from mobile_agent.bench.store import ResultRow
+    from mobile_agent.bench.tables import app_table, summary_json, tier_table
+
+    def row(key, app, tier, ok, ps, re, cr, steps):
+        return ResultRow(key, key, 0, app, tier, "x", ok, ps, re, cr, steps, 4, 0, 0, 3, "completed",
+                         prompt_tokens=10, completion_tokens=5)
+
+    rows = [row("a-1", "A", 1, True, 1.0, 1.0, 1.0, 4), row("b-1", "B", 1, False, 0.5, 2.0, 0.5, 2),
+            row("a-2", "A", 2, True, 0.8, 0.5, 1.0, 8)]
+    t = {r.label: r for r in tier_table(rows)}
+    assert t["Instruction 1"].su == 0.5 and t["Instruction 1"].ps == 0.75 and t["Instruction 1"].cr == 0.75
+    assert t["Instruction 1"].re == 1.0  # over the successful run only
+    assert t["Instruction 3"].runs == 0 and t["Instruction 3"].su is None
+    assert t["All"].successes == 2 and t["All"].re == 0.75 and t["All"].tokens == 45
+    apps = {r.label: r for r in app_table(rows)}
+    assert apps["B"].re is None and apps["A"].su == 1.0 and list(apps) == ["A", "B"]
+    data = summary_json(rows, {"planner": "oracle"})
+    assert [r["label"] for r in data["paper_table"]] == ["Instruction 1", "Instruction 2", "Instruction 3", "All"]
+    assert len(data["tasks"]) == 3 and data["config"] == {"planner": "oracle"}
