@@ -119,3 +119,21 @@ def test_tables_average_as_documented():
     data = summary_json(rows, {"planner": "oracle"})
     assert [r["label"] for r in data["paper_table"]] == ["Instruction 1", "Instruction 2", "Instruction 3", "All"]
     assert len(data["tasks"]) == 3 and data["config"] == {"planner": "oracle"}
+
+
+def test_search_route_is_accepted_through_listed_alternatives():
+    """Dark mode through the Settings search, on the phone: the search field and the typing are
+    alternatives the task lists for "Click Text (Display)"; a Back that only hides the keyboard is not."""
+    t = dark()
+    phone = t.make_phone()
+    drv = TreeDriver(phone)
+    tr = ProgressTracker(t, phone)
+    route = [t.plan[0], RefStep(ClickText("Search settings")), RefStep(Type("dark")), RefStep(Back()),
+             RefStep(ClickText("Dark theme")), t.plan[2], t.plan[3]]
+    for i, s in enumerate(route, start=1):
+        tree_act(drv, s)
+        tr.after_step(i, s.op, True)
+    m = tr.metrics()
+    assert m.su == 1.0
+    assert [j.correct for j in m.judged] == [True, True, True, False, True, True, True]
+    assert "alternative" in m.judged[1].why and "alternative" in m.judged[2].why

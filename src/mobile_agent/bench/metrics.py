@@ -62,13 +62,16 @@ class Metrics:
         return asdict(self)
 
 
-def same_operation(a: Operation, b: Operation) -> bool:
-    """Equal kind and equal words (case and spacing aside); a Click Icon's position is not compared."""
-    if type(a) is not type(b):
+def same_operation(op: Operation, alternative: Operation) -> bool:
+    """``op`` is ``alternative``: equal kind and equal words (case and spacing aside; an alternative
+    whose words are ``*`` takes any words). A Click Icon's position is not compared."""
+    if type(op) is not type(alternative):
         return False
     for attr in ("name", "text", "description"):
-        if hasattr(a, attr) and norm(getattr(a, attr)) != norm(getattr(b, attr)):
-            return False
+        if hasattr(op, attr):
+            want = norm(getattr(alternative, attr))
+            if want != "*" and norm(getattr(op, attr)) != want:
+                return False
     return True
 
 

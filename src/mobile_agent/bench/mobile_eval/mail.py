@@ -51,7 +51,8 @@ def empty_mail(params: Params, s) -> Task:
 def _work_plan(address: str, body: str) -> list:
     return [
         *compose_steps(address),
-        step(click("Compose email"), lambda p: p.screen_name == "ComposeScreen" and p.focused_rid() == "body"),
+        step(click("Compose email"), lambda p: p.screen_name == "ComposeScreen" and p.focused_rid() == "body",
+             alternatives=(click("Subject"), typed("*"))),  # a subject line first
         step(typed(body), lambda p: p.screen_name == "ComposeScreen" and norm(body) in norm(p.fields().get("body", ""))),
         step(ClickIcon("send", ("top", "right")), lambda p: any(about_work(m) for m in sent_to(p, address)),
              icon_desc="Send"),

@@ -25,9 +25,10 @@ def route_to(p: Probe, ids) -> bool:
     return st.route is not None and st.route.place_id in ids
 
 
-def directions_steps(ids) -> list:
+def directions_steps(ids, names=()) -> list:
     return [
-        step(click("Directions"), lambda p: p.in_app(APP) and route_to(p, ids), pick="top"),
+        step(click("Directions"), lambda p: p.in_app(APP) and route_to(p, ids), pick="top",
+             alternatives=tuple(click(n) for n in names)),  # the place's page first, then Directions
         step(click("Start"), lambda p: navigating_to(p, ids)),
     ]
 
@@ -40,7 +41,7 @@ def west_lake_plan(query: str) -> list:
         step(typed(query + "\n"), lambda p: p.in_app(APP) and p.screen_name == "ResultsScreen"
              and any(_maps().search_places(q, p.phone.seed)[:1] and
                      _maps().search_places(q, p.phone.seed)[0].id in ids for q in p.state.maps.searches)),
-        *directions_steps(ids),
+        *directions_steps(ids, [_maps().place(_maps().WEST_LAKE_ID).name]),
         stop(),
     ]
 

@@ -27,7 +27,8 @@ def write_note(text: str, start: list | None = None) -> list:
     return [
         *(start if start is not None else [step(OpenApp(APP), lambda p: p.in_app(APP))]),
         step(click("New note"), in_editor),
-        step(typed(text), lambda p: in_editor(p) and p.field_has(text)),
+        step(typed(text), lambda p: in_editor(p) and p.field_has(text),
+             alternatives=(click("Note"), click("Title"))),  # choosing the field first
         step(ClickIcon("check", ("top", "right")), lambda p: note_with(p, text), icon_desc="Save",
              alternatives=()),
     ]

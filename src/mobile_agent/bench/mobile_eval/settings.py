@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mobile_agent.agent.operations import OpenApp
+from mobile_agent.agent.operations import ClickIcon, OpenApp, Type
 from mobile_agent.bench.task import Params, Task, click, step, stop
 
 APP = "Settings"
@@ -12,6 +12,15 @@ def _opened(p) -> bool:
     return p.in_app(APP)
 
 
+def _page_with(row: str):
+    """A settings page (not the search results) that shows ``row``."""
+    return lambda p: p.in_app(APP) and p.screen_name == "PageScreen" and p.shows(row)
+
+
+# Searching the setting instead of opening its page: the search field, then typing in it.
+SEARCH = (ClickIcon("search"), Type("*"))
+
+
 def dark_mode(params: Params, s) -> Task:
     return Task(
         id="", apps=(), tier=1,
@@ -19,7 +28,8 @@ def dark_mode(params: Params, s) -> Task:
         paper_instruction="Turn on the dark mode.",
         plan=[
             step(OpenApp(APP), _opened),
-            step(click("Display"), lambda p: p.in_app(APP) and p.shows("Dark theme")),
+            step(click("Display"), _page_with("Dark theme"),
+                 alternatives=(click("Search settings"), *SEARCH)),
             step(click("Dark theme"), lambda p: p.state.settings.dark_mode),
             stop(),
         ],
@@ -34,7 +44,8 @@ def airplane_mode(params: Params, s) -> Task:
         paper_instruction="Turn on the airplane mode.",
         plan=[
             step(OpenApp(APP), _opened),
-            step(click("Network & internet"), lambda p: p.in_app(APP) and p.shows("Airplane mode")),
+            step(click("Network & internet"), _page_with("Airplane mode"),
+                 alternatives=(click("Search settings"), *SEARCH)),
             step(click("Airplane mode"), lambda p: p.state.settings.airplane_mode),
             stop(),
         ],
@@ -49,7 +60,8 @@ def network_speed(params: Params, s) -> Task:
         paper_instruction="I want to see the real-time internet speed at the status bar. Find an App to help me.",
         plan=[
             step(OpenApp(APP), _opened),
-            step(click("Notifications"), lambda p: p.in_app(APP) and p.shows("Show network speed")),
+            step(click("Notifications"), _page_with("Show network speed"),
+                 alternatives=(click("Search settings"), *SEARCH)),
             step(click("Show network speed"), lambda p: p.state.settings.show_network_speed),
             stop(),
         ],

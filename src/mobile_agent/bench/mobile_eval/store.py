@@ -19,7 +19,8 @@ def install_plan(name: str) -> list:
         step(OpenApp(APP), lambda p: p.in_app(APP)),
         step(click("Search for apps & games"), lambda p: p.in_app(APP) and p.screen_name == "SearchScreen"),
         step(typed(name + "\n"), lambda p: p.in_app(APP) and norm(name) in [norm(q) for q in p.state.store.searches]),
-        step(click("Install"), lambda p: install_started(p, name), pick="top"),
+        step(click("Install"), lambda p: install_started(p, name), pick="top",
+             alternatives=(click(name),)),  # the app's page first, then its Install
         stop(),
     ]
 
