@@ -52,6 +52,8 @@ class BenchScreen:
 class BenchResult:
     screens: int = 0
     parse_s: list[float] = field(default_factory=list)
+    parse_cpu_s: list[float] = field(default_factory=list)
+    incremental_cpu_s: list[float] = field(default_factory=list)
     ocr_s: list[float] = field(default_factory=list)
     icons_s: list[float] = field(default_factory=list)
     incremental_s: list[float] = field(default_factory=list)
@@ -67,6 +69,8 @@ class BenchResult:
     match_hit: int = 0
     match_known_total: int = 0
     match_known_hit: int = 0
+    match_unique_total: int = 0
+    match_unique_hit: int = 0
     match_misses: list[str] = field(default_factory=list)
     app_total: int = 0
     app_hit: int = 0
@@ -84,7 +88,9 @@ class BenchResult:
 
         return {
             "screens": self.screens,
-            "parse_s": stats(self.parse_s), "ocr_s": stats(self.ocr_s), "icons_s": stats(self.icons_s),
+            "load_average_1min": _loadavg(),
+            "parse_s": stats(self.parse_s), "parse_cpu_s": stats(self.parse_cpu_s),
+            "incremental_cpu_s": stats(self.incremental_cpu_s), "ocr_s": stats(self.ocr_s), "icons_s": stats(self.icons_s),
             "incremental_s": stats(self.incremental_s),
             "incremental_changed_fraction": stats(self.incremental_fraction),
             "text_grounding": {"share": share(self.text_hit, self.text_total), "hit": self.text_hit,
@@ -96,10 +102,22 @@ class BenchResult:
             "icon_matching_top1": {"share": share(self.match_hit, self.match_total), "hit": self.match_hit,
                                    "total": self.match_total,
                                    "share_known_words": share(self.match_known_hit, self.match_known_total),
-                                   "known_total": self.match_known_total, "misses": self.match_misses[:40]},
+                                   "known_total": self.match_known_total,
+                                   "share_unique": share(self.match_unique_hit, self.match_unique_total),
+                                   "unique_total": self.match_unique_total, "misses": self.match_misses[:40]},
             "app_grounding": {"share": share(self.app_hit, self.app_total), "hit": self.app_hit,
                               "total": self.app_total},
         }
+
+
+def _loadavg() -> float | None:
+    """The 1-minute load average where the system reports one (timings mean little under load)."""
+    import os
+
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        return None
 
 
 def parse_tree(xml: str, width: int, height: int) -> list[Node]:
@@ -198,9 +216,10 @@ def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], 
         # Full parse, cold: nothing reused from earlier screens (memo and recognition cache emptied).
         for _ in range(repeat_parse):
             timer.clear_cache()
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             r = timer.parse(s.image, icons=True, incremental=False)
             res.parse_s.append(time.perf_counter() - t)
+            res.parse_cpu_s.append(time.process_time() - c)
             res.ocr_s.append(r.timings.get("ocr", 0.0))
             res.icons_s.append(r.timings.get("icons", 0.0))
         # Incremental: the step from the parent screen, when under a fifth of the screen changed
@@ -211,10 +230,11 @@ def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], 
             if 0.0 < frac < 0.2:
                 timer.clear_cache()
                 timer.parse(before)
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.process_time()
                 r2 = timer.parse(s.image)
                 if r2.incremental:
                     res.incremental_s.append(time.perf_counter() - t)
+                    res.incremental_cpu_s.append(time.process_time() - c)
                     res.incremental_fraction.append(frac)
         res_full = p.parse(s.image, icons=True)
         icons = res_full.icons or []
@@ -242,6 +262,10 @@ def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], 
                 res.text_misses.append(f"{s.name}: {n.text!r} {g.status} {g.point and g.point.as_tuple()} "
                                        f"node {n.box.as_tuple()}")
         # Icon recall and matching: clickable nodes with no text in or under them.
+        desc_count: dict[str, int] = {}
+        for n in s.nodes:
+            if n.clickable and not n.text and not n.has_text_below and n.desc:
+                desc_count[n.desc] = desc_count.get(n.desc, 0) + 1
         for n in s.nodes:
             if not n.clickable or n.text or n.has_text_below:
                 continue
@@ -259,6 +283,9 @@ def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], 
                 ok = g.status == "found" and _inside(g.chosen, n.box)
                 res.match_hit += ok
                 res.match_known_hit += ok and known
+                unique = desc_count.get(n.desc, 0) == 1
+                res.match_unique_total += unique
+                res.match_unique_hit += ok and unique
                 if not ok:
                     res.match_misses.append(f"{s.name}: {n.desc!r} -> {g.point and g.point.as_tuple()} "
                                             f"node {n.box.as_tuple()}")
@@ -290,11 +317,13 @@ def format_report(d: dict[str, Any]) -> Iterable[str]:
     def pct(v: float | None) -> str:
         return "n/a" if v is None else f"{v * 100:.1f}%"
 
-    yield f"screens: {d['screens']}"
-    yield t("full parse (OCR + icons, cold)", d["parse_s"])
+    yield f"screens: {d['screens']} (load average at the end: {d.get('load_average_1min')})"
+    yield t("full parse (OCR + icons, cold), wall", d["parse_s"])
+    yield t("full parse, process CPU time (all threads)", d.get("parse_cpu_s"))
     yield t("  of which OCR", d["ocr_s"])
     yield t("  of which icon detection", d["icons_s"])
-    yield t("incremental parse (<1/5 of the screen changed)", d["incremental_s"])
+    yield t("incremental parse (<1/5 of the screen changed), wall", d["incremental_s"])
+    yield t("incremental parse, process CPU time", d.get("incremental_cpu_s"))
     tg = d["text_grounding"]
     yield (f"text grounding: {pct(tg['share'])} ({tg['hit']}/{tg['total']}); without a choice asked: "
            f"{pct(tg['share_without_choice'])}")
@@ -302,6 +331,7 @@ def format_report(d: dict[str, Any]) -> Iterable[str]:
     yield f"icon detection recall: {pct(ir['share'])} ({ir['hit']}/{ir['total']})"
     im = d["icon_matching_top1"]
     yield (f"offline icon matching top-1: {pct(im['share'])} ({im['hit']}/{im['total']}); on descriptions with a "
-           f"known shape word: {pct(im['share_known_words'])} (of {im['known_total']})")
+           f"known shape word: {pct(im['share_known_words'])} (of {im['known_total']}); descriptions that occur once "
+           f"on their screen: {pct(im.get('share_unique'))} (of {im.get('unique_total')})")
     ag = d["app_grounding"]
     yield f"Open App grounding: {pct(ag['share'])} ({ag['hit']}/{ag['total']})"

@@ -223,6 +223,7 @@ class Perception:
         near = _context_boxes(description, res.lines)
         if near:
             scores = [sc + 0.3 * _nearness(i.box, near, w) for i, sc in zip(icons, scores)]
+        scores = [sc * _system_bar_factor(i.box, description, w, h) for i, sc in zip(icons, scores)]
         ranked = sorted(zip(icons, scores), key=lambda p: -(p[1] + 0.05 * p[0].score + (0.05 * position_score(p[0].box, pos, w, h) if pos else 0.0)))
         cands = [Candidate(i.box, i.box.center, round(float(s), 4), None) for i, s in ranked]
         best = cands[0]
@@ -315,6 +316,27 @@ def _is_word(word: Any) -> bool:
     """A word of two or more letters/digits, or a wide one; a lone glyph ("Q", "+") may be an icon."""
     n = sum(ch.isalnum() for ch in word.text)
     return n >= 2 or (n == 1 and word.box.width >= 1.2 * word.box.height)
+
+
+_STATUS_WORDS = {"wifi", "wi-fi", "battery", "signal", "network", "bluetooth", "alarm", "notification", "status",
+                 "clock", "time", "cellular", "mobile", "data", "airplane", "location", "vpn"}
+_NAV_WORDS = {"back", "home", "overview", "recent", "recents", "recent apps", "navigation", "nav", "triangle",
+              "circle", "square", "system"}
+
+
+def _system_bar_factor(box: Box, description: str, width: int, height: int) -> float:
+    """Icons of the status bar and the navigation bar are system UI (Back and Exit have their own
+    operations; status icons are not buttons): they lose to app icons unless the description names
+    them."""
+    if height < width:
+        return 1.0
+    words = set(description.lower().replace("-", " ").split()) | {description.lower().strip()}
+    cy = box.center.y
+    if cy < height * 0.035:
+        return 1.0 if words & _STATUS_WORDS else 0.6
+    if cy > height * 0.945:
+        return 1.0 if words & _NAV_WORDS else 0.7
+    return 1.0
 
 
 def _context_boxes(description: str, lines: Sequence[TextLine]) -> list[Box]:

@@ -37,7 +37,8 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "share": ("share_nodes", "share", "arrow_up_from_bracket"), "forward": ("share", "forward"),
     "plus": ("+", "circle_plus", "square_plus"), "add": ("+", "circle_plus", "square_plus"),
     "new": ("+", "pen_to_square"), "create": ("+", "pen_to_square"), "compose": ("pen_to_square", "pen", "+"),
-    "back": ("arrow_left", "chevron_left", "caret_left"), "triangle": ("caret_left", "play"),
+    # Android names the system bar's triangle "Back" and a toolbar's arrow "Navigate up".
+    "back": ("caret_left", "arrow_left~0.9", "chevron_left~0.85"), "navigate_up": ("arrow_left", "chevron_left"), "triangle": ("caret_left", "play"),
     "recent": ("clock_rotate_left", "r:square"), "recents": ("r:square",), "overview": ("r:square",), "square": ("r:square", "square"),
     "circle": ("r:circle", "circle"), "storage": ("hard_drive", "r:hard_drive", "sd_card"), "display": ("circle_half_stroke", "mobile_screen"),
     "palette": ("palette",), "wallpaper": ("palette", "image"), "keypad": ("grip",), "dialpad": ("grip",), "return": ("arrow_left",),
@@ -61,7 +62,7 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "edit": ("pen", "pencil", "pen_to_square"), "pencil": ("pencil", "pen"), "pen": ("pen",), "write": ("pen", "pen_to_square"),
     "trash": ("trash", "trash_can", "r:trash_can"), "delete": ("trash", "trash_can", "r:trash_can"),
     "bin": ("trash_can",), "remove": ("trash", "xmark", "minus"), "garbage": ("trash_can",),
-    "home": ("house", "r:circle"), "house": ("house",),
+    "home": ("house", "r:circle~0.8"), "house": ("house",),
     "camera": ("camera",), "photo": ("camera", "image", "r:image"), "picture": ("image", "r:image"),
     "image": ("image", "r:image"), "gallery": ("images", "r:images"), "photos": ("images", "image"),
     "user": ("user", "r:user", "circle_user"), "profile": ("user", "r:circle_user", "circle_user"),
@@ -104,7 +105,8 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "fire": ("fire",), "trending": ("fire", "arrow_trend_up"), "explore": ("compass",), "discover": ("compass",),
     "store": ("store", "bag_shopping"), "shop": ("store", "bag_shopping"), "wallet": ("wallet",), "card": ("credit_card", "r:credit_card"),
     "minus": ("minus",), "subtract": ("minus",), "zoom": ("magnifying_glass_plus",),
-    "shift": ("arrow_up", "r:circle_up"), "backspace": ("delete_left",), "erase": ("delete_left",),
+    "shift": ("arrow_up", "r:circle_up"), "cast": ("b:chromecast", "tv"), "unread": ("envelope", "r:envelope"),
+    "drawer": ("bars",), "avatar_": ("circle_user",), "attach_file": ("paperclip",), "backspace": ("delete_left",), "erase": ("delete_left",),
     "today": ("calendar_day", "calendar", "r:calendar"), "recently": ("clock_rotate_left",),
     "mylocation": ("location_crosshairs",), "locate": ("location_crosshairs",), "crosshair": ("location_crosshairs",),
     "enter": ("arrow_turn_down", "check"), "microphone_off": ("microphone_slash",), "unmute": ("volume_high",),
@@ -117,7 +119,7 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "upvote": ("arrow_up",), "downvote": ("arrow_down",), "subscribe": ("bell",), "subscriptions": ("r:square_caret_right", "play"),
     "library": ("book", "folder"), "book": ("book",), "download_done": ("circle_check",),
 }
-_PHRASES = {"navigate up": "back", "go back": "back", "my location": "mylocation", "your location": "mylocation",
+_PHRASES = {"navigate up": "navigate_up", "go back": "back", "my location": "mylocation", "your location": "mylocation",
             "more options": "more", "fast forward": "fastforward", "skip previous": "skip_previous",
             "three dots": "more", "see more": "more", "new message": "compose"}
 _SYNONYM_WORDS = {"magnifying": "search", "glass": "search", "cogwheel": "settings", "trashcan": "trash",
@@ -155,6 +157,7 @@ def reference_mask(spec: str) -> np.ndarray | None:
     ``spec`` is ``[style:]name[@degrees]``: style ``s`` (solid, default), ``r`` (regular) or ``b``
     (brands); a one-character name is drawn as that character; ``@90`` turns it counter-clockwise.
     """
+    spec = spec.partition("~")[0]
     spec, _, rot = spec.partition("@")
     style, _, name = spec.rpartition(":")
     style = style or "s"
@@ -219,6 +222,15 @@ def _normalise(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, fl
         n = float(np.linalg.norm(v)) or 1.0
         vecs.append(v / n)
     return vecs[0], vecs[1], _hog(smalls[0]), w / float(h)
+
+
+def glyph_weight(spec: str) -> float:
+    """The prior of a vocabulary glyph: ``name~0.8`` is a weaker alternative (default 1)."""
+    _, _, w = spec.partition("~")
+    try:
+        return float(w) if w else 1.0
+    except ValueError:
+        return 1.0
 
 
 @lru_cache(maxsize=512)
@@ -309,6 +321,22 @@ def context_phrase(description: str) -> str:
     return " ".join(keep)
 
 
+PICTURE_WORDS = {"photo", "photos", "picture", "pictures", "image", "images", "thumbnail", "thumbnails", "cover",
+                 "artwork", "wallpaper", "poster", "preview", "avatar", "profile", "video", "clip"}
+
+
+def picture_score(crop: np.ndarray) -> float:
+    """How much a crop looks like a picture (a photo, a cover, an avatar) rather than a glyph:
+    large, with many colours and texture."""
+    h, w = crop.shape[:2]
+    if min(h, w) < 60:
+        return 0.0
+    small = cv2.resize(crop, (32, 32), interpolation=cv2.INTER_AREA)
+    colours = len(np.unique((small // 32).reshape(-1, 3), axis=0))
+    spread = float(small.reshape(-1, 3).std(axis=0).mean())
+    return min(1.0, colours / 40.0) * min(1.0, spread / 40.0) * (1.0 if min(h, w) >= 100 else 0.7)
+
+
 def description_colors(description: str) -> list[str]:
     return [w for w in re.findall(r"[a-z]+", description.lower()) if w in COLORS]
 
@@ -352,9 +380,13 @@ class OfflineIconMatcher:
     def score(self, rgb: np.ndarray, boxes: Sequence[Box], description: str) -> list[float]:
         glyphs = description_glyphs(description)
         colors = description_colors(description)
+        pictures = bool(PICTURE_WORDS & set(re.findall(r"[a-z]+", description.lower())))
         # Earlier glyphs of a word are its usual picture; later ones are weaker alternatives.
-        refs = [(f, 1.0 - 0.04 * min(k, 3)) for k, f in enumerate(_reference_features(g) for g in glyphs)
-                if f is not None]
+        refs = []
+        for k, g in enumerate(glyphs):
+            f = _reference_features(g)
+            if f is not None:
+                refs.append((f, glyph_weight(g) * (1.0 - 0.03 * min(k, 3))))
         out: list[float] = []
         for b in boxes:
             crop = rgb[max(0, b.y1):b.y2, max(0, b.x1):b.x2]
@@ -379,6 +411,8 @@ class OfflineIconMatcher:
                         ar = min(aspect, raspect) / max(aspect, raspect)
                         best = max(best, prior * c * (0.75 + 0.25 * ar))
                 shape = max(0.0, min(1.0, (best + 0.2) / 1.2))
+            if pictures:
+                shape = max(shape, 0.9 * picture_score(crop))
             if colors:
                 border = np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]]).astype(np.int16)
                 bg = np.median(border, axis=0)
