@@ -48,9 +48,9 @@ def select(suite: str = "mobile-eval", ids: Sequence[str] | None = None, tier: i
     if tier is not None:
         chosen = [(d, v) for d, v in chosen if d.tier == tier]
     if app is not None:
+        want = "multi-app" if app.strip().lower() in ("multi", "multi-app") else app.strip().lower()
         apps = {d.app.lower() for d in defs}
-        if app.lower() not in apps and app.lower() not in {a.lower() for d in defs for a in d.apps}:
+        if want not in apps:
             raise ConfigError(f"unknown app {app!r}; apps: {', '.join(sorted({d.app for d in defs}))}")
-        chosen = [(d, v) for d, v in chosen if d.app.lower() == app.lower()
-                  or app.lower() in {a.lower() for a in d.apps}]
+        chosen = [(d, v) for d, v in chosen if d.app.lower() == want]
     return [d.instance(v, base_seed) for d, vs in chosen for v in vs]
