@@ -154,7 +154,7 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
         if not m.su:
             detail["first_wrong"] = explain_first_wrong(m.judged, records)
         values = dict(success=bool(m.su), ps=m.ps, re=m.re, cr=m.cr, correct_steps=m.correct_steps,
-                      furthest=m.furthest, milestones=m.milestones, human_steps=m.human_steps)
+                      furthest=m.furthest, milestones=m.milestones, human_steps=m.human_steps, steps=m.steps)
         judge_kind = "state"
     else:
         assert judge is not None, "a run without a phone state needs a human judge"
@@ -162,11 +162,11 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
         detail["steps"] = verdict.steps
         values = dict(success=verdict.success, ps=verdict.ps, re=verdict.re, cr=verdict.cr,
                       correct_steps=verdict.correct_steps, furthest=0, milestones=len(task.milestones),
-                      human_steps=verdict.human_steps)
+                      human_steps=verdict.human_steps, steps=result.steps)
         judge_kind = "human"
     return ResultRow(
         task_key=task.key, task_id=task.id, variant=task.variant, app=task.app, tier=task.tier,
-        instruction=instruction, steps=result.steps, outcome=result.outcome,
+        instruction=instruction, outcome=result.outcome,
         prompt_tokens=result.usage.prompt_tokens, completion_tokens=result.usage.completion_tokens,
         cost_usd=result.cost_usd, duration_s=round(result.duration_s, 3), trajectory=str(traj),
         error=result.error, judge=judge_kind, detail=detail, **values,
