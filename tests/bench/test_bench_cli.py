@@ -73,3 +73,17 @@ def test_list_and_bad_options(tmp_path, capsys):
     assert main(["eval", "--list", "--variants", "3", "--tasks", "mail-1"]) == 0
     out = capsys.readouterr().out
     assert "mail-1#1" in out and "mail-1#2" in out
+
+
+def test_model_errors_are_results_not_crashes(tmp_path, monkeypatch):
+    from mobile_agent.model.localserver import Reply
+
+    monkeypatch.setenv("BENCH_TEST_KEY", "sk-local")
+    with LocalChatServer(lambda req: Reply(status=400, error="model not found")) as server:
+        code = main(["eval", "--planner", "model", "--model", "openai:missing", "--base-url", server.openai_base_url,
+                     "--api-key-env", "BENCH_TEST_KEY", "--tasks", "notes-1", "--out", str(tmp_path / "o"),
+                     "--json", str(tmp_path / "r.json")])
+    assert code == 0
+    (task,) = json.loads((tmp_path / "r.json").read_text())["tasks"]
+    assert task["outcome"] == "error" and not task["success"] and "model not found" in task["error"]
+    assert task["cr"] == 0.0 and task["ps"] == 0.0
