@@ -139,7 +139,7 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
         tracker.after_step(int(rec["step"]), op, carried)
 
     settings = AgentSettings(max_steps=config.step_budget(task), time_limit_s=600.0, settle_interval_s=0.0,
-                             settle_timeout_s=1.0, reflect=config.reflect, write_report=False,
+                             settle_timeout_s=1.0, reflect=config.reflect, write_report=True,
                              device_name=config.device, on_step=on_step)
     planner = make_planner(config, task)
     instruction = task.instruction if config.is_sim else task.real_instruction
