@@ -281,6 +281,11 @@ class SimPhone:
             frame.image = img
         return frame.image.copy()
 
+    def wait_still(self, timeout_s: float = 0.0) -> bool:
+        """The simulated phone renders synchronously: the screen is still as soon as a gesture
+        returns (its loading screens last a number of gestures, not a time)."""
+        return True
+
     def ui_tree(self) -> str:
         frame = self._current()
         if frame.xml is None:
