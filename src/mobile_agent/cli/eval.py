@@ -78,8 +78,9 @@ def register(app: typer.Typer) -> None:
             if not r.success:
                 why = r.detail.get("first_wrong") or r.detail.get("oracle_gave_up") or r.error or r.outcome
                 console.print(f"[red]failed[/red] {r.task_key}: {why}", highlight=False)
+        timing = _timing(rows)
         data = summary_json(rows, config.identity(), {
-            "config_id": run.config_id, "duration_s": round(run.duration_s, 2), "workers": workers,
+            "config_id": run.config_id, "duration_s": round(run.duration_s, 2), "workers": workers, "timing": timing,
             "skipped": run.skipped, "not_run": run.failed, "crashed": run.crashed, "interrupted": run.interrupted,
             "database": str(out / "results.sqlite"),
         })
@@ -90,6 +91,11 @@ def register(app: typer.Typer) -> None:
             json_path.parent.mkdir(parents=True, exist_ok=True)
             json_path.write_text(text, encoding="utf-8")
         ok = sum(r.success for r in rows)
+        if timing["steps"]:
+            console.print(f"per task: median {timing['task_median_s']:.1f} s; per step: median "
+                          f"{timing['step_median_s']:.2f} s (p10 {timing['step_p10_s']:.2f}, p90 "
+                          f"{timing['step_p90_s']:.2f}; perception {timing['perception_median_s']:.2f}) over "
+                          f"{timing['steps']} steps", highlight=False)
         console.print(f"SU {ok}/{len(rows)} in {run.duration_s:.1f} s with {workers} worker(s); results in "
                       f"{out / 'results.sqlite'} (configuration {run.config_id})", highlight=False)
         for key, err in run.failed.items():
@@ -99,6 +105,36 @@ def register(app: typer.Typer) -> None:
         if run.interrupted:
             console.print("[yellow]interrupted: the finished tasks are stored; rerun with --resume[/yellow]")
         raise typer.Exit(0 if run.complete else 1)
+
+
+def _timing(rows) -> dict:
+    """Medians and spread of the task durations and of the step times recorded in the trajectories."""
+    import statistics
+
+    from mobile_agent.agent.trajectory import read_steps
+
+    steps, perception = [], []
+    for r in rows:
+        if not r.trajectory:
+            continue
+        try:
+            recs = read_steps(r.trajectory)
+        except (OSError, ValueError):
+            continue
+        for rec in recs:
+            t = rec.get("timings") or {}
+            if "total_s" in t:
+                steps.append(float(t["total_s"]))
+                perception.append(float(t.get("perception_s") or 0.0))
+
+    def q(xs: list[float], f: float) -> float:
+        xs = sorted(xs)
+        return xs[min(len(xs) - 1, int(f * len(xs)))] if xs else 0.0
+
+    tasks = [r.duration_s for r in rows]
+    return {"steps": len(steps), "task_median_s": statistics.median(tasks) if tasks else 0.0,
+            "step_median_s": statistics.median(steps) if steps else 0.0, "step_p10_s": q(steps, 0.1),
+            "step_p90_s": q(steps, 0.9), "perception_median_s": statistics.median(perception) if perception else 0.0}
 
 
 def _run_with_progress(config, selected, out, workers, resume, judge, dev, run_eval):
