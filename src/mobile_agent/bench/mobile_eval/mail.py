@@ -44,7 +44,7 @@ def empty_mail(params: Params, s) -> Task:
             step(click("OK"), lambda p: bool(sent_to(p, address))),
             stop(),
         ],
-        success=lambda p: any(not m.body.strip() for m in sent_to(p, address)),
+        success=lambda p: any(not m.body.strip() and not m.subject.strip() for m in sent_to(p, address)),
     )
 
 

@@ -79,7 +79,8 @@ def temperature_note(params: Params, s) -> Task:
 
     def done(p: Probe) -> bool:
         for n in new_notes(p, count):
-            nums = set(re.findall(r"-?\d+", n.title + " " + n.body))
+            text = re.sub(r"\b5[- ]?days?\b", " ", n.title + " " + n.body, flags=re.IGNORECASE)
+            nums = set(re.findall(r"-?\d+", text))
             if len(nums & values) >= 2:
                 return True
         return False
