@@ -49,3 +49,56 @@ def test_click_icon_steps_name_their_node():
         for s in d.instance().plan:
             if isinstance(s.op, ClickIcon):
                 assert s.icon_desc, (d.id, str(s.op))
+
+
+def _probe(task):
+    phone = task.make_phone()
+    return phone, Probe(phone)
+
+
+def test_success_checks_refuse_near_misses():
+    import datetime as dt
+
+    from mobile_agent.device.sim.apps import clips
+    from mobile_agent.device.sim.state import Email, Note
+
+    t = select(ids=["mail-1"])[0]
+    phone, p = _probe(t)
+    addr = t.params["address"]
+    phone.state.mail.sent.append(Email("me@example.com", ["someone@example.com"], "", "", "2024-01-01T10:00"))
+    phone.state.mail.sent.append(Email("me@example.com", [addr], "Hello", "", "2024-01-01T10:00"))
+    assert not t.success(p)
+    phone.state.mail.sent.append(Email("me@example.com", [addr.upper()], "", "", "2024-01-01T10:01"))
+    assert t.success(p)
+
+    t = select(ids=["multi-2"])[0]
+    phone, p = _probe(t)
+    phone.state.notes.notes.append(Note("Weather", "The next 5 days look mild.", "2024-01-01T10:00"))
+    p.visits.append(("Weather", "TodayScreen"))
+    assert not t.success(p)
+    days = phone.state.weather.forecast
+    phone.state.notes.notes.append(Note("", f"Highs {days[0].high} and {days[1].low} C", "2024-01-01T10:01"))
+    assert t.success(p)
+    p.visits.clear()
+    assert not t.success(p)  # Weather was never opened
+
+    t = select(ids=["clips-1"])[0]
+    phone, p = _probe(t)
+    phone.state.clips.liked.append(next(c.id for c in clips.CLIPS if not c.cat))
+    assert not t.success(p)
+    phone.state.clips.liked.append(clips.CAT_CLIP_IDS[0])
+    assert t.success(p)
+
+    t = select(ids=["store-1"])[0]
+    phone, p = _probe(t)
+    phone.state.store.installing["Instagram"] = 12
+    assert not t.success(p)
+
+    t = select(ids=["multi-1"])[0]
+    phone, p = _probe(t)
+    p.visits.append(("Calendar", "MonthScreen"))
+    wrong = phone.state.today + dt.timedelta(days=1)
+    phone.state.notes.notes.append(Note("", f"Today is {wrong.strftime('%B')} {wrong.day}", "2024-01-01T10:00"))
+    assert not t.success(p)
+    phone.state.notes.notes.append(Note("", f"today is {phone.state.today.isoformat()}", "2024-01-01T10:01"))
+    assert t.success(p)
