@@ -13,11 +13,10 @@ from typing import Any, Sequence
 
 from PIL import Image
 
+from mobile_agent.agent.loop import NOT_CARRIED_OUT
 from mobile_agent.agent.operations import Stop
 from mobile_agent.agent.planner import BasePlanner, Choice, Plan, PlanContext
 from mobile_agent.bench.task import RefStep, Task
-
-NOT_CARRIED_OUT = "not carried out"
 
 
 def pick_candidate(candidates: Sequence[Any], how: str) -> int | None:
