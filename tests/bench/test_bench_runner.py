@@ -81,3 +81,18 @@ def test_store_round_trip(tmp_path):
         (row,) = st.rows(cid)
         assert row.success is True and row.detail == {"x": [1]} and row.ps == 0.5
         assert st.done(st.register({"planner": "model"})) == set()
+
+
+def test_oracle_gives_up_when_grounding_finds_nothing(tmp_path):
+    from mobile_agent.agent.operations import ClickText
+    from mobile_agent.bench.runner import run_task
+    from mobile_agent.bench.task import Task, step, stop
+
+    task = Task(id="made-1", apps=("Settings",), tier=1, instruction="Tap the zebra.", paper_instruction="",
+                plan=[step(ClickText("Zebra crossing"), lambda p: p.in_app("Settings")), step(ClickText("Display"),
+                      lambda p: p.shows("Dark theme")), stop()],
+                success=lambda p: p.state.settings.dark_mode)
+    row = run_task(EvalConfig(), task, tmp_path, "cfg")
+    assert row.steps == 2 and not row.success and row.cr == 0.0 and row.ps == 0.0
+    assert "could not be grounded" in row.detail["oracle_gave_up"]
+    assert row.detail["first_wrong"].startswith("step 1 Click Text (Zebra crossing): not carried out; grounding none")
