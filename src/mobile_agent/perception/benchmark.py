@@ -147,6 +147,14 @@ def parse_tree(xml: str, width: int, height: int) -> list[Node]:
     return out
 
 
+_UNDRAWN_TEXT = ("Switch", "ToggleButton", "CheckBox", "RadioButton", "SeekBar", "ProgressBar")
+
+
+def _text_is_drawn(n: Node) -> bool:
+    """Switches, check boxes and sliders carry a state text (ON, OFF, 60) that is not drawn."""
+    return not n.cls.endswith(_UNDRAWN_TEXT)
+
+
 def _key(image: Image.Image) -> bytes:
     return hashlib.blake2b(image.tobytes(), digest_size=16).digest()
 
@@ -240,7 +248,7 @@ def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], 
         icons = res_full.icons or []
         # Text grounding: every visible text node (status bar clock included).
         for n in s.nodes:
-            if not n.text or len(n.text) > 80 or n.clipped:
+            if not n.text or len(n.text) > 80 or n.clipped or not _text_is_drawn(n):
                 continue
             res.text_total += 1
 
@@ -264,10 +272,10 @@ def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], 
         # Icon recall and matching: clickable nodes with no text in or under them.
         desc_count: dict[str, int] = {}
         for n in s.nodes:
-            if n.clickable and not n.text and not n.has_text_below and n.desc:
+            if n.clickable and not (n.text and _text_is_drawn(n)) and not n.has_text_below and n.desc:
                 desc_count[n.desc] = desc_count.get(n.desc, 0) + 1
         for n in s.nodes:
-            if not n.clickable or n.text or n.has_text_below:
+            if not n.clickable or (n.text and _text_is_drawn(n)) or n.has_text_below:
                 continue
             res.icon_total += 1
             c = n.box.center

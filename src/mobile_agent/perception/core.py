@@ -340,14 +340,26 @@ def _system_bar_factor(box: Box, description: str, width: int, height: int) -> f
 
 
 def _context_boxes(description: str, lines: Sequence[TextLine]) -> list[Box]:
-    """Boxes of screen texts named in an icon's description ("the play button of Calm Evening")."""
-    from mobile_agent.perception.icons.offline import context_phrase
+    """Boxes of screen texts named in an icon's description ("Play Calm Evening", "Dark theme
+    switch"): the longest run of the description's words that is a text on the screen."""
+    from mobile_agent.perception.icons.offline import context_phrase, description_glyphs
 
+    words = description.split()[:8]
     phrase = context_phrase(description)
-    if len(phrase) < 3:
-        return []
-    ms = [m for m in match_lines(phrase, list(lines)) if m.score >= 0.6]
-    return [m.line.box for m in _best_tier(ms)][:3]
+    spans = [phrase] if len(phrase) >= 3 else []
+    for n in range(len(words), 0, -1):
+        for i in range(0, len(words) - n + 1):
+            span = " ".join(words[i:i + n])
+            if len(span) < 3 or span in spans:
+                continue
+            if n == 1 and description_glyphs(span):
+                continue  # a lone shape word ("Home") names the icon, not a text beside it
+            spans.append(span)
+    for span in spans:
+        ms = [m for m in match_lines(span, list(lines)) if m.kind in ("exact", "contained") and m.score >= 0.75]
+        if ms:
+            return [m.box for m in _best_tier(ms)][:3]
+    return []
 
 
 def _nearness(box: Box, texts: Sequence[Box], width: int) -> float:

@@ -29,9 +29,17 @@ _EDGE_PUNCT = re.compile(r"^[^\w&%+#@$]+|[^\w&%+#@$]+$")
 
 def normalize_text(s: str) -> str:
     """Case-folded, NFKC (full-width to ASCII), unified quotes/dashes, single spaces, no edge punctuation."""
-    s = unicodedata.normalize("NFKC", s).translate(_PUNCT_MAP).casefold()
+    s = unicodedata.normalize("NFKC", s.translate(_PUNCT_MAP)).translate(_PUNCT_MAP).casefold()
     s = _SPACE.sub(" ", s).strip()
     return " ".join(t for t in (_EDGE_PUNCT.sub("", w) for w in s.split(" ")) if t)
+
+
+_GLYPH_FOLD = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", "!": "l", "5": "s", "2": "z"})
+
+
+def fold_glyphs(s: str) -> str:
+    """Characters OCR confuses when they stand alone (o/0, l/1/i, s/5, z/2), folded together."""
+    return s.translate(_GLYPH_FOLD)
 
 
 def compact(s: str) -> str:
@@ -71,7 +79,15 @@ def _span_box(line: TextLine, words: tuple[Word, ...], start: int, end: int) -> 
             continue
         ws, we = pos, pos + len(wn)
         if we > start and ws < end:
-            chosen.append(w.box)
+            a, b = max(ws, start), min(we, end)
+            if a == ws and b == we:
+                chosen.append(w.box)
+            else:
+                # The target is part of a word ("4.1" of "4.1·52"): that share of the word's box.
+                n = float(len(wn))
+                x1 = w.box.x1 + int(w.box.width * (a - ws) / n)
+                x2 = w.box.x1 + int(round(w.box.width * (b - ws) / n))
+                chosen.append(Box(x1, w.box.y1, max(x1 + 1, x2), w.box.y2))
         pos = we + 1
     if not chosen:
         return line.box
@@ -166,6 +182,9 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
             continue
         if ln == tn or lc == tc:
             out.append(TextMatch(line.box, 1.0, "exact", line))
+            continue
+        if len(tc) <= 2 and fold_glyphs(lc) == fold_glyphs(tc):
+            out.append(TextMatch(line.box, 0.95, "exact", line))
             continue
         if _contains_words(ln, tn):
             extra = (len(lc) - len(tc)) / max(1, len(lc))
