@@ -50,3 +50,18 @@ def test_open_settings_then_dark_theme_by_grounding_alone(perception):
     phone.tap(*sw.point.as_tuple())
     assert phone.state.settings.dark_mode is True
     assert perception.screen_changed(shot2, phone.screenshot())
+
+
+def test_bench_perception_prints_figures(capsys):
+    import json
+
+    from mobile_agent.cli import main
+
+    assert main(["bench", "perception", "--max-screens", "1", "--depth", "0", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["screens"] == 1
+    assert d["parse_s"]["n"] == 1 and d["parse_s"]["median"] > 0
+    tg = d["text_grounding"]
+    assert tg["total"] >= 10 and tg["share"] >= 0.9
+    assert d["icon_recall"]["total"] >= 3 and d["icon_recall"]["share"] >= 0.8
+    assert d["app_grounding"]["total"] >= 8 and d["app_grounding"]["share"] >= 0.8
