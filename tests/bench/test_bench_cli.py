@@ -44,6 +44,9 @@ def test_model_planner_through_a_local_chat_server(tmp_path, monkeypatch):
     assert len(server.requests) == 5
     assert all(r.image_parts() for r in server.requests) and server.requests[0].model == "vision-test"
     assert "Turn on the dark mode." in server.requests[0].text
+    # the benchmark's HTML report is written at the end, with a row for the task
+    pages = list((tmp_path / "out").glob("*.html"))
+    assert pages and "settings-1" in pages[0].read_text(encoding="utf-8")
 
 
 def test_scripted_planner_from_a_file_and_resume(tmp_path):

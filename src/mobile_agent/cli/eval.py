@@ -104,6 +104,14 @@ def register(app: typer.Typer) -> None:
             console.print(f"[red]{run.crashed}[/red]", highlight=False)
         if run.interrupted:
             console.print("[yellow]interrupted: the finished tasks are stored; rerun with --resume[/yellow]")
+        if rows:
+            from mobile_agent.report import write_benchmark_report
+
+            try:
+                page = write_benchmark_report(out)
+                console.print(f"report: {page}", highlight=False)
+            except Exception as exc:  # noqa: BLE001 - the results are stored; the page is a view of them
+                console.print(f"[yellow]the HTML report could not be written: {exc}[/yellow]", highlight=False)
         raise typer.Exit(0 if run.complete else 1)
 
 
