@@ -30,9 +30,9 @@ class RapidOcrEngine:
 
     name = "rapidocr"
 
-    def __init__(self, det_max_side: int = 960, text_score: float = 0.5, box_thresh: float = 0.5,
+    def __init__(self, det_max_side: int = 800, text_score: float = 0.5, box_thresh: float = 0.5,
                  unclip_ratio: float = 1.6, rec_batch: int = 8, threads: int | None = None,
-                 word_boxes: bool = True) -> None:
+                 word_boxes: bool = True, crop_pad: float = 0.0) -> None:
         try:
             from rapidocr import RapidOCR
         except ImportError as exc:  # pragma: no cover - a pinned dependency
@@ -55,6 +55,7 @@ class RapidOcrEngine:
         self.det_max_side = det_max_side
         self.text_score = text_score
         self.word_boxes = word_boxes
+        self.crop_pad = crop_pad
         self._lock = threading.Lock()
         self._cache: OrderedDict[bytes, tuple[str, float, list[tuple[str, float, tuple[int, int, int, int]]]]] = OrderedDict()
         self._det = None
@@ -149,8 +150,13 @@ class RapidOcrEngine:
         bgr_crops: list[np.ndarray] = []
         keys: list[bytes] = []
         results: list[tuple[str, float, list[tuple[str, float, tuple[int, int, int, int]]]] | None] = []
+        h = rgb.shape[0]
         for b in boxes:
-            crop = np.ascontiguousarray(rgb[b.y1:b.y2, b.x1:b.x2, ::-1])
+            # Extra rows above and below make the recogniser's input shorter (it is scaled to a
+            # fixed height), which costs less; ``crop_pad`` is that share of the line's height.
+            pad = int(b.height * self.crop_pad)
+            y1, y2 = max(0, b.y1 - pad), min(h, b.y2 + pad)
+            crop = np.ascontiguousarray(rgb[y1:y2, b.x1:b.x2, ::-1])
             key = hashlib.blake2b(crop.tobytes(), digest_size=16,
                                   person=b"%dx%d" % (crop.shape[1], crop.shape[0])).digest()
             bgr_crops.append(crop)
@@ -182,7 +188,7 @@ class RapidOcrEngine:
             text = text.strip()
             if not text or score < self.text_score:
                 continue
-            wlist = tuple(Word(t, Box(b.x1 + x1, b.y1 + y1, b.x1 + x2, b.y1 + y2), s)
+            wlist = tuple(Word(t, Box(b.x1 + x1, b.y1, b.x1 + x2, b.y2), s)
                           for t, s, (x1, y1, x2, y2) in words if t.strip())
             lines.append(TextLine(text, b, score, wlist))
         return lines
