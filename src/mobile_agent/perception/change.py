@@ -32,9 +32,12 @@ def status_bar_height(height: int, width: int) -> int:
 
 def diff_mask(before: np.ndarray, after: np.ndarray, pixel_threshold: int = 24) -> np.ndarray:
     """A uint8 mask (255 where changed) of two RGB arrays of the same shape."""
-    d = cv2.absdiff(before, after)
-    d = d.max(axis=2) if d.ndim == 3 else d
-    return (d > pixel_threshold).astype(np.uint8) * 255
+    d = cv2.absdiff(np.ascontiguousarray(before), np.ascontiguousarray(after))
+    if d.ndim == 3:
+        c = cv2.split(d)
+        d = cv2.max(cv2.max(c[0], c[1]), c[2]) if len(c) == 3 else d.max(axis=2)
+    _, mask = cv2.threshold(d, pixel_threshold, 255, cv2.THRESH_BINARY)
+    return mask
 
 
 def changed_regions(before: Image.Image | np.ndarray, after: Image.Image | np.ndarray, *,
