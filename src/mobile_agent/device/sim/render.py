@@ -8,6 +8,7 @@ import hashlib
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -109,7 +110,7 @@ def text_width(s: str, size: int, weight: int = 400) -> int:
     return int(math.ceil(font(size, weight).getlength(s)))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _text_mask(s: str, size: int, weight: int, anchor: str, icon: bool) -> tuple[Image.Image, int, int]:
     """Coverage mask of a rendered string and its offset from the anchor point.
 
@@ -228,7 +229,18 @@ class _PictureCache:
             self.bytes -= old.width * old.height * 3
 
 
-_pictures = _PictureCache(max_bytes=48 * 1024 * 1024)
+_pictures = _PictureCache(max_bytes=32 * 1024 * 1024)
+
+
+def cached_image(key: tuple, make: Callable[[], Image.Image]) -> Image.Image:
+    """An image from the phone's one picture cache (bounded in bytes), made by ``make`` on a miss.
+    Apps keep their composed pictures (rounded thumbnails, full-screen frames, map tiles) here,
+    so that all of them together stay within one memory budget."""
+    img = _pictures.get(key)
+    if img is None:
+        img = make()
+        _pictures.put(key, img)
+    return img
 
 
 def picture(key: str, width: int, height: int, kind: str = "scene") -> Image.Image:
@@ -237,12 +249,7 @@ def picture(key: str, width: int, height: int, kind: str = "scene") -> Image.Ima
     ``kind``: ``scene`` (sky, hills, sun), ``cat`` (a cat face on a coloured ground), ``abstract``
     (overlapping discs), ``map`` (streets and a river), ``product`` (an object on a plain ground).
     """
-    k = (key, width, height, kind)
-    img = _pictures.get(k)
-    if img is None:
-        img = draw_picture(key, width, height, kind)
-        _pictures.put(k, img)
-    return img
+    return cached_image(("picture", key, width, height, kind), lambda: draw_picture(key, width, height, kind))
 
 
 def draw_picture(key: str, width: int, height: int, kind: str = "scene") -> Image.Image:

@@ -6,12 +6,11 @@ Not an app module (the leading underscore keeps it out of app discovery)."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Callable, Sequence
 
 from PIL import Image
 
-from mobile_agent.device.sim.render import RGB, Canvas, mix, draw_picture, rounded_mask, seeded_color, text_width
+from mobile_agent.device.sim.render import RGB, Canvas, cached_image, mix, draw_picture, rounded_mask, seeded_color, text_width
 from mobile_agent.device.sim.ui import UI, Node
 from mobile_agent.types import Box
 
@@ -200,9 +199,9 @@ def _composite(key: str, width: int, height: int, kind: str, radius: int, bg: RG
     return Image.composite(img, Image.new("RGB", (width, height), bg), mask)
 
 
-LARGE_PICTURE = 400_000  # pixels; bigger pictures (heroes, photos) get a cache of their own, of a few
-_composited = lru_cache(maxsize=64)(_composite)
-_composited_large = lru_cache(maxsize=4)(_composite)
+def _composited(key: str, width: int, height: int, kind: str, radius: int, bg: RGB, top_only: bool) -> Image.Image:
+    return cached_image(("composite", key, width, height, kind, radius, bg, top_only),
+                        lambda: _composite(key, width, height, kind, radius, bg, top_only))
 
 
 def rounded_picture(ui: UI, box: Box, key: str, kind: str, bg: RGB, radius: float = 12, desc: str = "",
@@ -212,7 +211,7 @@ def rounded_picture(ui: UI, box: Box, key: str, kind: str, bg: RGB, radius: floa
     r = ui.dp(radius)
 
     def paint(c: Canvas, b: Box) -> None:
-        make = _composited_large if b.width * b.height > LARGE_PICTURE else _composited
+        make = _composited
         c.paste(make(key, b.width, b.height, kind, r, bg, top_only), b.x1, b.y1)
 
     ui.add(Node(box, cls="android.widget.ImageView", desc=desc, rid=rid, paint=paint,

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from functools import lru_cache
 
 from PIL import Image
 
 from mobile_agent.device.sim.apps._kit import avatar, fmt_count, rect
 from mobile_agent.device.sim.phone import App, Screen
-from mobile_agent.device.sim.render import Canvas, draw_picture, ellipsize, text_width, wrap
+from mobile_agent.device.sim.render import Canvas, ellipsize, picture, text_width, wrap
 from mobile_agent.device.sim.state import ClipComment
 from mobile_agent.device.sim.ui import UI, Node
 from mobile_agent.types import Box
@@ -318,11 +317,9 @@ class FeedScreen(Screen):
         return False
 
 
-@lru_cache(maxsize=4)
 def _frame(c: Clip, width: int, height: int) -> Image.Image:
-    """A clip's full-screen frame, kept in a small cache of its own (not the shared picture cache),
-    so a long swipe session holds a few full-screen frames, not all of them."""
-    return draw_picture(f"clip-{c.id}", width, height, c.kind)
+    """A clip's full-screen frame, from the phone's picture cache (bounded in bytes)."""
+    return picture(f"clip-{c.id}", width, height, c.kind)
 
 
 class ClipsApp(App):

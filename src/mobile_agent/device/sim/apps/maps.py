@@ -11,14 +11,13 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from dataclasses import dataclass
-from functools import lru_cache
 
 from PIL import Image, ImageOps
 
 from mobile_agent.device.sim.apps._kit import (chip_row, fmt_count, offscreen, rect, rounded_picture, search_pill, stars,
                                               words)
 from mobile_agent.device.sim.phone import App, Screen
-from mobile_agent.device.sim.render import Canvas, draw_picture, mix, text_width
+from mobile_agent.device.sim.render import Canvas, cached_image, mix, picture, text_width
 from mobile_agent.device.sim.state import Route
 from mobile_agent.device.sim.ui import UI, Node
 from mobile_agent.types import Box
@@ -185,15 +184,13 @@ def _pos(place_id: str) -> tuple[float, float]:
 
 
 # ---------------------------------------------------------------------------------------------- drawing
-@lru_cache(maxsize=4)
 def _map_image(key: str, width: int, height: int, night: bool) -> Image.Image:
-    """The map picture; in night colours for the dark theme (as map apps darken their tiles).
-
-    Kept in a small cache of its own (full-screen maps are large), not in the shared picture cache."""
-    day = draw_picture(key, width, height, "map")
+    """The map picture; in night colours for the dark theme (as map apps darken their tiles)."""
+    day = picture(key, width, height, "map")
     if not night:
         return day
-    return Image.blend(ImageOps.invert(day), Image.new("RGB", day.size, (24, 30, 44)), 0.55)
+    return cached_image(("night-map", key, width, height),
+                        lambda: Image.blend(ImageOps.invert(day), Image.new("RGB", day.size, (24, 30, 44)), 0.55))
 
 
 def _pin_node(ui: UI, x: int, y: int, label: str = "", color=PIN_RED, desc: str = "") -> None:
