@@ -22,7 +22,7 @@ from mobile_agent.perception.ocr import OcrEngine, make_ocr
 from mobile_agent.perception.positions import in_region, parse_position, position_score
 from mobile_agent.perception.results import Candidate, ChooseFn, Grounding, IconBox, ParseResult, TextLine
 from mobile_agent.perception.textmatch import TextMatch, closest_texts, match_lines
-from mobile_agent.types import Box, Point, load_image
+from mobile_agent.types import Box, load_image
 
 
 @dataclass

@@ -106,7 +106,7 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "store": ("store", "bag_shopping"), "shop": ("store", "bag_shopping"), "wallet": ("wallet",), "card": ("credit_card", "r:credit_card"),
     "minus": ("minus",), "subtract": ("minus",), "zoom": ("magnifying_glass_plus",),
     "shift": ("arrow_up", "r:circle_up"), "cast": ("b:chromecast", "tv"), "unread": ("envelope", "r:envelope"),
-    "drawer": ("bars",), "avatar_": ("circle_user",), "attach_file": ("paperclip",), "backspace": ("delete_left",), "erase": ("delete_left",),
+    "attach_file": ("paperclip",), "backspace": ("delete_left",), "erase": ("delete_left",),
     "today": ("calendar_day", "calendar", "r:calendar"), "recently": ("clock_rotate_left",),
     "mylocation": ("location_crosshairs",), "locate": ("location_crosshairs",), "crosshair": ("location_crosshairs",),
     "enter": ("arrow_turn_down", "check"), "microphone_off": ("microphone_slash",), "unmute": ("volume_high",),
