@@ -69,7 +69,6 @@ def make_agent(server, phone, *, parse_retries: int = 2, **settings) -> Agent:
     model = OpenAIChatModel(MODEL, base_url=server.openai_base_url, api_key=API_KEY,
                             retry=RetryPolicy(max_attempts=3, base_delay_s=0.01, max_delay_s=0.05), timeout_s=10)
     settings.setdefault("settle_interval_s", 0.0)
-    settings.setdefault("write_report", False)
     return Agent(phone, LLMPlanner(model, parse_retries=parse_retries), perception(), AgentSettings(**settings))
 
 

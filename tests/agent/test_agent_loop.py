@@ -282,7 +282,7 @@ def test_any_planner_plugs_into_the_loop(tmp_path):
 
     phone = TinyPhone()
     agent = Agent(phone, _ReplayPlanner([ClickText("Settings"), ClickText("Wi-Fi"), Back(), Stop()]), perception(),
-                  AgentSettings(write_report=False, settle_interval_s=0.0))
+                  AgentSettings(settle_interval_s=0.0))
     result = agent.run("Turn on Wi-Fi and go back", tmp_path)
     assert result.completed and phone.wifi and phone.screen == "home"
     assert read_summary(tmp_path)["model"] == "replay"
@@ -343,7 +343,7 @@ def test_the_loop_on_the_native_anthropic_client(tmp_path):
     with LocalChatServer(Script(WIFI_PLAN)) as server:
         model = AnthropicChatModel("claude-sonnet-4-5", base_url=server.anthropic_base_url, api_key="ak-test",
                                    retry=RetryPolicy(max_attempts=2, base_delay_s=0.01))
-        agent = Agent(phone, LLMPlanner(model), perception(), AgentSettings(write_report=False, settle_interval_s=0.0))
+        agent = Agent(phone, LLMPlanner(model), perception(), AgentSettings(settle_interval_s=0.0))
         result = agent.run("Turn on Wi-Fi", tmp_path)
     assert result.completed and phone.wifi
     assert all(r.path == "/v1/messages" and r.model == "claude-sonnet-4-5" for r in server.requests)

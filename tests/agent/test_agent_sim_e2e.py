@@ -56,6 +56,7 @@ def test_the_cli_runs_the_instruction_and_exits_0(tmp_path, monkeypatch, capsys)
     assert "step  3" in out and "Click Text (Dark theme)" in out and "completed" in out
     summary = read_summary(tmp_path / "run")
     assert summary["outcome"] == "completed" and summary["device"] == "sim"
+    assert "Turn on the dark mode" in (tmp_path / "run" / "report.html").read_text(encoding="utf-8")
     final = Image.open(tmp_path / "run" / "screens" / "final.png").convert("L")
     first = Image.open(tmp_path / "run" / "screens" / "step_003.png").convert("L")
     # the Display page in the dark theme is darker than the same page before

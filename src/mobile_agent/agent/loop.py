@@ -69,6 +69,8 @@ class AgentSettings:
     ``reflect``: an extra model call after each operation that changed the screen (as expected /
     wrong page). ``completion_check``: after Stop, ask whether the instruction is really complete.
     ``on_step``: called with each step's record as it is written (for live output).
+    ``on_finish``: called with the run folder once ``summary.json`` is written (the CLI and the
+    benchmark write the HTML report there; the agent layer itself knows nothing of reports).
     """
 
     max_steps: int = 20
@@ -85,7 +87,7 @@ class AgentSettings:
     settle_interval_s: float = 0.2
     swipe_ms: int = 400
     launch_fallback: bool = False
-    write_report: bool = True
+    on_finish: Callable[[Path], None] | None = None
     device_name: str = ""
     on_step: Callable[[dict[str, Any]], None] | None = None
 
@@ -214,8 +216,8 @@ class Agent:
             "device": s.device_name or type(self.device).__name__,
             "error": error,
         })
-        if s.write_report:
-            _write_report(writer.dir)
+        if s.on_finish is not None:
+            _finish(s.on_finish, writer.dir)
         return RunResult(outcome, completed, self._steps, writer.dir, self._usage, self._cost, duration, error, exc_kept)
 
     # --- one step --------------------------------------------------------------------------------
@@ -481,13 +483,10 @@ class Agent:
         return prev
 
 
-def _write_report(run_dir: Path) -> None:
+def _finish(on_finish: Callable[[Path], None], run_dir: Path) -> None:
+    """Call the caller's end-of-run hook (the CLI and the benchmark write the HTML report there);
+    the run's record is complete without it, so a failure is logged, not raised."""
     try:
-        from mobile_agent.report import write_report  # type: ignore[attr-defined]
-    except ImportError:
-        log.info("no HTML report: mobile_agent.report.write_report is not available")
-        return
-    try:
-        write_report(run_dir)
-    except Exception as exc:  # noqa: BLE001 - the run's record is complete without the report
-        log.warning("writing the HTML report failed: %s", exc)
+        on_finish(run_dir)
+    except Exception as exc:  # noqa: BLE001
+        log.warning("the end-of-run hook failed: %s", exc)

@@ -124,6 +124,8 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
         if kind == "exit":
             os._exit(3)
         raise RuntimeError(f"fault injected at task {task.key}")
+    from mobile_agent.report import write_report
+
     phone = device if device is not None else task.make_phone()
     tracker = ProgressTracker(task, phone) if config.is_sim and judge is None else None
     records: dict[int, dict[str, Any]] = {}
@@ -139,7 +141,7 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
         tracker.after_step(int(rec["step"]), op, carried)
 
     settings = AgentSettings(max_steps=config.step_budget(task), time_limit_s=600.0, settle_interval_s=0.0,
-                             settle_timeout_s=1.0, reflect=config.reflect, write_report=True,
+                             settle_timeout_s=1.0, reflect=config.reflect, on_finish=write_report,
                              device_name=config.device, on_step=on_step)
     planner = make_planner(config, task)
     instruction = task.instruction if config.is_sim else task.real_instruction

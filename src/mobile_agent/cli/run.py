@@ -86,6 +86,7 @@ def register(app: typer.Typer) -> None:
         from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
         from mobile_agent.device import open_device
         from mobile_agent.model import make_chat_model
+        from mobile_agent.report import write_report
 
         if not instruction.strip():
             raise ConfigError("the instruction is empty: say what the agent should do")
@@ -118,7 +119,7 @@ def register(app: typer.Typer) -> None:
             max_steps=max_steps, time_limit_s=time_limit, image_max_side=max_side, jpeg_quality=jpeg_quality,
             history_screens=history_screens, confirm=ask if confirm else None, dry_run=dry_run, reflect=reflect,
             completion_check=not no_completion_check, device_name=device,
-            on_step=on_step,
+            on_step=on_step, on_finish=write_report,
         )
         console.print(f"[bold]{instruction}[/bold]  ({chat.name} on {device}; trajectory in {out_dir})", highlight=False)
         try:
