@@ -120,6 +120,37 @@ class Box:
         return out
 
 
+POSITIONS: tuple[str, ...] = ("top", "bottom", "left", "right", "center")
+
+
+def normalize_position(words: tuple[str, ...] | list[str] | str | None) -> tuple[str, ...]:
+    """Validate a Click Icon position of one or two of top/bottom/left/right/center, in a canonical order.
+
+    Vertical word first (``top left``), ``middle`` is read as ``center``. Raises ``ValueError``.
+    """
+    if words is None:
+        return ()
+    if isinstance(words, str):
+        words = words.replace("-", " ").replace(",", " ").split()
+    out: list[str] = []
+    for w in words:
+        w = w.strip().lower()
+        if w == "middle" or w == "centre":
+            w = "center"
+        if w not in POSITIONS:
+            raise ValueError(f"unknown position {w!r}: use one or two of {', '.join(POSITIONS)}")
+        if w not in out:
+            out.append(w)
+    if len(out) > 2:
+        raise ValueError(f"a position has one or two words, got {' '.join(out)!r}")
+    if {"top", "bottom"} <= set(out) or {"left", "right"} <= set(out):
+        raise ValueError(f"contradictory position {' '.join(out)!r}")
+    # Vertical word (or center) first: "top left", "center right".
+    order = {"top": 0, "bottom": 0, "center": 1, "left": 2, "right": 2}
+    out.sort(key=lambda w: order[w])
+    return tuple(out)
+
+
 def to_rgb(image: Image.Image) -> Image.Image:
     """Any PIL image (RGBA, LA, L, P, I;16, CMYK...) as RGB; transparent parts become white."""
     if image.mode == "RGB":

@@ -12,35 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar, Union
 
-POSITIONS: tuple[str, ...] = ("top", "bottom", "left", "right", "center")
-
-
-def normalize_position(words: tuple[str, ...] | list[str] | str | None) -> tuple[str, ...]:
-    """Validate a position of one or two of top/bottom/left/right/center, in a canonical order.
-
-    Vertical word first (``top left``), ``middle`` is read as ``center``. Raises ``ValueError``.
-    """
-    if words is None:
-        return ()
-    if isinstance(words, str):
-        words = words.replace("-", " ").replace(",", " ").split()
-    out: list[str] = []
-    for w in words:
-        w = w.strip().lower()
-        if w == "middle" or w == "centre":
-            w = "center"
-        if w not in POSITIONS:
-            raise ValueError(f"unknown position {w!r}: use one or two of {', '.join(POSITIONS)}")
-        if w not in out:
-            out.append(w)
-    if len(out) > 2:
-        raise ValueError(f"a position has one or two words, got {' '.join(out)!r}")
-    if {"top", "bottom"} <= set(out) or {"left", "right"} <= set(out):
-        raise ValueError(f"contradictory position {' '.join(out)!r}")
-    # Vertical word (or center) first: "top left", "center right".
-    order = {"top": 0, "bottom": 0, "center": 1, "left": 2, "right": 2}
-    out.sort(key=lambda w: order[w])
-    return tuple(out)
+# Positions are shared with perception, so they live with the shared value types.
+from mobile_agent.types import POSITIONS, normalize_position  # noqa: F401 (re-exported)
 
 
 @dataclass(frozen=True)
