@@ -9,9 +9,9 @@ import anthropic
 
 from mobile_agent.errors import ConfigError, ModelError
 from mobile_agent.model.base import ChatResponse, ImagePart, Message, TextPart, Usage
-from mobile_agent.model.openai_client import _msg, resolve_key, retry_after_s
+from mobile_agent.model.openai_client import resolve_key
 from mobile_agent.model.pricing import PriceTable
-from mobile_agent.model.retry import Retryable, RetryPolicy, call_with_retries
+from mobile_agent.model.retry import RetryPolicy, call_with_retries, sdk_attempt, sdk_failure
 
 DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"
 
@@ -82,47 +82,15 @@ class AnthropicChatModel:
         if system:
             kwargs["system"] = system
 
-        def once():
-            try:
-                return self._client.messages.create(**kwargs)
-            except (anthropic.APITimeoutError, anthropic.APIConnectionError) as exc:
-                raise Retryable(exc) from exc
-            except anthropic.APIStatusError as exc:
-                if exc.status_code == 429 or exc.status_code >= 500:
-                    raise Retryable(exc, retry_after_s(exc)) from exc
-                raise
-
+        once = sdk_attempt(anthropic, lambda: self._client.messages.create(**kwargs))
         t0 = time.monotonic()
         try:
             resp, attempts = call_with_retries(once, self.retry, f"chat call to {self._model}")
-        except anthropic.AuthenticationError as exc:
-            raise ConfigError(
-                f"{self._where()} rejected the API key from {self.api_key_env} (401 Unauthorized): "
-                f"check the key, or name the right variable with --api-key-env. Server said: {_msg(exc)}"
-            ) from exc
-        except anthropic.PermissionDeniedError as exc:
-            raise ConfigError(f"{self._where()} refused model {self._model} for this key (403): {_msg(exc)}") from exc
-        except anthropic.NotFoundError as exc:
-            raise ConfigError(
-                f"404 Not Found from {self._where()} for model {self._model}: the model name is unknown, "
-                f"or the base URL is wrong. Server said: {_msg(exc)}"
-            ) from exc
-        except anthropic.APIStatusError as exc:
-            if exc.status_code == 429 or exc.status_code >= 500:
-                raise ModelError(
-                    f"model {self._model} at {self._where()} kept failing with HTTP {exc.status_code} after "
-                    f"{self.retry.max_attempts} attempts: {_msg(exc)}"
-                ) from exc
-            raise ModelError(f"model {self._model} at {self._where()} answered HTTP {exc.status_code}: {_msg(exc)}") from exc
-        except anthropic.APITimeoutError as exc:
-            raise ModelError(f"model {self._model} at {self._where()} timed out {self.retry.max_attempts} times") from exc
-        except anthropic.APIConnectionError as exc:
-            raise ModelError(
-                f"cannot reach {self._where()} after {self.retry.max_attempts} attempts ({exc}): "
-                "check --base-url and that the server is running"
-            ) from exc
         except anthropic.AnthropicError as exc:
-            raise ModelError(f"chat call to {self._model} failed: {exc}") from exc
+            raise sdk_failure(
+                exc, anthropic, model=self._model, where=self._where(), api_key_env=self.api_key_env,
+                attempts=self.retry.max_attempts, not_found_hint="the model name is unknown, or the base URL is wrong",
+            ) from exc
         latency = time.monotonic() - t0
         texts = [b.text for b in resp.content if getattr(b, "type", None) == "text"]
         if not texts:

@@ -12,7 +12,7 @@ import openai
 from mobile_agent.errors import ConfigError, ModelError
 from mobile_agent.model.base import ChatResponse, ImagePart, Message, TextPart, Usage
 from mobile_agent.model.pricing import PriceTable
-from mobile_agent.model.retry import Retryable, RetryPolicy, call_with_retries
+from mobile_agent.model.retry import RetryPolicy, call_with_retries, sdk_attempt, sdk_failure
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 
@@ -29,19 +29,6 @@ def resolve_key(api_key: str | None, api_key_env: str, provider: str, flag: str 
             "A local server that needs no key accepts any value."
         )
     return value
-
-
-def retry_after_s(exc: BaseException) -> float | None:
-    """The ``Retry-After`` header of a failed response, in seconds, when it is a number."""
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
-    if headers is None:
-        return None
-    value = headers.get("retry-after")
-    try:
-        return float(value) if value is not None else None
-    except ValueError:
-        return None
 
 
 def to_openai_messages(messages: Sequence[Message], image_detail: str | None = None) -> list[dict]:
@@ -131,16 +118,7 @@ class OpenAIChatModel:
         if self.temperature is not None:
             kwargs["temperature"] = self.temperature
 
-        def once():
-            try:
-                return self._client.chat.completions.create(**kwargs)
-            except (openai.APITimeoutError, openai.APIConnectionError) as exc:
-                raise Retryable(exc) from exc
-            except openai.APIStatusError as exc:
-                if exc.status_code == 429 or exc.status_code >= 500:
-                    raise Retryable(exc, retry_after_s(exc)) from exc
-                raise
-
+        once = sdk_attempt(openai, lambda: self._client.chat.completions.create(**kwargs))
         t0 = time.monotonic()
         try:
             try:
@@ -151,39 +129,13 @@ class OpenAIChatModel:
                 if not self._adapt(kwargs, _param(exc)):
                     raise
                 resp, attempts = call_with_retries(once, self.retry, f"chat call to {self._model}")
-        except openai.AuthenticationError as exc:
-            raise ConfigError(
-                f"{self._where()} rejected the API key from {self.api_key_env} (401 Unauthorized): "
-                f"check the key, or name the right variable with --api-key-env. Server said: {_msg(exc)}"
-            ) from exc
-        except openai.PermissionDeniedError as exc:
-            raise ConfigError(
-                f"{self._where()} refused model {self._model} for this key (403 Forbidden): {_msg(exc)}"
-            ) from exc
-        except openai.NotFoundError as exc:
-            raise ConfigError(
-                f"404 Not Found from {self._where()} for model {self._model}: the model name is unknown to this "
-                f"server, or the base URL is wrong (OpenAI-compatible URLs usually end in /v1). Server said: {_msg(exc)}"
-            ) from exc
-        except openai.APIStatusError as exc:
-            if exc.status_code == 429 or exc.status_code >= 500:
-                raise ModelError(
-                    f"model {self._model} at {self._where()} kept failing with HTTP {exc.status_code} after "
-                    f"{self.retry.max_attempts} attempts: {_msg(exc)}"
-                ) from exc
-            raise ModelError(f"model {self._model} at {self._where()} answered HTTP {exc.status_code}: {_msg(exc)}") from exc
-        except openai.APITimeoutError as exc:
-            raise ModelError(
-                f"model {self._model} at {self._where()} timed out {self.retry.max_attempts} times; "
-                "try again later or raise the timeout"
-            ) from exc
-        except openai.APIConnectionError as exc:
-            raise ModelError(
-                f"cannot reach {self._where()} after {self.retry.max_attempts} attempts ({exc}): "
-                "check --base-url and that the server is running"
-            ) from exc
         except openai.OpenAIError as exc:
-            raise ModelError(f"chat call to {self._model} failed: {exc}") from exc
+            raise sdk_failure(
+                exc, openai, model=self._model, where=self._where(), api_key_env=self.api_key_env,
+                attempts=self.retry.max_attempts,
+                not_found_hint="the model name is unknown to this server, or the base URL is wrong "
+                "(OpenAI-compatible URLs usually end in /v1)",
+            ) from exc
         latency = time.monotonic() - t0
         if not resp.choices:
             raise ModelError(f"model {self._model} returned no choices")
@@ -206,14 +158,3 @@ def _param(exc: BaseException) -> str | None:
     value = err.get("param") if isinstance(err, dict) else None
     return str(value) if value else None
 
-
-def _msg(exc: BaseException) -> str:
-    """The server's error message where the body has one, else the exception text."""
-    body = getattr(exc, "body", None)
-    if isinstance(body, dict):
-        err = body.get("error", body)
-        if isinstance(err, dict) and err.get("message"):
-            return str(err["message"])
-        if isinstance(err, str):
-            return err
-    return str(exc)

@@ -1,4 +1,5 @@
-"""Bounded retries with exponential backoff, for timeouts, 429 and 5xx."""
+"""Bounded retries with exponential backoff, for timeouts, 429 and 5xx; and what the chat SDKs'
+(``openai``, ``anthropic``) errors mean for the user once the retries are spent."""
 
 from __future__ import annotations
 
@@ -6,7 +7,10 @@ import logging
 import random
 import time
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Callable, TypeVar
+
+from mobile_agent.errors import ConfigError, ModelError
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -67,3 +71,78 @@ def call_with_retries(fn: Callable[[], T], policy: RetryPolicy, what: str = "cal
             policy.sleep(wait)
     assert last is not None
     raise last.cause
+
+
+def retry_after_s(exc: BaseException) -> float | None:
+    """The ``Retry-After`` header of a failed response, in seconds, when it is a number."""
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if headers is None:
+        return None
+    value = headers.get("retry-after")
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def server_message(exc: BaseException) -> str:
+    """The server's error message where the body has one, else the exception text."""
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        err = body.get("error", body)
+        if isinstance(err, dict) and err.get("message"):
+            return str(err["message"])
+        if isinstance(err, str):
+            return err
+    return str(exc)
+
+
+def sdk_attempt(sdk: ModuleType, call: Callable[[], T]) -> Callable[[], T]:
+    """``call`` for :func:`call_with_retries`: the SDK's (``openai`` or ``anthropic``, which name their
+    errors alike) timeouts, connection failures, 429 and 5xx become :class:`Retryable`."""
+
+    def once() -> T:
+        try:
+            return call()
+        except (sdk.APITimeoutError, sdk.APIConnectionError) as exc:
+            raise Retryable(exc) from exc
+        except sdk.APIStatusError as exc:
+            if exc.status_code == 429 or exc.status_code >= 500:
+                raise Retryable(exc, retry_after_s(exc)) from exc
+            raise
+
+    return once
+
+
+def sdk_failure(exc: Exception, sdk: ModuleType, *, model: str, where: str, api_key_env: str,
+                attempts: int, not_found_hint: str) -> ConfigError | ModelError:
+    """The error to raise for an SDK error that ended a chat call: a :class:`ConfigError` for what the
+    user set wrong (401 key, 403 model, 404 model or URL), else a :class:`ModelError` naming the
+    status or cause. ``where`` names the server, ``attempts`` the retries spent, and
+    ``not_found_hint`` follows "404 Not Found from ... for model ...: "."""
+    if isinstance(exc, sdk.AuthenticationError):
+        return ConfigError(
+            f"{where} rejected the API key from {api_key_env} (401 Unauthorized): "
+            f"check the key, or name the right variable with --api-key-env. Server said: {server_message(exc)}"
+        )
+    if isinstance(exc, sdk.PermissionDeniedError):
+        return ConfigError(f"{where} refused model {model} for this key (403 Forbidden): {server_message(exc)}")
+    if isinstance(exc, sdk.NotFoundError):
+        return ConfigError(
+            f"404 Not Found from {where} for model {model}: {not_found_hint}. Server said: {server_message(exc)}"
+        )
+    if isinstance(exc, sdk.APIStatusError):
+        if exc.status_code == 429 or exc.status_code >= 500:
+            return ModelError(
+                f"model {model} at {where} kept failing with HTTP {exc.status_code} after "
+                f"{attempts} attempts: {server_message(exc)}"
+            )
+        return ModelError(f"model {model} at {where} answered HTTP {exc.status_code}: {server_message(exc)}")
+    if isinstance(exc, sdk.APITimeoutError):
+        return ModelError(f"model {model} at {where} timed out {attempts} times; try again later or raise the timeout")
+    if isinstance(exc, sdk.APIConnectionError):
+        return ModelError(
+            f"cannot reach {where} after {attempts} attempts ({exc}): check --base-url and that the server is running"
+        )
+    return ModelError(f"chat call to {model} failed: {exc}")
