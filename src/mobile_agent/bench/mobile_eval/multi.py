@@ -42,6 +42,13 @@ def then_notes(first_app: str, seen) -> list:
     ]
 
 
+def note_after(first_app: str, seen, text: str, done) -> list:
+    """The rest of a plan once ``first_app`` was used: Notes, a new note with ``text``, Save (``done``
+    checks the saved note), stop."""
+    *writing, save = write_note(text, start=[])
+    return [*then_notes(first_app, seen), *writing, step(save.op, done, icon_desc="Save"), stop()]
+
+
 def today_note(params: Params, s) -> Task:
     today = s.today
     params.values["date"] = today.isoformat()
@@ -59,9 +66,7 @@ def today_note(params: Params, s) -> Task:
                     '"Today is <the date>".',
         paper_instruction='Open the calendar and look at today\'s date, then go to notes and create a new note to '
                           'write "Today is <date>".',
-        plan=[step(OpenApp("Calendar"), lambda p: p.in_app("Calendar")), *then_notes("Calendar", seen),
-              *write_note(text, start=[])[:-1],
-              step(write_note(text, start=[])[-1].op, done, icon_desc="Save"), stop()],
+        plan=[step(OpenApp("Calendar"), lambda p: p.in_app("Calendar")), *note_after("Calendar", seen, text, done)],
         success=lambda p: done(p) and seen(p),
     )
 
@@ -91,9 +96,7 @@ def temperature_note(params: Params, s) -> Task:
                     "temperature analysis.",
         paper_instruction="Check the temperature in the next 5 days, and then create a new note in notes and write "
                           "a temperature analysis.",
-        plan=[step(OpenApp("Weather"), lambda p: p.in_app("Weather")), *then_notes("Weather", seen),
-              *write_note(text, start=[])[:-1],
-              step(write_note(text, start=[])[-1].op, done, icon_desc="Save"), stop()],
+        plan=[step(OpenApp("Weather"), lambda p: p.in_app("Weather")), *note_after("Weather", seen, text, done)],
         success=lambda p: done(p) and seen(p),
         description="success: a new note citing at least two of the forecast's temperatures, after Weather was open",
     )
@@ -128,9 +131,7 @@ def lakers_note(params: Params, s) -> Task:
         plan=[step(OpenApp("Browser"), lambda p: p.in_app("Browser")),
               step(ClickText(HINT), lambda p: p.in_app("Browser") and p.focused_rid() == "url_bar"),
               step(Type("Lakers game today\n"), lambda p: p.in_app("Browser") and lakers_searched(p)),
-              *then_notes("Browser", lakers_searched),
-              *write_note(text, start=[])[:-1],
-              step(write_note(text, start=[])[-1].op, done, icon_desc="Save"), stop()],
+              *note_after("Browser", lakers_searched, text, done)],
         success=lambda p: done(p) and lakers_searched(p),
         description="success: a new note naming the Lakers and both final scores, after a Lakers search",
     )

@@ -21,51 +21,38 @@ def _page_with(row: str):
 SEARCH = (ClickIcon("search"), Type("*"))
 
 
-def dark_mode(params: Params, s) -> Task:
+def _switch_on(tier: int, instruction: str, paper_instruction: str, page: str, switch: str, flag: str) -> Task:
+    """Open Settings, the ``page`` that holds ``switch`` (or search for it), turn it on: the settings
+    state's ``flag`` becomes true."""
+    on = lambda p: getattr(p.state.settings, flag)  # noqa: E731
     return Task(
-        id="", apps=(), tier=1,
-        instruction="Turn on the dark mode.",
-        paper_instruction="Turn on the dark mode.",
+        id="", apps=(), tier=tier,
+        instruction=instruction,
+        paper_instruction=paper_instruction,
         plan=[
             step(OpenApp(APP), _opened),
-            step(click("Display"), _page_with("Dark theme"),
-                 alternatives=(click("Search settings"), *SEARCH)),
-            step(click("Dark theme"), lambda p: p.state.settings.dark_mode),
+            step(click(page), _page_with(switch), alternatives=(click("Search settings"), *SEARCH)),
+            step(click(switch), on),
             stop(),
         ],
-        success=lambda p: p.state.settings.dark_mode,
+        success=on,
     )
+
+
+def dark_mode(params: Params, s) -> Task:
+    return _switch_on(1, "Turn on the dark mode.", "Turn on the dark mode.", "Display", "Dark theme", "dark_mode")
 
 
 def airplane_mode(params: Params, s) -> Task:
-    return Task(
-        id="", apps=(), tier=2,
-        instruction="Turn on the airplane mode.",
-        paper_instruction="Turn on the airplane mode.",
-        plan=[
-            step(OpenApp(APP), _opened),
-            step(click("Network & internet"), _page_with("Airplane mode"),
-                 alternatives=(click("Search settings"), *SEARCH)),
-            step(click("Airplane mode"), lambda p: p.state.settings.airplane_mode),
-            stop(),
-        ],
-        success=lambda p: p.state.settings.airplane_mode,
-    )
+    return _switch_on(2, "Turn on the airplane mode.", "Turn on the airplane mode.", "Network & internet",
+                      "Airplane mode", "airplane_mode")
 
 
 def network_speed(params: Params, s) -> Task:
-    return Task(
-        id="", apps=(), tier=3,
-        instruction="I want to see the real-time internet speed in the status bar of my phone.",
-        paper_instruction="I want to see the real-time internet speed at the status bar. Find an App to help me.",
-        plan=[
-            step(OpenApp(APP), _opened),
-            step(click("Notifications"), _page_with("Show network speed"),
-                 alternatives=(click("Search settings"), *SEARCH)),
-            step(click("Show network speed"), lambda p: p.state.settings.show_network_speed),
-            stop(),
-        ],
-        success=lambda p: p.state.settings.show_network_speed,
+    return _switch_on(
+        3, "I want to see the real-time internet speed in the status bar of my phone.",
+        "I want to see the real-time internet speed at the status bar. Find an App to help me.",
+        "Notifications", "Show network speed", "show_network_speed",
     )
 
 
