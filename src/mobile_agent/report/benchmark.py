@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from mobile_agent.errors import ConfigError
-from mobile_agent.report.htmlkit import esc, fmt_cost, fmt_int, fmt_pct, fmt_seconds, relative_src, static_text
+from mobile_agent.report.htmlkit import esc, fmt_cost, fmt_int, fmt_pct, fmt_seconds, page_head, relative_src
 
 RESULTS_SQLITE = "results.sqlite"
 RESULTS_JSON = "results.json"
@@ -468,16 +468,7 @@ def render_bench(data: BenchData, page: Path) -> str:
     grid = "".join(f'<div class="fact"><div class="label">{esc(k)}</div><div class="value">{esc(v)}</div></div>'
                    for k, v in facts)
     sections = "".join(_section_html(s, i, page) for i, s in enumerate(data.sections))
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="mobile-agent report">
-<title>mobile-agent benchmark: {esc(data.eval_dir.name)}</title>
-<style>{static_text("report.css")}</style>
-</head>
-<body class="bench-report">
+    return f"""{page_head(f"mobile-agent benchmark: {data.eval_dir.name}")}<body class="bench-report">
 <header class="top">
 <div class="kicker">mobile-agent benchmark · <code>{esc(data.eval_dir.name)}</code></div>
 <h1>Benchmark results</h1>

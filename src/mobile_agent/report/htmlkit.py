@@ -27,6 +27,21 @@ def static_text(name: str) -> str:
     return resources.files("mobile_agent.report").joinpath("static", name).read_text(encoding="utf-8")
 
 
+def page_head(title: str) -> str:
+    """The opening of a self-contained report page, through ``</head>``: charset, viewport,
+    generator, ``title`` (escaped here) and the report style sheet inlined."""
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="mobile-agent report">
+<title>{esc(title)}</title>
+<style>{static_text("report.css")}</style>
+</head>
+"""
+
+
 def inline_json(data: Any) -> str:
     """JSON for a ``<script type="application/json">`` block (no ``</script>`` can end it early)."""
     return json.dumps(data, ensure_ascii=False).replace("</", "<\\/").replace("<!--", "<\\!--")

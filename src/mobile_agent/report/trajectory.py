@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from mobile_agent.report.htmlkit import (
-    data_uri, esc, fmt_cost, fmt_int, fmt_seconds, num, relative_src, static_text, thumbnail_uri,
+    data_uri, esc, fmt_cost, fmt_int, fmt_seconds, num, page_head, relative_src, static_text, thumbnail_uri,
 )
 from mobile_agent.report.rundata import Gap, RunData, Screen, Step
 
@@ -296,16 +296,7 @@ def render_run(run: RunData, page: Path, embed: bool = False) -> str:
         frames.append('<p class="empty">No steps to show.</p>')
     top_gaps = "".join(_gap_html(g) for g in run.gaps_after(None))
     title = f"mobile-agent: {instruction}"
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="mobile-agent report">
-<title>{esc(title)}</title>
-<style>{static_text("report.css")}</style>
-</head>
-<body class="run-report">
+    return f"""{page_head(title)}<body class="run-report">
 <header class="top">
 <div class="kicker">mobile-agent run · <code>{esc(run.run_dir.name)}</code></div>
 <h1 id="instruction">{esc(instruction)}</h1>
