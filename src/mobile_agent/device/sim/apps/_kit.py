@@ -1,5 +1,6 @@
 """Small widgets shared by the Shop, Music, Maps, Clips and Video apps: a search pill, a
-horizontally scrolling chip row, avatars, rating stars, icon+label pills and number formatting.
+horizontally scrolling chip row, avatars, rating stars, icon+label pills and number formatting;
+and :class:`SearchApp`, the search navigation of Maps, Music and Video.
 
 Not an app module (the leading underscore keeps it out of app discovery)."""
 
@@ -10,6 +11,7 @@ from typing import Callable, Sequence
 
 from PIL import Image
 
+from mobile_agent.device.sim.phone import App, Screen
 from mobile_agent.device.sim.render import RGB, Canvas, cached_image, mix, draw_picture, rounded_mask, seeded_color, text_width
 from mobile_agent.device.sim.ui import UI, Node
 from mobile_agent.types import Box
@@ -217,3 +219,34 @@ def rounded_picture(ui: UI, box: Box, key: str, kind: str, bg: RGB, radius: floa
     ui.add(Node(box, cls="android.widget.ImageView", desc=desc, rid=rid, paint=paint,
                 clickable=on_tap is not None, on_tap=on_tap))
     return box
+
+
+class SearchApp(App):
+    """An app whose search screen (query field ``q``, submitted by its ``submit``) gives way to a
+    results screen: Maps, Music and Video. Subclasses name the two screens (built as
+    ``cls(app, query)``) and the list that logs the searches run."""
+
+    search_screen: type[Screen]
+    results_screen: type[Screen]
+
+    def search_log(self) -> list[str]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def open_search(self, query: str = "") -> None:
+        """The search screen with ``query`` in its focused field; opened from a results page (with its
+        query) it takes that page's place."""
+        if query and isinstance(self.screen, self.results_screen):
+            self.stack.pop()
+        screen = self.search_screen(self, query)  # type: ignore[call-arg]
+        self.push(screen)
+        self.phone.focus_field(screen, "q", on_submit=screen.submit)  # type: ignore[attr-defined]
+
+    def run_search(self, query: str) -> None:
+        """Log ``query`` (stripped; nothing happens when empty) and show its results in place of the search screen."""
+        query = query.strip()
+        if not query:
+            return
+        self.search_log().append(query)
+        if isinstance(self.screen, self.search_screen):
+            self.stack.pop()
+        self.push(self.results_screen(self, query))  # type: ignore[call-arg]

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageOps
 
-from mobile_agent.device.sim.apps._kit import (chip_row, fmt_count, offscreen, rect, rounded_picture, search_pill, stars,
-                                              words)
-from mobile_agent.device.sim.phone import App, Screen
+from mobile_agent.device.sim.apps._kit import (SearchApp, chip_row, fmt_count, offscreen, rect, rounded_picture,
+                                              search_pill, stars, words)
+from mobile_agent.device.sim.phone import Screen
 from mobile_agent.device.sim.render import Canvas, cached_image, mix, picture, text_width
 from mobile_agent.device.sim.state import Route
 from mobile_agent.device.sim.ui import UI, Node
@@ -370,11 +370,15 @@ class ResultsScreen(Screen):
                 y = box.y2
 
 
-class PlaceScreen(Screen):
+class _OnePlace(Screen):
+    """A screen about one place: its page, the directions to it, the navigation there."""
+
     def __init__(self, app: "MapsApp", place_id: str) -> None:
         super().__init__(app)
         self.place = place(place_id)
 
+
+class PlaceScreen(_OnePlace):
     def build(self, ui: UI) -> None:
         app: MapsApp = self.app  # type: ignore[assignment]
         t = ui.theme
@@ -450,11 +454,7 @@ def _round_action(ui: UI, cell: Box, label: str, icon: str, fn, primary: bool) -
                 rid=f"action_{label.lower()}"))
 
 
-class DirectionsScreen(Screen):
-    def __init__(self, app: "MapsApp", place_id: str) -> None:
-        super().__init__(app)
-        self.place = place(place_id)
-
+class DirectionsScreen(_OnePlace):
     def build(self, ui: UI) -> None:
         app: MapsApp = self.app  # type: ignore[assignment]
         t = ui.theme
@@ -522,11 +522,7 @@ def _mode_button(ui: UI, b: Box, label: str, icon: str, eta: str, sel: bool, fn)
                 on_tap=fn, paint=paint, rid=f"mode_{label.lower()}"))
 
 
-class NavigationScreen(Screen):
-    def __init__(self, app: "MapsApp", place_id: str) -> None:
-        super().__init__(app)
-        self.place = place(place_id)
-
+class NavigationScreen(_OnePlace):
     def build(self, ui: UI) -> None:
         app: MapsApp = self.app  # type: ignore[assignment]
         t = ui.theme
@@ -562,11 +558,13 @@ class NavigationScreen(Screen):
         return True
 
 
-class MapsApp(App):
+class MapsApp(SearchApp):
     name = "Maps"
     package = "com.sim.maps"
     icon = "map-marker-radius"
     color = (52, 168, 83)
+    search_screen = SearchScreen
+    results_screen = ResultsScreen
 
     def root(self) -> Screen:
         return MapScreen(self)
@@ -578,21 +576,8 @@ class MapsApp(App):
     def street(self, place_id: str) -> str:
         return _STREETS[_h(place_id, self.phone.seed) % len(_STREETS)]
 
-    def open_search(self, query: str = "") -> None:
-        if query and isinstance(self.screen, ResultsScreen):
-            self.stack.pop()
-        screen = SearchScreen(self, query)
-        self.push(screen)
-        self.phone.focus_field(screen, "q", on_submit=screen.submit)
-
-    def run_search(self, query: str) -> None:
-        query = query.strip()
-        if not query:
-            return
-        self.phone.state.maps.searches.append(query)
-        if isinstance(self.screen, SearchScreen):
-            self.stack.pop()
-        self.push(ResultsScreen(self, query))
+    def search_log(self) -> list[str]:
+        return self.phone.state.maps.searches
 
     def open_place(self, place_id: str) -> None:
         self.phone.state.maps.viewed_places.append(place_id)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mobile_agent.device.sim.apps._kit import fmt_count, offscreen, rect, rounded_picture, search_pill, words
-from mobile_agent.device.sim.phone import App, Screen
+from mobile_agent.device.sim.apps._kit import SearchApp, fmt_count, offscreen, rect, rounded_picture, search_pill, words
+from mobile_agent.device.sim.phone import Screen
 from mobile_agent.device.sim.render import Canvas, mix
 from mobile_agent.device.sim.state import Track
 from mobile_agent.device.sim.ui import UI
@@ -384,7 +384,7 @@ class ResultsScreen(_MusicScreen):
         bar = Box(a.x1, a.y1, a.x2, a.y1 + ui.dp(64))
         ui.icon_button(bar.x1 + ui.dp(28), bar.center.y, "arrow-left", "Navigate up", app.pop)
         search_pill(ui, Box(bar.x1 + ui.dp(56), bar.y1 + ui.dp(8), bar.x2 - ui.dp(16), bar.y2 - ui.dp(8)),
-                    "Search songs, artists or playlists", lambda: app.open_search(self.query, replace=True),
+                    "Search songs, artists or playlists", lambda: app.open_search(self.query),
                     text=self.query)
         ui.tabs(bar.y2, self.TABS, self.selected, self.select)
         top = bar.y2 + ui.dp(48)
@@ -582,11 +582,13 @@ def _gradient(c: Canvas, b: Box, top, bottom) -> None:
     c.rect(Box(b.x1, b.y1 + h, b.x2, b.y2), fill=bottom)
 
 
-class MusicApp(App):
+class MusicApp(SearchApp):
     name = "Music"
     package = "com.sim.music"
     icon = "music-circle"
     color = (29, 185, 84)
+    search_screen = SearchScreen
+    results_screen = ResultsScreen
 
     def __init__(self, phone) -> None:
         super().__init__(phone)
@@ -604,21 +606,8 @@ class MusicApp(App):
         return [pool[(seed * 7 + k * 11) % len(pool)] for k in range(3)]
 
     # navigation
-    def open_search(self, query: str = "", replace: bool = False) -> None:
-        if replace and isinstance(self.screen, ResultsScreen):
-            self.stack.pop()
-        screen = SearchScreen(self, query)
-        self.push(screen)
-        self.phone.focus_field(screen, "q", on_submit=screen.submit)
-
-    def run_search(self, query: str) -> None:
-        query = query.strip()
-        if not query:
-            return
-        self.phone.state.music.searches.append(query)
-        if isinstance(self.screen, SearchScreen):
-            self.stack.pop()
-        self.push(ResultsScreen(self, query))
+    def search_log(self) -> list[str]:
+        return self.phone.state.music.searches
 
     def open_artist(self, artist_id: str) -> None:
         self.phone.state.music.viewed_artists.append(ARTISTS[artist_id].name)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mobile_agent.device.sim.apps._kit import avatar, chip_row, fmt_count, offscreen, rect, rounded_picture, words
-from mobile_agent.device.sim.phone import App, Screen
+from mobile_agent.device.sim.apps._kit import SearchApp, avatar, chip_row, fmt_count, offscreen, rect, rounded_picture, words
+from mobile_agent.device.sim.phone import Screen
 from mobile_agent.device.sim.render import Canvas, text_width, wrap
 from mobile_agent.device.sim.state import VideoComment
 from mobile_agent.device.sim.ui import UI, Node
@@ -542,11 +542,13 @@ class LibraryScreen(_Tabbed):
                 yy = result_row(ui, app, yy, video(vid))
 
 
-class VideoApp(App):
+class VideoApp(SearchApp):
     name = "Video"
     package = "com.sim.video"
     icon = "play-circle"
     color = (230, 33, 23)
+    search_screen = SearchScreen
+    results_screen = ResultsScreen
 
     def root(self) -> Screen:
         return HomeScreen(self)
@@ -568,21 +570,8 @@ class VideoApp(App):
         scored = sorted(((-len(tags & set(o.tags)), i, o) for i, o in enumerate(VIDEOS) if o.id != video_id))
         return [o for _, _, o in scored[:4]]
 
-    def open_search(self, query: str = "") -> None:
-        if query and isinstance(self.screen, ResultsScreen):
-            self.stack.pop()
-        screen = SearchScreen(self, query)
-        self.push(screen)
-        self.phone.focus_field(screen, "q", on_submit=screen.submit)
-
-    def run_search(self, query: str) -> None:
-        query = query.strip()
-        if not query:
-            return
-        self.phone.state.video.searches.append(query)
-        if isinstance(self.screen, SearchScreen):
-            self.stack.pop()
-        self.push(ResultsScreen(self, query))
+    def search_log(self) -> list[str]:
+        return self.phone.state.video.searches
 
     def open_video(self, video_id: str) -> None:
         self.phone.state.video.watched.append(video_id)
