@@ -36,6 +36,7 @@ class Node:
     cls: str
     has_text_below: bool = False
     clipped: bool = False  # partly off the screen
+    covered: bool = False  # its centre lies under a clickable node drawn later (a scrim, a drawer, a dialog)
 
 
 @dataclass
@@ -62,6 +63,7 @@ class BenchResult:
     text_hit: int = 0
     text_hit_alone: int = 0
     text_misses: list[str] = field(default_factory=list)
+    text_covered: int = 0  # text nodes left out: under a clickable overlay (see :func:`parse_tree`)
     icon_total: int = 0
     icon_hit: int = 0
     icon_misses: list[str] = field(default_factory=list)
@@ -96,6 +98,7 @@ class BenchResult:
             "text_grounding": {"share": share(self.text_hit, self.text_total), "hit": self.text_hit,
                                "total": self.text_total,
                                "share_without_choice": share(self.text_hit_alone, self.text_total),
+                               "covered_left_out": self.text_covered,
                                "misses": self.text_misses[:40]},
             "icon_recall": {"share": share(self.icon_hit, self.icon_total), "hit": self.icon_hit,
                             "total": self.icon_total, "misses": self.icon_misses[:40]},
@@ -121,12 +124,22 @@ def _loadavg() -> float | None:
 
 
 def parse_tree(xml: str, width: int, height: int) -> list[Node]:
-    """The visible nodes of a uiautomator dump (clipped to the screen, at least 12 px each way)."""
+    """The visible nodes of a uiautomator dump (clipped to the screen, at least 12 px each way).
+
+    A node whose centre lies under a clickable node that comes later in drawing order and is neither
+    its ancestor nor its descendant is marked ``covered``: a tap there reaches the overlay (an open
+    drawer's scrim, a dialog, a floating button), not the node, even where the node shows through.
+    """
     root = ET.fromstring(xml.encode("utf-8") if isinstance(xml, str) else xml)
     screen = Box(0, 0, width, height)
     out: list[Node] = []
+    spans: list[tuple[int, int]] = []  # pre-order index of each node in ``out`` and of its subtree's end
+    clickables: list[tuple[int, Box]] = []  # (pre-order index, box) of every clickable node
+    counter = [0]
 
     def walk(el: ET.Element) -> bool:
+        order = counter[0]
+        counter[0] += 1
         has_text = False
         for child in el.findall("node"):
             has_text = walk(child) or has_text
@@ -138,12 +151,18 @@ def parse_tree(xml: str, width: int, height: int) -> list[Node]:
             return has_text
         box = full.intersect(screen)
         text = (el.get("text") or "").strip()
+        if el.get("clickable") == "true" and not box.is_empty():
+            clickables.append((order, box))
         if box.width >= 12 and box.height >= 12:
             out.append(Node(text, (el.get("content-desc") or "").strip(), box, el.get("clickable") == "true",
                             el.get("package") or "", el.get("class") or "", has_text, box != full))
+            spans.append((order, counter[0] - 1))
         return has_text or bool(text)
 
     walk(root)
+    for node, (_, end) in zip(out, spans):
+        c = node.box.center
+        node.covered = any(o > end and b.contains_point(c) for o, b in clickables)
     return out
 
 
@@ -246,9 +265,12 @@ def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], 
                     res.incremental_fraction.append(frac)
         res_full = p.parse(s.image, icons=True)
         icons = res_full.icons or []
-        # Text grounding: every visible text node (status bar clock included).
+        # Text grounding: every visible text node (status bar clock included) that a tap can reach.
         for n in s.nodes:
             if not n.text or len(n.text) > 80 or n.clipped or not _text_is_drawn(n):
+                continue
+            if n.covered:
+                res.text_covered += 1
                 continue
             res.text_total += 1
 
@@ -334,7 +356,8 @@ def format_report(d: dict[str, Any]) -> Iterable[str]:
     yield t("incremental parse, process CPU time", d.get("incremental_cpu_s"))
     tg = d["text_grounding"]
     yield (f"text grounding: {pct(tg['share'])} ({tg['hit']}/{tg['total']}); without a choice asked: "
-           f"{pct(tg['share_without_choice'])}")
+           f"{pct(tg['share_without_choice'])}; left out: {tg.get('covered_left_out', 0)} text nodes under an "
+           f"overlay a tap would reach instead (scrim, drawer, menu, sheet)")
     ir = d["icon_recall"]
     yield f"icon detection recall: {pct(ir['share'])} ({ir['hit']}/{ir['total']})"
     im = d["icon_matching_top1"]

@@ -25,6 +25,8 @@ _PUNCT_MAP = str.maketrans({
 })
 _SPACE = re.compile(r"\s+")
 _EDGE_PUNCT = re.compile(r"^[^\w&%+#@$]+|[^\w&%+#@$]+$")
+_LEAD_PUNCT = re.compile(r"^[^\w&%+#@$]+")
+_TRAIL_PUNCT = re.compile(r"[^\w&%+#@$]+$")
 
 
 def normalize_text(s: str) -> str:
@@ -80,19 +82,53 @@ def _span_box(line: TextLine, words: tuple[Word, ...], start: int, end: int) -> 
         ws, we = pos, pos + len(wn)
         if we > start and ws < end:
             a, b = max(ws, start), min(we, end)
-            if a == ws and b == we:
+            # The word's raw text may hold glyphs normalisation drops ("★★★★☆(275)" is "275"):
+            # the normalised characters sit between them, each raw character taking an equal share.
+            raw = w.text.strip()
+            lead = len(raw) - len(_LEAD_PUNCT.sub("", raw))
+            trail = len(raw) - len(_TRAIL_PUNCT.sub("", raw))
+            core = len(raw) - lead - trail
+            if core <= 0:
+                lead, core, total = 0, len(wn), float(len(wn))
+            else:
+                total = float(len(raw))
+            step = core / float(len(wn))
+            if a == ws and b == we and lead == 0 and core == total:
                 chosen.append(w.box)
             else:
                 # The target is part of a word ("4.1" of "4.1·52"): that share of the word's box.
-                n = float(len(wn))
-                x1 = w.box.x1 + int(w.box.width * (a - ws) / n)
-                x2 = w.box.x1 + int(round(w.box.width * (b - ws) / n))
+                x1 = w.box.x1 + int(w.box.width * (lead + (a - ws) * step) / total)
+                x2 = w.box.x1 + int(round(w.box.width * (lead + (b - ws) * step) / total))
                 chosen.append(Box(x1, w.box.y1, max(x1 + 1, x2), w.box.y2))
         pos = we + 1
     if not chosen:
         return line.box
     box = Box.enclosing(chosen)
     return Box(box.x1, line.box.y1, box.x2, line.box.y2)
+
+
+_FIELD_SEP = re.compile(r"\s*[\u00b7\u2022\u22c5\u2027|]\s*")
+
+
+def _fields(text: str) -> set[str]:
+    """The normalised fields of a line made of fields joined by separators (middle dot, bullet,
+    bar); empty when there is no separator."""
+    parts = _FIELD_SEP.split(text)
+    if len(parts) < 2:
+        return set()
+    return {f for f in (normalize_text(p) for p in parts) if f}
+
+
+def _words_box(line: TextLine) -> Box:
+    """The line's box narrowed to its words (the detector's box also holds glyphs beside the text,
+    such as a thumbs-up or a play triangle drawn before a count)."""
+    xs = [(w.box.x1, w.box.x2) for w in line.words if any(ch.isalnum() for ch in w.text)]
+    if not xs:
+        return line.box
+    x1, x2 = min(a for a, _ in xs), max(b for _, b in xs)
+    if x2 - x1 < 4:
+        return line.box
+    return Box(x1, line.box.y1, x2, line.box.y2)
 
 
 def _part_box(line: TextLine, target_n: str) -> Box:
@@ -181,7 +217,11 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
         if not lc:
             continue
         if ln == tn or lc == tc:
-            out.append(TextMatch(line.box, 1.0, "exact", line))
+            out.append(TextMatch(_words_box(line), 1.0, "exact", line))
+            continue
+        if tn in _fields(line.text):
+            # One field of a line OCR read across a separator ("4.3★·38 MB", "Sep 13 | 12:10").
+            out.append(TextMatch(_part_box(line, tn), 0.97, "exact", line))
             continue
         if len(tc) <= 2 and fold_glyphs(lc) == fold_glyphs(tc):
             out.append(TextMatch(line.box, 0.95, "exact", line))
@@ -189,6 +229,10 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
         if _contains_words(ln, tn):
             extra = (len(lc) - len(tc)) / max(1, len(lc))
             out.append(TextMatch(_part_box(line, tn), 0.9 - 0.2 * extra, "contained", line))
+            continue
+        if len(lc) >= 8 and len(lc) >= 0.35 * len(tc) and tc.startswith(lc):
+            # The first line of a target that wraps onto the next line, or is cut by the screen edge.
+            out.append(TextMatch(_words_box(line), 0.8 * len(lc) / len(tc) + 0.1, "contained", line))
             continue
         if len(tc) >= 4 and tc in lc and len(tc) / len(lc) >= 0.3:
             extra = (len(lc) - len(tc)) / max(1, len(lc))
