@@ -21,7 +21,7 @@ from mobile_agent.perception.marks import draw_marks
 from mobile_agent.perception.ocr import OcrEngine, make_ocr
 from mobile_agent.perception.positions import in_region, parse_position, position_score
 from mobile_agent.perception.results import Candidate, ChooseFn, Grounding, IconBox, ParseResult, TextLine
-from mobile_agent.perception.textmatch import TextMatch, closest_texts, match_lines
+from mobile_agent.perception.textmatch import TextMatch, closest_texts, compact, match_lines
 from mobile_agent.types import Box, load_image
 
 
@@ -174,7 +174,12 @@ class Perception:
         img = load_image(image)
         res = self.parse(img)
         pos = parse_position(position)
-        matches = _best_tier(match_lines(text, res.lines))
+        lines = list(res.lines)
+        read_glyphs = getattr(self.ocr, "read_glyphs", None)
+        if read_glyphs is not None and 1 <= len(compact(text)) <= 2:
+            # A one- or two-character target may be a lone thin glyph the line detector misses.
+            lines += read_glyphs(np.asarray(img.convert("RGB")), [l.box for l in res.lines])
+        matches = _best_tier(match_lines(text, lines))
         cands = [Candidate(m.box, m.box.center, round(m.score, 4), m.line.text) for m in matches]
         return self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text")
 
@@ -206,6 +211,7 @@ class Perception:
         icons = list(res.icons or [])
         if pos:
             icons = [i for i in icons if in_region(i.box, pos, w, h)]
+        icons = [i for i in icons if not _status_bar_excluded(i.box, description, w, h)] or icons
         if not icons:
             where = f" in the {' '.join(pos)} part of the screen" if pos else ""
             return Grounding("none", [], None, f'no icon found{where} for "{description}"; texts on screen: '
@@ -337,6 +343,15 @@ def _system_bar_factor(box: Box, description: str, width: int, height: int) -> f
     if cy > height * 0.945:
         return 1.0 if words & _NAV_WORDS else 0.7
     return 1.0
+
+
+def _status_bar_excluded(box: Box, description: str, width: int, height: int) -> bool:
+    """Whether an icon candidate is in the status bar (its glyphs are not buttons) while the
+    description names no status glyph (Wi-Fi, battery, signal...)."""
+    if height < width or box.center.y >= height * 0.035:
+        return False
+    words = set(description.lower().replace("-", " ").split()) | {description.lower().strip()}
+    return not (words & _STATUS_WORDS)
 
 
 def _context_boxes(description: str, lines: Sequence[TextLine]) -> list[Box]:

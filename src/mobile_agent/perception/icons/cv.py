@@ -51,6 +51,24 @@ class CvIconDetector:
         grad = np.max(np.stack([cv2.morphologyEx(small[:, :, c], cv2.MORPH_GRADIENT, k) for c in range(3)]), axis=0)
         return (grad > self.grad_threshold).astype(np.uint8) * 255
 
+    def solid(self, ink: np.ndarray, max_side: float, open_side: int = 7) -> np.ndarray:
+        """``ink`` with its small enclosed holes filled (an outlined shape becomes solid), opened
+        with an ``open_side`` square: strokes and lines thinner than that vanish, solid shapes
+        stay with their outline."""
+        # Thin channels of background (inside a line that runs into the shape) are cut first, so
+        # that the inside of the shape is a hole of its own.
+        holes = cv2.morphologyEx(cv2.bitwise_not(ink), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
+        hh, ww = ink.shape[:2]
+        x, y, bw, bh = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
+        small = (bw <= max_side) & (bh <= max_side) & (x > 0) & (y > 0) & (x + bw < ww) & (y + bh < hh)
+        small[0] = False  # label 0: the ink itself
+        filled = ink.copy()
+        if n > 1 and bool(small[1:].any()):
+            filled[small[labels]] = 255
+        k = np.ones((open_side, open_side), np.uint8)
+        return cv2.morphologyEx(filled, cv2.MORPH_OPEN, k)
+
     def detect(self, rgb: np.ndarray, text_boxes: Sequence[Box] = ()) -> list[IconBox]:
         h, w = rgb.shape[:2]
         s = self.scale
@@ -60,10 +78,13 @@ class CvIconDetector:
         found: list[IconBox] = []
         min_side = self.min_side * s
         max_side = self.max_side_fraction * min(w, h) * s
-        for gap, bonus in ((3, 0.05), (9, 0.0)):
-            grown = cv2.dilate(ink, np.ones((gap, gap), np.uint8))
+        passes = [(cv2.dilate(ink, np.ones((gap, gap), np.uint8)), gap // 2, bonus)
+                  for gap, bonus in ((3, 0.05), (9, 0.0))]
+        # Solid shapes touching thin lines (a white heart on a picture, touched by a drawn line):
+        # outlines filled, then an opening that removes lines thinner than the kernel.
+        passes.append((self.solid(ink, max_side), 0, -0.05))
+        for grown, half, bonus in passes:
             n, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
-            half = gap // 2
             for i in range(1, n):
                 x, y, bw, bh, area = (int(v) for v in stats[i])
                 x, y, bw, bh = x + half, y + half, bw - 2 * half, bh - 2 * half

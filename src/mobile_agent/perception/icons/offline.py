@@ -38,12 +38,14 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "plus": ("+", "circle_plus", "square_plus"), "add": ("+", "circle_plus", "square_plus"),
     "new": ("+", "pen_to_square"), "create": ("+", "pen_to_square"), "compose": ("pen_to_square", "pen", "+"),
     # Android names the system bar's triangle "Back" and a toolbar's arrow "Navigate up".
-    "back": ("caret_left", "arrow_left~0.9", "chevron_left~0.85"), "navigate_up": ("arrow_left", "chevron_left"), "triangle": ("caret_left", "play"),
+    "back": ("play@180", "caret_left", "arrow_left~0.9", "chevron_left~0.85"), "navigate_up": ("arrow_left", "chevron_left"), "triangle": ("caret_left", "play"),
     "recent": ("clock_rotate_left", "r:square"), "recents": ("r:square",), "overview": ("r:square",), "square": ("r:square", "square"),
     "circle": ("r:circle", "circle"), "storage": ("hard_drive", "r:hard_drive", "sd_card"), "display": ("circle_half_stroke", "mobile_screen"),
     "palette": ("palette",), "wallpaper": ("palette", "image"), "keypad": ("grip",), "dialpad": ("grip",), "return": ("arrow_left",),
     "previous": ("chevron_left", "backward"), "left": (), "arrow": ("arrow_left", "arrow_right", "arrow_up", "arrow_down"),
-    "send": ("paper_plane", "r:paper_plane"), "plane": ("paper_plane",),
+    # A send button is a paper plane, drawn flying up-right (Font Awesome) or right (Material).
+    "send": ("paper_plane", "r:paper_plane", "paper_plane@-45", "r:paper_plane@-45", "location_arrow@-45~0.95"),
+    "plane": ("paper_plane", "paper_plane@-45"),
     "cart": ("cart_shopping",), "basket": ("cart_shopping", "basket_shopping"), "shopping": ("cart_shopping", "bag_shopping"),
     "bag": ("bag_shopping",), "buy": ("cart_shopping",),
     "play": ("play", "r:circle_play"), "pause": ("pause", "r:circle_pause"), "stop": ("stop", "r:circle_stop"),
@@ -115,7 +117,7 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "cloud": ("cloud",), "rain": ("cloud_rain",), "snow": ("snowflake",), "wind": ("wind",),
     "note": ("r:note_sticky", "note_sticky"), "notes": ("r:note_sticky", "note_sticky"),
     "pinned": ("thumbtack",), "archive": ("box_archive",), "draft": ("file_pen",), "drafts": ("file_pen", "r:file"),
-    "sent": ("paper_plane",), "spam": ("triangle_exclamation",), "warning": ("triangle_exclamation",),
+    "sent": ("paper_plane", "paper_plane@-45"), "spam": ("triangle_exclamation",), "warning": ("triangle_exclamation",),
     "upvote": ("arrow_up",), "downvote": ("arrow_down",), "subscribe": ("bell",), "subscriptions": ("r:square_caret_right", "play"),
     "library": ("book", "folder"), "book": ("book",), "download_done": ("circle_check",),
 }
@@ -155,7 +157,8 @@ def reference_mask(spec: str) -> np.ndarray | None:
     """The ink mask (uint8 0/255, tight box) of a Font Awesome glyph, ``None`` when unknown.
 
     ``spec`` is ``[style:]name[@degrees]``: style ``s`` (solid, default), ``r`` (regular) or ``b``
-    (brands); a one-character name is drawn as that character; ``@90`` turns it counter-clockwise.
+    (brands); a one-character name is drawn as that character; ``@90`` turns it counter-clockwise
+    (``@-45``: 45 degrees clockwise).
     """
     spec = spec.partition("~")[0]
     spec, _, rot = spec.partition("@")
@@ -172,14 +175,23 @@ def reference_mask(spec: str) -> np.ndarray | None:
         if not ch:
             return None
     font = ImageFont.truetype(path, 160)
-    img = Image.new("L", (260, 260), 0)
-    ImageDraw.Draw(img).text((40, 40), ch, font=font, fill=255)
+    img = Image.new("L", (340, 340), 0)
+    ImageDraw.Draw(img).text((80, 80), ch, font=font, fill=255)
+    turns = {"": 0, "90": 1, "180": 2, "270": 3}.get(rot)
+    if turns is None:
+        try:
+            degrees = float(rot)
+        except ValueError:
+            return None
+        # Any other angle: turned about the canvas centre (counter-clockwise for positive degrees).
+        box = img.getbbox() or (0, 0, 340, 340)
+        img = img.rotate(degrees, resample=Image.BICUBIC, center=((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
+        turns = 0
     arr = np.asarray(img)
     ys, xs = np.nonzero(arr > 127)
     if len(xs) == 0:
         return None
     mask = (arr[ys.min():ys.max() + 1, xs.min():xs.max() + 1] > 127).astype(np.uint8) * 255
-    turns = {"": 0, "90": 1, "180": 2, "270": 3}.get(rot, 0)
     return np.ascontiguousarray(np.rot90(mask, turns)) if turns else mask
 
 
