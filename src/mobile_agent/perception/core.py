@@ -21,7 +21,7 @@ from mobile_agent.perception.marks import draw_marks
 from mobile_agent.perception.ocr import OcrEngine, make_ocr
 from mobile_agent.perception.positions import in_region, parse_position, position_score
 from mobile_agent.perception.results import Candidate, ChooseFn, Grounding, IconBox, ParseResult, TextLine
-from mobile_agent.perception.textmatch import TextMatch, closest_texts, compact, match_lines
+from mobile_agent.perception.textmatch import TextMatch, closest_texts, is_glyph_target, match_lines
 from mobile_agent.types import Box, load_image
 
 
@@ -158,9 +158,11 @@ class Perception:
         t = time.perf_counter()
         icons = self.detector.detect(rgb, _text_areas(result.lines))
         # OCR reads some icons as a character or two ("Q" for a magnifier, ":" for three dots):
-        # such lines are icon candidates too, unless a detected box already covers them.
+        # such lines are icon candidates too, unless a detected box already covers them or they
+        # are punctuation within a line of text.
         for line in result.lines:
-            if not _is_text_line(line) and all(line.box.iou(i.box) < 0.5 for i in icons):
+            if (not _is_text_line(line) and all(line.box.iou(i.box) < 0.5 for i in icons)
+                    and not _punctuation_in_text(line, result.lines)):
                 icons.append(IconBox(_squarish(line.box), 0.6, "ocr"))
         result.icons = icons
         result.timings["icons"] = time.perf_counter() - t
@@ -176,7 +178,7 @@ class Perception:
         pos = parse_position(position)
         lines = list(res.lines)
         read_glyphs = getattr(self.ocr, "read_glyphs", None)
-        if read_glyphs is not None and 1 <= len(compact(text)) <= 2:
+        if read_glyphs is not None and is_glyph_target(text):
             # A one- or two-character target may be a lone thin glyph the line detector misses.
             lines += read_glyphs(np.asarray(img.convert("RGB")), [l.box for l in res.lines])
         matches = _best_tier(match_lines(text, lines))
@@ -302,6 +304,23 @@ def _is_text_line(line: TextLine) -> bool:
     if len(t) <= 2 and line.box.width < 1.6 * line.box.height:
         return False
     return line.score >= 0.6
+
+
+def _punctuation_in_text(line: TextLine, lines: Sequence[TextLine]) -> bool:
+    """A short OCR line without letters or digits (",", ".", "-") right next to a text line of
+    the same row: punctuation of that text, not an icon."""
+    if any(ch.isalnum() for ch in line.text):
+        return False
+    b = line.box
+    for other in lines:
+        if other is line or not _is_text_line(other):
+            continue
+        o = other.box
+        overlap = min(b.y2, o.y2) - max(b.y1, o.y1)
+        gap = max(o.x1 - b.x2, b.x1 - o.x2, 0)
+        if overlap > 0.3 * min(b.height, o.height) and gap < 0.8 * o.height:
+            return True
+    return False
 
 
 def _text_areas(lines: Sequence[TextLine]) -> list[Box]:

@@ -44,6 +44,18 @@ def fold_glyphs(s: str) -> str:
     return s.translate(_GLYPH_FOLD)
 
 
+def _symbols(s: str) -> str:
+    """``s`` in NFKC form with unified punctuation and no spaces (for targets with no letters)."""
+    return "".join(unicodedata.normalize("NFKC", s.translate(_PUNCT_MAP)).split())
+
+
+def is_glyph_target(target: str) -> bool:
+    """Whether ``target`` is one or two characters (a key, a digit, a symbol): such a target may be
+    a lone glyph the line detector misses."""
+    n = len(compact(target))
+    return 1 <= n <= 2 or (n == 0 and 1 <= len(_symbols(target)) <= 2)
+
+
 def compact(s: str) -> str:
     """``normalize_text`` without any spaces or punctuation (OCR often merges or splits words)."""
     return "".join(ch for ch in normalize_text(s) if ch.isalnum() or ch in "&%+#@$")
@@ -208,7 +220,9 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
     tn = normalize_text(target)
     tc = compact(target)
     if not tc:
-        return []
+        # Punctuation alone ("," or "." on a keyboard): the line must be that symbol.
+        ts = _symbols(target)
+        return [TextMatch(line.box, 1.0, "exact", line) for line in lines if ts and _symbols(line.text) == ts]
     out: list[TextMatch] = []
     thr = fuzzy_threshold(target)
     for line in lines:

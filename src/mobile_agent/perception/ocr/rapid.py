@@ -140,8 +140,9 @@ class RapidOcrEngine:
         return self.recognize(rgb, boxes)
 
     # -- recognition ----------------------------------------------------------------------------
-    def recognize(self, rgb: np.ndarray, boxes: list[Box]) -> list[TextLine]:
-        """Read the text in each box of ``rgb``; lines under ``text_score`` or empty are dropped."""
+    def recognize(self, rgb: np.ndarray, boxes: list[Box], keep_all: bool = False) -> list[Any]:
+        """Read the text in each box of ``rgb``; lines under ``text_score`` or empty are dropped
+        (with ``keep_all``, they are ``None`` in a list parallel to ``boxes``)."""
         if not boxes:
             return []
         _, rec = self._models()
@@ -181,12 +182,14 @@ class RapidOcrEngine:
                     self._cache[keys[i]] = r
                     if len(self._cache) > _CACHE_SIZE:
                         self._cache.popitem(last=False)
-        lines: list[TextLine] = []
+        lines: list[Any] = []
         for b, r in zip(boxes, results):
             assert r is not None
             text, score, words = r
             text = text.strip()
             if not text or score < self.text_score:
+                if keep_all:
+                    lines.append(None)
                 continue
             wlist = tuple(Word(t, Box(b.x1 + x1, b.y1, b.x1 + x2, b.y2), s)
                           for t, s, (x1, y1, x2, y2) in words if t.strip())
@@ -217,5 +220,71 @@ class RapidOcrEngine:
             per_line.append(items)
         return per_line
 
+    def read_glyphs(self, rgb: np.ndarray, known: list[Box], max_glyphs: int = 96) -> list[TextLine]:
+        """Single glyphs the line detector misses (a keyboard's "l" or ",", a lone "1" in a calendar).
+
+        At detection scale a thin glyph is a few pixels wide and falls under the detector's
+        thresholds. Here blobs of ink at full resolution, outside the ``known`` text boxes and of a
+        glyph's size, are read one by one in square crops; what reads as one or two characters with
+        enough confidence comes back as a line of its own.
+        """
+        boxes = glyph_boxes(rgb, known, max_glyphs)
+        if not boxes:
+            return []
+        h, w = rgb.shape[:2]
+        crops: list[Box] = []
+        owner: list[int] = []
+        for k, b in enumerate(boxes):
+            side = int(max(b.height, b.width) * 1.6) + 12
+            c = b.center
+            crops.append(Box(max(0, c.x - side // 2), max(0, c.y - side // 2),
+                             min(w, c.x - side // 2 + side), min(h, c.y - side // 2 + side)))
+            owner.append(k)
+            if b.height < 32:
+                # A small blob may be punctuation on a baseline (a comma reads as "1" when centred):
+                # read it again with room above, as it would sit at the foot of a line of text.
+                # Square, as every crop here, so that batching pads none of them.
+                top = max(40, 2 * b.height)
+                side = top + b.height + 10
+                x1 = c.x - side // 2
+                crops.append(Box(max(0, x1), max(0, b.y1 - top), min(w, x1 + side), min(h, b.y2 + 10)))
+                owner.append(k)
+        best: dict[int, TextLine] = {}
+        for k, line in zip(owner, self.recognize(rgb, crops, keep_all=True)):
+            if line is None:
+                continue
+            t = line.text.strip()
+            if 1 <= len(t) <= 2 and line.score >= max(self.text_score, 0.7):
+                if k not in best or line.score > best[k].score:
+                    b = boxes[k]
+                    best[k] = TextLine(t, b, line.score, (Word(t, b, line.score),))
+        return [best[k] for k in sorted(best)]
+
     def read(self, rgb: np.ndarray, det_scale: float | None = None) -> list[TextLine]:
         return self.recognize(rgb, self.detect(rgb, det_scale))
+
+
+def glyph_boxes(rgb: np.ndarray, known: list[Box], limit: int = 96) -> list[Box]:
+    """Boxes of lone glyph-sized blobs of ink in ``rgb`` whose centres lie outside ``known`` boxes.
+
+    Ink is where the morphological gradient is strong (dark on light and light on dark alike);
+    strokes a few pixels apart (the dot of an "i") are joined. Blobs from 6 to 110 px tall that
+    are no wider than a glyph are kept, the tallest first, at most ``limit``.
+    """
+    gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    grad = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    mask = (grad > 60).astype(np.uint8)
+    mask = cv2.dilate(mask, np.ones((9, 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out: list[Box] = []
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if not (6 <= bh <= 110 and 4 <= bw <= 110 and bw <= 1.5 * bh + 8):
+            continue
+        box = Box(x, y, x + bw, y + bh)
+        c = box.center
+        if any(k.contains_point(c) for k in known):
+            continue
+        out.append(box)
+    out.sort(key=lambda b: -b.height)
+    return out[:limit]
