@@ -101,3 +101,32 @@ def test_back_is_the_system_triangle_navigate_up_the_toolbar_arrow(perception):
     # A toolbar's arrow is found when the description says where it is.
     g2 = perception.ground_icon(shot, "back arrow", ("top", "left"))
     assert g2.status == "found" and g2.point.y < h * 0.12
+
+
+class _LinesOcr:
+    """An OCR engine that reports given lines (the icon candidates built from them are under test)."""
+
+    name = "given"
+
+    def __init__(self, lines):
+        self.lines = lines
+
+    def read(self, rgb):
+        return list(self.lines)
+
+
+def test_punctuation_beside_text_is_no_icon_but_a_lone_glyph_is():
+    from mobile_agent.perception.results import TextLine
+    from mobile_agent.types import Box
+
+    p = Painter()
+    typed = p.text(200, 280, "jack.chen@example.com", size=44)
+    comma_box = Box(typed.x2 + 4, typed.y1 + 10, typed.x2 + 14, typed.y2 + 6)
+    p.draw.text((comma_box.x1, typed.y1), ",", fill=p.fg)
+    dots = p.icon(960, 600, "dots_vertical", size=40)
+    lines = [TextLine("jack.chen@example.com", typed, 0.95), TextLine(",", comma_box, 0.7),
+             TextLine(":", dots, 0.7)]
+    res = Perception(ocr=_LinesOcr(lines)).parse(p.image, icons=True)
+    boxes = [i.box for i in res.icons]
+    assert not any(b.contains_point(comma_box.center) for b in boxes), boxes
+    assert any(b.contains_point(dots.center) for b in boxes), boxes
