@@ -5,15 +5,13 @@ from __future__ import annotations
 from typing import Sequence, TypeVar
 
 from mobile_agent.errors import ConfigError
-from mobile_agent.types import Box
+from mobile_agent.types import Box, normalize_position
 
 T = TypeVar("T")
 
 
 def parse_position(position: Sequence[str] | str | None) -> tuple[str, ...]:
     """Canonical position words; raises :class:`ConfigError` naming the bad word."""
-    from mobile_agent.agent.operations import normalize_position
-
     try:
         return normalize_position(position if position is None or isinstance(position, str) else list(position))
     except ValueError as exc:
