@@ -27,7 +27,7 @@ def add_perception_commands(group: typer.Typer) -> None:
         """Parse time, text grounding, icon recall and offline icon matching on the simulated phone,
         with its ui_tree as ground truth. Prints figures; asserts nothing."""
         from mobile_agent.perception import Perception
-        from mobile_agent.perception.benchmark import collect_sim_screens, format_report, run_benchmark
+        from mobile_agent.bench.perception import collect_sim_screens, format_report, run_benchmark
 
         log = (lambda m: typer.echo(m, err=True)) if verbose else None
         screens = collect_sim_screens(seed=seed, depth=depth, max_screens=max_screens, dark=dark, log=log)
