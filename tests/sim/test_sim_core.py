@@ -116,10 +116,11 @@ def test_tree_bounds_match_the_pixels_each_node_draws():
         for child in list(parent.children):
             if child.cls not in ("android.widget.TextView", "android.widget.ImageView", "android.widget.Switch"):
                 continue
+            index = parent.children.index(child)
             parent.children.remove(child)
             img = Image.new("RGB", phone.size(), phone.theme.bg)
             paint_tree(Canvas(img), frame.root)
-            parent.children.insert(parent.children.index(child) if child in parent.children else 0, child)
+            parent.children.insert(index, child)  # back in its place: paint order unchanged
             diff = np.abs(np.asarray(img, dtype=np.int16) - base).sum(axis=2) > 0
             ys, xs = np.nonzero(diff)
             assert len(xs) > 0, f"{child.text or child.desc or child.cls} draws nothing"
@@ -244,3 +245,16 @@ def test_tree_is_uiautomator_format():
     assert nodes[0].bounds.as_tuple() == (0, 0, 1080, 2400)
     assert all(n.bounds.x1 >= 0 and n.bounds.y2 <= 2400 for n in nodes)
     assert any(n.rid == "clock" and ":" in n.text for n in nodes)
+
+
+def test_navigation_bar_buttons_are_one_gesture_each():
+    phone = SimPhone()
+    d = TreeDriver(phone)
+    d.tap(text="Settings")
+    d.tap(text="Display")
+    before = phone.gestures
+    d.tap(desc="Back")
+    assert phone.gestures == before + 1
+    assert d.find(text="Search settings") is not None
+    d.tap(desc="Home")
+    assert phone.gestures == before + 2 and phone.state.foreground is None

@@ -129,7 +129,7 @@ class TreeDriver:
         self.device.swipe(w // 2, h * 3 // 10, w // 2, h * 7 // 10, 300)
 
     def scroll_to(self, max_pages: int = 8, **query) -> UINode:
-        """Page down until a node matching ``query`` is fully on screen (at most ``max_pages``)."""
+        """Page down until a node matching ``query`` is on screen, even in part (at most ``max_pages``)."""
         for _ in range(max_pages + 1):
             n = self.find(**query)
             if n is not None:

@@ -330,6 +330,10 @@ class SimPhone:
 
     def back(self) -> None:
         self._gesture()
+        self._back()
+
+    def _back(self) -> None:
+        """What the Back key does (the key press itself is counted by the caller's gesture)."""
         if self.keyboard_shown:
             self.clear_focus()  # Back first hides the keyboard, as on Android
             return
@@ -482,19 +486,15 @@ class SimPhone:
             c.rect(Box(x - r + 2, cy - r + 2, x + r - 2, cy + r - 2), outline=fg, width=max(2, self.dp(2)), radius=2)
 
         half = self.dp(40)
-        cells = [(w * 3 // 10, "Back", back_paint, self.back), (w // 2, "Home", home_paint, self.home),
+        # The tap on a nav button is the gesture; its action is the key's, not a second gesture.
+        cells = [(w * 3 // 10, "Back", back_paint, self._back), (w // 2, "Home", home_paint, self.go_home),
                  (w * 7 // 10, "Overview", recents_paint, lambda: None)]
         children = [Node(Box(cx - half, box.y1, cx + half, box.y2), cls="android.widget.ImageView", desc=desc,
                          package=SYSTEMUI_PACKAGE, clickable=True, paint=paint,
-                         on_tap=(lambda fn=fn: self._nav_tap(fn)), rid=f"nav_{desc.lower()}")
+                         on_tap=fn, rid=f"nav_{desc.lower()}")
                     for cx, desc, paint, fn in cells]
         return Node(box, cls="android.widget.FrameLayout", package=SYSTEMUI_PACKAGE, rid="navigation_bar",
                     paint=(lambda c, b: c.rect(b, fill=bg)) if bg else None, children=children)
-
-    def _nav_tap(self, fn: Callable[[], None]) -> None:
-        # The tap already counted as a gesture; the nav action must not count twice.
-        self.gestures -= 1
-        fn()
 
     def _keyboard(self) -> Node:
         t = self.theme
