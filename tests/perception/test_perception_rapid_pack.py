@@ -42,10 +42,9 @@ def test_packing_fills_inputs_first_fit() -> None:
 
 @given(st.lists(st.integers(min_value=96, max_value=200), min_size=1, max_size=3))
 def test_segments_split_the_columns_between_placed_items(widths: list[int]) -> None:
-    inputs = [np.zeros((3, 48, w), np.float32) for w in widths]
     canvases = pack_widths(widths, 320, 16, 96)
     for _, items in canvases:
-        segs = _segments(items, inputs, 320, 8.0)
+        segs = _segments(items, widths, 320, 8.0)
         assert segs[0][0] == 0 and segs[-1][1] == 40
         assert all(a[1] == b[0] for a, b in pairwise(segs))  # a partition, in order
         for (i, x), (t1, t2) in zip(items, segs):

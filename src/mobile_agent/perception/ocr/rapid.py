@@ -227,7 +227,8 @@ class RapidOcrEngine:
         and letter cases."""
         _, rec = self._models()
         inputs = [_rec_input(c) for c in crops]
-        canvases = pack_widths([x.shape[2] for x in inputs], _REC_MIN_W, _PACK_GAP,
+        widths = [x.shape[2] for x in inputs]
+        canvases = pack_widths(widths, _REC_MIN_W, _PACK_GAP,
                                _PACK_MIN_RATIO * _REC_H if self.pack else float("inf"))
         # Batches of inputs of like width: each batch is padded to its widest input.
         canvases.sort(key=lambda c: c[0] if c[0] > _REC_MIN_W else 0)
@@ -239,15 +240,15 @@ class RapidOcrEngine:
             batch = np.zeros((len(group), 3, _REC_H, cw), np.float32)
             for j, (_, placed) in enumerate(group):
                 for i, x0 in placed:
-                    batch[j, :, :, x0:x0 + inputs[i].shape[2]] = inputs[i]
+                    batch[j, :, :, x0:x0 + widths[i]] = inputs[i]
             preds = rec.session(batch)
             idx = preds.argmax(axis=2)
             prob = np.take_along_axis(preds, idx[..., None], axis=2)[..., 0]
             step = cw / float(preds.shape[1])
             for j, (_, placed) in enumerate(group):
-                for (i, x0), (t1, t2) in zip(placed, _segments(placed, inputs, cw, step)):
+                for (i, x0), (t1, t2) in zip(placed, _segments(placed, widths, cw, step)):
                     out[i], infos[i] = self._decode(rec, idx[j, t1:t2], prob[j, t1:t2],
-                                                    x0 / step - t1, inputs[i].shape[2] / step)
+                                                    x0 / step - t1, widths[i] / step)
         words: list[list[WordTuple]] = [[] for _ in crops]
         if self.word_boxes:
             words = self._word_boxes(crops, SimpleNamespace(txts=[t for t, _ in out], word_results=infos))
@@ -409,13 +410,13 @@ def pack_widths(widths: list[int], min_width: int, gap: int, alone_below: float)
     return [(int(b[0]), list(b[1])) for b in bins] + alone
 
 
-def _segments(placed: list[tuple[int, int]], inputs: list[np.ndarray], width: int,
+def _segments(placed: list[tuple[int, int]], widths: list[int], width: int,
               step: float) -> list[tuple[int, int]]:
     """The recogniser's output columns ``[t1, t2)`` that belong to each placed item: those whose
     centre lies between the midpoints of the gaps on either side of it."""
     bounds = [0.0]
     for (i, x), (_, nx) in pairwise(placed):
-        bounds.append((x + inputs[i].shape[2] + nx) / 2.0)
+        bounds.append((x + widths[i] + nx) / 2.0)
     bounds.append(float(width))
     cols = round(width / step)
     # column t covers [t*step, (t+1)*step); it belongs where its centre falls
