@@ -47,6 +47,9 @@ class BenchScreen:
     image: Image.Image
     nodes: list[Node]
     parent: int | None = None  # index of the screen this one was reached from by one tap
+    app: str | None = None  # the app launched (None: the home screen)
+    taps: tuple[tuple[int, int], ...] = ()  # the taps after the launch, in the screen's pixels
+    look: str = ""  # how the screen was drawn (the wide set: font, icons, themes, status bar, ...)
 
 
 @dataclass
@@ -192,13 +195,14 @@ def collect_sim_screens(seed: int = 0, depth: int = 1, max_screens: int = 80, ma
     screens: list[BenchScreen] = []
     seen: set[bytes] = set()
 
-    def add(name: str, ph: Any, parent: int | None) -> int | None:
+    def add(name: str, ph: Any, parent: int | None, app: str | None = None,
+            taps: tuple[tuple[int, int], ...] = ()) -> int | None:
         img = ph.screenshot()
         k = _key(img)
         if k in seen:
             return None
         seen.add(k)
-        screens.append(BenchScreen(name, img, parse_tree(ph.ui_tree(), w, h), parent))
+        screens.append(BenchScreen(name, img, parse_tree(ph.ui_tree(), w, h), parent, app, taps))
         if log:
             log(f"screen {len(screens)}: {name}")
         return len(screens) - 1
@@ -214,7 +218,7 @@ def collect_sim_screens(seed: int = 0, depth: int = 1, max_screens: int = 80, ma
                 ph.tap(x, y)
         except Exception:  # noqa: BLE001 - a tap the phone refuses ends this path, not the benchmark
             continue
-        idx = add(f"{app}" + "".join(f" > tap({x},{y})" for x, y in path), ph, parent)
+        idx = add(f"{app}" + "".join(f" > tap({x},{y})" for x, y in path), ph, parent, app, tuple(path))
         if idx is None or len(path) >= depth:
             continue
         taps = [n for n in screens[idx].nodes

@@ -81,13 +81,15 @@ def build_home(phone: "SimPhone", ui: UI) -> None:
         icon_painter = app_icon_painter(phone, app, icon)
         lbl_y = box.y1 + ui.dp(8) + icon + ui.dp(6)
 
-        def paint(c: Canvas, b: Box, name=name, icon_painter=icon_painter, lbl_y=lbl_y) -> None:
+        label = ui.tr(name)  # the label in the look's language
+
+        def paint(c: Canvas, b: Box, label=label, icon_painter=icon_painter, lbl_y=lbl_y) -> None:
             icon_painter(c, b, b.center.x, b.y1 + ui.dp(8) + icon // 2)
             px = ui.dp(label_px)
-            c.text(b.center.x + 1, lbl_y + 1, name, px, shadow, 400, "mt")
-            c.text(b.center.x, lbl_y, name, px, white, 400, "mt")
+            c.text(b.center.x + 1, lbl_y + 1, label, px, shadow, 400, "mt")
+            c.text(b.center.x, lbl_y, label, px, white, 400, "mt")
 
-        ui.add(Node(box, cls="android.widget.TextView", text=name, desc=name, clickable=True,
+        ui.add(Node(box, cls="android.widget.TextView", text=label, desc=label, clickable=True,
                     on_tap=lambda name=name: phone.launch(name), paint=paint))
 
     # Page indicator and dock

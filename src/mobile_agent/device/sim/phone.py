@@ -15,7 +15,8 @@ from typing import Callable, ClassVar, Iterable
 from PIL import Image
 
 from mobile_agent.device.base import check_point
-from mobile_agent.device.sim.render import DARK, LIGHT, RGB, Canvas, Theme, mix, on_color, text_width
+from mobile_agent.device.sim.look import DEFAULT_LOOK, Look, vendor_status_bar
+from mobile_agent.device.sim.render import RGB, Canvas, Theme, active_look, mix, on_color, text_width
 from mobile_agent.device.sim.state import PhoneState
 from mobile_agent.device.sim.ui import UI, Node, hit, paint_tree, scroll_target, tree_xml
 from mobile_agent.errors import ConfigError, InvalidGestureError
@@ -128,12 +129,16 @@ class SimPhone:
         dark: start with the dark theme on (the Settings switch changes it later).
         disturbances: any of ``"permission"`` (a dialog on an app's first launch), ``"loading"``
             (a loading screen for one or two gestures after launch), ``"ads"`` (an ad banner).
+        look: how the phone draws (fonts, icon set, theme colours, status bar, JPEG, language);
+            see :mod:`mobile_agent.device.sim.look`. The default look changes nothing.
     """
 
     def __init__(self, seed: int = 0, width: int = 1080, height: int = 2400, dark: bool = False,
-                 disturbances: Iterable[str] = ()) -> None:
+                 disturbances: Iterable[str] = (), look: Look | None = None) -> None:
         if width < 240 or height < 320:
             raise ConfigError(f"screen {width}x{height} is too small: at least 240x320")
+        self.look = look or DEFAULT_LOOK
+        self.look.check()
         self.seed = seed
         self.width, self.height = width, height
         self.density = width / 411.43
@@ -163,7 +168,7 @@ class SimPhone:
 
     @property
     def theme(self) -> Theme:
-        return DARK if self.state.settings.dark_mode else LIGHT
+        return self.look.theme(self.state.settings.dark_mode)
 
     @property
     def now(self) -> dt.datetime:
@@ -277,8 +282,9 @@ class SimPhone:
         frame = self._current()
         if frame.image is None:
             img = Image.new("RGB", (self.width, self.height), self.theme.bg)
-            paint_tree(Canvas(img), frame.root)
-            frame.image = img
+            with active_look(self.look):
+                paint_tree(Canvas(img), frame.root)
+            frame.image = self.look.finish(img)
         return frame.image.copy()
 
     def wait_still(self, timeout_s: float = 0.0) -> bool:
@@ -362,7 +368,8 @@ class SimPhone:
 
     def _current(self) -> _Frame:
         if self._frame is None:
-            self._frame = _Frame(self._build())
+            with active_look(self.look):
+                self._frame = _Frame(self._build())
         return self._frame
 
     def _build(self) -> Node:
@@ -427,6 +434,10 @@ class SimPhone:
             icons.append("signal-cellular-3" if s.mobile_data else "signal-cellular-outline")
         if s.bluetooth and not s.airplane_mode:
             icons.append("bluetooth")
+        if self.look.status_bar != "pixel":
+            descs = {"airplane": "Airplane mode on", "wifi": f"Wi-Fi {s.wifi_network}", "bluetooth": "Bluetooth on"}
+            return vendor_status_bar(self, box, fg, bg, clock, s.battery_level,
+                                     [(n, descs.get(n, "Phone signal")) for n in icons], SYSTEMUI_PACKAGE)
         children: list[Node] = []
         x = self.width - self.dp(16)
         # battery: glyph, then optional percentage to its left

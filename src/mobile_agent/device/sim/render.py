@@ -1,14 +1,19 @@
 """Drawing for the simulated phone: fonts (Roboto), icon glyphs (Material Design Icons), themes,
 and a canvas with a translation so that scrolled content can be drawn into a clipped layer.
+
+Another look (fonts, icon set: see :mod:`mobile_agent.device.sim.look`) is drawn while
+:func:`active_look` is in force; without one, everything is drawn in the default look.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable
+from typing import Any, Callable, Iterator
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -59,12 +64,47 @@ DARK = Theme(
 )
 
 
+# The look being drawn (None: the default look). Set by the phone while it lays out and paints.
+_look: ContextVar[Any] = ContextVar("sim_look", default=None)
+
+
+@contextmanager
+def active_look(look: Any) -> Iterator[None]:
+    """Lay out and draw in ``look`` (a :class:`~mobile_agent.device.sim.look.Look`) inside the block."""
+    token = _look.set(None if look is None or look.is_default else look)
+    try:
+        yield
+    finally:
+        _look.reset(token)
+
+
+def _font_key() -> str:
+    lk = _look.get()
+    return "" if lk is None or lk.font == "roboto" else lk.font
+
+
 @lru_cache(maxsize=256)
-def font(size: int, weight: int = 400) -> ImageFont.FreeTypeFont:
-    """Roboto at ``size`` px and ``weight`` (100..900)."""
+def _roboto(size: int, weight: int) -> ImageFont.FreeTypeFont:
     f = ImageFont.truetype(str(ROBOTO), size)
     f.set_variation_by_axes([weight, 100])
     return f
+
+
+def _font_for(key: str, size: int, weight: int) -> ImageFont.FreeTypeFont:
+    if not key:
+        return _roboto(size, weight)
+    if key == "icon:mdi":
+        return icon_font(size)
+    from mobile_agent.device.sim.look import load_font, load_icon_font
+
+    if key.startswith("icons:"):
+        return load_icon_font(key[6:], size)
+    return load_font(key, size, weight)
+
+
+def font(size: int, weight: int = 400) -> ImageFont.FreeTypeFont:
+    """The look's text font (Roboto by default) at ``size`` px and ``weight`` (100..900)."""
+    return _font_for(_font_key(), size, weight)
 
 
 @lru_cache(maxsize=128)
@@ -105,19 +145,24 @@ def on_color(bg: RGB) -> RGB:
     return (20, 20, 24) if lum > 0.62 else (255, 255, 255)
 
 
-@lru_cache(maxsize=8192)
 def text_width(s: str, size: int, weight: int = 400) -> int:
-    return int(math.ceil(font(size, weight).getlength(s)))
+    return _text_width(_font_key(), s, size, weight)
+
+
+@lru_cache(maxsize=8192)
+def _text_width(key: str, s: str, size: int, weight: int) -> int:
+    return int(math.ceil(_font_for(key, size, weight).getlength(s)))
 
 
 @lru_cache(maxsize=2048)
-def _text_mask(s: str, size: int, weight: int, anchor: str, icon: bool) -> tuple[Image.Image, int, int]:
-    """Coverage mask of a rendered string and its offset from the anchor point.
+def _text_mask(key: str, s: str, size: int, weight: int, anchor: str) -> tuple[Image.Image, int, int]:
+    """Coverage mask of a rendered string (in the font named by ``key``) and its offset from the
+    anchor point.
 
     Every frame is drawn afresh from state, so the same strings are drawn again and again;
     rendering each once and pasting its mask is several times faster than drawing text anew.
     """
-    f = icon_font(size) if icon else font(size, weight)
+    f = _font_for(key, size, weight)
     left, top, right, bottom = f.getbbox(s, anchor=anchor)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor=anchor)
@@ -189,13 +234,15 @@ class Canvas:
         """Draw ``s`` with its anchor at (x, y); ``la`` = left/ascender, ``mm`` = centre."""
         if not s:
             return
-        mask, left, top = _text_mask(s, size, weight, anchor, False)
+        mask, left, top = _text_mask(_font_key(), s, size, weight, anchor)
         x0, y0 = x - self.ox + left, y - self.oy + top
         self.image.paste(fill, (x0, y0, x0 + mask.width, y0 + mask.height), mask)
 
     def icon(self, cx: int, cy: int, name: str, size: int, fill: RGB) -> None:
-        """An MDI glyph centred on (cx, cy)."""
-        mask, left, top = _text_mask(glyph(name), size, 400, "mm", True)
+        """An MDI glyph (or the look's counterpart of it) centred on (cx, cy)."""
+        lk = _look.get()
+        key, ch = ("icon:mdi", glyph(name)) if lk is None else lk.icon_glyph(name)
+        mask, left, top = _text_mask(key, ch, size, 400, "mm")
         x0, y0 = cx - self.ox + left, cy - self.oy + top
         self.image.paste(fill, (x0, y0, x0 + mask.width, y0 + mask.height), mask)
 

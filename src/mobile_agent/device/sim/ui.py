@@ -140,6 +140,8 @@ class UI:
         self.theme = theme
         self.package = package
         self.accent = accent or theme.primary
+        look = getattr(phone, "look", None)
+        self.tr: Callable[[str], str] = look.tr if look is not None else (lambda s: s)  # labels in the look's language
         # The screenshot starts filled with the theme's background, so the root paints nothing.
         self.root = Node(area, cls="android.widget.FrameLayout", package=package)
         self._stack: list[Node] = [self.root]
@@ -229,6 +231,7 @@ class UI:
              max_width: int | None = None, align: str = "left", rid: str = "", on_tap: Action | None = None,
              lines: int = 1, desc: str = "") -> Box:
         """A TextView with its top-left (or top-centre / top-right per ``align``) at (x, y)."""
+        s = self.tr(s)
         px = self.dp(size)
         color = color or self.theme.on_bg
         max_width = max_width or (self.area.x2 - self.dp(16) - x if align == "left" else self.width)
@@ -257,6 +260,7 @@ class UI:
     def button(self, box: Box, label: str, on_tap: Action | None, style: str = "filled", rid: str = "",
                icon: str | None = None, enabled: bool = True, color: RGB | None = None) -> Box:
         """A Button: ``filled`` (accent background), ``tonal``, ``outlined`` or ``text``."""
+        label = self.tr(label)
         t = self.theme
         accent = color or self.accent
         px = self.dp(14)
@@ -367,6 +371,7 @@ class UI:
         the keyboard; Enter calls ``on_submit`` (search fields) or adds a line (``multiline``)."""
         screen = self.screen
         assert screen is not None, "text fields belong to a screen"
+        hint = self.tr(hint)
         value = screen.fields.get(key, "")
         focused = self.phone.is_focused(screen, key)
         t = self.theme
@@ -485,6 +490,7 @@ class UI:
                           paint=lambda c, b: c.rect(b, fill=col, radius=r))
 
     def chip(self, x: int, y: int, label: str, on_tap: Action | None = None, selected: bool = False) -> Box:
+        label = self.tr(label)
         t = self.theme
         px = self.dp(14)
         w = text_width(label, px, 500) + self.dp(32)
