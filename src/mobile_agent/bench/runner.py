@@ -17,7 +17,7 @@ from mobile_agent.bench.suite import parse_task_key, suite_defs
 from mobile_agent.bench.task import Task
 from mobile_agent.errors import ConfigError
 
-PLANNERS = ("oracle", "model", "scripted")
+PLANNERS = ("oracle", "noisy", "model", "scripted")
 
 
 @dataclass
@@ -51,8 +51,8 @@ class EvalConfig:
         if self.judge not in ("state", "human"):
             raise ConfigError(f"unknown judge {self.judge!r}: state or human")
         if not self.is_sim:
-            if self.planner == "oracle":
-                raise ConfigError("the oracle planner plays plans written for the simulated phone's apps; "
+            if self.planner in ("oracle", "noisy"):
+                raise ConfigError(f"the {self.planner} planner plays plans written for the simulated phone's apps; "
                                   "on a real phone use --planner model --model NAME")
             self.judge = "human"
 
@@ -98,6 +98,10 @@ def make_planner(config: EvalConfig, task: Task) -> Any:
         from mobile_agent.bench.oracle import OraclePlanner
 
         return OraclePlanner(task)
+    if config.planner == "noisy":
+        from mobile_agent.bench.noisy import NoisyPlanner
+
+        return NoisyPlanner(task, seed=config.base_seed)
     from mobile_agent.agent import LLMPlanner
     from mobile_agent.model import make_chat_model
 
@@ -150,6 +154,8 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
     detail: dict[str, Any] = {"params": task.params, "plan": [str(o) for o in task.operations()]}
     if getattr(planner, "gave_up", None):
         detail["oracle_gave_up"] = planner.gave_up
+    if getattr(planner, "log", None) is not None:
+        detail["noise"] = planner.log.entries
     if tracker is not None:
         m = tracker.metrics()
         detail["steps"] = [asdict(j) for j in m.judged]

@@ -22,6 +22,7 @@ def register(app: typer.Typer) -> None:
     def eval_cmd(
         suite: str = typer.Option("mobile-eval", "--suite", help="Task suite."),
         planner: str = typer.Option("oracle", "--planner", help="oracle (reference plans through perception, "
+                                    "offline), noisy (the reference plans phrased as models phrase them, seeded, "
                                     "offline), model (a chat model), or scripted (replies from --replies FILE)."),
         model: Optional[str] = typer.Option(None, "--model", help="Model for --planner model: gpt-4o, claude-..., "
                                             "openai:NAME, anthropic:NAME, scripted:FILE."),
