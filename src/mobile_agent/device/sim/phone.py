@@ -22,7 +22,7 @@ from mobile_agent.device.sim.ui import UI, Node, hit, paint_tree, scroll_target,
 from mobile_agent.errors import ConfigError, InvalidGestureError
 from mobile_agent.types import Box
 
-DISTURBANCES = ("permission", "loading", "ads")
+DISTURBANCES = ("permission", "loading", "ads", "typo")
 KEYBOARD_PACKAGE = "com.sim.inputmethod"
 SYSTEMUI_PACKAGE = "com.android.systemui"
 LAUNCHER_PACKAGE = "com.sim.launcher"
@@ -128,7 +128,9 @@ class SimPhone:
         width, height: screen size in pixels (default 1080x2400); layout scales with the width.
         dark: start with the dark theme on (the Settings switch changes it later).
         disturbances: any of ``"permission"`` (a dialog on an app's first launch), ``"loading"``
-            (a loading screen for one or two gestures after launch), ``"ads"`` (an ad banner).
+            (a loading screen for one or two gestures after launch), ``"ads"`` (an ad banner),
+            ``"typo"`` (the keyboard drops one character that is not a space, drawn from the seed in
+            the second half, of the first text of four or more characters typed into a field).
         look: how the phone draws (fonts, icon set, theme colours, status bar, JPEG, language);
             see :mod:`mobile_agent.device.sim.look`. The default look changes nothing.
     """
@@ -158,6 +160,7 @@ class SimPhone:
         self._permission_pending: str | None = None
         self._loading_until: int = -1
         self._ads_closed: set[str] = set()
+        self._typo_pending = "typo" in self.disturbances
         from mobile_agent.device.sim.apps import APP_CLASSES
 
         self.apps: dict[str, App] = {cls.name: cls(self) for cls in APP_CLASSES}
@@ -326,6 +329,14 @@ class SimPhone:
         self._gesture()
         if self._focus is None or not self.keyboard_shown:
             return
+        if self._typo_pending and len(text.split("\n")[0]) >= 4:
+            self._typo_pending = False
+            first = text.split("\n")[0]
+            half = len(first) // 2
+            drop = half + self.seed % (len(first) - half)
+            while drop < len(first) - 1 and first[drop].isspace():  # a letter, not a space, goes missing
+                drop += 1
+            text = text[:drop] + text[drop + 1:]
         for i, part in enumerate(text.split("\n")):
             if i > 0:
                 self._press_enter()
