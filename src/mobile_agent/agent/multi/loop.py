@@ -1,0 +1,376 @@
+"""The multi-agent loop: manager, executor, verifier, notes and cycle handling, composed from the
+single agent's pieces (parser, grounding, gestures, reflection, trajectory writer).
+
+Each step is one manager turn and one executor operation on the same screen:
+
+1. the manager sees the screen, the plan, the notes and what the last operation did (with any
+   failed check or cycle), updates the plan and the notes, and says continue, done or give up;
+2. the executor chooses one operation for the current subgoal (``{name}`` in Type is a note);
+3. a repeat of the same operation on the same screen is a cycle: not carried out, the manager
+   changes route (bounded);
+4. the operation is grounded and carried out as in single mode (``--confirm`` asks first);
+5. the verifier checks it (typed text read back, the app in front, the screen changed) and, with
+   ``reflect``, asks its model for the verdict.
+
+``--max-steps``, the time limit and ``--confirm`` apply across roles: a step is one turn of all of them.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from mobile_agent.agent.loop import Agent, AgentSettings, RunResult, _finish, _now, is_risky
+from mobile_agent.agent.multi.calls import RoleLedger
+from mobile_agent.agent.multi.cycles import CycleGuard
+from mobile_agent.agent.multi.executor import Assignment, Executor
+from mobile_agent.agent.multi.manager import Manager, ManagerReply, StepReport, Subgoal
+from mobile_agent.agent.multi.notes import Notes, UnknownNoteError
+from mobile_agent.agent.multi.verifier import Verifier, deterministic_check
+from mobile_agent.agent.operations import Stop, Type, operation_to_dict
+from mobile_agent.agent.planner import Calls, PlanContext, PlanningError
+from mobile_agent.agent.reflection import screen_changed
+from mobile_agent.agent.trajectory import TrajectoryWriter, draw_gesture
+from mobile_agent.errors import ConfigError, DeviceError, MobileAgentError
+from mobile_agent.model.base import ChatModel, Usage
+
+log = logging.getLogger(__name__)
+
+
+class _End(Exception):
+    def __init__(self, outcome: str, error: str | None = None, exc: BaseException | None = None) -> None:
+        super().__init__(outcome)
+        self.outcome, self.error, self.exc = outcome, error, exc
+
+
+@dataclass
+class MultiSettings:
+    """What only the multi mode has. ``max_route_changes``: cycles answered by a changed route before
+    the run ends as a loop. ``read_tree``: the verifier reads typed text from the accessibility tree
+    (where the device has one) instead of OCR. ``recent``: earlier operations shown to each role."""
+
+    max_route_changes: int = 2
+    read_tree: bool = False
+    recent: int = 8
+
+    def __post_init__(self) -> None:
+        if self.max_route_changes < 0:
+            raise ConfigError(f"max route changes must be at least 0, got {self.max_route_changes}")
+
+
+class MultiAgent:
+    """``MultiAgent(device, model, perception, settings, executor_model=None)``; ``run`` as
+    :meth:`mobile_agent.agent.Agent.run`. The manager (and the verifier's reflection) use ``model``;
+    the executor uses ``executor_model`` (default: ``model``)."""
+
+    def __init__(self, device: Any, model: ChatModel, perception: Any, settings: AgentSettings | None = None,
+                 executor_model: ChatModel | None = None, multi: MultiSettings | None = None) -> None:
+        self.device = device
+        self.settings = settings or AgentSettings()
+        self.multi = multi or MultiSettings()
+        self.perception = perception
+        self.manager = Manager(model)
+        self.executor = Executor(executor_model or model)
+        self.verifier = Verifier(model if self.settings.reflect else None)
+        # The single agent's grounding, gestures and settling, driven with the executor as its planner.
+        self._pieces = Agent(device, self.executor, perception, self.settings)
+        self.name = model.name if executor_model is None else f"{model.name} + {executor_model.name}"
+
+    # --- the run ---------------------------------------------------------------------------------
+
+    def run(self, instruction: str, out_dir: str | Path) -> RunResult:
+        if not instruction.strip():
+            raise ConfigError("the instruction is empty: say what the agent should do")
+        s = self.settings
+        writer = TrajectoryWriter(out_dir)
+        started, t0 = _now(), time.monotonic()
+        self._usage, self._cost, self._steps = Usage(), None, 0
+        self._roles: dict[str, dict[str, Any]] = {}
+        self.notes = Notes()
+        self.plan: list[Subgoal] = []
+        self.reports: list[StepReport] = []
+        self.alerts: list[str] = []
+        self.feedback: list[str] = []
+        self.guard = CycleGuard(s.loop_threshold, self.multi.max_route_changes)
+        self.plan_history: list[dict[str, Any]] = []
+        current: Image.Image | None = None
+        outcome, error, exc_kept, completed = "step_limit", None, None, False
+        try:
+            for step in range(1, s.max_steps + 1):
+                if s.time_limit_s is not None and time.monotonic() - t0 > s.time_limit_s:
+                    raise _End("time_limit", f"the wall-clock limit of {s.time_limit_s:.0f} s was reached")
+                if current is None:
+                    current = self.device.screenshot()
+                after, done = self._step(instruction, step, current, writer)
+                self._steps = step
+                if done:
+                    outcome, completed = done, done == "completed"
+                    break
+                current = after
+        except _End as end:
+            outcome, error, exc_kept = end.outcome, end.error, end.exc
+        except KeyboardInterrupt:
+            outcome, error = "interrupted", "interrupted by the user (Ctrl-C)"
+        except MobileAgentError as exc:
+            outcome, error, exc_kept = "error", str(exc), exc
+        except Exception as exc:  # noqa: BLE001 - a bug below must still leave a complete record
+            log.exception("the run failed")
+            outcome, error, exc_kept = "error", f"internal error: {type(exc).__name__}: {exc}", exc
+        try:
+            final = self.device.screenshot() if not s.dry_run else current
+            if final is not None:
+                writer.save_screen("final", final)
+        except Exception as exc:  # noqa: BLE001
+            log.warning("could not take the final screenshot: %s", exc)
+        duration = time.monotonic() - t0
+        writer.write_summary({
+            "instruction": instruction, "outcome": outcome, "completed": completed, "steps": self._steps,
+            "started_at": started, "ended_at": _now(), "duration_s": round(duration, 3),
+            "tokens": {"prompt": self._usage.prompt_tokens, "completion": self._usage.completion_tokens,
+                       "total": self._usage.total_tokens},
+            "cost_usd": None if self._cost is None else round(self._cost, 6),
+            "model": self.name, "device": s.device_name or type(self.device).__name__, "error": error,
+            "mode": "multi",
+            "models": {"manager": self.manager.name, "executor": self.executor.name,
+                       "verifier": self.manager.name if self.verifier.model is not None else None},
+            "roles": self._roles, "route_changes": self.guard.changes,
+            "plan": [g.to_dict() for g in self.plan], "notes": self.notes.as_dict(),
+            "notes_history": self.notes.history(), "plan_history": self.plan_history,
+        })
+        if s.on_finish is not None:
+            _finish(s.on_finish, writer.dir)
+        return RunResult(outcome, completed, self._steps, writer.dir, self._usage, self._cost, duration, error,
+                         exc_kept)
+
+    # --- one step --------------------------------------------------------------------------------
+
+    def _ctx(self, instruction: str, step: int, screen: Image.Image, feedback: list[str] | None = None) -> PlanContext:
+        s = self.settings
+        return PlanContext(instruction=instruction, step=step, screenshot=screen, feedback=tuple(feedback or ()),
+                           image_max_side=s.image_max_side, jpeg_quality=s.jpeg_quality)
+
+    def _step(self, instruction: str, step: int, screen: Image.Image, writer: TrajectoryWriter):
+        """One turn of every role. Returns (the screen after it, the outcome if the run ends here)."""
+        s = self.settings
+        t_step = time.monotonic()
+        timings = {"perception_s": 0.0, "model_s": 0.0, "device_s": 0.0, "total_s": 0.0}
+        calls, ledger = Calls(), RoleLedger()
+        self.executor.ledger = ledger
+        shot = writer.save_screen(f"step_{step:03d}", screen)
+        rec: dict[str, Any] = {
+            "step": step, "screenshot": shot, "annotated": None,
+            "model": {"raw": None, "prompt_tokens": 0, "completion_tokens": 0, "input_summary": ""},
+            "observation": "", "thought": "", "action": None, "operation": None,
+            "grounding": None, "gesture": {"kind": "none"},
+            "reflection": {"changed": None, "verdict": None, "feedback": None},
+            "timings": timings, "error": None, "mode": "multi",
+        }
+        ctx = self._ctx(instruction, step, screen)
+
+        def finish(outcome: str | None = None, after: Image.Image | None = None):
+            timings["model_s"] = round(calls.model_s, 3)
+            timings["perception_s"] = round(timings["perception_s"], 3)
+            timings["device_s"] = round(timings["device_s"], 3)
+            timings["total_s"] = round(time.monotonic() - t_step, 3)
+            rec["model"].update(prompt_tokens=calls.usage.prompt_tokens, completion_tokens=calls.usage.completion_tokens,
+                                calls=calls.count, cost_usd=calls.cost_usd)
+            per_role = ledger.per_role()
+            rec["roles"] = per_role
+            rec["calls"] = [c.to_dict() for c in ledger.calls]
+            rec["plan"] = [g.to_dict() for g in self.plan]
+            rec["notes"] = self.notes.as_dict()
+            for role, r in per_role.items():
+                tot = self._roles.setdefault(role, {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0,
+                                                    "cost_usd": None})
+                for k in ("calls", "prompt_tokens", "completion_tokens"):
+                    tot[k] += r[k]
+                if r["cost_usd"] is not None:
+                    tot["cost_usd"] = round((tot["cost_usd"] or 0.0) + r["cost_usd"], 6)
+            self._usage = self._usage + calls.usage
+            if calls.cost_usd is not None:
+                self._cost = (self._cost or 0.0) + calls.cost_usd
+            self._steps = step
+            writer.append_step(rec)
+            if s.on_step is not None:
+                s.on_step(rec)
+            return after, outcome
+
+        def fail(outcome: str, message: str, exc: BaseException | None = None):
+            rec["error"] = message
+            finish(outcome)
+            raise _End(outcome, message, exc)
+
+        # 1. the manager: plan, notes, done?
+        alerts, self.alerts = self.alerts, []
+        try:
+            reply, summary, mcalls, merrors = self.manager.update(ctx, self.plan, self.notes, self.reports, alerts,
+                                                                  ledger)
+        except PlanningError as exc:
+            calls.merge(exc.calls)
+            rec["manager"] = {"raw": exc.raw, "parse_errors": exc.errors}
+            fail("error", str(exc), exc)
+        except MobileAgentError as exc:
+            fail("error", str(exc), exc)
+        calls.merge(mcalls)
+        self._apply(reply, step)
+        rec["manager"] = {"observation": reply.observation, "route": reply.route, "status": reply.status,
+                          "raw": reply.raw, "alerts": alerts, "input_summary": summary}
+        if merrors:
+            rec["manager"]["parse_errors"] = merrors
+        current = reply.current
+        rec["subgoal"] = current.text if current is not None else None
+        if reply.status == "done":
+            rec.update(observation=reply.observation, thought="The manager judges the instruction done.",
+                       action=str(Stop()), operation=operation_to_dict(Stop()))
+            rec["completion"] = {"complete": True, "reason": reply.observation, "raw": reply.raw, "by": "manager"}
+            rec["reflection"]["verdict"] = "as_expected"
+            return finish("completed" if not s.dry_run else "dry_run")
+        if reply.status == "give_up":
+            rec.update(observation=reply.observation, action=str(Stop()), operation=operation_to_dict(Stop()))
+            fail("error", f"the manager gave up: {reply.observation or reply.route or 'no reason given'}")
+        if current is None:
+            fail("error", "the manager's plan has no open subgoal but the status is continue")
+
+        # 2. the executor: one operation for the current subgoal
+        self.executor.assignment = Assignment(current.text, tuple(self.plan), self.notes,
+                                              tuple(self.reports[-self.multi.recent:]), tuple(self.feedback))
+        self.feedback = []
+        try:
+            plan = self.executor.plan(self._ctx(instruction, step, screen))
+        except PlanningError as exc:
+            calls.merge(exc.calls)
+            rec["model"]["raw"] = exc.raw
+            fail("error", str(exc), exc)
+        except MobileAgentError as exc:
+            fail("error", str(exc), exc)
+        calls.merge(plan.calls)
+        op = plan.operation
+        rec["model"]["raw"] = plan.raw
+        rec["model"]["input_summary"] = plan.input_summary
+        if plan.parse_errors:
+            rec["model"]["parse_errors"] = plan.parse_errors
+        rec.update(observation=plan.observation, thought=plan.thought, action=str(op), operation=operation_to_dict(op))
+
+        def report(outcome_text: str) -> None:
+            self.reports.append(StepReport(step, str(op), outcome_text, current.text))
+
+        if isinstance(op, Stop):
+            report(f"the executor says the subgoal {current.text!r} is reached")
+            self.alerts.append(f"the executor says the subgoal {current.text!r} is reached: mark it done and give "
+                               "the next one, or say done if the whole instruction is done")
+            return finish(None, screen)
+
+        # 3. a cycle: the same operation on the same screen, threshold times
+        cycle = self.guard.check(op, screen)
+        if cycle is not None:
+            rec["cycle"] = {"repeats": cycle.repeats, "change": cycle.change, "give_up": cycle.give_up}
+            if cycle.give_up:
+                fail("loop", f"loop: {op} was chosen {cycle.repeats} times on the same screen after "
+                             f"{cycle.change - 1} route change(s); stopped")
+            report("not carried out: a cycle (" + cycle.ban() + ")")
+            self.alerts.append(cycle.alert())
+            self.feedback.append(cycle.ban())
+            rec["reflection"]["feedback"] = cycle.ban()
+            return finish(None, screen)
+
+        # 4. notes in Type, grounding, confirmation, the gesture
+        typed: str | None = None
+        act_op = op
+        if isinstance(op, Type):
+            try:
+                typed = self.notes.expand(op.text)
+            except UnknownNoteError as exc:
+                fb = (f"Your last operation, {op}, was not carried out: {exc}. Write a note's name in braces "
+                      "exactly, or the text itself.")
+                report(f"not carried out: {exc}")
+                self.feedback.append(fb)
+                rec["reflection"]["feedback"] = fb
+                return finish(None, screen)
+            act_op = Type(typed)
+            if typed != op.text:
+                rec["typed"] = typed
+        gesture, grounding_fb = self._pieces._ground(act_op, ctx, rec, timings, calls)
+        rec["gesture"] = gesture
+        boxes = [c["box"] for c in (rec["grounding"] or {}).get("candidates", [])]
+        if gesture["kind"] in ("tap", "swipe") or boxes:
+            rec["annotated"] = writer.save_screen(f"step_{step:03d}_annotated", draw_gesture(screen, gesture, boxes))
+        if grounding_fb is not None:
+            rec["reflection"]["feedback"] = grounding_fb
+            report("not carried out: nothing matched")
+            self.feedback.append(grounding_fb)
+            self.alerts.append(f"{op} could not be carried out: {(rec['grounding'] or {}).get('message') or 'nothing matched'}")
+            return finish("dry_run" if s.dry_run else None, screen)
+        if s.confirm is not None and is_risky(act_op):
+            where = f" at ({gesture['x']}, {gesture['y']})" if gesture["kind"] == "tap" else ""
+            if not s.confirm(act_op, f"{act_op}{where}"):
+                fail("interrupted", f"the user declined {act_op}")
+        if s.dry_run:
+            report("dry run: not carried out")
+            return finish("dry_run")
+        t = time.monotonic()
+        try:
+            self._pieces._act(gesture)
+            after = self._pieces._settle(screen)
+        except DeviceError as exc:
+            timings["device_s"] += time.monotonic() - t
+            fail("error", f"device: {exc}", exc)
+        timings["device_s"] += time.monotonic() - t
+
+        # 5. the verifier: a deterministic check, then the reflection verdict
+        t = time.monotonic()
+        changed = screen_changed(self.perception, screen, after)
+        tree = None
+        if self.multi.read_tree and isinstance(op, Type):
+            try:
+                tree = self.device.ui_tree()
+            except (DeviceError, AttributeError) as exc:
+                log.warning("could not read the ui tree: %s", exc)
+        check = deterministic_check(op, typed, screen, after, self.perception, changed, tree)
+        timings["perception_s"] += time.monotonic() - t
+        rec["reflection"]["changed"] = changed
+        where = f" at ({gesture['x']}, {gesture['y']})" if gesture["kind"] == "tap" else ""
+        outcome_text = f"done{where}; the screen {'changed' if changed else 'did not change'}"
+        if check is not None:
+            rec["verification"] = check.to_dict()
+            if check.passed is False:
+                msg = check.message()
+                rec["reflection"].update(verdict="check_failed" if changed else "no_change", feedback=msg)
+                outcome_text += f"; check failed: {msg}"
+                self.alerts.append(f"{op}: {msg}")
+                self.feedback.append(f"Your last operation, {op}: {msg}.")
+                report(outcome_text)
+                return finish(None, after)
+            if check.passed:
+                outcome_text += f"; checked: {check.seen}"
+        if not changed and check is None:
+            rec["reflection"]["verdict"] = "no_change"
+        if changed and self.verifier.model is not None:
+            try:
+                refl = self.verifier.reflect(ctx, screen, after, op, plan.thought, ledger)
+                calls.merge(refl.calls)
+                rec["reflection"].update(verdict=refl.verdict, reason=refl.reason)
+                if refl.verdict == "wrong_page":
+                    outcome_text += f"; the verifier: it led to an unexpected page ({refl.reason})"
+                    self.alerts.append(f"{op} led to an unexpected page: {refl.reason}")
+            except MobileAgentError as exc:
+                calls.merge(getattr(exc, "calls", Calls()))
+                rec["reflection"]["reason"] = f"reflection call failed: {exc}"
+        elif changed and rec["reflection"]["verdict"] is None:
+            rec["reflection"]["verdict"] = "as_expected" if check is not None and check.passed else None
+        report(outcome_text)
+        return finish(None, after)
+
+    def _apply(self, reply: ManagerReply, step: int) -> None:
+        """Take the manager's plan and notes (notes merge: earlier ones stay unless rewritten)."""
+        before = [g.to_dict() for g in self.plan]
+        self.plan = list(reply.plan)
+        for name, value in reply.notes.items():
+            self.notes.set(name, value, step)
+        now = [g.to_dict() for g in self.plan]
+        if now != before or reply.changed_route:
+            self.plan_history.append({"step": step, "plan": now, "route": reply.route if reply.changed_route else ""})
