@@ -37,6 +37,8 @@ class EvalConfig:
     base_seed: int = 0
     reflect: bool = False
     judge: str = "state"  # "state" (the simulated phone's state) or "human" (asked at the terminal)
+    mode: str = "single"  # "single" (the paper's agent) or "multi" (manager, executor, verifier, notes)
+    executor_model: str | None = None  # multi mode: the executor's model (default: model)
     fault: str | None = field(default=None, compare=False)  # tests only: "exit:TASK" or "raise:TASK"
 
     def __post_init__(self) -> None:
@@ -48,6 +50,12 @@ class EvalConfig:
             raise ConfigError("--planner scripted needs --replies FILE (the model's replies, separated by --- lines)")
         if self.max_steps is not None and self.max_steps < 1:
             raise ConfigError(f"--max-steps must be at least 1, got {self.max_steps}")
+        if self.mode not in ("single", "multi"):
+            raise ConfigError(f"unknown mode {self.mode!r}: single or multi")
+        if self.mode == "multi" and self.planner != "model":
+            raise ConfigError("--mode multi needs --planner model --model NAME (its manager and executor are models)")
+        if self.executor_model and self.mode != "multi":
+            raise ConfigError("--executor-model is for --mode multi")
         if self.judge not in ("state", "human"):
             raise ConfigError(f"unknown judge {self.judge!r}: state or human")
         if not self.is_sim:
@@ -63,6 +71,9 @@ class EvalConfig:
     def identity(self) -> dict[str, Any]:
         d = asdict(self)
         d.pop("fault")
+        for key, default in (("mode", "single"), ("executor_model", None)):  # identities from before the modes
+            if d[key] == default:
+                d.pop(key)
         return d
 
     def step_budget(self, task: Task) -> int:
@@ -147,10 +158,22 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
     settings = AgentSettings(max_steps=config.step_budget(task), time_limit_s=600.0, settle_interval_s=0.0,
                              settle_timeout_s=1.0, reflect=config.reflect, on_finish=write_report,
                              device_name=config.device, on_step=on_step)
-    planner = make_planner(config, task)
     instruction = task.instruction if config.is_sim else task.real_instruction
     traj = trajectory_dir(out_dir, cid, task.key)
-    result = Agent(phone, planner, _perception(config.ocr, threads), settings).run(instruction, traj)
+    if config.mode == "multi":
+        from mobile_agent.agent.multi import MultiAgent
+        from mobile_agent.model import make_chat_model
+
+        def chat(name: str) -> Any:
+            return make_chat_model(name, base_url=config.base_url, api_key_env=config.api_key_env)
+
+        planner = None
+        agent: Any = MultiAgent(phone, chat(config.model or ""), _perception(config.ocr, threads), settings,
+                                executor_model=chat(config.executor_model) if config.executor_model else None)
+    else:
+        planner = make_planner(config, task)
+        agent = Agent(phone, planner, _perception(config.ocr, threads), settings)
+    result = agent.run(instruction, traj)
     detail: dict[str, Any] = {"params": task.params, "plan": [str(o) for o in task.operations()]}
     if getattr(planner, "gave_up", None):
         detail["oracle_gave_up"] = planner.gave_up

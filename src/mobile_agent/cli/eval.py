@@ -45,6 +45,10 @@ def register(app: typer.Typer) -> None:
         device: str = typer.Option("sim", "--device", help="sim, or adb[:SERIAL] for a real phone (a person judges)."),
         ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
         reflect: bool = typer.Option(False, "--reflect", help="Reflection calls after each step (model planner)."),
+        mode: str = typer.Option("single", "--mode", help="single (the paper's agent) or multi (manager, executor, "
+                                 "verifier, notes; needs --planner model)."),
+        executor_model: Optional[str] = typer.Option(None, "--executor-model", help="--mode multi: the executor's "
+                                                     "model (default: --model)."),
         list_only: bool = typer.Option(False, "--list", help="List the selected tasks and exit."),
     ) -> None:
         """Run the Mobile-Eval benchmark and print SU, PS, RE, CR by instruction tier and by app."""
@@ -54,7 +58,7 @@ def register(app: typer.Typer) -> None:
 
         config = EvalConfig(suite=suite, planner=planner, model=model, base_url=base_url, api_key_env=api_key_env,
                             replies=str(replies) if replies else None, max_steps=max_steps, ocr=ocr, device=device,
-                            base_seed=seed, reflect=reflect)
+                            base_seed=seed, reflect=reflect, mode=mode, executor_model=executor_model)
         ids = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
         selected = select(suite, ids, tier, app_name, variants, seed)
         if not selected:

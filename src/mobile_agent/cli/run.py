@@ -49,7 +49,8 @@ def _step_line(rec: dict[str, Any]) -> str:
         extra = "  [yellow]wrong page[/yellow]"
     elif (rec.get("grounding") or {}).get("status") not in (None, "found"):
         extra = f"  [yellow]{rec['grounding']['status']}: not carried out[/yellow]"
-    return f"[bold]step {rec['step']:>2}[/bold]  {action}  {where}  {t:.1f} s  {tokens} tok{extra}"
+    goal = f"  [dim]({rec['subgoal']})[/dim]" if rec.get("subgoal") else ""  # multi mode: the manager's subgoal
+    return f"[bold]step {rec['step']:>2}[/bold]  {action}  {where}  {t:.1f} s  {tokens} tok{extra}{goal}"
 
 
 def register(app: typer.Typer) -> None:
@@ -80,6 +81,10 @@ def register(app: typer.Typer) -> None:
         ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
         seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone (sim only)."),
         live: bool = typer.Option(False, "--live", help="Serve a page on 127.0.0.1 that shows each step as it happens."),
+        mode: str = typer.Option("single", "--mode", help="single (one ReAct agent, the paper's method) or multi "
+                                 "(a manager that plans and re-plans, an executor, a verifier, notes across apps)."),
+        executor_model: Optional[str] = typer.Option(None, "--executor-model", help="--mode multi: the executor's "
+                                                     "model (e.g. a cheaper one; default: --model)."),
     ) -> None:
         """Carry out INSTRUCTION on a phone. Exit 0 when it was completed and confirmed, 1 otherwise, 2 on a
         usage or configuration error."""
@@ -90,7 +95,13 @@ def register(app: typer.Typer) -> None:
 
         if not instruction.strip():
             raise ConfigError("the instruction is empty: say what the agent should do")
+        if mode not in ("single", "multi"):
+            raise ConfigError(f"unknown mode {mode!r}: use single or multi")
+        if executor_model and mode != "multi":
+            raise ConfigError("--executor-model is for --mode multi (single mode has one model)")
         chat = make_chat_model(model, base_url=base_url, api_key_env=api_key_env)
+        executor_chat = make_chat_model(executor_model, base_url=base_url, api_key_env=api_key_env) \
+            if executor_model else None
         phone = open_device(device, **({"seed": seed} if device.partition(":")[0] == "sim" else {}))
         from mobile_agent.perception import Perception
 
@@ -121,9 +132,16 @@ def register(app: typer.Typer) -> None:
             completion_check=not no_completion_check, device_name=device,
             on_step=on_step, on_finish=write_report,
         )
-        console.print(f"[bold]{instruction}[/bold]  ({chat.name} on {device}; trajectory in {out_dir})", highlight=False)
+        if mode == "multi":
+            from mobile_agent.agent.multi import MultiAgent
+
+            agent: Any = MultiAgent(phone, chat, perception, settings, executor_model=executor_chat)
+        else:
+            agent = Agent(phone, LLMPlanner(chat), perception, settings)
+        console.print(f"[bold]{instruction}[/bold]  ({getattr(agent, 'name', chat.name)} on {device}, {mode} mode; "
+                      f"trajectory in {out_dir})", highlight=False)
         try:
-            result = Agent(phone, LLMPlanner(chat), perception, settings).run(instruction, out_dir)
+            result = agent.run(instruction, out_dir)
         finally:
             if view is not None:
                 summary_file = Path(out_dir) / "summary.json"
