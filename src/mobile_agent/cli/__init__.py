@@ -33,9 +33,9 @@ def version() -> None:
 
 
 def _register_all() -> None:
-    from mobile_agent.cli import bench, devices, eval as eval_cmd, perception, report, run, sim
+    from mobile_agent.cli import bench, devices, eval as eval_cmd, mcp, perception, report, run, sim
 
-    for module in (sim, devices, perception, run, eval_cmd, report, bench):
+    for module in (sim, devices, perception, run, eval_cmd, report, bench, mcp):
         module.register(app)
 
 

@@ -1,0 +1,69 @@
+"""CLI command: ``mobile-agent mcp [--device sim|adb[:SERIAL]] [--transport stdio|http]`` (an MCP
+server that lets other tools and agents operate the phone)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from mobile_agent.errors import ConfigError
+
+
+def mcp_cmd(
+    device: str = typer.Option("sim", "--device", help="sim, adb, or adb:SERIAL."),
+    transport: str = typer.Option("stdio", "--transport", help="stdio (the client starts the server) or http "
+                                  "(streamable HTTP at http://HOST:PORT/mcp)."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (http only)."),
+    port: int = typer.Option(8000, "--port", min=0, max=65535, help="Port to listen on (http only; 0: a free one)."),
+    model: Optional[str] = typer.Option(None, "--model", help="Model for run_instruction (gpt-4o, claude-..., "
+                                        "openai:NAME, scripted:FILE); without it run_instruction is refused."),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible (or Anthropic) endpoint."),
+    api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="Environment variable holding the key."),
+    runs: Path = typer.Option(Path("runs"), "--runs", help="Folder for run_instruction's run folders."),
+    allow_app: Optional[List[str]] = typer.Option(None, "--allow-app", help="Only these apps may be opened "
+                                                  "(repeat the option; default: any)."),
+    confirm: bool = typer.Option(True, "--confirm/--no-confirm", help="Refuse taps that may send, buy, pay, delete "
+                                 "or post unless the call says confirm=true (default on)."),
+    tree: bool = typer.Option(True, "--tree/--no-tree", help="List the device's ui tree nodes in screen_elements."),
+    ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone (sim only)."),
+    dark: bool = typer.Option(False, "--dark", help="Dark theme (sim only)."),
+) -> None:
+    """Serve the phone as MCP tools (screenshot, screen_elements, tap_text, tap_icon, tap_element,
+    type_text, swipe, page, back, home, open_app, long_press, run_instruction) to an MCP client:
+    Claude Desktop, Cursor, or any agent. Ends on EOF (stdio) or Ctrl-C."""
+    from mobile_agent.device import open_device
+    from mobile_agent.mcpserver import PhoneTools, ToolOptions, build_server
+    from mobile_agent.mcpserver.server import bind_socket, serve_http, serve_stdio, stderr_line
+    from mobile_agent.perception import Perception
+
+    if transport not in ("stdio", "http"):
+        raise ConfigError(f"unknown transport {transport!r}: use stdio or http")
+    if model is not None:
+        from mobile_agent.model.factory import split_spec
+
+        split_spec(model)  # a bad spec is a usage error now, not at the first run_instruction
+    is_sim = device.partition(":")[0] == "sim"
+    phone = open_device(device, **({"seed": seed, "dark": dark} if is_sim else {}))
+    options = ToolOptions(confirm=confirm, allowed_apps=tuple(allow_app or ()), tree=tree, model=model,
+                          base_url=base_url, api_key_env=api_key_env, runs_dir=runs, device_name=device)
+    server = build_server(PhoneTools(phone, Perception(ocr=ocr), options))
+    try:
+        if transport == "stdio":
+            serve_stdio(server)
+        else:
+            try:
+                sock = bind_socket(host, port)
+            except OSError as exc:
+                raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}; "
+                                  "choose another --port (0: a free one)") from None
+            serve_http(server, sock, ready=lambda url: stderr_line(f"MCP server (streamable HTTP) at {url}"))
+    except KeyboardInterrupt:
+        pass
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``mcp`` to the main app."""
+    app.command("mcp")(mcp_cmd)

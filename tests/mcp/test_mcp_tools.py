@@ -1,0 +1,212 @@
+"""The MCP server's tools through the SDK's own client, connected in-process to the server object,
+on the simulated phone with the real perception pipeline."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from mcp import Client
+
+from mobile_agent.device.sim import SimPhone
+from mobile_agent.mcpserver import PhoneTools, ToolOptions, build_server
+from mobile_agent.model import ScriptedChatModel
+from mobile_agent.perception import Perception
+
+from mcp_helpers import (
+    EXPECTED_TOOLS, bad_arguments_scenario, check_bad_arguments, data_of, image_of, run, settings_display_scenario,
+    text_of,
+)
+
+
+@pytest.fixture(scope="module")
+def perception() -> Perception:
+    return Perception()
+
+
+def serve(phone: SimPhone, perception: Perception, **options) -> Client:
+    factory = options.pop("chat_model_factory", None)
+    return Client(build_server(PhoneTools(phone, perception, ToolOptions(**options), chat_model_factory=factory)))
+
+
+def test_list_screenshot_open_settings_tap_display_read(perception):
+    phone = SimPhone()
+    home = phone.screenshot()
+
+    async def scenario():
+        async with serve(phone, perception) as client:
+            return await settings_display_scenario(client)
+
+    out = run(scenario)
+    assert out["names"] == EXPECTED_TOOLS
+    tools = {t.name: t for t in out["tools"]}
+    assert all(len(t.description or "") > 30 for t in out["tools"])
+    assert tools["screenshot"].annotations.read_only_hint is True
+    assert tools["tap_text"].annotations.read_only_hint is False
+    assert "text" in tools["tap_text"].input_schema["required"]
+    # the screenshot is the phone's screen, pixel for pixel
+    assert out["shot"].size == (1080, 2400)
+    assert np.array_equal(np.asarray(out["shot"]), np.asarray(home))
+    assert out["opened"]["screen_changed"] and "Settings" in out["opened"]["done"]
+    assert out["tapped"]["screen_changed"]
+    assert phone.state.foreground == "Settings"
+    texts = [e.get("text") for e in out["elements"]["elements"] if e["kind"] == "text"]
+    assert "Display" in texts and "Dark theme" in texts and "Brightness" in texts
+    nodes = [e for e in out["elements"]["elements"] if e["kind"] == "node"]
+    assert out["elements"]["tree"] == "read" and nodes
+    assert any(e.get("text") == "Dark theme" for e in nodes)
+    numbers = [e["n"] for e in out["elements"]["elements"]]
+    assert numbers == list(range(1, len(numbers) + 1))
+    for e in out["elements"]["elements"]:
+        x1, y1, x2, y2 = e["box"]
+        assert 0 <= x1 <= e["center"][0] <= x2 <= 1080 and 0 <= y1 <= e["center"][1] <= y2 <= 2400
+
+
+def test_bad_arguments_are_tool_errors_and_the_server_goes_on(perception):
+    phone = SimPhone()
+
+    async def scenario():
+        async with serve(phone, perception) as client:
+            return await bad_arguments_scenario(client)
+
+    check_bad_arguments(run(scenario))
+    assert phone.state.foreground is None  # nothing was opened by the failed calls
+
+
+def test_tap_element_then_stale_numbers_are_refused(perception):
+    phone = SimPhone()
+    phone.launch("Settings")
+
+    async def scenario():
+        async with serve(phone, perception, tree=False) as client:
+            listed = data_of(await client.call_tool("screen_elements", {"icons": False}))
+            assert listed["tree"] == "off"
+            display = next(e for e in listed["elements"] if e.get("text") == "Display")
+            tapped = data_of(await client.call_tool("tap_element", {"number": display["n"]}))
+            again = await client.call_tool("tap_element", {"number": display["n"]})
+            return display, tapped, again
+
+    display, tapped, again = run(scenario)
+    assert display["kind"] == "text"
+    assert tapped["point"] == display["center"] and tapped["screen_changed"]
+    assert "Dark theme" in phone.ui_tree()
+    assert again.is_error and "call screen_elements again" in text_of(again)
+
+
+def test_risky_tap_needs_confirm_and_allow_list(perception):
+    phone = SimPhone()
+
+    async def scenario():
+        async with serve(phone, perception, allowed_apps=("Mail", "Settings")) as client:
+            refused_app = await client.call_tool("open_app", {"name": "Shop"})
+            data_of(await client.call_tool("open_app", {"name": "Mail"}))
+            data_of(await client.call_tool("tap_text", {"text": "Compose"}))
+            refused = await client.call_tool("tap_icon", {"description": "send"})
+            screen_before = phone.ui_tree()
+            confirmed = await client.call_tool("tap_icon", {"description": "send", "confirm": True})
+            return refused_app, refused, screen_before, confirmed
+
+    refused_app, refused, screen_before, confirmed = run(scenario)
+    assert refused_app.is_error and "allow-list" in text_of(refused_app) and "Mail, Settings" in text_of(refused_app)
+    assert refused.is_error and "confirm=true" in text_of(refused) and "send" in text_of(refused)
+    assert 'text="Compose"' in screen_before  # the refused tap did nothing
+    assert not confirmed.is_error, text_of(confirmed)
+    assert "tapped the icon" in data_of(confirmed)["done"]
+
+
+def test_gestures_back_home_page_swipe_type_long_press(perception):
+    phone = SimPhone()
+
+    async def scenario():
+        async with serve(phone, perception) as client:
+            out = {}
+            data_of(await client.call_tool("open_app", {"name": "Settings"}))
+            out["page"] = data_of(await client.call_tool("page", {"direction": "down"}))
+            out["swipe"] = data_of(await client.call_tool("swipe", {"direction": "down", "fraction": 0.8}))
+            out["back"] = data_of(await client.call_tool("back", {}))
+            out["fg_after_back"] = phone.state.foreground
+            data_of(await client.call_tool("open_app", {"name": "Notes"}))
+            out["press"] = data_of(await client.call_tool("long_press", {"text": "Notes", "duration_ms": 600}))
+            out["home"] = data_of(await client.call_tool("home", {}))
+            out["fg_after_home"] = phone.state.foreground
+            small = image_of(await client.call_tool("screenshot", {"max_side": 480}))
+            out["small"] = small.size
+            out["bad_side"] = await client.call_tool("screenshot", {"max_side": 3})
+            return out
+
+    out = run(scenario)
+    assert out["page"]["screen_changed"] and out["swipe"]["screen_changed"]
+    assert out["fg_after_back"] is None  # Back from the Settings root leaves the app
+    assert "for 600 ms" in out["press"]["done"]
+    assert out["fg_after_home"] is None
+    assert out["small"] == (216, 480)
+    assert out["bad_side"].is_error and "at least 64" in text_of(out["bad_side"])
+
+
+def test_type_text_reaches_the_focused_field(perception):
+    phone = SimPhone()
+
+    async def scenario():
+        async with serve(phone, perception) as client:
+            data_of(await client.call_tool("open_app", {"name": "Notes"}))
+            data_of(await client.call_tool("tap_text", {"text": "New note"}))
+            typed = data_of(await client.call_tool("type_text", {"text": "Groceries"}))
+            listed = data_of(await client.call_tool("screen_elements", {"icons": False}))
+            return typed, listed
+
+    typed, listed = run(scenario)
+    assert typed["screen_changed"] and "'Groceries'" in typed["done"]
+    fields = [e for e in listed["elements"] if e["kind"] == "node" and e.get("class") == "EditText"]
+    assert any(e.get("text") == "Groceries" for e in fields), fields
+    assert any(e["kind"] == "text" and "Groceries" in e["text"] for e in listed["elements"])
+
+
+STEPS = [
+    "Observation: the home screen.\nThought: Settings holds the display options.\nAction: Open App (Settings)",
+    "Observation: Settings.\nThought: open Display.\nAction: Click Text (Display)",
+    "Observation: the Display page.\nThought: done.\nAction: Stop",
+    "Verdict: complete\nReason: the Display page is shown",
+]
+
+
+def test_run_instruction_runs_the_agent_and_returns_its_folder(perception, tmp_path):
+    phone = SimPhone()
+    model = ScriptedChatModel(STEPS)
+
+    async def scenario():
+        async with serve(phone, perception, runs_dir=tmp_path, chat_model_factory=lambda: model) as client:
+            return data_of(await client.call_tool("run_instruction", {"instruction": "Open the display settings",
+                                                                     "max_steps": 5}))
+
+    out = run(scenario)
+    assert out["outcome"] == "completed" and out["completed"] and out["steps"] == 3, out
+    folder = tmp_path / out["run_folder"].rsplit("/", 1)[-1]
+    summary = json.loads((folder / "summary.json").read_text())
+    assert summary["outcome"] == "completed" and (folder / "report.html").exists()
+    assert "Dark theme" in phone.ui_tree()
+
+
+def test_run_instruction_stops_before_a_risky_step_and_outside_the_allow_list(perception, tmp_path):
+    phone = SimPhone()
+    risky = ScriptedChatModel([
+        "Observation: home.\nThought: mail.\nAction: Open App (Mail)",
+        "Observation: Mail.\nThought: compose.\nAction: Click Text (Compose)",
+        "Observation: compose.\nThought: send it.\nAction: Click Icon (send, top)",
+        "Answer: 0",  # where several icons look alike, the planner is asked to pick a mark
+    ], cycle=True)
+    outside = ScriptedChatModel(["Observation: home.\nThought: shop.\nAction: Open App (Shop)"])
+    models = iter([risky, outside])
+
+    async def scenario():
+        async with serve(phone, perception, runs_dir=tmp_path, allowed_apps=("Mail",),
+                         chat_model_factory=lambda: next(models)) as client:
+            first = data_of(await client.call_tool("run_instruction", {"instruction": "Send an empty mail"}))
+            second = data_of(await client.call_tool("run_instruction", {"instruction": "Buy something"}))
+            return first, second
+
+    first, second = run(scenario)
+    assert first["outcome"] == "interrupted" and not first["completed"]
+    assert "allow_risky=true" in first["error"] and "send" in first["error"]
+    assert second["outcome"] == "error" and "allow-list" in second["error"], second
+    assert phone.state.foreground != "Shop"
