@@ -13,17 +13,18 @@ ROOT = Path(mobile_agent.__file__).parent
 # layer -> layers it may import (besides itself)
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
+    "fsutil": {"errors"},  # atomic writes and folder locks: every layer writes files the same way
     "types": {"errors"},
-    "device": {"types", "errors"},
-    "device.sim": {"device", "types", "errors"},
-    "perception": {"types", "errors"},
-    "model": {"types", "errors"},
-    "agent": {"perception", "model", "device", "types", "errors"},
-    "report": {"agent", "device", "device.sim", "types", "errors"},
-    "bench": {"agent", "perception", "model", "device", "device.sim", "report", "types", "errors"},
-    "mcpserver": {"bench", "report", "agent", "perception", "model", "device", "types", "errors", "root"},
+    "device": {"types", "errors", "fsutil"},
+    "device.sim": {"device", "types", "errors", "fsutil"},
+    "perception": {"types", "errors", "fsutil"},
+    "model": {"types", "errors", "fsutil"},
+    "agent": {"perception", "model", "device", "types", "errors", "fsutil"},
+    "report": {"agent", "device", "device.sim", "types", "errors", "fsutil"},
+    "bench": {"agent", "perception", "model", "device", "device.sim", "report", "types", "errors", "fsutil"},
+    "mcpserver": {"bench", "report", "agent", "perception", "model", "device", "types", "errors", "fsutil", "root"},
     "cli": {"mcpserver", "bench", "report", "agent", "perception", "model", "device", "device.sim", "types", "errors",
-            "root"},
+            "fsutil", "root"},
     # the package itself: lazy names for the Python API (mobile_agent.Agent, open_device, Perception...)
     "root": {"agent", "perception", "model", "device", "types", "errors"},
 }

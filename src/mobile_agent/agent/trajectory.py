@@ -8,39 +8,17 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, Sequence
 
 from PIL import Image, ImageDraw
 
+from mobile_agent.fsutil import atomic_write_bytes, atomic_write_text  # noqa: F401 - re-exported
+
 SUMMARY = "summary.json"
 STEPS = "steps.jsonl"
 SCREENS = "screens"
 OUTCOMES = ("completed", "step_limit", "time_limit", "loop", "interrupted", "error", "dry_run")
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"))
 
 
 def draw_gesture(image: Image.Image, gesture: dict[str, Any], boxes: Sequence[Sequence[int]] = ()) -> Image.Image:

@@ -4,6 +4,7 @@ as each task ends, ``--resume``, and worker processes each with its own phone (:
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -15,7 +16,8 @@ from mobile_agent.bench.metrics import ProgressTracker
 from mobile_agent.bench.store import ResultRow, ResultStore
 from mobile_agent.bench.suite import parse_task_key, suite_defs
 from mobile_agent.bench.task import Task
-from mobile_agent.errors import ConfigError
+from mobile_agent.errors import ConfigError, DeviceDisconnectedError, DeviceNotFoundError
+from mobile_agent.fsutil import FolderLock
 
 PLANNERS = ("oracle", "noisy", "model", "scripted")
 
@@ -39,7 +41,7 @@ class EvalConfig:
     judge: str = "state"  # "state" (the simulated phone's state) or "human" (asked at the terminal)
     mode: str = "single"  # "single" (the paper's agent) or "multi" (manager, executor, verifier, notes)
     executor_model: str | None = None  # multi mode: the executor's model (default: model)
-    fault: str | None = field(default=None, compare=False)  # tests only: "exit:TASK" or "raise:TASK"
+    fault: str | None = field(default=None, compare=False)  # tests only: "KIND:TASK[,TASK]", KIND exit, raise, hang or oserror
 
     def __post_init__(self) -> None:
         if self.planner not in PLANNERS:
@@ -88,6 +90,20 @@ def task_by_key(config: EvalConfig, key: str) -> Task:
     raise ConfigError(f"unknown task {tid!r}")
 
 
+# --- environment failures ----------------------------------------------------------------------------
+
+ENVIRONMENT_ERRORS: tuple[type[BaseException], ...] = (OSError, DeviceDisconnectedError, DeviceNotFoundError)
+
+
+def environment_failure(exc: BaseException | None) -> str | None:
+    """Why a run failed for reasons outside the agent (docs/benchmark.md, "Environment failures"):
+    an ``OSError`` (a full disk, a file that cannot be written, a broken pipe) or the device gone.
+    None for anything the agent is answerable for (its plans, grounding, the model's replies)."""
+    if exc is None or not isinstance(exc, ENVIRONMENT_ERRORS):
+        return None
+    return f"{type(exc).__name__}: {exc}"
+
+
 # --- one task --------------------------------------------------------------------------------------
 
 _PERCEPTION: dict[str, Any] = {}
@@ -134,10 +150,16 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
     from mobile_agent.agent import Agent, AgentSettings
     from mobile_agent.agent.operations import Stop, operation_from_dict
 
-    if config.fault and config.fault.partition(":")[2] == task.key:
+    if config.fault and task.key in config.fault.partition(":")[2].split(","):
         kind = config.fault.partition(":")[0]
         if kind == "exit":
             os._exit(3)
+        if kind == "hang":
+            time.sleep(3600)
+        if kind == "oserror":
+            import errno
+
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         raise RuntimeError(f"fault injected at task {task.key}")
     from mobile_agent.report import write_report
 
@@ -175,6 +197,9 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
         agent = Agent(phone, planner, _perception(config.ocr, threads), settings)
     result = agent.run(instruction, traj)
     detail: dict[str, Any] = {"params": task.params, "plan": [str(o) for o in task.operations()]}
+    env = environment_failure(result.exception)
+    if env is not None:
+        detail["environment_failure"] = env
     if getattr(planner, "gave_up", None):
         detail["oracle_gave_up"] = planner.gave_up
     if getattr(planner, "log", None) is not None:
@@ -227,10 +252,43 @@ def explain_first_wrong(judged: Sequence[Any], records: dict[int, dict[str, Any]
     return None
 
 
-def _worker_init() -> None:
+def _worker_init(parent_pid: int | None = None) -> None:
+    """In each worker: leave Ctrl-C to the parent, and end when the parent dies (even by SIGKILL,
+    which gives it no chance to stop its workers): the kernel's parent-death signal on Linux, and
+    on every system a watchdog thread that sees the parent's id change."""
     import signal
+    import threading
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    if parent_pid is None:
+        return
+    _parent_death_signal()
+    if os.getppid() != parent_pid:  # the parent died before the signal was armed
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _parent_death_signal() -> None:
+    """prctl(PR_SET_PDEATHSIG, SIGKILL) on Linux; nothing elsewhere (the watchdog covers it)."""
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def _worker_run(config_d: dict[str, Any], key: str, out_dir: str, cid: str, threads: int) -> dict[str, Any]:
@@ -242,7 +300,9 @@ def _worker_run(config_d: dict[str, Any], key: str, out_dir: str, cid: str, thre
 
 @dataclass
 class EvalRun:
-    """What :func:`run_eval` did: the stored rows of the selection, what it skipped, what failed to run."""
+    """What :func:`run_eval` did: the stored rows of the selection, what it skipped, what failed to
+    run. ``environment``: the tasks of ``failed`` whose environment failed (not scored, rerun by
+    ``--resume``), with why."""
 
     config_id: str
     rows: list[ResultRow]
@@ -251,6 +311,7 @@ class EvalRun:
     interrupted: bool = False
     crashed: str | None = None
     duration_s: float = 0.0
+    environment: dict[str, str] = field(default_factory=dict)
 
     @property
     def complete(self) -> bool:
@@ -262,16 +323,34 @@ Listener = Callable[[str, "ResultRow | None", "str | None"], None]
 
 def run_eval(config: EvalConfig, tasks: Sequence[Task], out_dir: str | Path, *, workers: int = 1,
              resume: bool = False, on_start: Callable[[int, int], None] | None = None,
-             on_result: Listener | None = None, judge: Any = None, device: Any = None) -> EvalRun:
+             on_result: Listener | None = None, judge: Any = None, device: Any = None,
+             lock: bool = True) -> EvalRun:
     """Run ``tasks``; store each result as it ends. With ``resume``, tasks already stored for this
     configuration are skipped. ``workers`` > 1 runs tasks in that many processes (simulated phone
-    only). ``on_result(key, row, error)`` is called as each task ends."""
+    only). ``on_result(key, row, error)`` is called as each task ends.
+
+    The output folder is locked while it runs (a second run on it gets a :class:`ConfigError`);
+    ``lock=False`` when the caller holds the lock itself. A task whose environment failed
+    (:func:`environment_failure`) is recorded apart from the results: it counts in no metric, it
+    is in ``failed`` (so the run is not ``complete``) and ``resume`` runs it again."""
     out = Path(out_dir)
     t0 = time.monotonic()
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
     if not config.is_sim or judge is not None:
         workers = 1
+    folder_lock = FolderLock(out, "eval")
+    if lock:
+        folder_lock.acquire()
+    try:
+        return _run_eval(config, tasks, out, t0, workers, resume, on_start, on_result, judge, device)
+    finally:
+        folder_lock.release()
+
+
+def _run_eval(config: EvalConfig, tasks: Sequence[Task], out: Path, t0: float, workers: int, resume: bool,
+              on_start: Callable[[int, int], None] | None, on_result: Listener | None, judge: Any,
+              device: Any) -> EvalRun:
     with ResultStore(out) as store:
         cid = store.register(config.identity())
         done = store.done(cid) if resume else set()
@@ -280,13 +359,29 @@ def run_eval(config: EvalConfig, tasks: Sequence[Task], out_dir: str | Path, *, 
         if on_start is not None:
             on_start(len(todo), len(skipped))
         failed: dict[str, str] = {}
+        environment: dict[str, str] = {}
         interrupted, crashed = False, None
 
-        def finish(key: str, row: ResultRow | None, error: str | None) -> None:
-            if row is not None and row.outcome != "interrupted":
-                store.save(cid, row)
-            elif row is not None:
-                failed[key] = "interrupted"
+        def finish(key: str, row: ResultRow | None, error: str | None, env: bool = False) -> None:
+            env_error = (row.detail or {}).get("environment_failure") if row is not None else None
+            try:
+                if env_error is not None:
+                    assert row is not None
+                    environment[key] = str(env_error)
+                    error, trajectory, row = f"environment failure: {env_error}", row.trajectory, None
+                    store.save_failure(cid, key, str(env_error), trajectory)
+                elif env and error is not None:
+                    environment[key] = error
+                    store.save_failure(cid, key, error)
+                    error = f"environment failure: {error}"
+                elif row is not None and row.outcome != "interrupted":
+                    store.save(cid, row)
+                elif row is not None:
+                    failed[key] = "interrupted"
+            except sqlite3.Error as exc:  # the store itself failed (a full disk): the task is not scored
+                why = f"the result could not be stored ({exc})"
+                environment[key] = f"{environment[key]}; {why}" if key in environment else why
+                error, row = f"environment failure: {environment[key]}", None
             if error is not None:
                 failed[key] = error
             if on_result is not None:
@@ -300,8 +395,8 @@ def run_eval(config: EvalConfig, tasks: Sequence[Task], out_dir: str | Path, *, 
                         if dev is not None:
                             dev.home()
                         row = run_task(config, task, out, cid, device=dev, judge=judge)
-                    except (RuntimeError, OSError, ValueError) as exc:
-                        finish(task.key, None, f"{type(exc).__name__}: {exc}")
+                    except (RuntimeError, OSError, ValueError, DeviceDisconnectedError, DeviceNotFoundError) as exc:
+                        finish(task.key, None, f"{type(exc).__name__}: {exc}", env=isinstance(exc, ENVIRONMENT_ERRORS))
                         continue
                     finish(task.key, row, None)
                     if row.outcome == "interrupted":
@@ -315,7 +410,7 @@ def run_eval(config: EvalConfig, tasks: Sequence[Task], out_dir: str | Path, *, 
         rows = store.rows(cid, keys)
         order = {k: i for i, k in enumerate(keys)}
         rows.sort(key=lambda r: order.get(r.task_key, 0))
-    return EvalRun(cid, rows, skipped, failed, interrupted, crashed, time.monotonic() - t0)
+    return EvalRun(cid, rows, skipped, failed, interrupted, crashed, time.monotonic() - t0, environment)
 
 
 def _run_pool(config: EvalConfig, todo: Sequence[Task], out: Path, cid: str, workers: int,
@@ -326,7 +421,7 @@ def _run_pool(config: EvalConfig, todo: Sequence[Task], out: Path, cid: str, wor
     workers = min(workers, max(1, len(todo)))
     threads = max(1, (os.cpu_count() or 1) // workers)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
-                               initializer=_worker_init)
+                               initializer=_worker_init, initargs=(os.getpid(),))
     pending: dict[Future, str] = {}
     try:
         for t in todo:
@@ -343,7 +438,7 @@ def _run_pool(config: EvalConfig, todo: Sequence[Task], out: Path, cid: str, wor
                     return (f"a worker process died while running {key} (or a task next to it); the finished "
                             f"tasks are stored: rerun with --resume to run the rest")
                 except Exception as exc:  # noqa: BLE001 - one task's failure must not stop the others
-                    finish(key, None, f"{type(exc).__name__}: {exc}")
+                    finish(key, None, f"{type(exc).__name__}: {exc}", env=isinstance(exc, ENVIRONMENT_ERRORS))
                     continue
                 finish(key, row, None)
     except KeyboardInterrupt:

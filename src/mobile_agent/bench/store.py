@@ -51,6 +51,15 @@ CREATE TABLE IF NOT EXISTS results (
     finished_at TEXT NOT NULL,
     PRIMARY KEY (config_id, task_key)
 );
+CREATE TABLE IF NOT EXISTS failures (
+    config_id TEXT NOT NULL,
+    task_key TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    error TEXT NOT NULL,
+    trajectory TEXT,
+    finished_at TEXT NOT NULL,
+    PRIMARY KEY (config_id, task_key)
+);
 """
 
 COLUMNS = ("config_id", "task_key", "task_id", "variant", "app", "tier", "instruction", "success", "ps", "re",
@@ -133,18 +142,39 @@ class ResultStore:
         return {r[0] for r in self.conn.execute("SELECT task_key FROM results WHERE config_id = ?", (cid,))}
 
     def save(self, cid: str, row: ResultRow) -> None:
-        """Write one result and commit at once (retried briefly while another writer holds the file)."""
+        """Write one result and commit at once (retried briefly while another writer holds the file).
+        An environment failure stored earlier for the same task is cleared: the task has run now."""
         values = (cid, row.task_key, row.task_id, row.variant, row.app, row.tier, row.instruction, int(row.success),
                   row.ps, row.re, row.cr, row.steps, row.human_steps, row.correct_steps, row.furthest,
                   row.milestones, row.outcome, row.prompt_tokens, row.completion_tokens, row.cost_usd,
                   row.duration_s, row.trajectory, row.error, row.judge, json.dumps(row.detail or {}), _now())
         sql = f"INSERT OR REPLACE INTO results ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
+        self._write([(sql, values), ("DELETE FROM failures WHERE config_id = ? AND task_key = ?",
+                                     (cid, row.task_key))])
+
+    def save_failure(self, cid: str, key: str, error: str, trajectory: str | None = None,
+                     kind: str = "environment") -> None:
+        """Record a task that could not be scored because its environment failed (a full disk, an
+        OSError, the device gone). It is no result: it is left out of every metric, ``done`` does
+        not count it (``--resume`` runs it again), and an earlier result of the task is removed."""
+        self._write([("INSERT OR REPLACE INTO failures VALUES (?, ?, ?, ?, ?, ?)",
+                      (cid, key, kind, error, trajectory, _now())),
+                     ("DELETE FROM results WHERE config_id = ? AND task_key = ?", (cid, key))])
+
+    def failures(self, cid: str) -> dict[str, str]:
+        """Task key -> error of the environment failures stored for configuration ``cid``."""
+        return {r[0]: r[1] for r in self.conn.execute(
+            "SELECT task_key, error FROM failures WHERE config_id = ? ORDER BY rowid", (cid,))}
+
+    def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
         for attempt in range(5):
             try:
-                self.conn.execute(sql, values)
+                for sql, values in statements:
+                    self.conn.execute(sql, values)
                 self.conn.commit()
                 return
             except sqlite3.OperationalError:
+                self.conn.rollback()
                 if attempt == 4:
                     raise
                 time.sleep(0.2 * (attempt + 1))

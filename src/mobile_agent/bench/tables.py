@@ -64,12 +64,13 @@ def pct(v: float | None) -> str:
 def render(title: str, table: list[Row]):
     """A rich Table."""
     from rich.table import Table
+    from rich.text import Text
 
     t = Table(title=title)
     for col in ("", "runs", "SU", "PS", "RE", "CR", "steps"):
         t.add_column(col, justify="left" if not col else "right")
     for r in table:
-        t.add_row(r.label, str(r.runs), pct(r.su), pct(r.ps), pct(r.re), pct(r.cr), str(r.steps))
+        t.add_row(Text(r.label), str(r.runs), pct(r.su), pct(r.ps), pct(r.re), pct(r.cr), str(r.steps))
     return t
 
 

@@ -35,8 +35,9 @@ def add_perception_commands(group: typer.Typer) -> None:
         d = result.to_dict()
         d["settings"] = {"seed": seed, "depth": depth, "dark": dark, "ocr": ocr}
         if out:
-            with open(out, "w", encoding="utf-8") as f:
-                json.dump(d, f, indent=1, ensure_ascii=False)
+            from mobile_agent.fsutil import atomic_write_text
+
+            atomic_write_text(out, json.dumps(d, indent=1, ensure_ascii=False))
         if as_json:
             typer.echo(json.dumps(d, ensure_ascii=False))
             return

@@ -8,6 +8,7 @@ from typing import Optional
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 
 def devices(
@@ -39,12 +40,13 @@ def devices(
     for name in ("state", "model", "android", "screen", "transport"):
         table.add_column(name, overflow="fold")
     for i in infos:
-        state = i.state if i.state == "device" else f"[yellow]{i.state}[/yellow]"
-        table.add_row(i.serial, state, i.model or "-", i.android or "-", i.size_text, i.transport or "-")
+        state = Text(i.state, style="" if i.state == "device" else "yellow")
+        table.add_row(*(Text(v) for v in (i.serial,)), state,
+                      *(Text(v) for v in (i.model or "-", i.android or "-", i.size_text, i.transport or "-")))
     console.print(table)
     for i in infos:
         if i.problem:
-            console.print(f"[yellow]{i.serial}[/yellow]: {i.problem}")
+            console.print(Text.assemble((i.serial, "yellow"), f": {i.problem}"))
 
 
 def register(app: typer.Typer) -> None:

@@ -9,8 +9,10 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from mobile_agent.errors import ConfigError
+from mobile_agent.fsutil import FolderLock, atomic_write_text
 
 console = Console()
 
@@ -54,7 +56,6 @@ def register(app: typer.Typer) -> None:
         """Run the Mobile-Eval benchmark and print SU, PS, RE, CR by instruction tier and by app."""
         from mobile_agent.bench.runner import EvalConfig, run_eval
         from mobile_agent.bench.suite import select
-        from mobile_agent.bench.tables import app_table, render, summary_json, tier_table
 
         config = EvalConfig(suite=suite, planner=planner, model=model, base_url=base_url, api_key_env=api_key_env,
                             replies=str(replies) if replies else None, max_steps=max_steps, ocr=ocr, device=device,
@@ -65,59 +66,73 @@ def register(app: typer.Typer) -> None:
             raise ConfigError("no task matches the selection (--tasks, --tier, --app)")
         if list_only:
             for t in selected:
-                console.print(f"{t.key:<14} {t.app:<9} {t.tier}  {t.human_steps:>2} steps  {t.instruction}",
+                console.print(escape(f"{t.key:<14} {t.app:<9} {t.tier}  {t.human_steps:>2} steps  {t.instruction}"),
                               highlight=False)
             raise typer.Exit(0)
-        judge = dev = None
-        if not config.is_sim:
-            from mobile_agent.bench.human import HumanJudge
-            from mobile_agent.device import open_device
+        with FolderLock(out, "eval"):
+            code = _evaluate(config, selected, out, workers, resume, json_path, device, run_eval)
+        raise typer.Exit(code)
 
-            dev = open_device(device)
-            judge = HumanJudge()
-        run = _run_with_progress(config, selected, out, workers, resume, judge, dev, run_eval)
-        rows = run.rows
-        console.print(render("Mobile-Eval by instruction", tier_table(rows)))
-        console.print(render("Mobile-Eval by app", app_table(rows)))
-        for r in rows:
-            if not r.success:
-                why = r.detail.get("first_wrong") or r.detail.get("oracle_gave_up") or r.error or r.outcome
-                console.print(f"[red]failed[/red] {r.task_key}: {why}", highlight=False)
-        timing = _timing(rows)
-        data = summary_json(rows, config.identity(), {
-            "config_id": run.config_id, "duration_s": round(run.duration_s, 2), "workers": workers, "timing": timing,
-            "skipped": run.skipped, "not_run": run.failed, "crashed": run.crashed, "interrupted": run.interrupted,
-            "database": str(out / "results.sqlite"),
-        })
-        text = json.dumps(data, indent=2, default=str)
-        (out / run.config_id).mkdir(parents=True, exist_ok=True)
-        (out / run.config_id / "results.json").write_text(text, encoding="utf-8")
-        if json_path is not None:
-            json_path.parent.mkdir(parents=True, exist_ok=True)
-            json_path.write_text(text, encoding="utf-8")
-        ok = sum(r.success for r in rows)
-        if timing["steps"]:
-            console.print(f"per task: median {timing['task_median_s']:.1f} s; per step: median "
-                          f"{timing['step_median_s']:.2f} s (p10 {timing['step_p10_s']:.2f}, p90 "
-                          f"{timing['step_p90_s']:.2f}; perception {timing['perception_median_s']:.2f}) over "
-                          f"{timing['steps']} steps", highlight=False)
-        console.print(f"SU {ok}/{len(rows)} in {run.duration_s:.1f} s with {workers} worker(s); results in "
-                      f"{out / 'results.sqlite'} (configuration {run.config_id})", highlight=False)
-        for key, err in run.failed.items():
-            console.print(f"[red]not run[/red] {key}: {err}", highlight=False)
-        if run.crashed:
-            console.print(f"[red]{run.crashed}[/red]", highlight=False)
-        if run.interrupted:
-            console.print("[yellow]interrupted: the finished tasks are stored; rerun with --resume[/yellow]")
-        if rows:
-            from mobile_agent.report import write_benchmark_report
 
-            try:
-                page = write_benchmark_report(out)
-                console.print(f"report: {page}", highlight=False)
-            except Exception as exc:  # noqa: BLE001 - the results are stored; the page is a view of them
-                console.print(f"[yellow]the HTML report could not be written: {exc}[/yellow]", highlight=False)
-        raise typer.Exit(0 if run.complete else 1)
+def _evaluate(config, selected, out: Path, workers: int, resume: bool, json_path: Optional[Path], device: str,
+              run_eval) -> int:
+    """Run the selection with the folder locked, print the tables, write results.json and the report;
+    returns the exit status."""
+    from mobile_agent.bench.tables import app_table, render, summary_json, tier_table
+
+    judge = dev = None
+    if not config.is_sim:
+        from mobile_agent.bench.human import HumanJudge
+        from mobile_agent.device import open_device
+
+        dev = open_device(device)
+        judge = HumanJudge()
+    run = _run_with_progress(config, selected, out, workers, resume, judge, dev, run_eval)
+    rows = run.rows
+    console.print(render("Mobile-Eval by instruction", tier_table(rows)))
+    console.print(render("Mobile-Eval by app", app_table(rows)))
+    for r in rows:
+        if not r.success:
+            why = r.detail.get("first_wrong") or r.detail.get("oracle_gave_up") or r.error or r.outcome
+            console.print(f"[red]failed[/red] {escape(f'{r.task_key}: {why}')}", highlight=False)
+    timing = _timing(rows)
+    data = summary_json(rows, config.identity(), {
+        "config_id": run.config_id, "duration_s": round(run.duration_s, 2), "workers": workers, "timing": timing,
+        "skipped": run.skipped, "not_run": run.failed, "environment_failures": run.environment,
+        "crashed": run.crashed, "interrupted": run.interrupted, "database": str(out / "results.sqlite"),
+    })
+    text = json.dumps(data, indent=2, default=str)
+    atomic_write_text(out / run.config_id / "results.json", text)
+    if json_path is not None:
+        atomic_write_text(json_path, text)
+    ok = sum(r.success for r in rows)
+    if timing["steps"]:
+        console.print(f"per task: median {timing['task_median_s']:.1f} s; per step: median "
+                      f"{timing['step_median_s']:.2f} s (p10 {timing['step_p10_s']:.2f}, p90 "
+                      f"{timing['step_p90_s']:.2f}; perception {timing['perception_median_s']:.2f}) over "
+                      f"{timing['steps']} steps", highlight=False)
+    console.print(escape(f"SU {ok}/{len(rows)} in {run.duration_s:.1f} s with {workers} worker(s); results in "
+                         f"{out / 'results.sqlite'} (configuration {run.config_id})"), highlight=False)
+    for key, err in run.failed.items():
+        if key in run.environment:
+            console.print(f"[red]environment failure[/red] {escape(f'{key}: {run.environment[key]}')} (not "
+                          f"scored; rerun with --resume)", highlight=False)
+        else:
+            console.print(f"[red]not run[/red] {escape(f'{key}: {err}')}", highlight=False)
+    if run.crashed:
+        console.print(f"[red]{escape(run.crashed)}[/red]", highlight=False)
+    if run.interrupted:
+        console.print("[yellow]interrupted: the finished tasks are stored; rerun with --resume[/yellow]")
+    if rows:
+        from mobile_agent.report import write_benchmark_report
+
+        try:
+            page = write_benchmark_report(out)
+            console.print(escape(f"report: {page}"), highlight=False)
+        except Exception as exc:  # noqa: BLE001 - the results are stored; the page is a view of them
+            console.print(f"[yellow]the HTML report could not be written: {escape(str(exc))}[/yellow]",
+                          highlight=False)
+    return 0 if run.complete else 1
 
 
 def _timing(rows) -> dict:
@@ -154,7 +169,7 @@ def _run_with_progress(config, selected, out, workers, resume, judge, dev, run_e
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     if judge is not None:  # questions go to the terminal: no live bar over them
-        return run_eval(config, selected, out, workers=workers, resume=resume, judge=judge, device=dev)
+        return run_eval(config, selected, out, workers=workers, resume=resume, judge=judge, device=dev, lock=False)
     counts = {"ok": 0, "done": 0}
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("SU {task.fields[ok]}/{task.fields[done]}"), TimeElapsedColumn(),
@@ -172,7 +187,7 @@ def _run_with_progress(config, selected, out, workers, resume, judge, dev, run_e
             progress.update(bar, advance=1, ok=counts["ok"], done=counts["done"])
             mark = "[green]ok[/green]" if row is not None and row.success else "[red]fail[/red]"
             detail = f"{row.steps} steps, {row.duration_s:.1f} s" if row is not None else (error or "")
-            progress.console.print(f"{mark} {key}  {detail}", highlight=False)
+            progress.console.print(f"{mark} {escape(f'{key}  {detail}')}", highlight=False)
 
         return run_eval(config, selected, out, workers=workers, resume=resume, on_start=on_start,
-                        on_result=on_result, judge=judge, device=dev)
+                        on_result=on_result, judge=judge, device=dev, lock=False)

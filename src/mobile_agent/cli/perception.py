@@ -36,19 +36,23 @@ def parse_cmd(
     if annotate is not None:
         boxes = [line.box for line in res.lines] + [i.box for i in (res.icons or [])]
         labels = [f"T{i}" for i in range(len(res.lines))] + [f"I{i}" for i in range(len(res.icons or []))]
-        draw_marks(img, boxes, labels=labels).save(annotate)
+        from mobile_agent.fsutil import atomic_save_image
+
+        atomic_save_image(annotate, draw_marks(img, boxes, labels=labels))
     if as_json:
         typer.echo(json.dumps(res.to_dict(), ensure_ascii=False))
         return
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
 
-    table = Table(title=f"{image.name}: {res.width}x{res.height}, {len(res.lines)} text lines, "
+    table = Table(title=f"{escape(image.name)}: {res.width}x{res.height}, {len(res.lines)} text lines, "
                         f"{len(res.icons or [])} icons")
     for col in ("id", "kind", "text", "box", "score"):
         table.add_column(col)
     for i, line in enumerate(res.lines):
-        table.add_row(f"T{i}", "text", line.text, str(list(line.box.as_tuple())), f"{line.score:.2f}")
+        table.add_row(f"T{i}", "text", Text(line.text), str(list(line.box.as_tuple())), f"{line.score:.2f}")
     for i, ic in enumerate(res.icons or []):
         table.add_row(f"I{i}", f"icon ({ic.source})", "", str(list(ic.box.as_tuple())), f"{ic.score:.2f}")
     console = Console()

@@ -9,6 +9,7 @@ from typing import Any, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from mobile_agent.errors import ConfigError
 
@@ -42,15 +43,15 @@ def _step_line(rec: dict[str, Any]) -> str:
     extra = ""
     refl = rec.get("reflection") or {}
     if rec.get("error"):
-        extra = f"  [red]{rec['error']}[/red]"
+        extra = f"  [red]{escape(str(rec['error']))}[/red]"
     elif refl.get("verdict") == "no_change":
         extra = "  [yellow]no change[/yellow]"
     elif refl.get("verdict") == "wrong_page":
         extra = "  [yellow]wrong page[/yellow]"
     elif (rec.get("grounding") or {}).get("status") not in (None, "found"):
-        extra = f"  [yellow]{rec['grounding']['status']}: not carried out[/yellow]"
-    goal = f"  [dim]({rec['subgoal']})[/dim]" if rec.get("subgoal") else ""  # multi mode: the manager's subgoal
-    return f"[bold]step {rec['step']:>2}[/bold]  {action}  {where}  {t:.1f} s  {tokens} tok{extra}{goal}"
+        extra = f"  [yellow]{escape(str(rec['grounding']['status']))}: not carried out[/yellow]"
+    goal = f"  [dim]({escape(str(rec['subgoal']))})[/dim]" if rec.get("subgoal") else ""  # multi mode: the manager's subgoal
+    return f"[bold]step {rec['step']:>2}[/bold]  {escape(f'{action}  {where}')}  {t:.1f} s  {tokens} tok{extra}{goal}"
 
 
 def register(app: typer.Typer) -> None:
@@ -108,7 +109,7 @@ def register(app: typer.Typer) -> None:
         perception = Perception(ocr=ocr)
 
         def ask(op: Any, description: str) -> bool:
-            return typer.confirm(f"Carry out {description}?", default=False)
+            return typer.confirm(f"Carry out {description}?", default=False)  # typer prints plain text
 
         out_dir = out or _default_out(instruction)
         print_step = lambda rec: console.print(_step_line(rec), highlight=False)  # noqa: E731
@@ -118,7 +119,7 @@ def register(app: typer.Typer) -> None:
             from mobile_agent.report.live import LiveView
 
             view = LiveView(instruction)
-            console.print(f"live view at {view.start()}", highlight=False)
+            console.print(escape(f"live view at {view.start()}"), highlight=False)
             view.show_screen(phone.screenshot())
             follow = view.follow(out_dir)
 
@@ -138,8 +139,8 @@ def register(app: typer.Typer) -> None:
             agent: Any = MultiAgent(phone, chat, perception, settings, executor_model=executor_chat)
         else:
             agent = Agent(phone, LLMPlanner(chat), perception, settings)
-        console.print(f"[bold]{instruction}[/bold]  ({getattr(agent, 'name', chat.name)} on {device}, {mode} mode; "
-                      f"trajectory in {out_dir})", highlight=False)
+        console.print(f"[bold]{escape(instruction)}[/bold]  " + escape(
+            f"({getattr(agent, 'name', chat.name)} on {device}, {mode} mode; trajectory in {out_dir})"), highlight=False)
         try:
             result = agent.run(instruction, out_dir)
         finally:
@@ -153,10 +154,11 @@ def register(app: typer.Typer) -> None:
         cost = f", ${result.cost_usd:.4f}" if result.cost_usd is not None else ""
         colour = "green" if result.completed else "red"
         console.print(
-            f"[{colour}]{result.outcome}[/{colour}] after {result.steps} step(s), {result.duration_s:.1f} s, "
-            f"{result.usage.total_tokens} tokens{cost}; trajectory: {result.out_dir}", highlight=False)
+            f"[{colour}]{escape(result.outcome)}[/{colour}] " + escape(
+                f"after {result.steps} step(s), {result.duration_s:.1f} s, {result.usage.total_tokens} tokens{cost}; "
+                f"trajectory: {result.out_dir}"), highlight=False)
         if result.error:
-            console.print(f"[red]{result.error}[/red]", highlight=False)
+            console.print(f"[red]{escape(result.error)}[/red]", highlight=False)
         if isinstance(result.exception, ConfigError):
             raise result.exception
         raise typer.Exit(0 if result.completed else 1)

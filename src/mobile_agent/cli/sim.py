@@ -46,8 +46,9 @@ def shot(out: Annotated[Path, typer.Option("--out", help="PNG file to write.")],
          dark: Dark = False, seed: Seed = 0, width: Width = 1080, height: Height = 2400) -> None:
     """Save a screenshot of the simulated phone."""
     phone = _phone(seed, app, dark, width, height)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    phone.screenshot().save(out)
+    from mobile_agent.fsutil import atomic_save_image
+
+    atomic_save_image(out, phone.screenshot())
     typer.echo(f"{out} ({phone.width}x{phone.height})")
 
 

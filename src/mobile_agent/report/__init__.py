@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mobile_agent.errors import ConfigError
+from mobile_agent.fsutil import atomic_write_text
 from mobile_agent.report.rundata import SCREENS, STEPS, SUMMARY, read_run
 from mobile_agent.report.trajectory import render_run
 
@@ -23,13 +24,6 @@ __all__ = ["write_report", "write_benchmark_report", "is_run_dir", "REPORT_NAME"
 def is_run_dir(path: Path) -> bool:
     """True when ``path`` holds any part of a trajectory folder."""
     return any((path / name).exists() for name in (SUMMARY, STEPS, SCREENS))
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
 
 
 def write_report(run_dir: Path, out: Path | None = None, embed: bool = False) -> Path:
@@ -51,7 +45,7 @@ def write_report(run_dir: Path, out: Path | None = None, embed: bool = False) ->
     if out.is_dir():
         out = out / REPORT_NAME
     run = read_run(run_dir)
-    _atomic_write(out, render_run(run, out, embed=embed))
+    atomic_write_text(out, render_run(run, out, embed=embed))
     return out
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from mobile_agent.errors import ConfigError
+from mobile_agent.fsutil import atomic_write_text
 from mobile_agent.report.htmlkit import esc, fmt_cost, fmt_int, fmt_pct, fmt_seconds, page_head, relative_src
 
 RESULTS_SQLITE = "results.sqlite"
@@ -500,8 +501,5 @@ def write_benchmark_report(eval_dir: Path, out: Path | None = None) -> Path:
                 write_report(r.run_dir)
             except (ConfigError, OSError) as exc:
                 data.notes.append(f"could not write the trajectory report of {r.task}: {exc}")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.tmp")
-    tmp.write_text(render_bench(data, out), encoding="utf-8")
-    tmp.replace(out)
+    atomic_write_text(out, render_bench(data, out))
     return out

@@ -1,0 +1,142 @@
+"""Writing files safely, shared by every layer.
+
+- :func:`atomic_write_bytes` / :func:`atomic_write_text`: the only way this package writes a file.
+  The data goes to a temporary file with a name unique to this writer (``mkstemp`` in the target's
+  folder), is flushed and fsynced, and is renamed over the target with ``os.replace``. A reader sees
+  the old file or the new one, never half of one; two processes writing the same file never share
+  a temporary name; a full disk leaves the old file as it was and raises ``OSError``.
+- :class:`FolderLock`: an exclusive lock on a folder (an ``flock`` on a ``.lock`` file inside it),
+  so that two processes do not fill one output folder at once. The holder's process id is written
+  in the file, and the error names it.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import IO, Any
+
+from mobile_agent.errors import ConfigError
+
+LOCK_NAME = ".lock"
+
+
+def atomic_write_bytes(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (unique temporary file, fsync, ``os.replace``)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def atomic_write_text(path: str | Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically; see :func:`atomic_write_bytes`."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_save_image(path: str | Path, image: "Any") -> None:
+    """Save a PIL image atomically, in the format its file name says (``.png``, ``.jpg``...)."""
+    import io
+
+    from PIL import Image
+
+    path = Path(path)
+    fmt = Image.registered_extensions().get(path.suffix.lower())
+    if fmt is None:
+        raise ConfigError(f"cannot tell the image format of {path.name}: use a .png or .jpg name")
+    buf = io.BytesIO()
+    image.save(buf, fmt)
+    atomic_write_bytes(path, buf.getvalue())
+
+
+class FolderLock:
+    """``with FolderLock(folder, what="eval"):`` holds an exclusive lock on ``folder`` (created if
+    missing). A second holder, in this process or another, gets a :class:`ConfigError` naming the
+    process that holds it. The lock goes with the process: a killed holder leaves no stale lock."""
+
+    def __init__(self, folder: str | Path, what: str = "run") -> None:
+        self.folder = Path(folder)
+        self.path = self.folder / LOCK_NAME
+        self.what = what
+        self._file: IO[str] | None = None
+
+    def acquire(self) -> None:
+        if self._file is not None:
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        f = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held open while locked
+        try:
+            _lock(f)
+        except BlockingIOError:
+            f.seek(0)
+            holder = f.read().strip()
+            f.close()
+            who = f" (process {holder})" if holder.isdigit() else ""
+            raise ConfigError(f"another {self.what} is using {self.folder}{who}; wait for it to end, "
+                              f"or choose another --out") from None
+        except BaseException:
+            f.close()
+            raise
+        f.seek(0)
+        f.truncate()
+        f.write(str(os.getpid()))
+        f.flush()
+        self._file = f
+
+    def release(self) -> None:
+        f, self._file = self._file, None
+        if f is None:
+            return
+        try:
+            f.seek(0)
+            f.truncate()
+            f.flush()
+            _unlock(f)
+        finally:
+            f.close()
+
+    @property
+    def held(self) -> bool:
+        return self._file is not None
+
+    def __enter__(self) -> FolderLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+if os.name == "nt":  # pragma: no cover - exercised on Windows only
+    import msvcrt
+
+    def _lock(f: IO[str]) -> None:
+        f.seek(0)
+        try:
+            msvcrt.locking(f.fileno(), msvcrt.LK_NBLCK, 1)
+        except OSError as exc:
+            raise BlockingIOError(str(exc)) from exc
+
+    def _unlock(f: IO[str]) -> None:
+        f.seek(0)
+        msvcrt.locking(f.fileno(), msvcrt.LK_UNLCK, 1)
+else:
+    import fcntl
+
+    def _lock(f: IO[str]) -> None:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+    def _unlock(f: IO[str]) -> None:
+        fcntl.flock(f.fileno(), fcntl.LOCK_UN)
