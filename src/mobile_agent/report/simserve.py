@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import threading
 import time
 from pathlib import Path
@@ -33,9 +34,13 @@ MAX_TEXT = 200
 
 
 def _int(v: Any, name: str) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise ValueError(f"{name} must be a number, got {v!r}")
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        raise ValueError(f"{name} must be a finite number, got {v!r}")
     return int(round(v))
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows: send finite numbers")
 
 
 class PhoneServer:
@@ -176,7 +181,7 @@ class PhoneServer:
                 return json_response(self._state_locked())
         if method == "POST" and path == "/api/gesture":
             try:
-                g = json.loads(body.decode("utf-8") or "{}")
+                g = json.loads(body.decode("utf-8") or "{}", parse_constant=_no_constant)
                 if not isinstance(g, dict):
                     raise ValueError("the gesture must be a JSON object")
                 return json_response(self.apply(g))
