@@ -149,8 +149,16 @@ def register(app: typer.Typer) -> None:
                 if summary_file.exists():
                     import json
 
-                    view.finish(json.loads(summary_file.read_text(encoding="utf-8")))
-                view.close()
+                    from PIL import Image
+
+                    final = None
+                    try:
+                        with Image.open(Path(out_dir) / "screens" / "final.png") as im:
+                            final = im.convert("RGB")
+                    except (OSError, ValueError):
+                        pass
+                    view.finish(json.loads(summary_file.read_text(encoding="utf-8")), final)
+                view.close(wait_s=5.0)  # an open page is told how the run ended before the server stops
         cost = f", ${result.cost_usd:.4f}" if result.cost_usd is not None else ""
         colour = "green" if result.completed else "red"
         console.print(

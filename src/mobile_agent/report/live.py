@@ -7,11 +7,13 @@ Usage::
     url = view.start()                 # http://127.0.0.1:PORT/ on a free port
     view.update(step_record, image)    # after each step (the step dict of steps.jsonl, a PIL image)
     # or: AgentSettings(on_step=view.follow(run_dir)) reads each step's screenshot from the run folder
-    view.finish(summary)               # optional: the run's summary.json dict
-    view.close()
+    view.finish(summary, final_image)  # the run's summary.json dict and its last screen
+    view.close(wait_s=5.0)             # lets an open page see how the run ended first
 
 The page polls ``/api/state?from=N`` twice a second (new steps since N, the newest screenshot's
-number, the summary once finished); screenshots are served as JPEG from ``/screen/<n>.jpg``.
+number and what it shows, the summary once finished); screenshots are served as JPEG from
+``/screen/<n>.jpg``. A step's screen is the one it acted on (its gesture drawn on it); the screen
+after the last step is the final one, shown when the run ends.
 """
 
 from __future__ import annotations
@@ -54,8 +56,11 @@ class LiveView:
         self._steps: list[dict[str, Any]] = []
         self._screens: list[bytes] = []  # JPEG bytes; index = screen number
         self._step_screen: list[int | None] = []  # screen number of each step
+        self._labels: list[str] = []  # what each screen shows
         self._summary: dict[str, Any] | None = None
         self._version = 0
+        self._polled = False  # a page has asked for the state at least once
+        self._final_seen = threading.Event()  # a page has been told how the run ended
 
     def start(self) -> str:
         """Start serving and return the page's URL (``http://127.0.0.1:PORT/``)."""
@@ -66,13 +71,14 @@ class LiveView:
         return self._server.url
 
     def update(self, step: dict[str, Any], screenshot: Image.Image | None = None) -> None:
-        """Show a finished step (its ``steps.jsonl`` record) and the phone's screen after it."""
+        """Show a finished step (its ``steps.jsonl`` record) and the screen it acted on."""
         record = _jsonable(step)
         jpeg = _jpeg(screenshot) if screenshot is not None else None
         with self._lock:
             number: int | None = None
             if jpeg is not None:
                 self._screens.append(jpeg)
+                self._labels.append(f"step {record.get('step', len(self._steps) + 1)}: the screen it acted on")
                 number = len(self._screens) - 1
             self._steps.append(record)
             self._step_screen.append(number)
@@ -98,21 +104,35 @@ class LiveView:
 
         return on_step
 
-    def show_screen(self, screenshot: Image.Image) -> None:
+    def show_screen(self, screenshot: Image.Image, label: str = "first screen") -> None:
         """Show a screenshot without a step (for example the first screen, before step 1)."""
         jpeg = _jpeg(screenshot)
         with self._lock:
             self._screens.append(jpeg)
+            self._labels.append(label)
             self._version += 1
 
-    def finish(self, summary: dict[str, Any]) -> None:
-        """Show the run's outcome (its ``summary.json`` dict); the page stops polling."""
+    def finish(self, summary: dict[str, Any], final: Image.Image | None = None) -> None:
+        """Show the run's outcome (its ``summary.json`` dict) and its final screen; the page stops
+        polling once it has seen them."""
+        if final is not None:
+            self.show_screen(final, "final screen")
         with self._lock:
             self._summary = _jsonable(summary)
             self._version += 1
 
-    def close(self) -> None:
-        """Stop serving and free the port. Safe to call twice."""
+    def wait_seen(self, timeout: float) -> bool:
+        """Wait until an open page has been told how the run ended (at most ``timeout`` seconds;
+        at once when no page ever asked). True when it was."""
+        if not self._polled or self._summary is None:
+            return self._final_seen.is_set()
+        return self._final_seen.wait(timeout)
+
+    def close(self, wait_s: float = 0.0) -> None:
+        """Stop serving and free the port, after waiting up to ``wait_s`` seconds for an open page to
+        see how the run ended. Safe to call twice."""
+        if wait_s > 0:
+            self.wait_seen(wait_s)
         self._server.close()
 
     def __enter__(self) -> "LiveView":
@@ -125,14 +145,20 @@ class LiveView:
     # ------------------------------------------------------------ HTTP
     def _state(self, start: int) -> dict[str, Any]:
         with self._lock:
+            self._polled = True
+            if self._summary is not None:
+                self._final_seen.set()
             start = max(0, min(start, len(self._steps)))
+            latest = len(self._screens) - 1 if self._screens else None
             return {
                 "version": self._version,
                 "instruction": self.instruction,
                 "count": len(self._steps),
                 "from": start,
-                "steps": [{"record": r, "screen": n} for r, n in zip(self._steps[start:], self._step_screen[start:])],
-                "latest_screen": len(self._screens) - 1 if self._screens else None,
+                "steps": [{"record": r, "screen": n, "label": self._labels[n] if n is not None else None}
+                          for r, n in zip(self._steps[start:], self._step_screen[start:])],
+                "latest_screen": latest,
+                "latest_label": self._labels[latest] if latest is not None else None,
                 "summary": self._summary,
             }
 
