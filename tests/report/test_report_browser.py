@@ -289,3 +289,110 @@ def test_sim_serve_typing_drag_and_back(page: Page, tmp_path: Path) -> None:
         assert after != before and "About phone" in after and "About phone" not in before
     finally:
         served.close()
+
+
+# --- layout: scroll at load, the screen fits the window, labels, overflow, the filmstrip -----------
+
+def _layout_run(tmp_path: Path) -> Path:
+    """The cached run with a tap low on the screen at step 3, crowded candidate boxes at step 2,
+    long unbroken words in the thought, and step 2 lost from the record at the end."""
+    run = tmp_path / "run"
+    shutil.copytree(cached_run(), run)
+    recs = [json.loads(line) for line in (run / "steps.jsonl").read_text().splitlines()]
+    recs[2]["gesture"] = {"kind": "tap", "x": 540, "y": 2330}
+    recs[1]["grounding"]["candidates"] = [{"box": [100 + 6 * i, 600 + 4 * i, 500, 700], "point": [300, 650],
+                                           "score": 0.5, "text": "x" * 60} for i in range(12)]
+    recs[1]["grounding"]["chosen"] = 3
+    recs[0]["thought"] = "a" * 400
+    (run / "steps.jsonl").write_text("\n".join(json.dumps(r) for r in recs) + "\n")
+    return run
+
+
+def test_report_opens_at_its_header_and_reloads_there(page: Page, tmp_path: Path) -> None:
+    out = write_report(_layout_run(tmp_path))
+    page.goto(out.as_uri())
+    _images_loaded(page)
+    assert page.evaluate("window.scrollY") == 0
+    assert page.evaluate("location.hash") == ""
+    page.reload()
+    _images_loaded(page)
+    assert page.evaluate("window.scrollY") == 0
+    page.keyboard.press("ArrowRight")  # moving on names the step in the address
+    assert page.evaluate("location.hash") == "#step-2"
+
+
+def test_the_whole_screenshot_and_its_tap_fit_a_900_px_window(page: Page, tmp_path: Path) -> None:
+    out = write_report(_layout_run(tmp_path))
+    page.set_viewport_size({"width": 1200, "height": 900})
+    page.goto(out.as_uri())
+    _images_loaded(page)
+    page.click('.thumb[data-target="step-3"]')
+    box = page.evaluate("""() => {
+        const f = document.querySelector('#step-3 figure').getBoundingClientRect();
+        const d = document.querySelector('#step-3 circle.dot').getBoundingClientRect();
+        const s = document.getElementById('filmstrip').getBoundingClientRect();
+        return {top: f.top, bottom: f.bottom, dot: d.top + d.height / 2, strip: s.bottom, h: window.innerHeight};
+    }""")
+    assert box["top"] >= box["strip"] - 1, box  # not under the filmstrip
+    assert box["bottom"] <= box["h"], box  # the whole screen is in the window
+    assert box["strip"] < box["dot"] < box["h"], box  # so is a tap low on the screen
+
+
+def test_candidate_numbers_do_not_overlap(page: Page, tmp_path: Path) -> None:
+    out = write_report(_layout_run(tmp_path))
+    page.goto(out.as_uri())
+    rects = page.evaluate("""Array.from(document.querySelectorAll('#step-2 .cand text')).map(t => {
+        const r = t.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })""")
+    assert len(rects) == 12
+    for i, a in enumerate(rects):
+        for b in rects[i + 1:]:
+            overlap = min(a[2], b[2]) - max(a[0], b[0]) > 0.5 and min(a[3], b[3]) - max(a[1], b[1]) > 0.5
+            assert not overlap, (a, b)
+
+
+def _bench_folder(tmp_path: Path) -> Path:
+    from mobile_agent.bench.store import ResultRow, ResultStore
+
+    out = tmp_path / "evalout"
+    with ResultStore(out) as store:
+        cid = store.register({"planner": "model", "model": "a-model-with-a-rather-long-name" * 3})
+        for i in range(3):
+            traj = out / cid / f"task-{i}"
+            shutil.copytree(cached_run(), traj)
+            store.save(cid, ResultRow(task_key=f"a-task-with-a-long-key-{i}", task_id="t", variant=0, app="Multi-app",
+                                      tier=3, instruction="Find the cheapest flight and " * 6, success=i == 0, ps=0.5,
+                                      re=2.5, cr=0.5, steps=9, human_steps=6, correct_steps=4, furthest=1,
+                                      milestones=3, outcome="step_limit", duration_s=12.0, trajectory=str(traj),
+                                      error="E" * 200 if i else None,
+                                      detail={"first_wrong": "step 2 Click Text (Go): " + "why " * 40}))
+    from mobile_agent.report import write_benchmark_report
+
+    return write_benchmark_report(out)
+
+
+@pytest.mark.parametrize("size", [{"width": 1366, "height": 768}, {"width": 390, "height": 844}])
+def test_no_horizontal_overflow(page: Page, tmp_path: Path, size: dict) -> None:
+    page.set_viewport_size(size)
+    for out in (write_report(_layout_run(tmp_path)), _bench_folder(tmp_path)):
+        page.goto(out.as_uri())
+        _images_loaded(page)
+        widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert widths[0] <= widths[1], (out.name, size, widths)
+
+
+def test_the_filmstrip_follows_scrolling_and_marks_a_missing_step(page: Page, tmp_path: Path) -> None:
+    run = _layout_run(tmp_path)
+    lines = (run / "steps.jsonl").read_text().splitlines()
+    (run / "steps.jsonl").write_text("\n".join([lines[0]] + lines[2:]) + "\n")  # step 2 is lost
+    out = write_report(run)
+    page.goto(out.as_uri())
+    _images_loaded(page)
+    missing = page.locator(".thumb.missing")
+    assert missing.count() == 1 and "missing" in missing.inner_text()
+    # the mark sits between step 1 and step 3 in the filmstrip
+    order = page.evaluate("Array.from(document.querySelectorAll('#filmstrip .thumb')).map("
+                          "t => t.dataset.target || 'missing')")
+    assert order[:3] == ["step-1", "missing", "step-3"]
+    page.evaluate("window.scrollTo(0, document.getElementById('step-4').offsetTop - 175)")
+    page.wait_for_function("document.querySelector('.thumb.current') && "
+                           "document.querySelector('.thumb.current').dataset.target === 'step-4'")

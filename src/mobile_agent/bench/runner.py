@@ -3,6 +3,7 @@ as each task ends, ``--resume``, and worker processes each with its own phone (:
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import time
@@ -220,13 +221,48 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
                       correct_steps=verdict.correct_steps, furthest=0, milestones=len(task.milestones),
                       human_steps=verdict.human_steps, steps=result.steps)
         judge_kind = "human"
-    return ResultRow(
+    row = ResultRow(
         task_key=task.key, task_id=task.id, variant=task.variant, app=task.app, tier=task.tier,
         instruction=instruction, outcome=result.outcome,
         prompt_tokens=result.usage.prompt_tokens, completion_tokens=result.usage.completion_tokens,
         cost_usd=result.cost_usd, duration_s=round(result.duration_s, 3), trajectory=str(traj),
         error=result.error, judge=judge_kind, detail=detail, **values,
     )
+    record_verdict(traj, row)
+    return row
+
+
+def verdict_of(row: ResultRow) -> dict[str, Any]:
+    """The benchmark's verdict on one task run, as ``benchmark.json`` in its trajectory folder holds
+    it (docs/interfaces.md): success, the metrics (RE only for a success), the judge, and why it
+    failed (the first wrong step, the oracle giving up, the run's error), or the environment
+    failure that kept it from being scored."""
+    d = row.detail or {}
+    env = d.get("environment_failure")
+    why = None
+    if env is None and not row.success:
+        why = d.get("first_wrong") or d.get("oracle_gave_up") or row.error or f"the run ended {row.outcome}"
+    return {"task": row.task_key, "scored": env is None, "success": bool(row.success) if env is None else None,
+            "su": (1.0 if row.success else 0.0) if env is None else None, "ps": row.ps if env is None else None,
+            "re": row.re if env is None and row.success else None, "cr": row.cr if env is None else None,
+            "judge": row.judge, "agent_outcome": row.outcome, "why": why, "environment_failure": env}
+
+
+def record_verdict(traj: Path, row: ResultRow) -> None:
+    """Write ``benchmark.json`` beside the run and rewrite its report, which then shows the verdict.
+    A failure here (a full disk) costs the page, never the result."""
+    from mobile_agent.fsutil import atomic_write_text
+    from mobile_agent.report import VERDICT, write_report
+
+    try:
+        if not traj.is_dir():
+            return
+        atomic_write_text(traj / VERDICT, json.dumps(verdict_of(row), ensure_ascii=False, indent=2) + "\n")
+        write_report(traj)
+    except (OSError, ConfigError) as exc:
+        import logging
+
+        logging.getLogger(__name__).warning("could not record the verdict in %s: %s", traj, exc)
 
 
 def explain_first_wrong(judged: Sequence[Any], records: dict[int, dict[str, Any]]) -> str | None:

@@ -13,12 +13,12 @@ from pathlib import Path
 
 from mobile_agent.errors import ConfigError
 from mobile_agent.fsutil import atomic_write_text
-from mobile_agent.report.rundata import SCREENS, STEPS, SUMMARY, read_run
+from mobile_agent.report.rundata import SCREENS, STEPS, SUMMARY, VERDICT, read_run
 from mobile_agent.report.trajectory import render_run
 
 REPORT_NAME = "report.html"
 
-__all__ = ["write_report", "write_benchmark_report", "is_run_dir", "REPORT_NAME"]
+__all__ = ["write_report", "write_benchmark_report", "is_run_dir", "REPORT_NAME", "VERDICT"]
 
 
 def is_run_dir(path: Path) -> bool:

@@ -254,6 +254,12 @@ def _read_sqlite(eval_dir: Path, path: Path) -> BenchData:
                 except (TypeError, json.JSONDecodeError):
                     cfg = {}
                 configs[str(d.get("config_id"))] = (str(d.get("created_at") or ""), cfg if isinstance(cfg, dict) else {})
+        failures: list[str] = []
+        if "failures" in tables:
+            for r in con.execute('SELECT * FROM "failures" ORDER BY rowid'):
+                d = dict(r)
+                failures.append(f"{d.get('task_key')} (configuration {d.get('config_id')}) was not scored: "
+                                f"{d.get('kind')} failure: {d.get('error')}. Rerun with --resume.")
     except sqlite3.DatabaseError as exc:
         raise ConfigError(f"cannot read {path}: {exc} (the file may be damaged; rerun `mobile-agent eval`)") from exc
     finally:
@@ -268,7 +274,16 @@ def _read_sqlite(eval_dir: Path, path: Path) -> BenchData:
         cfg = configs.get(cid, ("", {}))[1]
         title = _config_title(cid, cfg) if cid else "Results"
         sections.append(Section(title, groups[cid], cfg))
-    return BenchData(eval_dir, f"{RESULTS_SQLITE} (table {best[1]})", sections or [Section("Results", [])])
+    meta: dict[str, Any] = {}
+    if order and order[0]:
+        try:  # the newest configuration's results.json has the wall time of its last eval
+            newest = json.loads((eval_dir / order[0] / RESULTS_JSON).read_text(encoding="utf-8"))
+            if _as_float(newest.get("duration_s")) is not None:
+                meta["wall_s"] = float(newest["duration_s"])
+        except (OSError, ValueError, AttributeError):
+            pass
+    return BenchData(eval_dir, f"{RESULTS_SQLITE} (table {best[1]})", sections or [Section("Results", [])],
+                     notes=failures, meta=meta)
 
 
 def _read_json(eval_dir: Path, path: Path) -> BenchData:
@@ -390,7 +405,8 @@ _AGG_HEAD = ("<thead><tr><th>{first}</th><th>tasks</th><th title='success'>SU</t
 def _agg_table(first: str, aggs: list[Agg], total: Agg, table_id: str) -> str:
     body = "".join(f'<tr><td class="l">{esc(a.label)}</td>{_metric_cells(a)}</tr>' for a in aggs)
     body += f'<tr class="total"><td class="l"><strong>All</strong></td>{_metric_cells(total)}</tr>'
-    return f'<table class="metrics" id="{table_id}">{_AGG_HEAD.format(first=esc(first))}<tbody>{body}</tbody></table>'
+    return (f'<div class="scroll"><table class="metrics" id="{table_id}">{_AGG_HEAD.format(first=esc(first))}'
+            f'<tbody>{body}</tbody></table></div>')
 
 
 def _task_link(row: TaskRow, page: Path) -> str:
@@ -403,18 +419,23 @@ def _task_link(row: TaskRow, page: Path) -> str:
 
 
 def _why(row: TaskRow) -> str:
-    """The error of a run, or the reason its detail gives (an oracle that gave up)."""
-    if row.error:
+    """Why a run failed: its error, or the stored explanation of its first wrong step (or the oracle
+    giving up). Empty for a success."""
+    if not row.failed:
         return row.error
+    parts = [row.error] if row.error else []
     detail = row.extra.get("detail")
     if isinstance(detail, str):
         try:
             detail = json.loads(detail)
         except json.JSONDecodeError:
             detail = None
-    if isinstance(detail, dict) and detail.get("oracle_gave_up"):
-        return str(detail["oracle_gave_up"])
-    return ""
+    if isinstance(detail, dict):
+        if detail.get("first_wrong"):
+            parts.append(f"first wrong: {detail['first_wrong']}")
+        if detail.get("oracle_gave_up"):
+            parts.append(f"the oracle gave up: {detail['oracle_gave_up']}")
+    return "; ".join(parts)
 
 
 def _task_rows(rows: list[TaskRow], page: Path, table_id: str) -> str:
@@ -427,14 +448,14 @@ def _task_rows(rows: list[TaskRow], page: Path, table_id: str) -> str:
             f'<tr class="{status}" data-task="{esc(r.task)}"><td class="l"><code>{esc(r.task)}</code></td>'
             f'<td class="l">{esc(r.app)}</td><td>{esc(r.tier if r.tier is not None else "?")}</td>'
             f'<td class="l">{esc(r.instruction)}</td><td>{fmt_pct(r.su)}</td><td>{fmt_pct(r.ps)}</td>'
-            f'<td>{fmt_pct(r.re)}</td><td>{fmt_pct(r.cr)}</td><td>{fmt_int(r.steps)}</td>'
+            f'<td>{fmt_pct(None if r.failed else r.re)}</td><td>{fmt_pct(r.cr)}</td><td>{fmt_int(r.steps)}</td>'
             f'<td>{fmt_int(r.human_steps)}</td><td>{esc(ms)}</td><td class="l">{esc(r.outcome)}</td>'
             f'<td>{fmt_seconds(r.duration_s)}</td><td>{fmt_int(r.tokens)}</td><td>{fmt_cost(r.cost_usd)}</td>'
             f'<td class="l">{_task_link(r, page)}</td><td class="l err">{esc(_why(r))}</td></tr>')
     head = ("<thead><tr><th>task</th><th>app</th><th>tier</th><th>instruction</th><th>SU</th><th>PS</th><th>RE</th>"
             "<th>CR</th><th>steps</th><th>human</th><th>milestones</th><th>outcome</th><th>time</th><th>tokens</th>"
-            "<th>cost</th><th>report</th><th>error</th></tr></thead>")
-    return f'<table class="metrics" id="{table_id}">{head}<tbody>{"".join(out)}</tbody></table>'
+            "<th>cost</th><th>report</th><th>why it failed</th></tr></thead>")
+    return f'<div class="scroll"><table class="metrics" id="{table_id}">{head}<tbody>{"".join(out)}</tbody></table></div>'
 
 
 def _section_html(sec: Section, index: int, page: Path) -> str:
@@ -459,11 +480,14 @@ def render_bench(data: BenchData, page: Path) -> str:
     time_total = sum(r.duration_s or 0.0 for r in rows)
     models = sorted({r.model for r in rows if r.model}) or sorted(
         {str(s.config.get("model")) for s in data.sections if s.config.get("model")})
+    wall = data.meta.get("wall_s", data.meta.get("duration_s"))
     meta = "".join(f'<div class="fact"><div class="label">{esc(k)}</div><div class="value">{esc(v)}</div></div>'
-                   for k, v in list(data.meta.items())[:12] if k != "model")
+                   for k, v in list(data.meta.items())[:12] if k not in ("model", "wall_s", "duration_s"))
     notes = "".join(f'<div class="gap">{esc(n)}</div>' for n in data.notes)
     facts = [("Tasks", f"{len(rows)} ({failed} failed)"), ("Configurations", str(len(data.sections))),
-             ("Time", fmt_seconds(time_total)), ("Tokens", fmt_int(tot_tokens)),
+             ("Task time (sum of tasks)", fmt_seconds(time_total)),
+             *([("Wall time (last eval)", fmt_seconds(_as_float(wall)))] if _as_float(wall) is not None else []),
+             ("Tokens", fmt_int(tot_tokens)),
              ("Cost", fmt_cost(sum(costs)) if costs else "–"), ("Model", ", ".join(models) or "–"),
              ("Read from", data.source)]
     grid = "".join(f'<div class="fact"><div class="label">{esc(k)}</div><div class="value">{esc(v)}</div></div>'

@@ -19,6 +19,7 @@ SUMMARY = "summary.json"
 STEPS = "steps.jsonl"
 SCREENS = "screens"
 FINAL = "screens/final.png"
+VERDICT = "benchmark.json"  # the benchmark's verdict on the run, when a benchmark ran it
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ class RunData:
     steps: list[Step] = field(default_factory=list)
     final: Screen | None = None
     gaps: list[Gap] = field(default_factory=list)
+    verdict: dict[str, Any] | None = None  # benchmark.json, when the run is a benchmark task
 
     def gaps_after(self, step: int | None) -> list[Gap]:
         return [g for g in self.gaps if g.after_step == step]
@@ -165,4 +167,16 @@ def read_run(run_dir: str | Path) -> RunData:
         elif isinstance(declared, int) and declared > 0 and not steps and (run_dir / STEPS).is_file():
             gaps.append(Gap(f"{SUMMARY} counts {declared} steps but {STEPS} holds none.", after_step=0))
     final = read_screen(run_dir, FINAL) if (run_dir / FINAL).exists() else None
-    return RunData(run_dir, summary, steps, final, gaps)
+    return RunData(run_dir, summary, steps, final, gaps, _read_verdict(run_dir, gaps))
+
+
+def _read_verdict(run_dir: Path, gaps: list[Gap]) -> dict[str, Any] | None:
+    p = run_dir / VERDICT
+    if not p.is_file():
+        return None
+    try:
+        data = json.loads(p.read_text(encoding="utf-8", errors="replace"))
+    except json.JSONDecodeError as exc:
+        gaps.append(Gap(f"{VERDICT} is not valid JSON ({exc.msg}); the benchmark's verdict is unknown."))
+        return None
+    return data if isinstance(data, dict) else None

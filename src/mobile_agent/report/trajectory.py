@@ -50,8 +50,9 @@ def _para(label: str, value: Any, cls: str = "") -> str:
     return f'<div class="field {cls}"><div class="label">{esc(label)}</div><div class="value">{esc(t)}</div></div>'
 
 
-def _gap_html(gap: Gap) -> str:
-    return f'<div class="gap" role="note"><strong>Gap</strong> {esc(gap.message)}</div>'
+def _gap_html(gap: Gap, anchor: str = "") -> str:
+    ident = f' id="{anchor}"' if anchor else ""
+    return f'<div class="gap" role="note"{ident}><strong>Gap</strong> {esc(gap.message)}</div>'
 
 
 def _gesture_text(g: Any) -> str:
@@ -71,6 +72,30 @@ def _gesture_text(g: Any) -> str:
     return "no gesture" if kind in (None, "none") else _text(kind)
 
 
+def _label_spot(x: float, baseline: float, fs: float, chars: int, size: tuple[int, int],
+                placed: list[tuple[float, float, float, float]]) -> tuple[float, float]:
+    """Where a candidate's number goes: at the top left of its box, or the nearest free spot to the
+    right or below, so that no two numbers overlap. Records the chosen spot in ``placed``."""
+    w, h = size
+    lw, lh = fs * 0.62 * chars + fs * 0.3, fs * 1.05
+
+    def rect(tx: float, ty: float) -> tuple[float, float, float, float]:
+        return tx, ty - fs * 0.9, tx + lw, ty - fs * 0.9 + lh
+
+    def free(r: tuple[float, float, float, float]) -> bool:
+        return all(r[2] <= p[0] or r[0] >= p[2] or r[3] <= p[1] or r[1] >= p[3] for p in placed)
+
+    spots = [(x + k * lw, baseline + m * lh) for m in range(0, 8) for k in range(0, 8)]
+    for tx, ty in spots:
+        tx, ty = min(max(0.0, tx), max(0.0, w - lw)), min(max(fs * 0.9, ty), h - lh * 0.1)
+        r = rect(tx, ty)
+        if free(r):
+            placed.append(r)
+            return tx, ty
+    placed.append(rect(x, baseline))
+    return x, baseline
+
+
 def _overlay(step: Step, size: tuple[int, int]) -> str:
     """An SVG over the screenshot: numbered candidate boxes (the chosen one green) and the gesture."""
     w, h = size
@@ -80,16 +105,18 @@ def _overlay(step: Step, size: tuple[int, int]) -> str:
     if isinstance(grounding, dict):
         chosen = grounding.get("chosen")
         cands = grounding.get("candidates") if isinstance(grounding.get("candidates"), list) else []
+        placed: list[tuple[float, float, float, float]] = []
+        fs = unit * 1.8
         for i, c in enumerate(cands):
             box = c.get("box") if isinstance(c, dict) else None
             if not (isinstance(box, (list, tuple)) and len(box) == 4 and all(num(v) is not None for v in box)):
                 continue
             x1, y1, x2, y2 = (float(v) for v in box)
             cls = "cand chosen" if chosen == i else "cand"
+            tx, ty = _label_spot(x1, max(y1 - unit * 0.4, fs * 0.9), fs, len(str(i)), (w, h), placed)
             parts.append(f'<g class="{cls}"><rect x="{x1:.0f}" y="{y1:.0f}" width="{max(1.0, x2 - x1):.0f}" '
                          f'height="{max(1.0, y2 - y1):.0f}" vector-effect="non-scaling-stroke"/>'
-                         f'<text x="{x1:.0f}" y="{max(y1 - unit * 0.4, unit * 1.6):.0f}" '
-                         f'font-size="{unit * 1.8:.0f}">{i}</text></g>')
+                         f'<text x="{tx:.0f}" y="{ty:.0f}" font-size="{fs:.0f}">{i}</text></g>')
     g = step.record.get("gesture")
     if isinstance(g, dict):
         r = unit * 2.2
@@ -124,7 +151,8 @@ def _shot(screen: Screen | None, images: _Images, alt: str, overlay: Callable[[t
         return f'<div class="noshot">Screenshot {esc(screen.rel)}: {esc(screen.error)}</div>'
     ov = overlay(screen.size) if overlay else ""
     w, h = screen.size
-    return (f'<figure class="shot" style="aspect-ratio:{w}/{h}"><img src="{images.src(screen)}" alt="{esc(alt)}" '
+    fit = f"width:min(100%, calc((100vh - 210px) * {w / h:.4f}))"  # the whole screen fits below the filmstrip
+    return (f'<figure class="shot" style="aspect-ratio:{w}/{h};{fit}"><img src="{images.src(screen)}" alt="{esc(alt)}" '
             f'width="{w}" height="{h}" decoding="async">{ov}</figure>')
 
 
@@ -141,8 +169,8 @@ def _candidates_table(grounding: dict[str, Any]) -> str:
         rows.append(f'<tr class="{"chosen" if chosen == i else ""}"><td>{i}</td><td>{esc(c.get("text"))}</td>'
                     f'<td>{"" if score is None else f"{score:.2f}"}</td><td>{esc(c.get("box"))}</td>'
                     f'<td>{esc(c.get("point"))}</td></tr>')
-    return ('<table class="cands"><thead><tr><th>#</th><th>text</th><th>score</th><th>box</th><th>point</th></tr>'
-            f'</thead><tbody>{"".join(rows)}</tbody></table>')
+    return ('<div class="scroll"><table class="cands"><thead><tr><th>#</th><th>text</th><th>score</th><th>box</th>'
+            f'<th>point</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
 
 
 def _step_info(step: Step) -> str:
@@ -221,9 +249,20 @@ def _summary_facts(run: RunData) -> tuple[str, str]:
     s = run.summary or {}
     derived = run.summary is None
     outcome = _text(s.get("outcome")) or ("unfinished" if derived else "unknown")
-    badge = f'<span class="badge big {OUTCOME_CLASS.get(outcome, "warn")}" id="outcome">{esc(outcome)}</span>'
-    if s.get("completed") is True:
-        badge += ' <span class="badge ok">completed</span>'
+    verdict = run.verdict
+    cls = OUTCOME_CLASS.get(outcome, "warn")
+    if verdict is not None and verdict.get("success") is not True and cls == "ok":
+        cls = "neutral"  # the agent's claim, which the benchmark did not accept: never green
+    badge = (f'<span class="badge big {cls}" id="outcome" title="how the run ended, as the agent saw it">'
+             f'{esc(outcome)}</span>')
+    if verdict is not None:
+        if verdict.get("environment_failure"):
+            badge += (' <span class="badge big warn" id="verdict">benchmark: not scored (environment failure)'
+                      '</span>')
+        elif verdict.get("success") is True:
+            badge += ' <span class="badge big ok" id="verdict">benchmark: success</span>'
+        else:
+            badge += ' <span class="badge big bad" id="verdict">benchmark: failed</span>'
     steps = s.get("steps") if num(s.get("steps")) is not None else (max((x.number for x in run.steps), default=0))
     tok = s.get("tokens") if isinstance(s.get("tokens"), dict) else {}
     if derived:
@@ -238,7 +277,7 @@ def _summary_facts(run: RunData) -> tuple[str, str]:
         dur = s.get("duration_s")
     facts = [
         ("Steps", fmt_int(steps)),
-        ("Time", fmt_seconds(dur) + (" (sum of steps)" if derived else "")),
+        ("Time (wall)", fmt_seconds(dur) + (" (sum of steps)" if derived else "")),
         ("Tokens", f"{fmt_int(tok.get('total'))} ({fmt_int(tok.get('prompt'))} prompt, "
                    f"{fmt_int(tok.get('completion'))} completion)" + (" (sum of steps)" if derived else "")),
         ("Cost", fmt_cost(s.get("cost_usd"))),
@@ -249,6 +288,12 @@ def _summary_facts(run: RunData) -> tuple[str, str]:
     ]
     grid = "".join(f'<div class="fact"><div class="label">{esc(k)}</div><div class="value">{esc(v)}</div></div>'
                    for k, v in facts)
+    if verdict is not None:
+        why = verdict.get("environment_failure") or verdict.get("why")
+        if why:
+            grid += (f'<div class="fact wide error" id="verdict-why"><div class="label">Why the benchmark judged '
+                     f'it {"not scored" if verdict.get("environment_failure") else "failed"}</div>'
+                     f'<div class="value">{esc(why)}</div></div>')
     if s.get("error"):
         grid += (f'<div class="fact wide error"><div class="label">Error</div>'
                  f'<div class="value">{esc(s.get("error"))}</div></div>')
@@ -270,8 +315,15 @@ def render_run(run: RunData, page: Path, embed: bool = False) -> str:
         thumbs.append(f'<a class="thumb {cls}" href="#{anchor}" data-target="{anchor}" title="{esc(label)}">'
                       f'{inner}<span>{esc(label)}</span></a>')
 
-    for gap in run.gaps_after(0):
-        frames.append(_gap_html(gap))
+    def add_gaps(after: int) -> None:
+        for k, gap in enumerate(run.gaps_after(after)):
+            anchor = f"gap-{after}-{k}"
+            frames.append(_gap_html(gap, anchor))
+            label = "missing" if "missing" in gap.message or "lost" in gap.message else "gap"
+            thumbs.append(f'<a class="thumb missing" href="#{anchor}" data-gap="{anchor}" title="{esc(gap.message)}">'
+                          f'<div class="nothumb">!</div><span>{esc(label)}</span></a>')
+
+    add_gaps(0)
     for step in run.steps:
         anchor = f"step-{step.number}"
         note = "The step record names no screenshot." if step.record.get("screenshot") in (None, "") else ""
@@ -282,8 +334,7 @@ def render_run(run: RunData, page: Path, embed: bool = False) -> str:
                       f'<div class="shotcol">{shot}</div><div class="info">{_step_info(step)}</div></section>')
         action = _text(step.record.get("action")) or "–"
         add_thumb(anchor, f"{step.number}. {action}", step.screen, "error" if err else "")
-        for gap in run.gaps_after(step.number):
-            frames.append(_gap_html(gap))
+        add_gaps(step.number)
     if run.final is not None:
         shot = _shot(run.final, images, "final screen", None, "")
         frames.append(f'<section class="frame final" id="final" data-step="final" tabindex="-1">'
