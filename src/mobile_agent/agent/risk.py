@@ -1,0 +1,207 @@
+"""Which operations ask the user first (``run --confirm``): a decision on what will actually be
+touched, never on the model's own words.
+
+- Click Text: the text of the grounded element (what OCR read where the tap lands).
+- Click Icon: the icon's description and any text grounding read on it (a trash can, a paper plane).
+- A generic confirmation (OK, Yes, Continue, Allow...) is risky when the screen around it names a
+  risky act ("Delete 3 messages?", "Pay $12.00"): the screen's other lines are its context.
+- Type: the typed text is content, never a reason (``Type (please send money)`` is not risky); a
+  Type that presses Enter (text ending in a newline) may send or submit, and is asked about.
+- Open App, Page Up/Down, Back, Exit and Stop touch nothing that cannot be undone.
+
+The words are :data:`DEFAULT_WORDS` (English and the common words of other languages) and
+:data:`CONFIRM_WORDS`; a user file extends them (:func:`load_rules`): one word or phrase per line,
+``#`` starts a comment, ``!word`` removes a default word. The default user file is
+``$XDG_CONFIG_HOME/mobile-agent/confirm-words.txt`` (``~/.config/...``) when it exists.
+
+Usage::
+
+    rules = load_rules(path_or_None)
+    decision = assess(op, touched_text="Send", screen_text=["New message", "To: Ann", "Send"], rules=rules)
+    if decision.risky: ask(decision.why)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from mobile_agent.errors import ConfigError
+
+#: act -> words and phrases that name it, on a button, a menu item or an icon's description.
+DEFAULT_WORDS: dict[str, tuple[str, ...]] = {
+    "sends": ("send", "reply", "reply all", "forward", "share", "post", "publish", "submit", "tweet", "upload",
+              "paper plane", "paper airplane",
+              # de, fr, es, it, pt, nl, ru, zh, ja, ko
+              "senden", "absenden", "antworten", "teilen", "veröffentlichen", "envoyer", "répondre", "partager",
+              "publier", "soumettre", "enviar", "responder", "compartir", "publicar", "invia", "rispondi",
+              "condividi", "pubblica", "partilhar", "versturen", "verzenden", "delen", "отправить", "ответить",
+              "поделиться", "опубликовать", "发送", "回复", "分享", "发布", "提交", "送信", "返信", "共有", "投稿",
+              "보내기", "전송", "답장", "공유", "게시"),
+    "pays": ("buy", "buy now", "pay", "pay now", "payment", "purchase", "checkout", "check out", "place order",
+             "order now", "subscribe", "donate", "transfer", "kaufen", "jetzt kaufen", "bezahlen", "zahlen",
+             "bestellen", "acheter", "payer", "commander", "comprar", "pagar", "acquista", "paga", "ordina",
+             "kopen", "betalen", "купить", "оплатить", "заказать", "购买", "支付", "付款", "下单", "购入", "購入",
+             "支払", "注文", "구매", "결제", "주문"),
+    "deletes": ("delete", "remove", "erase", "uninstall", "trash", "trash can", "bin", "garbage", "wastebasket",
+                "discard", "wipe", "clear data", "clear all", "factory reset", "reset", "löschen", "entfernen",
+                "deinstallieren", "zurücksetzen", "supprimer", "effacer", "désinstaller", "eliminar", "borrar",
+                "desinstalar", "elimina", "cancella", "disinstalla", "verwijderen", "удалить", "сбросить", "删除",
+                "卸载", "清除", "重置", "削除", "アンインストール", "삭제", "제거"),
+    "installs": ("install", "download", "installieren", "herunterladen", "installer", "télécharger", "instalar",
+                 "descargar", "baixar", "installa", "scarica", "installeren", "downloaden", "установить",
+                 "скачать", "安装", "下载", "インストール", "ダウンロード", "설치", "다운로드"),
+    "signs out": ("sign out", "log out", "logout", "sign off", "deactivate", "delete account", "close account",
+                  "abmelden", "se déconnecter", "déconnexion", "cerrar sesión", "esci", "uitloggen", "выйти",
+                  "退出登录", "注销", "ログアウト", "로그아웃"),
+    "confirms": ("confirm", "bestätigen", "confirmer", "confirmar", "conferma", "bevestigen", "подтвердить",
+                 "确认", "確認", "확인"),
+}
+
+#: Generic answers to a question on the screen: risky when the screen names a risky act.
+CONFIRM_WORDS: tuple[str, ...] = ("ok", "okay", "yes", "continue", "allow", "agree", "i agree", "accept",
+                                  "proceed", "done", "got it", "ja", "oui", "sí", "si", "weiter", "continuer",
+                                  "continuar", "continua", "да", "是", "好", "はい", "예")
+
+
+def user_rules_file() -> Path:
+    """Where a user's own words are read from by default."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "mobile-agent" / "confirm-words.txt"
+
+
+def _norm(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def _is_cjk(ch: str) -> bool:
+    name = unicodedata.name(ch, "")
+    return any(s in name for s in ("CJK", "HIRAGANA", "KATAKANA", "HANGUL"))
+
+
+def _pattern(phrase: str) -> re.Pattern[str]:
+    p = _norm(phrase)
+    body = r"\s+".join(re.escape(w) for w in p.split(" "))
+    if any(_is_cjk(c) for c in p):  # no spaces between words: a part of a line is a match
+        return re.compile(body)
+    # whole words, with the common English endings (deletes, deleted, sending, shared)
+    return re.compile(rf"(?<!\w){body}(?:s|es|d|ed|ing)?(?!\w)")
+
+
+@dataclass
+class RiskRules:
+    """The words that make a touched element risky, by the act they name, and the generic
+    confirmations that take their risk from the screen around them."""
+
+    words: dict[str, list[str]] = field(default_factory=lambda: {k: list(v) for k, v in DEFAULT_WORDS.items()})
+    confirmations: list[str] = field(default_factory=lambda: list(CONFIRM_WORDS))
+    source: str = "built-in list"
+
+    def __post_init__(self) -> None:
+        self._compiled = [(act, w, _pattern(w)) for act, ws in self.words.items() for w in ws]
+        self._confirm = [_pattern(w) for w in self.confirmations]
+
+    def match(self, text: str) -> tuple[str, str] | None:
+        """(act, word) of the first risky word in ``text``, or None."""
+        t = _norm(text)
+        if not t:
+            return None
+        for act, word, pat in self._compiled:
+            if pat.search(t):
+                return act, word
+        return None
+
+    def is_confirmation(self, text: str) -> bool:
+        t = _norm(text)
+        return bool(t) and len(t) <= 24 and any(p.fullmatch(t) for p in self._confirm)
+
+
+def load_rules(path: str | Path | None = None) -> RiskRules:
+    """The built-in words, extended by ``path`` (or by :func:`user_rules_file` when it exists and no
+    path is given). A line is a word or phrase (``act: word`` files it under an act, default
+    "is on your list"); ``!word`` drops a built-in word; ``#`` starts a comment."""
+    explicit = path is not None
+    p = Path(path) if path is not None else user_rules_file()
+    if not explicit and not p.is_file():
+        return RiskRules()
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"confirm words file not found: {p} (one word or phrase per line)") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read the confirm words file {p}: {exc}") from exc
+    rules = RiskRules()
+    words = rules.words
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("!"):
+            drop = _norm(line[1:])
+            for act in words:
+                words[act] = [w for w in words[act] if _norm(w) != drop]
+            rules.confirmations = [w for w in rules.confirmations if _norm(w) != drop]
+            continue
+        act, sep, word = line.partition(":")
+        if not sep or not word.strip():
+            act, word = "is on your list", line
+        act, word = act.strip() or "is on your list", word.strip()
+        if not _norm(word):
+            raise ConfigError(f"{p}, line {n}: no word after {act!r}")
+        words.setdefault(act, []).append(word)
+    return RiskRules(words, rules.confirmations, str(p))
+
+
+@dataclass(frozen=True)
+class RiskDecision:
+    """Whether an operation needs the user's yes, and why (``why`` is shown in the question)."""
+
+    risky: bool
+    why: str = ""
+    touched: str = ""
+
+
+SAFE = RiskDecision(False)
+
+
+def assess(op: Any, *, touched_text: str | None = None, screen_text: Sequence[str] | Iterable[str] = (),
+           rules: RiskRules | None = None) -> RiskDecision:
+    """Decide on ``op`` from what it will touch: ``touched_text`` is the grounded element's text
+    (Click Text: the OCR text at the tap; Click Icon: any text read on the icon), ``screen_text``
+    the screen's other lines. See the module docstring for the rules."""
+    rules = rules or RiskRules()
+    kind = type(op).__name__
+    if kind == "Type":
+        text = getattr(op, "text", "") or ""
+        if "\n" in text or "\r" in text:
+            return RiskDecision(True, "it presses Enter after typing, which may send or submit", "Enter")
+        return SAFE
+    if kind == "ClickText":
+        touched = touched_text if touched_text else (getattr(op, "text", "") or "")
+        subjects = [touched]
+    elif kind == "ClickIcon":
+        desc = getattr(op, "description", "") or ""
+        touched = f"{desc} icon" + (f" ({touched_text})" if touched_text else "")
+        subjects = [desc] + ([touched_text] if touched_text else [])
+    else:  # Open App, Page Up/Down, Back, Exit, Stop
+        return SAFE
+    for s in subjects:
+        hit = rules.match(s)
+        if hit is not None:
+            act, word = hit
+            return RiskDecision(True, f"{touched!r} {act} (matches {word!r})", touched)
+    if any(rules.is_confirmation(s) for s in subjects):
+        own = {_norm(s) for s in subjects}
+        for line in screen_text:
+            if _norm(line) in own:
+                continue
+            hit = rules.match(line)
+            if hit is not None:
+                act, word = hit
+                return RiskDecision(True, f"{touched!r} answers {line.strip()!r} on the screen, which {act} "
+                                          f"(matches {word!r})", touched)
+    return SAFE
