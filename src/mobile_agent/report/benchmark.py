@@ -28,7 +28,7 @@ from typing import Any, Iterable
 
 from mobile_agent.errors import ConfigError
 from mobile_agent.fsutil import atomic_write_text
-from mobile_agent.report.htmlkit import esc, fmt_cost, fmt_int, fmt_pct, fmt_seconds, page_head, relative_src
+from mobile_agent.report.htmlkit import fmt_cost, fmt_int, fmt_pct, fmt_seconds, relative_src, render_template
 
 RESULTS_SQLITE = "results.sqlite"
 RESULTS_JSON = "results.json"
@@ -390,32 +390,20 @@ def _tier_label(t: Any) -> str:
 
 # ---------------------------------------------------------------- HTML
 
-def _metric_cells(a: Agg) -> str:
+def _agg_view(a: Agg) -> dict[str, Any]:
     def f(v: float | None, digits: int = 1) -> str:
         return "–" if v is None else f"{v:.{digits}f}"
-    return (f"<td>{a.n}</td><td>{fmt_pct(a.su)}</td><td>{fmt_pct(a.ps)}</td><td>{fmt_pct(a.re)}</td>"
-            f"<td>{fmt_pct(a.cr)}</td><td>{f(a.steps)}</td><td>{f(a.human_steps)}</td>")
+    return {"label": a.label, "n": a.n, "su": fmt_pct(a.su), "ps": fmt_pct(a.ps), "re": fmt_pct(a.re),
+            "cr": fmt_pct(a.cr), "steps": f(a.steps), "human_steps": f(a.human_steps)}
 
 
-_AGG_HEAD = ("<thead><tr><th>{first}</th><th>tasks</th><th title='success'>SU</th><th title='process score'>PS</th>"
-             "<th title='relative efficiency (successful runs)'>RE</th><th title='completion rate'>CR</th>"
-             "<th>agent steps</th><th>human steps</th></tr></thead>")
-
-
-def _agg_table(first: str, aggs: list[Agg], total: Agg, table_id: str) -> str:
-    body = "".join(f'<tr><td class="l">{esc(a.label)}</td>{_metric_cells(a)}</tr>' for a in aggs)
-    body += f'<tr class="total"><td class="l"><strong>All</strong></td>{_metric_cells(total)}</tr>'
-    return (f'<div class="scroll"><table class="metrics" id="{table_id}">{_AGG_HEAD.format(first=esc(first))}'
-            f'<tbody>{body}</tbody></table></div>')
-
-
-def _task_link(row: TaskRow, page: Path) -> str:
+def _task_link(row: TaskRow, page: Path) -> dict[str, str] | None:
     if row.run_dir is None:
-        return "–"
+        return None
     rep = row.run_dir / REPORT_NAME
     if not rep.is_file():
-        return f'<span title="{esc(row.run_dir)}">no report</span>'
-    return f'<a class="trajectory" href="{relative_src(rep, page)}">trajectory</a>'
+        return {"href": "", "title": str(row.run_dir)}
+    return {"href": relative_src(rep, page), "title": ""}
 
 
 def _why(row: TaskRow) -> str:
@@ -438,41 +426,32 @@ def _why(row: TaskRow) -> str:
     return "; ".join(parts)
 
 
-def _task_rows(rows: list[TaskRow], page: Path, table_id: str) -> str:
+def _task_rows(rows: list[TaskRow], page: Path) -> list[dict[str, Any]]:
     ordered = sorted(rows, key=lambda r: (not r.failed, r.tier if isinstance(r.tier, int) else 99, r.app, r.task))
-    out = []
-    for r in ordered:
-        status = "fail" if r.failed else "ok"
-        ms = f"{r.furthest}/{r.milestones}" if r.furthest is not None and r.milestones else "–"
-        out.append(
-            f'<tr class="{status}" data-task="{esc(r.task)}"><td class="l"><code>{esc(r.task)}</code></td>'
-            f'<td class="l">{esc(r.app)}</td><td>{esc(r.tier if r.tier is not None else "?")}</td>'
-            f'<td class="l">{esc(r.instruction)}</td><td>{fmt_pct(r.su)}</td><td>{fmt_pct(r.ps)}</td>'
-            f'<td>{fmt_pct(None if r.failed else r.re)}</td><td>{fmt_pct(r.cr)}</td><td>{fmt_int(r.steps)}</td>'
-            f'<td>{fmt_int(r.human_steps)}</td><td>{esc(ms)}</td><td class="l">{esc(r.outcome)}</td>'
-            f'<td>{fmt_seconds(r.duration_s)}</td><td>{fmt_int(r.tokens)}</td><td>{fmt_cost(r.cost_usd)}</td>'
-            f'<td class="l">{_task_link(r, page)}</td><td class="l err">{esc(_why(r))}</td></tr>')
-    head = ("<thead><tr><th>task</th><th>app</th><th>tier</th><th>instruction</th><th>SU</th><th>PS</th><th>RE</th>"
-            "<th>CR</th><th>steps</th><th>human</th><th>milestones</th><th>outcome</th><th>time</th><th>tokens</th>"
-            "<th>cost</th><th>report</th><th>why it failed</th></tr></thead>")
-    return f'<div class="scroll"><table class="metrics" id="{table_id}">{head}<tbody>{"".join(out)}</tbody></table></div>'
+    return [{
+        "status": "fail" if r.failed else "ok", "task": r.task, "app": r.app,
+        "tier": str(r.tier) if r.tier is not None else "?", "instruction": r.instruction,
+        "su": fmt_pct(r.su), "ps": fmt_pct(r.ps), "re": fmt_pct(None if r.failed else r.re), "cr": fmt_pct(r.cr),
+        "steps": fmt_int(r.steps), "human_steps": fmt_int(r.human_steps),
+        "milestones": f"{r.furthest}/{r.milestones}" if r.furthest is not None and r.milestones else "–",
+        "outcome": r.outcome, "time": fmt_seconds(r.duration_s), "tokens": fmt_int(r.tokens),
+        "cost": fmt_cost(r.cost_usd), "link": _task_link(r, page), "why": _why(r),
+    } for r in ordered]
 
 
-def _section_html(sec: Section, index: int, page: Path) -> str:
-    suffix = "" if index == 0 else f"-{index + 1}"
+def _section_view(sec: Section, index: int, page: Path) -> dict[str, Any]:
     rows = sec.rows
     total = aggregate("All", rows)
-    tiers = [aggregate(_tier_label(t), rs) for t, rs in _group(rows, "tier")]
-    apps = [aggregate(str(a), rs) for a, rs in _group(rows, "app")]
-    return (f'<section class="block config"><h2>{esc(sec.title)}</h2>'
-            f'<p>{total.successes} of {total.n} tasks succeeded.</p>'
-            f'<h3>By tier</h3>{_agg_table("tier", tiers, total, "by-tier" + suffix)}'
-            f'<h3>By app</h3>{_agg_table("app", apps, total, "by-app" + suffix)}'
-            f'<h3>Tasks (failures first)</h3>{_task_rows(rows, page, "tasks" + suffix)}</section>')
+    return {"title": sec.title, "suffix": "" if index == 0 else f"-{index + 1}", "successes": total.successes,
+            "n": total.n, "total": _agg_view(total),
+            "tiers": [_agg_view(aggregate(_tier_label(t), rs)) for t, rs in _group(rows, "tier")],
+            "apps": [_agg_view(aggregate(str(a), rs)) for a, rs in _group(rows, "app")],
+            "rows": _task_rows(rows, page)}
 
 
 def render_bench(data: BenchData, page: Path) -> str:
-    """The benchmark report page as HTML text, for a file written at ``page``."""
+    """The benchmark report page as HTML text, for a file written at ``page`` (the Jinja2 template
+    ``templates/benchmark.html``, autoescaped)."""
     rows = data.rows
     failed = sum(r.failed for r in rows)
     tot_tokens = sum(r.tokens or 0 for r in rows)
@@ -480,32 +459,17 @@ def render_bench(data: BenchData, page: Path) -> str:
     time_total = sum(r.duration_s or 0.0 for r in rows)
     models = sorted({r.model for r in rows if r.model}) or sorted(
         {str(s.config.get("model")) for s in data.sections if s.config.get("model")})
-    wall = data.meta.get("wall_s", data.meta.get("duration_s"))
-    meta = "".join(f'<div class="fact"><div class="label">{esc(k)}</div><div class="value">{esc(v)}</div></div>'
-                   for k, v in list(data.meta.items())[:12] if k not in ("model", "wall_s", "duration_s"))
-    notes = "".join(f'<div class="gap">{esc(n)}</div>' for n in data.notes)
+    wall = _as_float(data.meta.get("wall_s", data.meta.get("duration_s")))
     facts = [("Tasks", f"{len(rows)} ({failed} failed)"), ("Configurations", str(len(data.sections))),
              ("Task time (sum of tasks)", fmt_seconds(time_total)),
-             *([("Wall time (last eval)", fmt_seconds(_as_float(wall)))] if _as_float(wall) is not None else []),
-             ("Tokens", fmt_int(tot_tokens)),
-             ("Cost", fmt_cost(sum(costs)) if costs else "–"), ("Model", ", ".join(models) or "–"),
-             ("Read from", data.source)]
-    grid = "".join(f'<div class="fact"><div class="label">{esc(k)}</div><div class="value">{esc(v)}</div></div>'
-                   for k, v in facts)
-    sections = "".join(_section_html(s, i, page) for i, s in enumerate(data.sections))
-    return f"""{page_head(f"mobile-agent benchmark: {data.eval_dir.name}")}<body class="bench-report">
-<header class="top">
-<div class="kicker">mobile-agent benchmark · <code>{esc(data.eval_dir.name)}</code></div>
-<h1>Benchmark results</h1>
-<div class="facts">{grid}{meta}</div>
-{notes}
-<p class="label">SU: success · PS: process score (correct steps / steps) · RE: relative efficiency
-(human steps / agent steps, successful runs only) · CR: completion rate (milestones reached). Means over runs.</p>
-</header>
-{sections}
-</body>
-</html>
-"""
+             *([("Wall time (last eval)", fmt_seconds(wall))] if wall is not None else []),
+             ("Tokens", fmt_int(tot_tokens)), ("Cost", fmt_cost(sum(costs)) if costs else "–"),
+             ("Model", ", ".join(models) or "–"), ("Read from", data.source)]
+    facts += [(str(k), str(v)) for k, v in list(data.meta.items())[:12] if k not in ("model", "wall_s", "duration_s")]
+    return render_template("benchmark.html", title=f"mobile-agent benchmark: {data.eval_dir.name}",
+                           folder=data.eval_dir.name, facts=[{"label": k, "value": v} for k, v in facts],
+                           notes=data.notes,
+                           sections=[_section_view(sec, i, page) for i, sec in enumerate(data.sections)])
 
 
 def write_benchmark_report(eval_dir: Path, out: Path | None = None) -> Path:

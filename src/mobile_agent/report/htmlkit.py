@@ -1,11 +1,14 @@
-"""Small helpers for writing the report pages: escaping, image sources, the bundled CSS and JS."""
+"""Small helpers for writing the report pages: the Jinja2 environment (autoescaping), image sources,
+the bundled CSS and JS, number formats."""
 
 from __future__ import annotations
 
 import base64
+import functools
 import html
 import io
 import json
+import math
 import os
 from importlib import resources
 from pathlib import Path
@@ -15,31 +18,41 @@ from urllib.parse import quote
 from PIL import Image
 
 
-def esc(value: Any) -> str:
-    """``value`` as text safe inside HTML (None becomes an empty string)."""
-    if value is None:
-        return ""
-    return html.escape(value if isinstance(value, str) else str(value), quote=True)
-
-
 def static_text(name: str) -> str:
     """The text of a file bundled in ``mobile_agent/report/static``."""
     return resources.files("mobile_agent.report").joinpath("static", name).read_text(encoding="utf-8")
 
 
-def page_head(title: str) -> str:
-    """The opening of a self-contained report page, through ``</head>``: charset, viewport,
-    generator, ``title`` (escaped here) and the report style sheet inlined."""
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="mobile-agent report">
-<title>{esc(title)}</title>
-<style>{static_text("report.css")}</style>
-</head>
-"""
+@functools.lru_cache(maxsize=1)
+def _environment() -> Any:
+    import jinja2
+    from markupsafe import Markup
+
+    def finalize(value: Any) -> Any:
+        # text is escaped as html.escape does (&quot; rather than &#34;), so pages keep their bytes
+        if isinstance(value, str) and not isinstance(value, Markup):
+            return Markup(html.escape(value, quote=True))
+        return value
+
+    return jinja2.Environment(loader=jinja2.PackageLoader("mobile_agent.report", "templates"),
+                              autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+                              finalize=finalize)
+
+
+def render_static(name: str, **context: Any) -> str:
+    """Render the bundled page ``static/<name>`` as an autoescaped Jinja2 template."""
+    return _environment().from_string(static_text(name)).render(**context)
+
+
+def render_template(name: str, **context: Any) -> str:
+    """Render ``templates/<name>`` with autoescaping: every value is escaped where it is inserted,
+    except the bundled style sheet and script (``css``, ``script``), which are trusted files."""
+    from markupsafe import Markup
+
+    context.setdefault("css", Markup(static_text("report.css")))
+    if "script" in context and isinstance(context["script"], str):
+        context["script"] = Markup(context["script"])
+    return _environment().get_template(name).render(**context)
 
 
 def inline_json(data: Any) -> str:
@@ -84,7 +97,7 @@ def fmt_seconds(value: Any) -> str:
 
 
 def fmt_int(value: Any) -> str:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if num(value) is None:
         return "–"
     return f"{int(value):,}"
 
@@ -102,7 +115,8 @@ def fmt_pct(value: Any) -> str:
 
 
 def num(value: Any) -> float | None:
-    """``value`` as a float when it is a real number (not a bool), else None."""
+    """``value`` as a float when it is a finite real number (not a bool), else None."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    return float(value)
+    f = float(value)
+    return f if math.isfinite(f) else None

@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 from PIL import Image
 
-from mobile_agent.report.htmlkit import esc, static_text
+from mobile_agent.report.htmlkit import render_static
 from mobile_agent.report.localserver import LocalServer, Response, json_response, text_response
 
 
@@ -166,7 +166,7 @@ class LiveView:
         if method != "GET":
             return text_response("method not allowed", 405)
         if path in ("/", "/index.html"):
-            page = static_text("live.html").replace("{{TITLE}}", esc(self.instruction or "mobile-agent run"))
+            page = render_static("live.html", TITLE=self.instruction or "mobile-agent run")
             return text_response(page, ctype="text/html; charset=utf-8")
         if path == "/api/state":
             try:
