@@ -64,7 +64,7 @@ async def _run(args: argparse.Namespace) -> dict[str, dict[str, list[float]]]:
 
     from mobile_agent.device.sim import SimPhone
     from mobile_agent.mcpserver import PhoneTools, build_server
-    from mobile_agent.mcpserver.server import _png
+    from mobile_agent.mcpserver.server import encode
     from mobile_agent.perception import Perception
 
     setups: dict[str, Any] = {}
@@ -74,6 +74,7 @@ async def _run(args: argparse.Namespace) -> dict[str, dict[str, list[float]]]:
     http_proc = None
     times: dict[str, dict[str, list[float]]] = {}
     sizes: dict[str, int] = {}
+    jpeg: list[float] = []
     async with AsyncExitStack() as stack:
         if "memory" in args.transports:
             setups["MCP in-memory"] = await stack.enter_async_context(
@@ -89,7 +90,7 @@ async def _run(args: argparse.Namespace) -> dict[str, dict[str, list[float]]]:
         async def call(target: Any, tool: str, **kw: Any) -> Any:
             if isinstance(target, tuple):  # in-process, and the screenshot encoded as the server does
                 result = getattr(target[0], tool)(**kw)
-                return _png(result) if tool == "screenshot" else result
+                return encode(result) if tool == "screenshot" else result
             if isinstance(target, PhoneTools):
                 return getattr(target, tool)(**kw)
             r = await target.call_tool(tool, kw)
@@ -110,6 +111,10 @@ async def _run(args: argparse.Namespace) -> dict[str, dict[str, list[float]]]:
                 t0 = time.perf_counter()
                 await call(target, "screenshot")
                 t1 = time.perf_counter()
+                if label == "MCP stdio":
+                    await call(target, "screenshot", format="jpeg")
+                    jpeg.append((time.perf_counter() - t1) * 1000)
+                    t1 = time.perf_counter()
                 await call(target, "tap_text", text="Display")
                 t2 = time.perf_counter()
                 await call(target, "back")
@@ -122,6 +127,7 @@ async def _run(args: argparse.Namespace) -> dict[str, dict[str, list[float]]]:
         except subprocess.TimeoutExpired:
             http_proc.kill()
     args.sizes = sizes
+    args.jpeg = jpeg
     return times
 
 
@@ -147,6 +153,10 @@ def main(argv: list[str] | None = None) -> int:
             med = statistics.median(t[tool])
             cells.append(f"{med:>12.1f} ({percentile(t[tool], 0.9):>6.1f}){med / base[tool]:>8.2f}")
         print(f"{label:<16}" + "".join(f"{c:>30}" for c in cells))
+    if args.jpeg:
+        med = statistics.median(args.jpeg)
+        print(f"MCP stdio, screenshot format=jpeg: {med:.1f} ms ({percentile(args.jpeg, 0.9):.1f}), "
+              f"ratio {med / base['screenshot']:.2f}")
     for label, n in args.sizes.items():
         print(f"{label}: screenshot answer {n / 1024:.0f} KB of base64 PNG")
     return 0

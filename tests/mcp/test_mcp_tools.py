@@ -3,9 +3,12 @@ on the simulated phone with the real perception pipeline."""
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 
 import numpy as np
+from PIL import Image
 import pytest
 from mcp import Client
 
@@ -80,15 +83,20 @@ def test_tap_element_then_stale_numbers_are_refused(perception):
 
     async def scenario():
         async with serve(phone, perception, tree=False) as client:
-            listed = data_of(await client.call_tool("screen_elements", {"icons": False}))
+            raw = await client.call_tool("screen_elements", {"icons": False})
+            listed = data_of(raw)
             assert listed["tree"] == "off"
             display = next(e for e in listed["elements"] if e.get("text") == "Display")
             tapped = data_of(await client.call_tool("tap_element", {"number": display["n"]}))
             again = await client.call_tool("tap_element", {"number": display["n"]})
-            return display, tapped, again
+            return raw, display, tapped, again
 
-    display, tapped, again = run(scenario)
+    raw, display, tapped, again = run(scenario)
     assert display["kind"] == "text"
+    # the text answer lists one element a line, for clients that read only text
+    lines = text_of(raw).splitlines()
+    assert lines[0].startswith("1080x2400 screen,") and len(lines) == 1 + data_of(raw)["count"]
+    assert f'#{display["n"]} text "Display" [{",".join(map(str, display["box"]))}]' in lines
     assert tapped["point"] == display["center"] and tapped["screen_changed"]
     assert "Dark theme" in phone.ui_tree()
     assert again.is_error and "call screen_elements again" in text_of(again)
@@ -133,6 +141,7 @@ def test_gestures_back_home_page_swipe_type_long_press(perception):
             small = image_of(await client.call_tool("screenshot", {"max_side": 480}))
             out["small"] = small.size
             out["bad_side"] = await client.call_tool("screenshot", {"max_side": 3})
+            out["jpeg"] = await client.call_tool("screenshot", {"format": "jpeg"})
             return out
 
     out = run(scenario)
@@ -142,6 +151,10 @@ def test_gestures_back_home_page_swipe_type_long_press(perception):
     assert out["fg_after_home"] is None
     assert out["small"] == (216, 480)
     assert out["bad_side"].is_error and "at least 64" in text_of(out["bad_side"])
+    (jpeg,) = [c for c in out["jpeg"].content if c.type == "image"]
+    assert jpeg.mime_type == "image/jpeg"
+    decoded = Image.open(io.BytesIO(base64.b64decode(jpeg.data)))
+    assert decoded.format == "JPEG" and decoded.size == (1080, 2400)
 
 
 def test_type_text_reaches_the_focused_field(perception):

@@ -9,6 +9,7 @@ the CLI would print; the server itself keeps running.
 from __future__ import annotations
 
 import io
+import json
 import logging
 import os
 import socket
@@ -51,9 +52,47 @@ def _call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return CallToolResult(content=[TextContent(type="text", text=str(exc))], is_error=True)
 
 
-def _png(img: Any) -> bytes:
+def _answer(result: Any, text: str | None = None) -> Any:
+    """A tool's dict as structured content, with a compact text for clients that read text only
+    (the SDK's default text is indented JSON, several times longer)."""
+    from mcp.types import CallToolResult, TextContent
+
+    if not isinstance(result, dict):  # a tool error already
+        return result
+    if text is None:
+        text = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=result)
+
+
+def elements_text(listing: dict[str, Any]) -> str:
+    """screen_elements as lines a model reads easily: ``#7 text "Display" [194,1902,334,1975]``."""
+    lines = [f"{listing['width']}x{listing['height']} screen, {listing['count']} elements (ui tree: "
+             f"{listing['tree']}); pass a number to tap_element or long_press until the next gesture."]
+    for e in listing["elements"]:
+        parts = [f"#{e['n']}", e["kind"]]
+        if e["kind"] == "node":
+            parts.append(e.get("class", ""))
+        if e.get("text"):
+            parts.append(json.dumps(e["text"], ensure_ascii=False))
+        if e.get("description"):
+            parts.append("desc=" + json.dumps(e["description"], ensure_ascii=False))
+        if e.get("id"):
+            parts.append(f"id={e['id']}")
+        parts += [flag for flag in ("clickable", "scrollable", "focused", "selected") if e.get(flag)]
+        if "checked" in e:
+            parts.append(f"checked={'true' if e['checked'] else 'false'}")
+        parts.append("[" + ",".join(str(v) for v in e["box"]) + "]")
+        lines.append(" ".join(p for p in parts if p))
+    return "\n".join(lines)
+
+
+def encode(img: Any, format: str = "png") -> bytes:
+    """The screenshot as the server sends it: PNG at the fastest compression level, or JPEG 85."""
     buf = io.BytesIO()
-    img.save(buf, format="PNG", optimize=False, compress_level=1)
+    if format == "jpeg":
+        img.convert("RGB").save(buf, format="JPEG", quality=85)
+    else:
+        img.save(buf, format="PNG", optimize=False, compress_level=1)
     return buf.getvalue()
 
 
@@ -70,15 +109,19 @@ def build_server(tools: PhoneTools, name: str = "mobile-agent") -> Any:
     @server.tool(annotations=look, structured_output=False)
     def screenshot(max_side: Annotated[int | None, Field(description="Scale the image down so its longest side "
                                                                        "is at most this many pixels (64 or more); "
-                                                                       "default: full size.")] = None) -> list[Any]:
-        """The phone's current screen as a PNG image, and its size. Coordinates in the other tools'
+                                                                       "default: full size.")] = None,
+                   format: Annotated[Literal["png", "jpeg"],
+                                     Field(description="png: exact pixels (default); jpeg: quality 85, "
+                                                       "smaller and several times faster to encode.")] = "png"
+                   ) -> list[Any]:
+        """The phone's current screen as an image, and its size. Coordinates in the other tools'
         answers are in full-size screenshot pixels."""
         img = _call(tools.screenshot, max_side)
         if not hasattr(img, "size"):  # the tool error
             return img
         w, h = tools.device.size()
         note = f"screen {w}x{h} px" + (f" (image scaled to {img.width}x{img.height})" if img.size != (w, h) else "")
-        return [Image(data=_png(img), format="png"), note]
+        return [Image(data=encode(img, format), format=format), note]
 
     @server.tool(annotations=look)
     def screen_elements(icons: Annotated[bool, Field(description="Also detect icons (slower).")] = True) -> dict[str, Any]:
@@ -87,7 +130,8 @@ def build_server(tools: PhoneTools, name: str = "mobile-agent") -> Any:
         "node", with class, id, clickable, checked...). Each has a box [x1, y1, x2, y2] and a centre
         in screen pixels. Pass a number to tap_element or long_press; numbers hold until the next
         gesture."""
-        return _call(tools.screen_elements, icons)
+        listing = _call(tools.screen_elements, icons)
+        return _answer(listing, elements_text(listing) if isinstance(listing, dict) else None)
 
     @server.tool(annotations=risky)
     def tap_text(text: Annotated[str, Field(description="The text to tap, as it reads on the screen.")],
@@ -95,14 +139,14 @@ def build_server(tools: PhoneTools, name: str = "mobile-agent") -> Any:
         """Tap a text on the screen (a button, a list row, a link). Exact matches win over partial or
         close ones; when several places match, give a position or use screen_elements and
         tap_element. The error names the closest texts on the screen when nothing matches."""
-        return _call(tools.tap_text, text, position, confirm)
+        return _answer(_call(tools.tap_text, text, position, confirm))
 
     @server.tool(annotations=risky)
     def tap_icon(description: Annotated[str, Field(description="What the icon shows or does: search, settings "
                                                                "gear, send, heart, back arrow, three dots...")],
                  position: Position = None, confirm: Confirm = False) -> dict[str, Any]:
         """Tap an icon without text, found by its description and, optionally, its position."""
-        return _call(tools.tap_icon, description, position, confirm)
+        return _answer(_call(tools.tap_icon, description, position, confirm))
 
     @server.tool(annotations=risky)
     def tap_element(number: Annotated[int, Field(description="The element's number in the last "
@@ -110,7 +154,7 @@ def build_server(tools: PhoneTools, name: str = "mobile-agent") -> Any:
                     confirm: Confirm = False) -> dict[str, Any]:
         """Tap the centre of an element listed by the last screen_elements call. Refused when a
         gesture was made since (the numbers may be stale: call screen_elements again)."""
-        return _call(tools.tap_element, number, confirm)
+        return _answer(_call(tools.tap_element, number, confirm))
 
     @server.tool(annotations=act)
     def long_press(text: Annotated[str | None, Field(description="A text on the screen to press.")] = None,
@@ -119,14 +163,14 @@ def build_server(tools: PhoneTools, name: str = "mobile-agent") -> Any:
                    duration_ms: Annotated[int, Field(description="How long to hold, 100..10000 ms.")] = 800
                    ) -> dict[str, Any]:
         """Press and hold on a text or an element (opens context menus, starts selection)."""
-        return _call(tools.long_press, text, number, duration_ms)
+        return _answer(_call(tools.long_press, text, number, duration_ms))
 
     @server.tool(annotations=act)
     def type_text(text: Annotated[str, Field(description="What to type (at most 2000 characters).")],
                   enter: Annotated[bool, Field(description="Press Enter afterwards (submit, search).")] = False
                   ) -> dict[str, Any]:
         """Type into the focused text field. Tap the field first (tap_text or tap_element)."""
-        return _call(tools.type_text, text, enter)
+        return _answer(_call(tools.type_text, text, enter))
 
     @server.tool(annotations=act)
     def swipe(direction: Annotated[Literal["up", "down", "left", "right"],
@@ -135,31 +179,31 @@ def build_server(tools: PhoneTools, name: str = "mobile-agent") -> Any:
               fraction: Annotated[float, Field(description="How far, as a part of the screen, 0.1..0.9.")] = 0.5
               ) -> dict[str, Any]:
         """Swipe across the middle of the screen."""
-        return _call(tools.swipe, direction, fraction)
+        return _answer(_call(tools.swipe, direction, fraction))
 
     @server.tool(annotations=act)
     def page(direction: Annotated[Literal["down", "up"],
                                   Field(description="down: show what is below; up: what is above.")]
              ) -> dict[str, Any]:
         """Scroll the screen by most of a page (the agent's Page Down / Page Up)."""
-        return _call(tools.page, direction)
+        return _answer(_call(tools.page, direction))
 
     @server.tool(annotations=act)
     def back() -> dict[str, Any]:
         """Press Back (close the keyboard, a dialog, or go to the previous screen)."""
-        return _call(tools.back)
+        return _answer(_call(tools.back))
 
     @server.tool(annotations=act)
     def home() -> dict[str, Any]:
         """Press Home: leave the app and show the home screen with the app icons."""
-        return _call(tools.home)
+        return _answer(_call(tools.home))
 
     @server.tool(annotations=act)
     def open_app(name: Annotated[str, Field(description="The app's label on the home screen (Settings, "
                                                         "Notes...), or on a real phone its package name.")]
                  ) -> dict[str, Any]:
         """Go to the home screen and open an app. Refused for apps outside the server's allow-list."""
-        return _call(tools.open_app, name)
+        return _answer(_call(tools.open_app, name))
 
     @server.tool(annotations=risky)
     def run_instruction(instruction: Annotated[str, Field(description="The task in words, e.g. 'Turn on the "
@@ -173,7 +217,7 @@ def build_server(tools: PhoneTools, name: str = "mobile-agent") -> Any:
         the server started), grounds it and checks the result. Returns the outcome (completed,
         step_limit, loop, interrupted, error...) and the run folder with the trajectory and its
         HTML report. Takes as long as the run does."""
-        return _call(tools.run_instruction, instruction, max_steps, allow_risky)
+        return _answer(_call(tools.run_instruction, instruction, max_steps, allow_risky))
 
     return server
 
