@@ -117,7 +117,7 @@ def test_risky_tap_needs_confirm_and_allow_list(perception):
 
     refused_app, refused, screen_before, confirmed = run(scenario)
     assert refused_app.is_error and "allow-list" in text_of(refused_app) and "Mail, Settings" in text_of(refused_app)
-    assert refused.is_error and "confirm=true" in text_of(refused) and "send" in text_of(refused)
+    assert refused.is_error and "confirm=true" in text_of(refused) and "sends" in text_of(refused)
     assert 'text="Compose"' in screen_before  # the refused tap did nothing
     assert not confirmed.is_error, text_of(confirmed)
     assert "tapped the icon" in data_of(confirmed)["done"]
@@ -223,3 +223,13 @@ def test_run_instruction_stops_before_a_risky_step_and_outside_the_allow_list(pe
     assert "allow_risky=true" in first["error"] and "send" in first["error"]
     assert second["outcome"] == "error" and "allow-list" in second["error"], second
     assert phone.state.foreground != "Shop"
+
+
+def test_the_gate_reads_the_screen_around_a_generic_answer():
+    from mobile_agent.mcpserver import risk_of
+
+    assert risk_of("OK", screen_texts=["Delete 3 messages?", "Cancel", "OK"]) is not None
+    assert risk_of("OK", screen_texts=["Wi-Fi is on", "OK"]) is None
+    assert risk_of("send", icon=True) is not None
+    assert risk_of("Display", touched_text="Display") is None
+    assert "Pay now" in (risk_of("Pay", touched_text="Pay now") or "")

@@ -24,8 +24,8 @@ def mcp_cmd(
     runs: Path = typer.Option(Path("runs"), "--runs", help="Folder for run_instruction's run folders."),
     allow_app: Optional[List[str]] = typer.Option(None, "--allow-app", help="Only these apps may be opened "
                                                   "(repeat the option; default: any)."),
-    confirm: bool = typer.Option(True, "--confirm/--no-confirm", help="Refuse taps that may send, buy, pay, delete "
-                                 "or post unless the call says confirm=true (default on)."),
+    confirm: bool = typer.Option(True, "--confirm/--no-confirm", help="Refuse taps that may send, pay, delete, install "
+                                 "or sign out unless the call says confirm=true (default on)."),
     tree: bool = typer.Option(True, "--tree/--no-tree", help="List the device's ui tree nodes in screen_elements."),
     ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
     seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone (sim only)."),

@@ -30,14 +30,14 @@ would. Look first: `screenshot` shows the screen, `screen_elements` lists what i
 icons and, where the device has one, ui tree nodes), each with a number and a box. Then act:
 `open_app`, `tap_text`, `tap_icon`, `tap_element` (a number from the last list), `type_text` (tap the
 field first), `swipe`, `page`, `back`, `home`, `long_press`. Each action says whether the screen
-changed. Taps that may send, buy, pay, delete or post are refused until the call says confirm=true:
+changed. Taps that may send, pay, delete, install or sign out are refused until the call says confirm=true:
 ask the user first. `run_instruction` hands a whole task to the phone agent and its own model.
 """
 
 Position = Annotated[str | None, Field(description="Where on the screen, when several match: top, bottom, "
                                                     "left, right, center, or a pair such as 'top right'.")]
 Confirm = Annotated[bool, Field(description="Set true only after the user agreed to a tap the server refused "
-                                            "as risky (send, buy, pay, delete, post).")]
+                                            "as risky (send, pay, delete, install, sign out).")]
 
 
 def _call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -210,7 +210,7 @@ def build_server(tools: PhoneTools, name: str = "mobile-agent") -> Any:
                                                                       "dark mode'.")],
                         max_steps: Annotated[int, Field(description="Step limit, 1..50.")] = 20,
                         allow_risky: Annotated[bool, Field(description="Let the agent carry out operations "
-                                                                       "that send, buy, pay, delete or post "
+                                                                       "that send, pay, delete, install or sign out "
                                                                        "(ask the user first).")] = False
                         ) -> dict[str, Any]:
         """Hand a whole task to the phone agent, which plans each step with its own model (set when

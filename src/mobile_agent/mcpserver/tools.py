@@ -59,15 +59,21 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40] or "run"
 
 
-def risk_of(target: str, screen_texts: Sequence[str] = ()) -> str | None:
-    """Why tapping ``target`` (a text, an icon description or an element's label) looks risky, or
-    ``None``. The one place the server's confirm gate asks; it uses the agent's --confirm rule."""
-    from mobile_agent.agent import is_risky
-    from mobile_agent.agent.operations import ClickText
+def risk_of(target: str, *, icon: bool = False, touched_text: str | None = None,
+            screen_texts: Sequence[str] = (), rules: Any = None) -> str | None:
+    """Why tapping ``target`` looks risky, or ``None``: the one place the server's confirm gate asks.
 
-    if target and is_risky(ClickText(target)):
-        return f'"{target}" may send, buy, pay, delete or post'
-    return None
+    ``target`` is the text tapped (or, with ``icon``, the icon's description); ``touched_text`` the
+    text read where the tap lands; ``screen_texts`` the screen's other lines (a generic "OK" is
+    risky under "Delete 3 messages?"). The decision is the agent's ``--confirm`` rule
+    (:func:`mobile_agent.agent.risk.assess`), with the user's confirm-words file where there is one.
+    """
+    from mobile_agent.agent.operations import ClickIcon, ClickText
+    from mobile_agent.agent.risk import assess
+
+    op = ClickIcon(target) if icon else ClickText(target)
+    decision = assess(op, touched_text=touched_text, screen_text=list(screen_texts), rules=rules)
+    return decision.why if decision.risky else None
 
 
 @dataclass
@@ -105,6 +111,7 @@ class PhoneTools:
         self._gestures = 0
         self._elements: list[dict[str, Any]] | None = None
         self._elements_at = -1
+        self._rules: Any = None
 
     # ------------------------------------------------------------------------------ looking
     def screenshot(self, max_side: int | None = None) -> Image.Image:
@@ -196,7 +203,7 @@ class PhoneTools:
         with self._lock:
             img = self.device.screenshot()
             g = self.perception.ground_icon(img, description, position=position or ())
-            return self._tap_grounding(g, img, f'the icon "{description}"', description, confirm)
+            return self._tap_grounding(g, img, f'the icon "{description}"', description, confirm, icon=True)
 
     def tap_element(self, number: int, confirm: bool = False) -> dict[str, Any]:
         """Tap the centre of element ``number`` of the last :meth:`screen_elements` list."""
@@ -213,7 +220,8 @@ class PhoneTools:
                                   f"has {len(self._elements)} element(s), numbered 1..{len(self._elements)}")
             el = self._elements[number - 1]
             label = el.get("text") or el.get("description") or ""
-            self._gate(label, confirm)
+            self._gate(label, confirm, touched_text=label,
+                       screen_texts=[e["text"] for e in self._elements if e["kind"] == "text"])
             x, y = el["center"]
             before = self.device.screenshot()
             self.device.tap(x, y)
@@ -393,18 +401,26 @@ class PhoneTools:
             raise RefusedError(f'the app "{app}" is not in this server\'s allow-list '
                                f"({', '.join(self.options.allowed_apps)})")
 
-    def _gate(self, target: str, confirm: bool, screen_texts: Sequence[str] = ()) -> None:
-        if not self.options.confirm or confirm:
+    def _gate(self, target: str, confirm: bool, *, icon: bool = False, touched_text: str | None = None,
+              screen_texts: Sequence[str] = ()) -> None:
+        if not self.options.confirm or confirm or not target:
             return
-        why = risk_of(target, screen_texts)
+        if self._rules is None:
+            from mobile_agent.agent.risk import load_rules
+
+            self._rules = load_rules()
+        why = risk_of(target, icon=icon, touched_text=touched_text, screen_texts=screen_texts, rules=self._rules)
         if why is not None:
             raise RefusedError(f"not tapped: {why}. Ask the user, then call again with confirm=true to tap it")
 
-    def _tap_grounding(self, g: Any, img: Image.Image, what: str, label: str, confirm: bool) -> dict[str, Any]:
+    def _tap_grounding(self, g: Any, img: Image.Image, what: str, label: str, confirm: bool,
+                       icon: bool = False) -> dict[str, Any]:
         if not g.found:
             raise ConfigError(g.message or f"{what} is not on the screen")
         chosen = g.chosen
-        self._gate(chosen.text or label, confirm)
+        if self.options.confirm and not confirm:
+            lines = self.perception.parse(img).texts  # the parse grounding just made, from the memo
+            self._gate(label, confirm, icon=icon, touched_text=chosen.text, screen_texts=lines)
         x, y = int(chosen.point.x), int(chosen.point.y)
         self.device.tap(x, y)
         found = f" (read as {chosen.text!r})" if chosen.text and chosen.text != label else ""
