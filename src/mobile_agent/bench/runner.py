@@ -327,9 +327,45 @@ def _parent_death_signal() -> None:
         pass
 
 
-def _worker_run(config_d: dict[str, Any], key: str, out_dir: str, cid: str, threads: int) -> dict[str, Any]:
+def run_task_by_key(config_d: dict[str, Any], key: str, out_dir: str, cid: str, threads: int,
+                    device: str | None = None) -> dict[str, Any]:
+    """One task run in a worker of either engine, from plain values: the row as a dict.
+    ``device`` names a device of a pool: ``adb:SERIAL`` opens that phone (the run is then judged
+    later, by a person at the driver: ``detail.judge_pending``); ``sim:NAME`` or None: a fresh
+    simulated phone."""
     config = EvalConfig(**config_d)
-    return run_task(config, task_by_key(config, key), Path(out_dir), cid, threads=threads).as_dict()
+    task = task_by_key(config, key)
+    if device is not None and device.startswith("adb:"):
+        from mobile_agent.device import open_device
+
+        dev = open_device(device)
+        dev.home()
+        row = run_task(config, task, Path(out_dir), cid, device=dev, judge=_PendingJudge(), threads=threads)
+        assert row.detail is not None
+        row.detail["judge_pending"] = True
+        return row.as_dict()
+    return run_task(config, task, Path(out_dir), cid, threads=threads).as_dict()
+
+
+class _PendingJudge:
+    """Stands in for the person in a worker: the driver asks them when the run arrives."""
+
+    def judge(self, task: Task, trajectory: Path, steps: int) -> Any:
+        from mobile_agent.bench.human import Verdict
+
+        return Verdict(False, 0.0, 0.0, 0.0, 0, task.human_steps)
+
+
+def apply_human_verdict(row: ResultRow, verdict: Any) -> None:
+    """Put a person's verdict into a row that a worker ran without one."""
+    row.success, row.ps, row.re, row.cr = verdict.success, verdict.ps, verdict.re, verdict.cr
+    row.correct_steps, row.human_steps, row.judge = verdict.correct_steps, verdict.human_steps, "human"
+    if row.detail is not None:
+        row.detail["steps"] = verdict.steps
+
+
+def _worker_run(config_d: dict[str, Any], key: str, out_dir: str, cid: str, threads: int) -> dict[str, Any]:
+    return run_task_by_key(config_d, key, out_dir, cid, threads)
 
 
 # --- a selection -------------------------------------------------------------------------------------
@@ -360,10 +396,12 @@ Listener = Callable[[str, "ResultRow | None", "str | None"], None]
 def run_eval(config: EvalConfig, tasks: Sequence[Task], out_dir: str | Path, *, workers: int = 1,
              resume: bool = False, on_start: Callable[[int, int], None] | None = None,
              on_result: Listener | None = None, judge: Any = None, device: Any = None,
-             lock: bool = True) -> EvalRun:
+             lock: bool = True, engine: str = "local", ray_options: Any = None) -> EvalRun:
     """Run ``tasks``; store each result as it ends. With ``resume``, tasks already stored for this
     configuration are skipped. ``workers`` > 1 runs tasks in that many processes (simulated phone
-    only). ``on_result(key, row, error)`` is called as each task ends.
+    only). ``on_result(key, row, error)`` is called as each task ends. ``engine="ray"`` runs each
+    task as a Ray task (:mod:`mobile_agent.bench.engines.ray`, ``ray_options`` a ``RayOptions``);
+    the results go to the same store, written here only.
 
     The output folder is locked while it runs (a second run on it gets a :class:`ConfigError`);
     ``lock=False`` when the caller holds the lock itself. A task whose environment failed
@@ -373,20 +411,23 @@ def run_eval(config: EvalConfig, tasks: Sequence[Task], out_dir: str | Path, *, 
     t0 = time.monotonic()
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
-    if not config.is_sim or judge is not None:
+    if engine not in ("local", "ray"):
+        raise ConfigError(f"unknown engine {engine!r}: local or ray")
+    if (not config.is_sim or judge is not None) and engine == "local":
         workers = 1
     folder_lock = FolderLock(out, "eval")
     if lock:
         folder_lock.acquire()
     try:
-        return _run_eval(config, tasks, out, t0, workers, resume, on_start, on_result, judge, device)
+        return _run_eval(config, tasks, out, t0, workers, resume, on_start, on_result, judge, device, engine,
+                         ray_options)
     finally:
         folder_lock.release()
 
 
 def _run_eval(config: EvalConfig, tasks: Sequence[Task], out: Path, t0: float, workers: int, resume: bool,
               on_start: Callable[[int, int], None] | None, on_result: Listener | None, judge: Any,
-              device: Any) -> EvalRun:
+              device: Any, engine: str = "local", ray_options: Any = None) -> EvalRun:
     with ResultStore(out) as store:
         cid = store.register(config.identity())
         done = store.done(cid) if resume else set()
@@ -424,7 +465,12 @@ def _run_eval(config: EvalConfig, tasks: Sequence[Task], out: Path, t0: float, w
                 on_result(key, row, error)
 
         try:
-            if workers == 1:
+            if engine == "ray":
+                from mobile_agent.bench.engines.ray import RayOptions, run_ray
+
+                crashed = run_ray(config, todo, out, cid, finish, ray_options or RayOptions(num_cpus=workers),
+                                  judge=judge)
+            elif workers == 1:
                 for task in todo:
                     try:
                         dev = device

@@ -52,11 +52,29 @@ def register(app: typer.Typer) -> None:
         executor_model: Optional[str] = typer.Option(None, "--executor-model", help="--mode multi: the executor's "
                                                      "model (default: --model)."),
         list_only: bool = typer.Option(False, "--list", help="List the selected tasks and exit."),
+        engine: str = typer.Option("local", "--engine", help="local (processes on this machine) or ray (one Ray "
+                                   "task per task run, here or on a cluster)."),
+        address: Optional[str] = typer.Option(None, "--address", help="--engine ray: a cluster (auto, or "
+                                              "ray://HOST:PORT); default a local Ray with --workers CPUs."),
+        devices: Optional[str] = typer.Option(None, "--devices", help="--engine ray: a pool of devices, each "
+                                              "lent to one task at a time: serial1,serial2 (adb), sim:NAME "
+                                              "slots, or a file with one a line."),
+        retries: int = typer.Option(1, "--retries", help="--engine ray: attempts after an environment failure "
+                                    "(a worker or device that died)."),
     ) -> None:
         """Run the Mobile-Eval benchmark and print SU, PS, RE, CR by instruction tier and by app."""
         from mobile_agent.bench.runner import EvalConfig, run_eval
         from mobile_agent.bench.suite import select
 
+        from mobile_agent.bench.engines import ENGINES, parse_devices
+
+        if engine not in ENGINES:
+            raise ConfigError(f"unknown engine {engine!r}: use one of {', '.join(ENGINES)}")
+        pool = parse_devices(devices)
+        if engine == "local" and (address or pool):
+            raise ConfigError("--address and --devices go with --engine ray")
+        if pool and pool[0].startswith("adb:") and device == "sim":
+            device = "adb"  # a pool of real phones: judged by a person, as --device adb
         config = EvalConfig(suite=suite, planner=planner, model=model, base_url=base_url, api_key_env=api_key_env,
                             replies=str(replies) if replies else None, max_steps=max_steps, ocr=ocr, device=device,
                             base_seed=seed, reflect=reflect, mode=mode, executor_model=executor_model)
@@ -70,24 +88,39 @@ def register(app: typer.Typer) -> None:
                               highlight=False)
             raise typer.Exit(0)
         with FolderLock(out, "eval"):
-            code = _evaluate(config, selected, out, workers, resume, json_path, device, run_eval)
+            code = _evaluate(config, selected, out, workers, resume, json_path, device, run_eval, engine=engine,
+                             address=address, pool=pool, retries=retries)
         raise typer.Exit(code)
 
 
 def _evaluate(config, selected, out: Path, workers: int, resume: bool, json_path: Optional[Path], device: str,
-              run_eval) -> int:
+              run_eval, engine: str = "local", address: Optional[str] = None, pool: Optional[list] = None,
+              retries: int = 1) -> int:
     """Run the selection with the folder locked, print the tables, write results.json and the report;
     returns the exit status."""
     from mobile_agent.bench.tables import app_table, render, summary_json, tier_table
 
     judge = dev = None
-    if not config.is_sim:
+    ray_options = None
+    if engine == "ray":
+        from mobile_agent.bench.engines.ray import RayOptions, import_ray
+
+        import_ray()  # a clear message when Ray is missing, before anything runs
+        ray_options = RayOptions(address=address, num_cpus=workers if workers > 1 else None, devices=pool or [],
+                                 retries=retries)
+        if not config.is_sim:
+            from mobile_agent.bench.human import HumanJudge
+
+            if not pool:
+                raise ConfigError("--engine ray with real phones needs --devices serial1,serial2")
+            judge = HumanJudge()
+    elif not config.is_sim:
         from mobile_agent.bench.human import HumanJudge
         from mobile_agent.device import open_device
 
         dev = open_device(device)
         judge = HumanJudge()
-    run = _run_with_progress(config, selected, out, workers, resume, judge, dev, run_eval)
+    run = _run_with_progress(config, selected, out, workers, resume, judge, dev, run_eval, engine, ray_options)
     rows = run.rows
     console.print(render("Mobile-Eval by instruction", tier_table(rows)))
     console.print(render("Mobile-Eval by app", app_table(rows)))
@@ -97,7 +130,8 @@ def _evaluate(config, selected, out: Path, workers: int, resume: bool, json_path
             console.print(f"[red]failed[/red] {escape(f'{r.task_key}: {why}')}", highlight=False)
     timing = _timing(rows)
     data = summary_json(rows, config.identity(), {
-        "config_id": run.config_id, "duration_s": round(run.duration_s, 2), "workers": workers, "timing": timing,
+        "config_id": run.config_id, "duration_s": round(run.duration_s, 2), "workers": workers, "engine": engine,
+        "timing": timing,
         "skipped": run.skipped, "not_run": run.failed, "environment_failures": run.environment,
         "crashed": run.crashed, "interrupted": run.interrupted, "database": str(out / "results.sqlite"),
     })
@@ -165,11 +199,13 @@ def _timing(rows) -> dict:
             "step_p90_s": q(steps, 0.9), "perception_median_s": statistics.median(perception) if perception else 0.0}
 
 
-def _run_with_progress(config, selected, out, workers, resume, judge, dev, run_eval):
+def _run_with_progress(config, selected, out, workers, resume, judge, dev, run_eval, engine="local",
+                       ray_options=None):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     if judge is not None:  # questions go to the terminal: no live bar over them
-        return run_eval(config, selected, out, workers=workers, resume=resume, judge=judge, device=dev, lock=False)
+        return run_eval(config, selected, out, workers=workers, resume=resume, judge=judge, device=dev, lock=False,
+                        engine=engine, ray_options=ray_options)
     counts = {"ok": 0, "done": 0}
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("SU {task.fields[ok]}/{task.fields[done]}"), TimeElapsedColumn(),
@@ -190,4 +226,5 @@ def _run_with_progress(config, selected, out, workers, resume, judge, dev, run_e
             progress.console.print(f"{mark} {escape(f'{key}  {detail}')}", highlight=False)
 
         return run_eval(config, selected, out, workers=workers, resume=resume, on_start=on_start,
-                        on_result=on_result, judge=judge, device=dev, lock=False)
+                        on_result=on_result, judge=judge, device=dev, lock=False, engine=engine,
+                        ray_options=ray_options)

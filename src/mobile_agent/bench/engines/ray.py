@@ -1,0 +1,215 @@
+"""The Ray engine: one Ray task per task run, on this machine (``ray.init()``) or on a cluster
+(``--address auto`` or ``ray://HOST:PORT``).
+
+Each Ray task asks for its resources: CPUs (``cpus_per_task``), memory, and a device: a simulated
+phone (the ``sim_phone`` resource, where the cluster has it) or a named device of the pool
+(``--devices``: the resource ``device:NAME``, which the node that has the phone must advertise on a
+cluster, e.g. ``ray start --resources '{"device:adb:SERIAL": 1}'``). The driver lends each device of
+the pool to one task at a time.
+
+Workers run :func:`mobile_agent.bench.runner.run_task_by_key` (the function the local process pool
+runs) and return the result; the driver alone writes the results store, as each result arrives.
+Environment failures (a worker process or node that died, a device that went away: ``OSError``,
+``DeviceError``) are retried up to ``retries`` times, on another device where there is a pool; a
+task is stored once, under its key, whatever the attempts. A driver that dies loses only the tasks
+in flight: rerun with ``--resume``.
+
+Real phones (``adb:`` devices) are judged by a person at the driver's terminal, as each run
+arrives; their trajectory folders must be readable by the driver (this machine, or a shared
+``--out``).
+
+Ray is imported here only, and only when this engine runs.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import deque
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from mobile_agent.bench.engines.pool import DevicePool
+from mobile_agent.bench.store import ResultRow
+from mobile_agent.bench.task import Task
+from mobile_agent.errors import ConfigError, DeviceError
+
+RAY_PIN = "ray[default]==2.60.0"
+SIM_RESOURCE = "sim_phone"
+
+
+@dataclass
+class RayOptions:
+    """How the Ray engine runs. ``address``: None starts a local Ray (``num_cpus`` CPUs, default all);
+    ``"auto"`` or ``"ray://HOST:PORT"`` joins a cluster."""
+
+    address: str | None = None
+    num_cpus: int | None = None
+    cpus_per_task: float = 1.0
+    memory_mb: int = 1024
+    devices: list[str] = field(default_factory=list)
+    retries: int = 1
+    max_in_flight: int | None = None  # default: twice the cluster's CPUs (or the pool's size)
+
+    def __post_init__(self) -> None:
+        if self.retries < 0:
+            raise ConfigError(f"--retries must be 0 or more, got {self.retries}")
+        if self.num_cpus is not None and self.num_cpus < 1:
+            raise ConfigError(f"--workers must be at least 1, got {self.num_cpus}")
+        if self.address is not None and not (self.address == "auto" or self.address.startswith("ray://")
+                                             or ":" in self.address):
+            raise ConfigError(f"--address {self.address!r}: use auto, ray://HOST:PORT or HOST:PORT")
+
+
+def device_resource(name: str) -> str:
+    return f"device:{name}"
+
+
+def import_ray() -> Any:
+    try:
+        import ray
+    except ImportError as exc:
+        raise ConfigError(f"--engine ray needs Ray: pip install '{RAY_PIN}'") from exc
+    return ray
+
+
+Finish = Callable[..., None]  # (key, row | None, error | None, environment failure?)
+
+
+def run_ray(config: Any, todo: Sequence[Task], out: Path, cid: str, finish: Finish, options: RayOptions,
+            judge: Any = None) -> str | None:
+    """Run ``todo`` on Ray; hand each result (or error) to ``finish`` as it arrives. Returns None, or
+    a message when the run could not go on."""
+    ray = import_ray()
+    pool = DevicePool(options.devices) if options.devices else None
+    started = False
+    if not ray.is_initialized():
+        resources = {}
+        if options.address is None:
+            n = options.num_cpus or os.cpu_count() or 1
+            resources[SIM_RESOURCE] = float(n)
+            for name in options.devices:
+                resources[device_resource(name)] = 1.0
+        try:
+            ray.init(address=options.address, num_cpus=options.num_cpus if options.address is None else None,
+                     resources=resources or None, include_dashboard=False, log_to_driver=False,
+                     object_store_memory=256 * 1024 * 1024 if options.address is None else None,
+                     configure_logging=False)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise ConfigError(f"cannot start or reach Ray at {options.address or 'this machine'}: {exc}") from exc
+        started = True
+    try:
+        return _drive(ray, config, todo, out, cid, finish, options, pool, judge)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _drive(ray: Any, config: Any, todo: Sequence[Task], out: Path, cid: str, finish: Finish, options: RayOptions,
+           pool: DevicePool | None, judge: Any) -> str | None:
+    from mobile_agent.bench.runner import apply_human_verdict
+
+    have = ray.cluster_resources()
+    cpus = int(have.get("CPU", 1))
+    if pool is not None:
+        missing = [n for n in pool.names if pool.kind == "adb" and device_resource(n) not in have]
+        if missing and options.address is not None:
+            raise ConfigError(f"no node of the Ray cluster advertises {device_resource(missing[0])!r}: start the node "
+                              f"that has the phone with ray start --resources '{{\"{device_resource(missing[0])}\": 1}}'")
+    base = {"num_cpus": options.cpus_per_task, "memory": options.memory_mb * 1024 * 1024, "max_retries": 0}
+    remote = ray.remote(_ray_task)
+    threads = max(1, int(options.cpus_per_task))
+    cfg = asdict(config)
+    tasks = {t.key: t for t in todo}
+    queue = deque(t.key for t in todo)
+    attempts: dict[str, int] = {}
+    window = options.max_in_flight or (len(pool.names) if pool else 2 * cpus)
+    inflight: dict[Any, tuple[str, str | None]] = {}
+    try:
+        while queue or inflight:
+            while queue and len(inflight) < window:
+                device = pool.take(queue[0]) if pool is not None else None
+                if pool is not None and device is None:
+                    break
+                key = queue.popleft()
+                resources = {}
+                if device is not None and device_resource(device) in have:
+                    resources[device_resource(device)] = 1.0
+                elif device is None and SIM_RESOURCE in have:
+                    resources[SIM_RESOURCE] = 1.0
+                ref = remote.options(**base, resources=resources or None).remote(
+                    cfg, key, str(out), cid, device, attempts.get(key, 0), threads)
+                inflight[ref] = (key, device)
+            ready, _ = ray.wait(list(inflight), num_returns=1)
+            for ref in ready:
+                key, device = inflight.pop(ref)
+                if pool is not None and device is not None:
+                    pool.give_back(device)
+                try:
+                    data = ray.get(ref)
+                except Exception as exc:  # noqa: BLE001 - sorted below: retried, or one task's failure
+                    why = _environment_failure(ray, exc)
+                    if why is not None:
+                        attempts[key] = attempts.get(key, 0) + 1
+                        if attempts[key] <= options.retries:
+                            queue.appendleft(key)
+                            continue
+                        finish(key, None, f"{attempts[key]} attempts: {why}", True)
+                        continue
+                    finish(key, None, _task_error(exc))
+                    continue
+                row = ResultRow(**data)
+                if (row.detail or {}).get("environment_failure") is not None:  # the device went away mid-run
+                    attempts[key] = attempts.get(key, 0) + 1
+                    if attempts[key] <= options.retries:
+                        queue.appendleft(key)
+                        continue
+                if row.detail and row.detail.pop("judge_pending", False):
+                    if judge is None:
+                        finish(key, None, "a real phone's run needs a person to judge it")
+                        continue
+                    apply_human_verdict(row, judge.judge(tasks[key], Path(row.trajectory or ""), row.steps))
+                finish(key, row, None)
+    except KeyboardInterrupt:
+        for ref in inflight:
+            ray.cancel(ref, force=True)
+        raise
+    return None
+
+
+def _environment_failure(ray: Any, exc: BaseException) -> str | None:
+    """Why ``exc`` is an environment failure (worth another attempt), or None."""
+    ex = ray.exceptions
+    env = tuple(getattr(ex, n) for n in ("WorkerCrashedError", "NodeDiedError", "ObjectLostError",
+                                          "OwnerDiedError", "RaySystemError", "LocalRayletDiedError",
+                                          "ActorDiedError") if hasattr(ex, n))
+    if isinstance(exc, env):
+        return f"{type(exc).__name__}: the worker running it died"
+    cause = getattr(exc, "cause", None)
+    if isinstance(cause, (OSError, DeviceError)):
+        return f"{type(cause).__name__}: {cause}"
+    return None
+
+
+def _task_error(exc: BaseException) -> str:
+    cause = getattr(exc, "cause", None) or exc
+    return f"{type(cause).__name__}: {cause}"
+
+
+def _ray_task(config_d: dict[str, Any], key: str, out_dir: str, cid: str, device: str | None, attempt: int,
+              threads: int) -> dict[str, Any]:
+    """One task run in a Ray worker (the worker never touches the results store)."""
+    from mobile_agent.bench.runner import run_task_by_key
+
+    fault = config_d.get("fault") or ""
+    if fault.startswith("exit-once:") and fault.partition(":")[2] == key:
+        config_d = {**config_d, "fault": None}
+        if attempt == 0:
+            os._exit(3)  # tests: the worker dies mid-task on the first attempt only
+    started = time.time()
+    data = run_task_by_key(config_d, key, out_dir, cid, threads, device=device)
+    data.setdefault("detail", {})
+    data["detail"]["engine"] = {"engine": "ray", "device": device, "attempt": attempt + 1, "pid": os.getpid(),
+                                "started": started, "ended": time.time()}
+    return data
