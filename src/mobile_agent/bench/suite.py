@@ -7,12 +7,27 @@ from typing import Sequence
 from mobile_agent.bench.task import Task, TaskDef
 from mobile_agent.errors import ConfigError
 
-SUITES = ("mobile-eval",)
+#: The tiers of the benchmark: the paper's 33 tasks (the default), the same on a phone that gets in
+#: the way (permission dialogs, ad banners, the notification shade), and longer multi-app tasks.
+SUITES = ("mobile-eval", "mobile-eval-disturbed", "mobile-eval-long")
+SUITE_TITLES = {
+    "mobile-eval": "the paper's 33 tasks (Mobile-Eval)",
+    "mobile-eval-disturbed": "the 33 with permission dialogs, ad banners and a notification shade opened by mistake",
+    "mobile-eval-long": "long multi-app tasks in the style of Mobile-Agent-E",
+}
 
 
 def suite_defs(suite: str = "mobile-eval") -> list[TaskDef]:
-    if suite != "mobile-eval":
+    if suite not in SUITES:
         raise ConfigError(f"unknown suite {suite!r}: use one of {', '.join(SUITES)}")
+    if suite == "mobile-eval-disturbed":
+        from mobile_agent.bench.mobile_eval.disturbed import task_defs as disturbed
+
+        return disturbed()
+    if suite == "mobile-eval-long":
+        from mobile_agent.bench.mobile_eval.long import task_defs as long_tasks
+
+        return long_tasks()
     from mobile_agent.bench.mobile_eval import task_defs
 
     return task_defs()

@@ -150,6 +150,7 @@ class Task:
     phone_seed: int = 0
     setup: Callable[["SimPhone"], None] | None = None
     description: str = ""
+    disturbances: tuple[str, ...] = ()  # of the simulated phone (the "disturbed" suite)
 
     @property
     def app(self) -> str:
@@ -184,6 +185,8 @@ class Task:
         """A fresh simulated phone for this task, set up."""
         from mobile_agent.device.sim import SimPhone
 
+        if self.disturbances:
+            options.setdefault("disturbances", self.disturbances)
         phone = SimPhone(seed=self.phone_seed, **options)
         if self.setup is not None:
             self.setup(phone)

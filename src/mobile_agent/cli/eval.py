@@ -22,7 +22,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("eval")
     def eval_cmd(
-        suite: str = typer.Option("mobile-eval", "--suite", help="Task suite."),
+        suite: str = typer.Option("mobile-eval", "--suite", help="Tier: mobile-eval (the paper's 33), "
+                                   "mobile-eval-disturbed (the 33 with disturbances on), mobile-eval-long "
+                                   "(long multi-app tasks)."),
         planner: str = typer.Option("oracle", "--planner", help="oracle (reference plans through perception, "
                                     "offline), noisy (the reference plans phrased as models phrase them, seeded, "
                                     "offline), model (a chat model), or scripted (replies from --replies FILE)."),
@@ -83,6 +85,13 @@ def register(app: typer.Typer) -> None:
         if not selected:
             raise ConfigError("no task matches the selection (--tasks, --tier, --app)")
         if list_only:
+            from mobile_agent.bench.suite import SUITE_TITLES, SUITES, suite_defs
+
+            console.print("tiers (--suite):", highlight=False)
+            for name in SUITES:
+                mark = "*" if name == suite else " "
+                console.print(f" {mark} {name:<22} {len(suite_defs(name)):>2} tasks  {SUITE_TITLES[name]}",
+                              highlight=False)
             for t in selected:
                 console.print(escape(f"{t.key:<14} {t.app:<9} {t.tier}  {t.human_steps:>2} steps  {t.instruction}"),
                               highlight=False)

@@ -22,7 +22,10 @@ from mobile_agent.device.sim.ui import UI, Node, hit, paint_tree, scroll_target,
 from mobile_agent.errors import ConfigError, InvalidGestureError
 from mobile_agent.types import Box
 
-DISTURBANCES = ("permission", "loading", "ads", "typo")
+DISTURBANCES = ("permission", "loading", "ads", "typo", "shade")
+#: With the "shade" disturbance, the notification shade opens at the end of this gesture (a swipe that
+#: grazed the status bar), once per run.
+SHADE_GESTURE = 2
 KEYBOARD_PACKAGE = "com.sim.inputmethod"
 SYSTEMUI_PACKAGE = "com.android.systemui"
 LAUNCHER_PACKAGE = "com.sim.launcher"
@@ -130,7 +133,9 @@ class SimPhone:
         disturbances: any of ``"permission"`` (a dialog on an app's first launch), ``"loading"``
             (a loading screen for one or two gestures after launch), ``"ads"`` (an ad banner),
             ``"typo"`` (the keyboard drops one character that is not a space, drawn from the seed in
-            the second half, of the first text of four or more characters typed into a field).
+            the second half, of the first text of four or more characters typed into a field),
+            ``"shade"`` (the notification shade opened by mistake at the end of gesture :data:`SHADE_GESTURE`;
+            Back, Home or a tap below it closes it).
         look: how the phone draws (fonts, icon set, theme colours, status bar, JPEG, language);
             see :mod:`mobile_agent.device.sim.look`. The default look changes nothing.
     """
@@ -161,6 +166,7 @@ class SimPhone:
         self._loading_until: int = -1
         self._ads_closed: set[str] = set()
         self._typo_pending = "typo" in self.disturbances
+        self.shade_open = False
         from mobile_agent.device.sim.apps import APP_CLASSES
 
         self.apps: dict[str, App] = {cls.name: cls(self) for cls in APP_CLASSES}
@@ -229,6 +235,7 @@ class SimPhone:
             self._permission_pending = app.name
 
     def go_home(self) -> None:
+        self.shade_open = False
         self.clear_focus()
         self.state.foreground = None
         self._permission_pending = None
@@ -326,8 +333,9 @@ class SimPhone:
 
     def type_text(self, text: str) -> None:
         """Type into the focused field; each ``\\n`` presses Enter. With no focus, nothing changes."""
+        shade = self.shade_open
         self._gesture()
-        if self._focus is None or not self.keyboard_shown:
+        if self._focus is None or not self.keyboard_shown or shade:
             return
         if self._typo_pending and len(text.split("\n")[0]) >= 4:
             self._typo_pending = False
@@ -351,6 +359,9 @@ class SimPhone:
 
     def _back(self) -> None:
         """What the Back key does (the key press itself is counted by the caller's gesture)."""
+        if self.shade_open:
+            self.shade_open = False
+            return
         if self.keyboard_shown:
             self.clear_focus()  # Back first hides the keyboard, as on Android
             return
@@ -374,6 +385,8 @@ class SimPhone:
 
     def _gesture(self) -> None:
         self.gestures += 1
+        if "shade" in self.disturbances and self.gestures == SHADE_GESTURE:
+            self.shade_open = True
         self._toasts = [t for t in self._toasts if t.until > self.gestures]
         self._dirty()
 
@@ -414,6 +427,8 @@ class SimPhone:
             root.children.append(self._toast_node(self._toasts[-1].text, area))
         if kb:
             root.children.append(self._keyboard())
+        if self.shade_open:
+            root.children.append(self._shade())
         root.children.append(self._nav_bar())
         return root
 
@@ -617,6 +632,30 @@ class SimPhone:
                     (60, 50, 20) if not t.dark else (240, 230, 200))
             ui.icon_button(box.x2 - ui.dp(28), box.center.y, "close", "Close ad",
                            lambda: (self._ads_closed.add(app.name), None)[1], size=20)
+
+    def _shade(self) -> Node:
+        """The notification shade over everything but the navigation bar."""
+        t = self.theme
+        ui = UI(self, None, Box(0, 0, self.width, self.height - self.nav_h), t, SYSTEMUI_PACKAGE)
+
+        def close() -> None:
+            self.shade_open = False
+            self._dirty()
+
+        ui.scrim(close, alpha=0.6)
+        panel = Box(0, 0, self.width, int(self.height * 0.45))
+        with ui.group(panel, cls="android.widget.FrameLayout", rid="notification_shade", on_tap=lambda: None,
+                      paint=lambda c, b: c.rect(b, fill=t.surface)):
+            ui.text(ui.dp(24), self.status_h + ui.dp(12), self.now.strftime("%H:%M"), 32, t.on_bg)
+            ui.text(ui.dp(24), self.status_h + ui.dp(60), self.now.strftime("%a, %b %d").replace(" 0", " "), 14,
+                    t.on_bg2)
+            y = self.status_h + ui.dp(100)
+            for title, sub in (("System update available", "Tap to download version 14.2"),
+                               ("Backup complete", "Photos and contacts were backed up")):
+                y = ui.list_row(y, title, sub, on_tap=lambda: None, icon="bell-outline").y2
+            ui.text(panel.x2 - ui.dp(24), panel.y2 - ui.dp(40), "Clear all", 14, t.on_bg, 500, align="right",
+                    on_tap=close)
+        return ui.root
 
     def _permission(self, ui: UI, app: App) -> None:
         def answer() -> None:

@@ -150,9 +150,31 @@ def query_of(url: str) -> str | None:
     return parse_qs(urlsplit(url).query).get("q", [""])[0]
 
 
+def price_offer(query: str, seed: int) -> tuple[str, float] | None:
+    """For ``"<a Shop product> price"``: the product's title and a web shop's price for it (its Shop
+    price from 0.8 to 1.25 times, by product and seed), else None."""
+    q = query.strip()
+    if not q.lower().endswith(" price"):
+        return None
+    from mobile_agent.device.sim.apps.shop import search_products
+
+    hits = search_products(q[: -len(" price")])
+    if not hits:
+        return None
+    p = hits[0]
+    factor = (0.8, 0.9, 1.1, 1.25)[int(hashlib.sha1(f"{p.id}:{seed}".encode()).hexdigest()[:4], 16) % 4]
+    return p.title, round(p.price_lo * factor, 2)
+
+
 def results_for(query: str, seed: int) -> list[Result]:
     """The organic results for ``query`` (cards are drawn separately)."""
     q = query.strip()
+    offer = price_offer(q, seed)
+    if offer is not None:
+        title, price = offer
+        rest = results_for(q[: -len(" price")], seed)[:3]
+        return [Result(f"{title} - US${price:.2f} - DealsHub", f"https://deals.example.com/p/{_slug(title)}",
+                       f"Buy {title} online for US${price:.2f} a piece, free shipping. Compare 12 stores."), *rest]
     if is_lakers_query(q):
         g = lakers_result(seed)
         opp = short_team(g["opponent"])
