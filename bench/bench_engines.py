@@ -15,7 +15,8 @@ Ray round's wall time, as a user pays it.
 one at a time and many in flight), and, from a ``compare`` run's rows, the time a Ray worker spends
 on a task outside the agent's run.
 
-``scale``: the first ``--count`` task instances of ``--variants`` across every task, run by a driver
+``scale``: the first ``--count`` task instances of the variants of every task (variant 0 of all 33,
+then variant 1...; oracle planner), run by a driver
 process that is killed (SIGKILL) after ``--kill-after`` seconds; then the same command with
 ``--resume`` until it ends. Prints what was stored before the kill, what the resume skipped, that
 no task is stored twice, and the rates. Progress lines go to stdout as they happen.
@@ -45,7 +46,8 @@ def _select(keys: str | None, count: int | None = None):
     if keys:
         return select(ids=[k.strip() for k in keys.split(",") if k.strip()])
     variants = max(1, math.ceil((count or 33) / 33))
-    return select(variants=variants)[: count or None]
+    tasks = sorted(select(variants=variants), key=lambda t: t.variant)  # every task's variant 0, then 1...
+    return tasks[: count or None]
 
 
 def _run(engine: str, tasks, out: Path, workers: int) -> dict:
@@ -57,11 +59,10 @@ def _run(engine: str, tasks, out: Path, workers: int) -> dict:
     if engine == "ray":
         import ray
 
-        from mobile_agent.bench.engines.ray import SIM_RESOURCE, RayOptions
+        from mobile_agent.bench.engines.ray import SIM_RESOURCE, RayOptions, init_local
 
         t = time.monotonic()
-        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False,
-                 object_store_memory=256 * 1024 * 1024, resources={SIM_RESOURCE: workers})
+        init_local(ray, workers, {SIM_RESOURCE: workers})
         init_s = time.monotonic() - t
         ray_options = RayOptions(num_cpus=workers)
     try:

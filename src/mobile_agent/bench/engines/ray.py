@@ -74,6 +74,21 @@ def import_ray() -> Any:
     return ray
 
 
+def init_local(ray: Any, num_cpus: int | None, resources: dict[str, float] | None = None,
+               object_store_mb: int = 256, attempts: int = 3) -> None:
+    """Start a local Ray. Ray gives its node 30 s to come up; on a machine busy with other work it
+    can take longer, so a start that timed out is tried again (``attempts`` in all)."""
+    for attempt in range(attempts):
+        try:
+            ray.init(num_cpus=num_cpus, resources=resources or None, include_dashboard=False, log_to_driver=False,
+                     object_store_memory=object_store_mb * 1024 * 1024, configure_logging=False)
+            return
+        except Exception as exc:  # noqa: BLE001 - Ray raises a bare Exception for a slow start
+            if "timed out during startup" not in str(exc) or attempt == attempts - 1:
+                raise RuntimeError(str(exc)) from exc
+            ray.shutdown()
+
+
 Finish = Callable[..., None]  # (key, row | None, error | None, environment failure?)
 
 
@@ -92,10 +107,11 @@ def run_ray(config: Any, todo: Sequence[Task], out: Path, cid: str, finish: Fini
             for name in options.devices:
                 resources[device_resource(name)] = 1.0
         try:
-            ray.init(address=options.address, num_cpus=options.num_cpus if options.address is None else None,
-                     resources=resources or None, include_dashboard=False, log_to_driver=False,
-                     object_store_memory=256 * 1024 * 1024 if options.address is None else None,
-                     configure_logging=False)
+            if options.address is None:
+                init_local(ray, options.num_cpus, resources)
+            else:
+                ray.init(address=options.address, include_dashboard=False, log_to_driver=False,
+                         configure_logging=False)
         except (ConnectionError, RuntimeError, ValueError) as exc:
             raise ConfigError(f"cannot start or reach Ray at {options.address or 'this machine'}: {exc}") from exc
         started = True
