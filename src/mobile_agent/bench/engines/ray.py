@@ -78,6 +78,10 @@ def init_local(ray: Any, num_cpus: int | None, resources: dict[str, float] | Non
                object_store_mb: int = 256, attempts: int = 3) -> None:
     """Start a local Ray. Ray gives its node 30 s to come up; on a machine busy with other work it
     can take longer, so a start that timed out is tried again (``attempts`` in all)."""
+    # Ray's memory monitor kills workers when the whole machine runs short of memory, even when the
+    # memory is other programs'; a local Ray leaves that to the kernel, as the local process pool does
+    # (set RAY_memory_monitor_refresh_ms yourself to turn the monitor back on).
+    os.environ.setdefault("RAY_memory_monitor_refresh_ms", "0")
     for attempt in range(attempts):
         try:
             ray.init(num_cpus=num_cpus, resources=resources or None, include_dashboard=False, log_to_driver=False,
@@ -199,8 +203,10 @@ def _environment_failure(ray: Any, exc: BaseException) -> str | None:
     ex = ray.exceptions
     env = tuple(getattr(ex, n) for n in ("WorkerCrashedError", "NodeDiedError", "ObjectLostError",
                                           "OwnerDiedError", "RaySystemError", "LocalRayletDiedError",
-                                          "ActorDiedError") if hasattr(ex, n))
+                                          "ActorDiedError", "OutOfMemoryError") if hasattr(ex, n))
     if isinstance(exc, env):
+        if type(exc).__name__ == "OutOfMemoryError":
+            return "OutOfMemoryError: Ray killed the worker, the machine being short of memory"
         return f"{type(exc).__name__}: the worker running it died"
     cause = getattr(exc, "cause", None)
     if isinstance(cause, (OSError, DeviceError)):
