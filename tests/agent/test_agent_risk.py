@@ -80,3 +80,25 @@ def test_the_default_user_file_is_read_when_it_exists(tmp_path, monkeypatch):
     (tmp_path / "mobile-agent").mkdir()
     (tmp_path / "mobile-agent" / "confirm-words.txt").write_text("Archive\n", encoding="utf-8")
     assert load_rules().match("Archive")
+
+
+def test_decide_reads_the_chosen_candidate_and_the_screen_of_a_real_grounding():
+    from mobile_agent.agent.risk import decide
+    from mobile_agent.device.sim import SimPhone
+    from mobile_agent.device.uitree import TreeDriver
+    from mobile_agent.perception import Perception
+
+    phone = SimPhone(seed=0)
+    TreeDriver(phone).tap(text="Settings")
+    shot = phone.screenshot()
+    perception = Perception()
+    g = perception.ground_text(shot, "Display")
+    cands = list(g.candidates)
+    grounding = {"candidates": [{"text": getattr(c, "text", None)} for c in cands],
+                 "chosen": next(i for i, c in enumerate(cands) if c is g.chosen)}
+    rules = RiskRules()
+    assert not decide(ClickText("Display"), grounding, perception, shot, rules).risky
+    # the same tap, if the element under it read "Reset": what is touched decides
+    grounding["candidates"][grounding["chosen"]]["text"] = "Reset"
+    d = decide(ClickText("Display"), grounding, perception, shot, rules)
+    assert d.risky and "Reset" in d.why

@@ -27,6 +27,7 @@ from mobile_agent.agent.operations import (
 )
 from mobile_agent.agent.planner import Calls, Choice, HistoryEntry, Plan, PlanContext, Planner, PlanningError
 from mobile_agent.agent.reflection import LoopDetector, pixels_changed, screen_changed
+from mobile_agent.agent.risk import decide
 from mobile_agent.agent.trajectory import TrajectoryWriter, draw_gesture
 from mobile_agent.errors import ConfigError, DeviceError, MobileAgentError
 from mobile_agent.model.base import Usage
@@ -64,7 +65,11 @@ class AgentSettings:
 
     ``image_max_side``/``jpeg_quality``: how screenshots are encoded for the model.
     ``history_screens``: how many screenshots (the current one included) each request carries.
-    ``confirm``: asked before operations that send, buy, pay, delete or post; False ends the run.
+    ``confirm``: asked before an operation that would touch something risky, with why: what it sends,
+    buys, pays, deletes, installs, signs out of or confirms (:mod:`mobile_agent.agent.risk` decides on
+    the grounded element and the screen, with ``risk_rules``: None for the built-in words and the
+    user's file); False ends the run. ``save_annotated``: keep a ``*_annotated.png`` copy of each
+    screenshot with the gesture drawn (the benchmark does not: its pages draw it themselves).
     ``dry_run``: plan and ground one step, draw where it would tap, touch nothing.
     ``reflect``: an extra model call after each operation that changed the screen (as expected /
     wrong page). ``completion_check``: after Stop, ask whether the instruction is really complete.
@@ -79,6 +84,8 @@ class AgentSettings:
     jpeg_quality: int = 80
     history_screens: int = 1
     confirm: ConfirmFn | None = None
+    risk_rules: Any = None
+    save_annotated: bool = True
     dry_run: bool = False
     reflect: bool = False
     completion_check: bool = True
@@ -312,7 +319,7 @@ class Agent:
         gesture, grounding_fb = self._ground(op, ctx, rec, timings, calls)
         rec["gesture"] = gesture
         boxes = [c["box"] for c in (rec["grounding"] or {}).get("candidates", [])]
-        if gesture["kind"] in ("tap", "swipe") or boxes:
+        if s.save_annotated and (gesture["kind"] in ("tap", "swipe") or boxes):
             annotated = draw_gesture(ctx.screenshot, gesture, boxes)
             rec["annotated"] = writer.save_screen(f"step_{ctx.step:03d}_annotated", annotated)
         if grounding_fb is not None:
@@ -322,9 +329,10 @@ class Agent:
                           [grounding_fb], after=ctx.screenshot)
 
         # 5. safety
-        if s.confirm is not None and is_risky(op):
+        risk = decide(op, rec["grounding"], self.perception, ctx.screenshot, s.risk_rules) if s.confirm is not None else None
+        if risk is not None and risk.risky:
             where = f" at ({gesture['x']}, {gesture['y']})" if gesture["kind"] == "tap" else ""
-            if not s.confirm(op, f"{op}{where}"):
+            if not s.confirm(op, f"{op}{where}: {risk.why}"):
                 msg = f"the user declined {op}"
                 rec["error"] = msg
                 finish("interrupted")

@@ -166,6 +166,8 @@ class RiskDecision:
 
 
 SAFE = RiskDecision(False)
+#: Operations that touch nothing that cannot be undone, whatever is on the screen.
+SAFE_OPERATIONS = frozenset({"OpenApp", "PageUp", "PageDown", "Back", "Exit", "Wait", "Stop"})
 
 
 def assess(op: Any, *, touched_text: str | None = None, screen_text: Sequence[str] | Iterable[str] = (),
@@ -180,14 +182,16 @@ def assess(op: Any, *, touched_text: str | None = None, screen_text: Sequence[st
         if "\n" in text or "\r" in text:
             return RiskDecision(True, "it presses Enter after typing, which may send or submit", "Enter")
         return SAFE
-    if kind == "ClickText":
-        touched = touched_text if touched_text else (getattr(op, "text", "") or "")
-        subjects = [touched]
-    elif kind == "ClickIcon":
-        desc = getattr(op, "description", "") or ""
+    if kind in SAFE_OPERATIONS:
+        return SAFE
+    if getattr(op, "description", None):  # Click Icon (and a long press on an icon)
+        desc = str(getattr(op, "description"))
         touched = f"{desc} icon" + (f" ({touched_text})" if touched_text else "")
         subjects = [desc] + ([touched_text] if touched_text else [])
-    else:  # Open App, Page Up/Down, Back, Exit, Stop
+    elif getattr(op, "text", None) is not None or touched_text:  # Click Text (and a long press on a text)
+        touched = touched_text if touched_text else str(getattr(op, "text", "") or "")
+        subjects = [touched]
+    else:
         return SAFE
     for s in subjects:
         hit = rules.match(s)
@@ -205,3 +209,50 @@ def assess(op: Any, *, touched_text: str | None = None, screen_text: Sequence[st
                 return RiskDecision(True, f"{touched!r} answers {line.strip()!r} on the screen, which {act} "
                                           f"(matches {word!r})", touched)
     return SAFE
+
+
+def touched_text_of(grounding: Any) -> str | None:
+    """The text of the chosen candidate of a step's grounding (a step record's dict, or a typed
+    record with ``candidates`` and ``chosen``); None when nothing was chosen or it has no text."""
+    if grounding is None:
+        return None
+    get = grounding.get if isinstance(grounding, dict) else (lambda k: getattr(grounding, k, None))
+    cands, chosen = get("candidates"), get("chosen")
+    if not cands or not isinstance(chosen, int) or isinstance(chosen, bool) or not 0 <= chosen < len(cands):
+        return None
+    c = cands[chosen]
+    text = c.get("text") if isinstance(c, dict) else getattr(c, "text", None)
+    return str(text) if text else None
+
+
+def screen_lines(perception: Any, image: Any) -> list[str]:
+    """The text lines on ``image`` (the perception's parse is cached per screenshot, so this is the
+    parse grounding already made); empty when the perception cannot say."""
+    parse = getattr(perception, "parse", None)
+    if parse is None or image is None:
+        return []
+    try:
+        return [str(line.text) for line in parse(image).lines]
+    except Exception:  # noqa: BLE001 - without context the decision rests on the touched element alone
+        return []
+
+
+def decide(op: Any, grounding: Any, perception: Any = None, screenshot: Any = None,
+           rules: RiskRules | None = None) -> RiskDecision:
+    """The decision for a grounded step: :func:`assess` on the chosen candidate's text and the
+    screen's lines (``rules`` None: the built-in words and the user's file, :func:`load_rules`).
+    The agent loops call this at the one place they ask the user."""
+    if rules is None:
+        rules = _default_rules()
+    kind = type(op).__name__
+    if kind in SAFE_OPERATIONS or kind == "Type":
+        return assess(op, rules=rules)
+    return assess(op, touched_text=touched_text_of(grounding), screen_text=screen_lines(perception, screenshot),
+                  rules=rules)
+
+
+def _default_rules() -> RiskRules:
+    try:
+        return load_rules()
+    except ConfigError:  # a broken user file: the built-in words still hold
+        return RiskRules()

@@ -70,7 +70,13 @@ def register(app: typer.Typer) -> None:
         max_steps: int = typer.Option(20, "--max-steps", min=1, help="Step limit."),
         time_limit: float = typer.Option(900.0, "--time-limit", min=1.0, help="Wall-clock limit in seconds."),
         out: Optional[Path] = typer.Option(None, "--out", help="Trajectory folder (default runs/<time>-<instruction>)."),
-        confirm: bool = typer.Option(False, "--confirm", help="Ask before operations that send, buy, pay, delete or post."),
+        confirm: bool = typer.Option(False, "--confirm", help="Ask before touching what sends, buys, pays, deletes, "
+                                     "installs, signs out or confirms (the grounded element's text or icon, and the "
+                                     "screen around an OK), and before Enter inside Type."),
+        confirm_words: Optional[Path] = typer.Option(None, "--confirm-words", help="More words for --confirm, one a "
+                                                     "line (act: word files it under an act; !word drops a built-in "
+                                                     "one); default ~/.config/mobile-agent/confirm-words.txt if it "
+                                                     "exists."),
         dry_run: bool = typer.Option(False, "--dry-run", help="Plan and ground one step; touch nothing."),
         reflect: bool = typer.Option(False, "--reflect", help="An extra model call after each operation: "
                                      "as expected / wrong page / no change."),
@@ -94,6 +100,10 @@ def register(app: typer.Typer) -> None:
         from mobile_agent.model import make_chat_model
         from mobile_agent.report import write_report
 
+        from mobile_agent.agent.risk import load_rules
+
+        if confirm_words is not None and not confirm:
+            raise ConfigError("--confirm-words adds words to --confirm: give --confirm too")
         if not instruction.strip():
             raise ConfigError("the instruction is empty: say what the agent should do")
         if mode not in ("single", "multi"):
@@ -130,6 +140,7 @@ def register(app: typer.Typer) -> None:
         settings = AgentSettings(
             max_steps=max_steps, time_limit_s=time_limit, image_max_side=max_side, jpeg_quality=jpeg_quality,
             history_screens=history_screens, confirm=ask if confirm else None, dry_run=dry_run, reflect=reflect,
+            risk_rules=load_rules(confirm_words) if confirm else None,
             completion_check=not no_completion_check, device_name=device,
             on_step=on_step, on_finish=write_report,
         )

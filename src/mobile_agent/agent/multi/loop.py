@@ -25,7 +25,8 @@ from typing import Any
 
 from PIL import Image
 
-from mobile_agent.agent.loop import Agent, AgentSettings, RunResult, _finish, _now, is_risky
+from mobile_agent.agent.loop import Agent, AgentSettings, RunResult, _finish, _now
+from mobile_agent.agent.risk import decide
 from mobile_agent.agent.multi.calls import RoleLedger
 from mobile_agent.agent.multi.cycles import CycleGuard
 from mobile_agent.agent.multi.executor import Assignment, Executor
@@ -297,7 +298,7 @@ class MultiAgent:
         gesture, grounding_fb = self._pieces._ground(act_op, ctx, rec, timings, calls)
         rec["gesture"] = gesture
         boxes = [c["box"] for c in (rec["grounding"] or {}).get("candidates", [])]
-        if gesture["kind"] in ("tap", "swipe") or boxes:
+        if s.save_annotated and (gesture["kind"] in ("tap", "swipe") or boxes):
             rec["annotated"] = writer.save_screen(f"step_{step:03d}_annotated", draw_gesture(screen, gesture, boxes))
         if grounding_fb is not None:
             rec["reflection"]["feedback"] = grounding_fb
@@ -305,9 +306,10 @@ class MultiAgent:
             self.feedback.append(grounding_fb)
             self.alerts.append(f"{op} could not be carried out: {(rec['grounding'] or {}).get('message') or 'nothing matched'}")
             return finish("dry_run" if s.dry_run else None, screen)
-        if s.confirm is not None and is_risky(act_op):
+        risk = decide(act_op, rec["grounding"], self.perception, screen, s.risk_rules) if s.confirm is not None else None
+        if risk is not None and risk.risky:
             where = f" at ({gesture['x']}, {gesture['y']})" if gesture["kind"] == "tap" else ""
-            if not s.confirm(act_op, f"{act_op}{where}"):
+            if not s.confirm(act_op, f"{act_op}{where}: {risk.why}"):
                 fail("interrupted", f"the user declined {act_op}")
         if s.dry_run:
             report("dry run: not carried out")
