@@ -79,6 +79,17 @@ class BenchResult:
     match_misses: list[str] = field(default_factory=list)
     app_total: int = 0
     app_hit: int = 0
+    # the issue's table (see :func:`run_benchmark` for what each counts)
+    text_first_hit: int = 0
+    original_first_hit: int = 0
+    original_any_hit: int = 0
+    icon_target_detected: int = 0
+    icon_hint_hit: int = 0
+    icon_hint_any: int = 0
+    icon_hint_misses: list[str] = field(default_factory=list)
+    sizes: list[tuple[int, int]] = field(default_factory=list)  # each full parse's screen size
+    reference_s: list[float] = field(default_factory=list)  # RapidOCR's own defaults, side by side
+    reference_pair_s: list[tuple[float, float]] = field(default_factory=list)  # (ours, reference) per screen
 
     def to_dict(self) -> dict[str, Any]:
         def stats(v: list[float]) -> dict[str, float] | None:
@@ -91,9 +102,40 @@ class BenchResult:
         def share(hit: int, total: int) -> float | None:
             return round(hit / total, 4) if total else None
 
+        by_size: dict[str, list[float]] = {}
+        for (w, h), t in zip(self.sizes, self.parse_s):
+            by_size.setdefault(f"{w}x{h}", []).append(t)
+        ref_ratio = None
+        if self.reference_pair_s:
+            ref_ratio = {"ratio_of_medians": round(statistics.median(a for a, _ in self.reference_pair_s)
+                                                   / statistics.median(b for _, b in self.reference_pair_s), 3),
+                         "median_of_ratios": round(statistics.median(a / b for a, b in self.reference_pair_s), 3),
+                         "n": len(self.reference_pair_s)}
         return {
             "screens": self.screens,
             "load_average_1min": _loadavg(),
+            "parse_s_by_size": {k: stats(v) for k, v in sorted(by_size.items())},
+            "reference_parse_s": stats(self.reference_s),
+            "reference_ratio": ref_ratio,
+            "table": {
+                "click_text_first_point": {"share": share(self.text_first_hit, self.text_total),
+                                           "hit": self.text_first_hit, "total": self.text_total},
+                "click_text_with_choice": {"share": share(self.text_hit, self.text_total), "hit": self.text_hit,
+                                           "total": self.text_total},
+                "original_line_matching_first_point": {"share": share(self.original_first_hit, self.text_total),
+                                                       "hit": self.original_first_hit, "total": self.text_total},
+                "original_line_matching_with_choice": {"share": share(self.original_any_hit, self.text_total),
+                                                       "hit": self.original_any_hit, "total": self.text_total},
+                "click_icon_top1_no_hint": {"share": share(self.match_hit, self.match_total),
+                                            "hit": self.match_hit, "total": self.match_total},
+                "click_icon_top1_with_hint": {"share": share(self.icon_hint_hit, self.match_total),
+                                              "hit": self.icon_hint_hit, "total": self.match_total},
+                "click_icon_any_candidate_with_hint": {"share": share(self.icon_hint_any, self.match_total),
+                                                       "hit": self.icon_hint_any, "total": self.match_total},
+                "icon_detected_at_all": {"share": share(self.icon_target_detected, self.match_total),
+                                         "hit": self.icon_target_detected, "total": self.match_total},
+                "icon_hint_misses": self.icon_hint_misses[:40],
+            },
             "parse_s": stats(self.parse_s), "parse_cpu_s": stats(self.parse_cpu_s),
             "incremental_cpu_s": stats(self.incremental_cpu_s), "ocr_s": stats(self.ocr_s), "icons_s": stats(self.icons_s),
             "incremental_s": stats(self.incremental_s),
@@ -233,26 +275,99 @@ def _inside(c: Candidate | None, box: Box, slack: int = 0) -> bool:
     return c is not None and box.expand(slack).contains_point(c.point)
 
 
+def position_hint(box: Box, width: int, height: int) -> tuple[str, ...]:
+    """The position words a planner would write for a target at ``box``: top / bottom for the
+    upper and lower thirds, left / right for the outer 40%, ``center`` when neither applies."""
+    c = box.center
+    fx, fy = c.x / max(1, width), c.y / max(1, height)
+    words = []
+    if fy < 1 / 3:
+        words.append("top")
+    elif fy > 2 / 3:
+        words.append("bottom")
+    if fx < 0.4:
+        words.append("left")
+    elif fx > 0.6:
+        words.append("right")
+    return tuple(words) or ("center",)
+
+
+def original_line_matches(target: str, lines: Sequence[Any]) -> list[Box]:
+    """The original Mobile-Agent's Click Text: OCR lines whose text equals the target, or where
+    none does, lines that contain it; the tap goes to the whole line's centre."""
+    t = target.strip()
+    exact = [line.box for line in lines if line.text.strip() == t]
+    return exact or [line.box for line in lines if t and t in line.text]
+
+
+def _first_point(g: Any) -> Candidate | None:
+    """Where perception taps when nobody is asked: the chosen candidate, else the best-ranked one."""
+    if g.chosen is not None:
+        return g.chosen
+    return g.candidates[0] if g.candidates and g.status in ("ambiguous", "too_many") else None
+
+
+def reference_ocr() -> Callable[[Image.Image], Any]:
+    """RapidOCR with its own default settings (the issue's reference for the full-parse ratio)."""
+    from rapidocr import RapidOCR
+
+    engine = RapidOCR(params={"Global.log_level": "error"})
+    return lambda img: engine(np.asarray(img.convert("RGB"))[:, :, ::-1])
+
+
 def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], Any],
-                  log: Callable[[str], None] | None = None, repeat_parse: int = 1) -> BenchResult:
-    """Measure parse times, text grounding, icon recall, icon matching and app grounding."""
+                  log: Callable[[str], None] | None = None, repeat_parse: int = 1,
+                  reference: Callable[[Image.Image], Any] | None = None) -> BenchResult:
+    """Measure parse times, text grounding, icon recall, icon matching and app grounding.
+
+    The issue's table, per target (what computes each figure; icon grounding itself lives in
+    ``Perception.ground_icon``, which is what the icon figures measure):
+
+    - Click Text, first point: ``ground_text(image, text)`` without a planner; its chosen point,
+      or when it reports several, its best-ranked one, lies inside the text's node.
+    - Click Text with choice: the same with the planner (an oracle here) picking among the marks.
+    - original line matching: :func:`original_line_matches` on the same OCR lines, first line's
+      centre (first point) or any matching line's centre (with choice).
+    - Click Icon targets: clickable nodes with a content-desc and no text in or under them.
+      top-1 without hint: ``ground_icon(image, desc)``'s chosen point inside the node; with hint:
+      ``ground_icon(image, desc, position_hint(node))``; any candidate: one of the candidates
+      of the hinted grounding inside; detected at all: an icon box of the full parse holds the
+      node's centre.
+    - full parse: each screen parsed cold (icons included); with ``reference`` (RapidOCR's own
+      defaults) timed on the same screen right before or after (the order alternating).
+    """
     from mobile_agent.perception.icons.offline import description_glyphs
 
     res = BenchResult(screens=len(screens))
     p = make_perception()
     timer = make_perception()
     timer.parse(screens[0].image)  # load the models once, outside the timings
+    if reference is not None:
+        reference(screens[0].image)
     for i, s in enumerate(screens):
         w, h = s.image.size
         # Full parse, cold: nothing reused from earlier screens (memo and recognition cache emptied).
-        for _ in range(repeat_parse):
+        for k in range(repeat_parse):
+            ref_t = None
+            if reference is not None and (i + k) % 2 == 1:
+                t = time.perf_counter()
+                reference(s.image)
+                ref_t = time.perf_counter() - t
             timer.clear_cache()
             t, c = time.perf_counter(), time.process_time()
             r = timer.parse(s.image, icons=True, incremental=False)
             res.parse_s.append(time.perf_counter() - t)
             res.parse_cpu_s.append(time.process_time() - c)
+            res.sizes.append((w, h))
             res.ocr_s.append(r.timings.get("ocr", 0.0))
             res.icons_s.append(r.timings.get("icons", 0.0))
+            if reference is not None and ref_t is None:
+                t = time.perf_counter()
+                reference(s.image)
+                ref_t = time.perf_counter() - t
+            if ref_t is not None:
+                res.reference_s.append(ref_t)
+                res.reference_pair_s.append((res.parse_s[-1], ref_t))
         # Incremental: the step from the parent screen, when under a fifth of the screen changed
         # (the previous step's parse is there, as in an agent's run).
         if s.parent is not None:
@@ -284,7 +399,11 @@ def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], 
                         return k
                 return None
 
+            orig = original_line_matches(n.text, res_full.lines)
+            res.original_first_hit += bool(orig) and n.box.contains_point(orig[0].center)
+            res.original_any_hit += any(n.box.contains_point(b.center) for b in orig)
             g_alone = p.ground_text(s.image, n.text)
+            res.text_first_hit += _inside(_first_point(g_alone), n.box)
             if g_alone.status == "found" and _inside(g_alone.chosen, n.box):
                 res.text_hit_alone += 1
                 res.text_hit += 1
@@ -323,6 +442,15 @@ def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], 
                 if not ok:
                     res.match_misses.append(f"{s.name}: {n.desc!r} -> {g.point and g.point.as_tuple()} "
                                             f"node {n.box.as_tuple()}")
+                res.icon_target_detected += any(ib.box.contains_point(c) for ib in icons)
+                hint = position_hint(n.box, w, h)
+                gh = p.ground_icon(s.image, n.desc, hint)
+                ok_h = gh.status == "found" and _inside(gh.chosen, n.box)
+                res.icon_hint_hit += ok_h
+                res.icon_hint_any += any(_inside(cd, n.box) for cd in gh.candidates)
+                if not ok_h:
+                    res.icon_hint_misses.append(f"{s.name}: {n.desc!r} {' '.join(hint)} -> "
+                                                f"{gh.point and gh.point.as_tuple()} node {n.box.as_tuple()}")
         # Open App: every app label on the launcher.
         if s.name == "home":
             apps: dict[str, list[Box]] = {}
@@ -352,6 +480,29 @@ def format_report(d: dict[str, Any]) -> Iterable[str]:
         return "n/a" if v is None else f"{v * 100:.1f}%"
 
     yield f"screens: {d['screens']} (load average at the end: {d.get('load_average_1min')})"
+    tb = d.get("table")
+    if tb:
+        def row(name: str, key: str) -> str:
+            v = tb[key]
+            return f"  {name}: {pct(v['share'])} ({v['hit']}/{v['total']})"
+
+        yield "the issue's table:"
+        yield row("Click Text, first point inside the target's node", "click_text_first_point")
+        yield row("Click Text, with the planner choosing among marks", "click_text_with_choice")
+        yield row("original Mobile-Agent exact/contains line matching, first point", "original_line_matching_first_point")
+        yield row("original Mobile-Agent line matching, any matching line (with choice)",
+                  "original_line_matching_with_choice")
+        yield row("Click Icon, top-1, no position hint", "click_icon_top1_no_hint")
+        yield row("Click Icon, top-1, with the position hint", "click_icon_top1_with_hint")
+        yield row("Click Icon, any candidate inside (with hint)", "click_icon_any_candidate_with_hint")
+        yield row("icon detected at all (Click Icon targets)", "icon_detected_at_all")
+        for size, v in (d.get("parse_s_by_size") or {}).items():
+            yield t(f"  full parse at {size}", v)
+        rr = d.get("reference_ratio")
+        if rr:
+            yield t("  RapidOCR defaults (OCR only), same screens", d.get("reference_parse_s"))
+            yield (f"  full-parse ratio against RapidOCR defaults: {rr['ratio_of_medians']:.3f} (ratio of medians), "
+                   f"{rr['median_of_ratios']:.3f} (median of per-screen ratios; n={rr['n']})")
     yield t("full parse (OCR + icons, cold), wall", d["parse_s"])
     yield t("full parse, process CPU time (all threads)", d.get("parse_cpu_s"))
     yield t("  of which OCR", d["ocr_s"])

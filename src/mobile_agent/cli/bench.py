@@ -14,12 +14,17 @@ def add_perception_commands(group: typer.Typer) -> None:
 
     @group.command("perception")
     def bench_perception(
+        screen_set: str = typer.Option("sim", "--set", help="Screens: sim (the simulated phone as drawn by "
+                                       "default) or wide (the same screens in other fonts, icon sets, densities, "
+                                       "themes, status bars, JPEG and Chinese; see docs/perception.md)."),
         seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone."),
         depth: int = typer.Option(1, "--depth", help="Taps away from each app's first screen to explore."),
         max_screens: int = typer.Option(120, "--max-screens", help="Stop collecting screens after this many."),
         dark: bool = typer.Option(False, "--dark", help="Dark theme."),
         ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
         repeat: int = typer.Option(1, "--repeat", help="Cold full parses per screen (for timing spread)."),
+        reference: bool = typer.Option(True, "--reference/--no-reference",
+                                       help="Time RapidOCR's own defaults on each screen beside the full parse."),
         as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
         out: Optional[str] = typer.Option(None, "--out", help="Also write the JSON figures to this file."),
         verbose: bool = typer.Option(False, "--verbose", "-v", help="Print progress and the misses."),
@@ -27,13 +32,22 @@ def add_perception_commands(group: typer.Typer) -> None:
         """Parse time, text grounding, icon recall and offline icon matching on the simulated phone,
         with its ui_tree as ground truth. Prints figures; asserts nothing."""
         from mobile_agent.perception import Perception
-        from mobile_agent.bench.perception import collect_sim_screens, format_report, run_benchmark
+        from mobile_agent.bench.perception import collect_sim_screens, format_report, reference_ocr, run_benchmark
 
+        if screen_set not in ("sim", "wide"):
+            typer.echo(f"error: unknown screen set {screen_set!r}: use sim or wide", err=True)
+            raise typer.Exit(2)
         log = (lambda m: typer.echo(m, err=True)) if verbose else None
-        screens = collect_sim_screens(seed=seed, depth=depth, max_screens=max_screens, dark=dark, log=log)
-        result = run_benchmark(screens, lambda: Perception(ocr=ocr), log=log, repeat_parse=max(1, repeat))
+        if screen_set == "wide":
+            from mobile_agent.bench.wide import collect_wide_screens
+
+            screens = collect_wide_screens(seed=seed, depth=depth, max_screens=max_screens, log=log)
+        else:
+            screens = collect_sim_screens(seed=seed, depth=depth, max_screens=max_screens, dark=dark, log=log)
+        result = run_benchmark(screens, lambda: Perception(ocr=ocr), log=log, repeat_parse=max(1, repeat),
+                               reference=reference_ocr() if reference else None)
         d = result.to_dict()
-        d["settings"] = {"seed": seed, "depth": depth, "dark": dark, "ocr": ocr}
+        d["settings"] = {"set": screen_set, "seed": seed, "depth": depth, "dark": dark, "ocr": ocr}
         if out:
             from mobile_agent.fsutil import atomic_write_text
 
@@ -47,6 +61,8 @@ def add_perception_commands(group: typer.Typer) -> None:
             for key in ("text_grounding", "icon_recall", "icon_matching_top1"):
                 for miss in d[key]["misses"]:
                     typer.echo(f"  miss ({key}): {miss}")
+            for miss in d["table"]["icon_hint_misses"]:
+                typer.echo(f"  miss (icon with hint): {miss}")
 
 
 def register(app: typer.Typer) -> None:

@@ -1,0 +1,66 @@
+"""The perception benchmark's table (the issue's figures): what each helper counts, and one run
+on a wide screen with the real perception stack."""
+
+from __future__ import annotations
+
+import pytest
+
+from mobile_agent.bench.perception import (
+    _first_point,
+    format_report,
+    original_line_matches,
+    position_hint,
+    run_benchmark,
+)
+from mobile_agent.perception.results import Candidate, Grounding, TextLine
+from mobile_agent.types import Box, Point
+
+
+def _line(text: str, x1: int, y1: int, x2: int, y2: int) -> TextLine:
+    return TextLine(text, Box(x1, y1, x2, y2), 0.9)
+
+
+def test_original_line_matching_prefers_exact_lines_then_containment():
+    lines = [_line("Wi-Fi settings", 0, 0, 300, 40), _line("Wi-Fi", 0, 100, 100, 140)]
+    assert original_line_matches("Wi-Fi", lines) == [Box(0, 100, 100, 140)]
+    assert original_line_matches("settings", lines) == [Box(0, 0, 300, 40)]  # whole line, not the word
+    assert original_line_matches("Bluetooth", lines) == []
+
+
+@pytest.mark.parametrize("box,words", [
+    (Box(0, 0, 100, 100), ("top", "left")), (Box(980, 2300, 1080, 2400), ("bottom", "right")),
+    (Box(500, 1150, 580, 1250), ("center",)), (Box(1000, 1150, 1080, 1250), ("right",)),
+])
+def test_position_hint_is_what_a_planner_would_write(box, words):
+    assert position_hint(box, 1080, 2400) == words
+
+
+def test_first_point_takes_the_best_ranked_candidate_when_nobody_chooses():
+    a = Candidate(Box(0, 0, 10, 10), Point(5, 5), 0.9, "a")
+    b = Candidate(Box(20, 0, 30, 10), Point(25, 5), 0.9, "a")
+    assert _first_point(Grounding("ambiguous", [a, b])) is a
+    assert _first_point(Grounding("found", [a, b], b)) is b
+    assert _first_point(Grounding("none")) is None
+
+
+@pytest.mark.slow
+def test_benchmark_prints_every_figure_of_the_table_on_a_wide_screen():
+    from mobile_agent.bench.wide import collect_wide_screens
+    from mobile_agent.perception import Perception
+
+    screens = [s for s in collect_wide_screens(seed=0, max_screens=9) if s.app == "Settings"]
+    assert screens, "the Settings app's first screen is in the first nine"
+    d = run_benchmark(screens[:1], lambda: Perception()).to_dict()
+    tb = d["table"]
+    assert tb["click_text_first_point"]["total"] >= 8
+    # on this screen the Settings rows' titles are found where they are drawn
+    assert tb["click_text_with_choice"]["share"] >= 0.8
+    assert tb["click_icon_top1_no_hint"]["total"] >= 1
+    for key in ("original_line_matching_first_point", "click_icon_top1_with_hint",
+                "click_icon_any_candidate_with_hint", "icon_detected_at_all"):
+        assert 0.0 <= tb[key]["share"] <= 1.0
+    assert list(d["parse_s_by_size"]) == [f"{screens[0].image.width}x{screens[0].image.height}"]
+    text = "\n".join(format_report(d))
+    for phrase in ("first point inside", "original Mobile-Agent", "top-1, no position hint",
+                   "with the position hint", "any candidate inside", "detected at all", "full parse at"):
+        assert phrase in text
