@@ -177,7 +177,11 @@ def load_image(source: str | Path | bytes | Image.Image) -> Image.Image:
     Raises :class:`ImageError` with a message naming the file when it cannot be read.
     """
     if isinstance(source, Image.Image):
+        if source.width == 0 or source.height == 0:
+            raise ImageError(f"image has no pixels ({source.width}x{source.height})")
         return to_rgb(source)
+    if not isinstance(source, (str, Path, bytes, bytearray)):
+        raise ImageError(f"expected an image path, PNG/JPEG bytes or a PIL image, got {type(source).__name__}")
     name = "<bytes>"
     try:
         if isinstance(source, (bytes, bytearray)):
@@ -197,6 +201,8 @@ def load_image(source: str | Path | bytes | Image.Image) -> Image.Image:
         image.load()
     except ImageError:
         raise
+    except Image.DecompressionBombError as exc:
+        raise ImageError(f"image {name} is too large to be a screenshot ({exc})") from exc
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
         raise ImageError(f"cannot read image {name}: {exc}") from exc
     if image.width == 0 or image.height == 0:
