@@ -30,6 +30,7 @@ import math
 import threading
 from collections import OrderedDict
 from itertools import pairwise
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -41,6 +42,8 @@ from mobile_agent.perception.results import TextLine, Word
 from mobile_agent.types import Box
 
 _CACHE_SIZE = 4096
+# The PP-OCR detector quantised to int8 (bench/quantize_det.py; provenance and licence beside it).
+INT8_DET = Path(__file__).resolve().parent / "models" / "ppocr_det_int8.onnx"
 _REC_H = 48  # the recogniser's input height
 _REC_MIN_W = 320  # the least width it reads (PaddleOCR's rec_image_shape)
 _PACK_GAP = 16  # pixels between crops packed into one input
@@ -58,7 +61,7 @@ class RapidOcrEngine:
     def __init__(self, det_max_side: int = 800, text_score: float = 0.5, box_thresh: float = 0.5,
                  unclip_ratio: float = 1.6, rec_batch: int = 8, threads: int | None = None,
                  word_boxes: bool = True, crop_pad: float = 0.0, pack: bool = True,
-                 flush_denormals: bool = True) -> None:
+                 flush_denormals: bool = True, det_int8: bool = False) -> None:
         try:
             from rapidocr import RapidOCR
         except ImportError as exc:  # pragma: no cover - a pinned dependency
@@ -86,6 +89,10 @@ class RapidOcrEngine:
         self.rec_batch = max(1, int(rec_batch))
         self.pack = pack
         self.flush_denormals = flush_denormals
+        self.det_int8 = det_int8
+        if det_int8 and not INT8_DET.exists():
+            raise ConfigError(f"the int8 text detector is missing ({INT8_DET.name}); rebuild it with "
+                              "python bench/quantize_det.py (needs: pip install onnx)")
         self.threads = threads
         self._lock = threading.Lock()
         self._cache: OrderedDict[bytes, RecResult] = OrderedDict()
@@ -105,6 +112,9 @@ class RapidOcrEngine:
             if self.flush_denormals:
                 for model in (self._det, self._rec):
                     _flush_denormals(model.session, self.threads)
+            if self.det_int8:
+                _flush_denormals(self._det.session, self.threads, model_path=str(INT8_DET),
+                                 flush=self.flush_denormals)
         return self._det, self._rec
 
     # -- detection ------------------------------------------------------------------------------
@@ -366,14 +376,14 @@ def glyph_boxes(rgb: np.ndarray, known: list[Box], limit: int = 96) -> list[Box]
     return out[:limit]
 
 
-def _flush_denormals(infer: Any, threads: int | None) -> None:
+def _flush_denormals(infer: Any, threads: int | None, model_path: str | None = None, flush: bool = True) -> None:
     """Replace the onnxruntime session of a rapidocr model (``infer.session``) by one on the same
-    model file that flushes denormal floats to zero, memory arena on. Left as it is where the
-    session is not an onnxruntime one on a file."""
+    model file (or on ``model_path``: the int8 detector) that flushes denormal floats to zero,
+    memory arena on. Left as it is where the session is not an onnxruntime one on a file."""
     import onnxruntime as ort
 
     sess = getattr(infer, "session", None)
-    path = getattr(sess, "_model_path", None)
+    path = model_path or getattr(sess, "_model_path", None)
     if not isinstance(sess, ort.InferenceSession) or not path:
         return
     opts = ort.SessionOptions()
@@ -382,7 +392,8 @@ def _flush_denormals(infer: Any, threads: int | None) -> None:
     opts.enable_cpu_mem_arena = True
     if threads is not None:
         opts.intra_op_num_threads = int(threads)
-    opts.add_session_config_entry("session.set_denormal_as_zero", "1")
+    if flush:
+        opts.add_session_config_entry("session.set_denormal_as_zero", "1")
     infer.session = ort.InferenceSession(path, sess_options=opts, providers=sess.get_providers())
 
 
