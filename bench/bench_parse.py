@@ -1,8 +1,12 @@
-"""Full-parse time, side by side, on the simulated phone's screens at 1080x2400: our RapidOCR
+"""Full-parse time, side by side, on the simulated phone's screens (``--set sim``, 1080x2400) or the
+wide set's (``--set wide``: other fonts, icon sets, densities, themes, JPEG, Chinese): our RapidOCR
 engine as it is by default (packed recognition, denormals flushed), without packing, without
-flushing denormals, and RapidOCR with its own default settings. Prints figures; asserts nothing.
+flushing denormals, with the int8 text detector, and RapidOCR with its own default settings.
+Beside each configuration's time, its text grounding on the same screens (Click Text: first
+point, and with the planner choosing; the tree's text nodes as in ``bench perception``), so that
+a faster configuration is only taken at the same accuracy. Prints figures; asserts nothing.
 
-    python bench/bench_parse.py [--screens 40] [--no-defaults]
+    python bench/bench_parse.py [--set sim|wide] [--screens 40] [--no-defaults] [--no-int8] [--no-grounding]
 
 Each screen is parsed cold (caches emptied) by each configuration in turn, the order rotating from
 one screen to the next, so that load on the machine falls on all of them alike. A full parse is
@@ -35,24 +39,34 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--screens", type=int, default=40, help="screens of the simulated phone to parse")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-defaults", action="store_true", help="leave out RapidOCR with default settings (slow)")
+    ap.add_argument("--set", dest="screen_set", choices=("sim", "wide"), default="sim", help="screen set")
+    ap.add_argument("--no-int8", action="store_true", help="leave out the int8 text detector")
+    ap.add_argument("--no-variants", action="store_true", help="leave out the unpacked and denormal variants")
+    ap.add_argument("--no-grounding", action="store_true", help="time only; no text grounding figures")
     args = ap.parse_args(argv)
 
     import numpy as np
 
-    from mobile_agent.bench.perception import collect_sim_screens
+    from mobile_agent.bench.perception import _first_point, _inside, _text_is_drawn, collect_sim_screens
     from mobile_agent.perception import Perception
     from mobile_agent.perception.ocr.rapid import RapidOcrEngine
 
-    screens = collect_sim_screens(seed=args.seed, max_screens=args.screens)
+    if args.screen_set == "wide":
+        from mobile_agent.bench.wide import collect_wide_screens
+
+        screens = collect_wide_screens(seed=args.seed, max_screens=args.screens)
+    else:
+        screens = collect_sim_screens(seed=args.seed, max_screens=args.screens)
     images = [s.image.convert("RGB") for s in screens]
     packed = Perception(ocr=RapidOcrEngine(), incremental=False)
-    alone = Perception(ocr=RapidOcrEngine(pack=False), incremental=False)
-    denormal = Perception(ocr=RapidOcrEngine(flush_denormals=False), incremental=False)
+    perceptions = {"packed (default)": packed}
+    if not args.no_variants:
+        perceptions["one crop per input"] = Perception(ocr=RapidOcrEngine(pack=False), incremental=False)
+        perceptions["denormals kept"] = Perception(ocr=RapidOcrEngine(flush_denormals=False), incremental=False)
+    if not args.no_int8:
+        perceptions["int8 detector"] = Perception(ocr=RapidOcrEngine(det_int8=True), incremental=False)
     runs: dict[str, Callable[[Any], Any]] = {
-        "packed (default)": lambda img: packed.parse(img, icons=True),
-        "one crop per input": lambda img: alone.parse(img, icons=True),
-        "denormals kept": lambda img: denormal.parse(img, icons=True),
-    }
+        k: (lambda img, p=p: p.parse(img, icons=True)) for k, p in perceptions.items()}
     if not args.no_defaults:
         from rapidocr import RapidOCR
 
@@ -62,25 +76,57 @@ def main(argv: list[str] | None = None) -> int:
         f(images[0])
     times: dict[str, list[float]] = {k: [] for k in runs}
     readings: dict[str, list[list[str]]] = {k: [] for k in runs}
+    first: dict[str, int] = {k: 0 for k in perceptions}
+    chosen: dict[str, int] = {k: 0 for k in perceptions}
+    targets = 0
     names = list(runs)
-    for n, img in enumerate(images):
+    for n, (img, screen) in enumerate(zip(images, screens)):
         for k in names[n % len(names):] + names[:n % len(names)]:
-            for p in (packed, alone, denormal):
+            for p in perceptions.values():
                 p.clear_cache()
             t = time.perf_counter()
             res = runs[k](img)
             times[k].append(time.perf_counter() - t)
             if hasattr(res, "lines"):
                 readings[k].append([line.text.lower() for line in res.lines])
-    print(f"screens: {len(images)} of the simulated phone at {images[0].width}x{images[0].height}, "
+        if args.no_grounding:
+            continue
+        # Text grounding on this screen, each configuration on its own (cached) parse.
+        nodes = [nd for nd in screen.nodes if nd.text and len(nd.text) <= 80 and not nd.clipped and not nd.covered
+                 and _text_is_drawn(nd)]
+        targets += len(nodes)
+        for k, p in perceptions.items():
+            for nd in nodes:
+                def oracle(marked: Any, cands: Any, question: str, box: Any = nd.box) -> int | None:
+                    return next((i for i, c in enumerate(cands) if _inside(c, box)), None)
+
+                g = p.ground_text(img, nd.text)
+                first[k] += _inside(_first_point(g), nd.box)
+                ok = g.status == "found" and _inside(g.chosen, nd.box)
+                if not ok:
+                    g = p.ground_text(img, nd.text, choose=oracle)
+                    ok = g.status == "found" and _inside(g.chosen, nd.box)
+                chosen[k] += ok
+    sizes = sorted({f"{im.width}x{im.height}" for im in images})
+    print(f"screens: {len(images)} of the {args.screen_set} set (seed {args.seed}) at {', '.join(sizes)}, "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
     for k in names:
-        print(f"{k}: {_fmt(times[k])}")
+        line = f"{k}: {_fmt(times[k])}"
+        if k in perceptions and targets:
+            line += (f"; Click Text first point {100.0 * first[k] / targets:.1f}%, with choice "
+                     f"{100.0 * chosen[k] / targets:.1f}% of {targets}")
+        print(line)
     base = times["packed (default)"]
     for k in names[1:]:
-        r = statistics.median(a / b for a, b in zip(base, times[k]))
-        print(f"ratio packed (default) / {k}: {r:.3f}")
-    for other in ("one crop per input", "denormals kept"):
+        r = statistics.median(b / a for a, b in zip(base, times[k]))
+        print(f"ratio {k} / packed (default): {r:.3f} (median of per-screen ratios)")
+    if "RapidOCR defaults (OCR only)" in times:
+        r = statistics.median(a / b for a, b in zip(base, times["RapidOCR defaults (OCR only)"]))
+        print(f"ratio packed (default) / RapidOCR defaults: {r:.3f}")
+        if "int8 detector" in times:
+            r = statistics.median(a / b for a, b in zip(times["int8 detector"], times["RapidOCR defaults (OCR only)"]))
+            print(f"ratio int8 detector / RapidOCR defaults: {r:.3f}")
+    for other in [k for k in perceptions if k != "packed (default)"]:
         same = total = 0
         for a, b in zip(readings[other], readings["packed (default)"]):
             total += len(a)

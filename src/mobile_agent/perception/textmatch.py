@@ -156,6 +156,19 @@ def _part_box(line: TextLine, target_n: str) -> Box:
         s2 = joined.find(target_n)
         if s2 >= 0:
             return _span_box(line, line.words, s2, s2 + len(target_n))
+        # A line read character by character (lines holding CJK: "7", "8", "%", "日"): the target
+        # on the characters' concatenation, boxed by the characters it covers.
+        chars: list[str] = []
+        owners: list[Word] = []
+        for w in line.words:
+            for ch in normalize_text(w.text).replace(" ", ""):
+                chars.append(ch)
+                owners.append(w)
+        tgt = target_n.replace(" ", "")
+        k = "".join(chars).find(tgt) if tgt else -1
+        if k >= 0:
+            box = Box.enclosing([o.box for o in owners[k:k + len(tgt)]])
+            return Box(box.x1, line.box.y1, box.x2, line.box.y2)
     n = max(1, len(ln))
     w = line.box.width
     x1 = line.box.x1 + int(w * start / n)
@@ -206,8 +219,45 @@ def match_lines(target: str, lines: list[TextLine]) -> list[TextMatch]:
         if found:
             return found
     if 1 <= len(compact(target)) <= 2:
-        return _spaced_glyph_matches(target, lines)
-    return []
+        found = _spaced_glyph_matches(target, lines)
+        if found:
+            return found
+    return _script_edge_matches(target, lines)
+
+
+def _char_class(ch: str) -> str:
+    if ord(ch) >= 0x2E80:
+        return "cjk"
+    if ch.isdigit():
+        return "digit"
+    if ch.isalpha():
+        return "alpha"
+    return "other"
+
+
+def _script_edge_matches(target: str, lines: list[TextLine]) -> list[TextMatch]:
+    """Where nothing else matched: the target inside a line where it touches other text with no
+    space, at a change of script or kind (letters, digits, CJK): OCR joins a status bar's "78%"
+    with the battery glyph beside it (read as a CJK character, "78%日"), a network speed with the
+    battery level ("0.0K/s78"); Chinese screens run Latin words into Chinese ones ("Wi-Fi设置")."""
+    tn = normalize_text(target)
+    if len(compact(target)) < 2:
+        return []
+    out: list[TextMatch] = []
+    for line in lines:
+        ln = normalize_text(line.text)
+        a = ln.find(tn)
+        if a < 0:
+            continue
+        b = a + len(tn)
+        before = ln[a - 1] if a > 0 else " "
+        after = ln[b] if b < len(ln) else " "
+        if _char_class(before) == _char_class(tn[0]) != "other" or _char_class(after) == _char_class(tn[-1]) != "other":
+            continue
+        extra = (len(ln) - len(tn)) / max(1, len(ln))
+        out.append(TextMatch(_part_box(line, tn), 0.75 - 0.2 * extra, "contained", line))
+    out.sort(key=lambda m: -m.score)
+    return out
 
 
 def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
@@ -250,7 +300,9 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
             continue
         if len(tc) >= 4 and tc in lc and len(tc) / len(lc) >= 0.3:
             extra = (len(lc) - len(tc)) / max(1, len(lc))
-            out.append(TextMatch(line.box, 0.85 - 0.2 * extra, "contained", line))
+            # the target's part of the line where it can be placed ("0.0K/s" of "0.0K/s78"), else the line
+            box = _part_box(line, tn) if tn in ln else line.box
+            out.append(TextMatch(box, 0.85 - 0.2 * extra, "contained", line))
             continue
         if thr >= 100.0:
             continue
