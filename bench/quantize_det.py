@@ -103,14 +103,14 @@ def main(argv: list[str] | None = None) -> int:
         quant_pre_process(str(up), str(pre), skip_symbolic_shape=True)
         quantize_static(str(pre), str(args.out), Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
                         weight_type=QuantType.QInt8, activation_type=QuantType.QUInt8)
+    from importlib.metadata import version
+
     import onnxruntime
-    import rapidocr
 
     prov = args.out.with_suffix(".txt")
     prov.write_text(
         f"{args.out.name}: int8 static quantisation of the PP-OCR text detector.\n"
-        f"source model: {source.name} from the rapidocr {rapidocr.__version__ if hasattr(rapidocr, '__version__') else ''}"
-        f" wheel (PaddleOCR's PP-OCR models converted to ONNX by RapidAI)\n"
+        f"source model: {source.name} from the rapidocr {version('rapidocr')} wheel (PaddleOCR's PP-OCR models converted to ONNX by RapidAI)\n"
         f"source sha256: {_sha256(source)}\n"
         f"output sha256: {_sha256(args.out)}\n"
         f"licence: Apache-2.0 (PaddleOCR models; rapidocr is Apache-2.0); this derived file is under the same licence\n"
