@@ -154,3 +154,19 @@ def test_each_role_has_its_own_prompt_file():
     assert "{name}" in texts["executor"] and "Status: continue | done | give up" in texts["manager"]
     with pytest.raises(ValueError):
         system_prompt("critic")
+
+
+def test_an_executor_stop_the_manager_keeps_refusing_is_a_cycle_too(tmp_path):
+    from mobile_agent.agent.multi import MultiSettings
+    from mobile_agent.model.localserver import LocalChatServer
+    from multi_harness import RoleScript, make_multi, mgr, react, requests_of, staged
+
+    script = RoleScript([mgr(staged(["Open Settings", "Turn on the dark theme"], 0))], [react("Stop")],
+                        cycle=("manager", "executor"))
+    with LocalChatServer(script) as server:
+        result = make_multi(server, SimPhone(seed=0), loop_threshold=2, max_steps=10,
+                            multi=MultiSettings(max_route_changes=1)).run("Turn on the dark mode", tmp_path)
+    assert result.outcome == "loop" and result.steps == 4 and "Stop was chosen 2 times" in result.error
+    told = requests_of(server, "manager")[1].text
+    assert "the executor says the subgoal 'Open Settings' is reached" in told
+    assert "cycle: the executor chose Stop 2 times" in requests_of(server, "manager")[2].text

@@ -260,13 +260,8 @@ class MultiAgent:
         def report(outcome_text: str) -> None:
             self.reports.append(StepReport(step, str(op), outcome_text, current.text))
 
-        if isinstance(op, Stop):
-            report(f"the executor says the subgoal {current.text!r} is reached")
-            self.alerts.append(f"the executor says the subgoal {current.text!r} is reached: mark it done and give "
-                               "the next one, or say done if the whole instruction is done")
-            return finish(None, screen)
-
-        # 3. a cycle: the same operation on the same screen, threshold times
+        # 3. a cycle: the same operation on the same screen, threshold times (a Stop the manager keeps
+        #    refusing too)
         cycle = self.guard.check(op, screen)
         if cycle is not None:
             rec["cycle"] = {"repeats": cycle.repeats, "change": cycle.change, "give_up": cycle.give_up}
@@ -277,6 +272,12 @@ class MultiAgent:
             self.alerts.append(cycle.alert())
             self.feedback.append(cycle.ban())
             rec["reflection"]["feedback"] = cycle.ban()
+            return finish(None, screen)
+
+        if isinstance(op, Stop):
+            report(f"the executor says the subgoal {current.text!r} is reached")
+            self.alerts.append(f"the executor says the subgoal {current.text!r} is reached: mark it done and give "
+                               "the next one, or say done if the whole instruction is done")
             return finish(None, screen)
 
         # 4. notes in Type, grounding, confirmation, the gesture
