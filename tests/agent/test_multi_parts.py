@@ -170,3 +170,35 @@ def test_an_executor_stop_the_manager_keeps_refusing_is_a_cycle_too(tmp_path):
     told = requests_of(server, "manager")[1].text
     assert "the executor says the subgoal 'Open Settings' is reached" in told
     assert "cycle: the executor chose Stop 2 times" in requests_of(server, "manager")[2].text
+
+
+def test_the_trajectory_page_shows_the_plan_and_notes_as_they_evolved(tmp_path):
+    import re
+
+    from mobile_agent.model.localserver import LocalChatServer
+    from mobile_agent.report import write_report
+    from multi_harness import RoleScript, make_multi, mgr, react, staged
+
+    goals = ["Read the date", "Go home", "Write <it> down"]
+    script = RoleScript(
+        [mgr(staged(goals, 0)), mgr(staged(goals, 1), {"date": "Thursday, October 24"}),
+         mgr(staged(goals, 2), {"date": "Thursday, October 24", "day": "Thu"}, route="search instead"),
+         mgr([("done", g) for g in goals], {"date": "Thursday, October 24", "day": "Thu"}, status="done")],
+        [react("Page Down"), react("Exit"), react("Back")])
+    with LocalChatServer(script) as server:
+        result = make_multi(server, SimPhone(seed=0)).run("Note the date", tmp_path)
+    assert result.completed
+    page = write_report(tmp_path).read_text(encoding="utf-8")
+    steps = re.findall(r'<section class="frame step.*?</section>', page, flags=re.DOTALL)
+    assert len(steps) == 4
+    assert "Plan</div>" in steps[0] and "Notes</div>" not in steps[0]  # no notes yet at step 1
+    assert "<strong>date</strong>: Thursday, October 24 <span class=\"badge warn\">new</span>" in steps[1]
+    # step 3: date carried over (not new), day new, the route changed
+    assert "<strong>date</strong>: Thursday, October 24</li>" in steps[2]
+    assert "<strong>day</strong>: Thu <span class=\"badge warn\">new</span>" in steps[2]
+    assert "search instead" in steps[2] and "Route changed" in steps[2]
+    assert "Write &lt;it&gt; down" in steps[0]  # escaped
+    assert steps[2].count('<span class="badge ok">done</span>') == 2 and 'badge neutral">now</span> Write' in steps[2]
+    # Page Down on the one home page changes nothing: the verifier's check failed, as shown
+    assert '<span class="badge bad">screen_changed: failed</span> the same screen (pixels)' in steps[0]
+    assert "manager 1 call(s)" in steps[0] and "executor 1 call(s)" in steps[0]

@@ -252,6 +252,35 @@ def _summary_facts(run: RunData) -> tuple[list[dict[str, Any]], list[dict[str, A
     return badges, facts
 
 
+def _multi_info(rec: dict[str, Any], earlier: dict[str, str]) -> dict[str, Any] | None:
+    """Multi mode (``mode: "multi"`` records): the manager's plan and notes as they stood after this
+    step's turn (notes new or changed since the step before marked), its route, the verifier's
+    check and each role's calls. None for a single-mode record."""
+    if rec.get("mode") != "multi":
+        return None
+    plan = [{"text": _text(g.get("text")), "status": _text(g.get("status")) or "todo"}
+            for g in rec.get("plan") or [] if isinstance(g, dict)]
+    notes = rec.get("notes") if isinstance(rec.get("notes"), dict) else {}
+    manager = rec.get("manager") if isinstance(rec.get("manager"), dict) else {}
+    route = _text(manager.get("route"))
+    check = rec.get("verification") if isinstance(rec.get("verification"), dict) else None
+    roles = rec.get("roles") if isinstance(rec.get("roles"), dict) else {}
+    return {
+        "subgoal": _text(rec.get("subgoal")),
+        "plan": plan,
+        "notes": [{"name": _text(k), "value": _text(v), "new": earlier.get(k) != v} for k, v in notes.items()],
+        "route": "" if route.strip().lower().rstrip(".") in ("", "same", "none") else route,
+        "check": None if check is None else {
+            "cls": {True: "ok", False: "bad"}.get(check.get("passed"), "neutral"),
+            "text": f"{_text(check.get('name'))}: " + {True: "passed", False: "failed"}.get(check.get("passed"),
+                                                                                           "undecided"),
+            "seen": _text(check.get("seen")), "method": _text(check.get("method"))},
+        "roles": " · ".join(f"{_text(r)} {fmt_int(v.get('calls'))} call(s), "
+                            f"{fmt_int((num(v.get('prompt_tokens')) or 0) + (num(v.get('completion_tokens')) or 0))} "
+                            "tokens" for r, v in roles.items() if isinstance(v, dict)),
+    }
+
+
 def render_run(run: RunData, page: Path, embed: bool = False) -> str:
     """The report page of ``run`` as HTML text, for a file written at ``page``."""
     images = _Images(page, embed)
@@ -273,14 +302,19 @@ def render_run(run: RunData, page: Path, embed: bool = False) -> str:
             thumbs.append({"gap": True, "anchor": anchor, "title": gap.message, "label": label})
 
     add_gaps(0)
+    notes_before: dict[str, str] = {}
     for step in run.steps:
         anchor = f"step-{step.number}"
         note = "The step record names no screenshot." if step.record.get("screenshot") in (None, "") else ""
         shot = _shot(step.screen, images, f"screen before step {step.number}",
                      lambda size, st=step: _overlay(st, size), note or "No screenshot.")
         err = bool(step.record.get("error"))
+        info = _step_info(step)
+        info["multi"] = _multi_info(step.record, notes_before)
+        if info["multi"] is not None and isinstance(step.record.get("notes"), dict):
+            notes_before = step.record["notes"]
         frames.append({"kind": "step", "anchor": anchor, "number": step.number, "error": err, "shot": shot,
-                       "info": _step_info(step)})
+                       "info": info})
         action = _text(step.record.get("action")) or "–"
         add_thumb(anchor, f"{step.number}. {action}", step.screen, "error" if err else "")
         add_gaps(step.number)
