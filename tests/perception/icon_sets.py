@@ -1,5 +1,6 @@
 """Synthetic screens of icons drawn from icon sets the offline matcher does NOT use as references
-(its references are Font Awesome and Remix Icon; the simulated phone draws Material Design Icons):
+(its references are Font Awesome, Codicons and a few Elusive Icons; the simulated phone draws
+Material Design Icons):
 Phosphor (regular and bold weights) from the qtawesome wheel's font files."""
 
 from __future__ import annotations

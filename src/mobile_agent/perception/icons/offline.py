@@ -26,8 +26,8 @@ from mobile_agent.types import Box
 VOCABULARY: dict[str, tuple[str, ...]] = {
     "search": ("magnifying_glass",), "magnify": ("magnifying_glass",), "magnifier": ("magnifying_glass",),
     "find": ("magnifying_glass",), "lookup": ("magnifying_glass",), "loupe": ("magnifying_glass",),
-    "settings": ("gear", "sliders"), "setting": ("gear",), "gear": ("gear",), "cog": ("gear",),
-    "preferences": ("gear", "sliders"), "config": ("gear",), "sliders": ("sliders",), "tune": ("sliders",),
+    "settings": ("gear", "sliders~0.75"), "setting": ("gear",), "gear": ("gear",), "cog": ("gear",),
+    "preferences": ("gear", "sliders~0.75"), "config": ("gear",), "sliders": ("sliders",), "tune": ("sliders",),
     "heart": ("heart", "r:heart"), "like": ("heart", "r:heart", "thumbs_up"), "love": ("heart", "r:heart"),
     "favorite": ("heart", "r:heart", "star"), "favourite": ("heart", "r:heart", "star"),
     "comment": ("comment", "r:comment", "message"), "comments": ("comments", "r:comment"),
@@ -64,7 +64,9 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "edit": ("pen", "pencil", "pen_to_square"), "pencil": ("pencil", "pen"), "pen": ("pen",), "write": ("pen", "pen_to_square"),
     "trash": ("trash", "trash_can", "r:trash_can"), "delete": ("trash", "trash_can", "r:trash_can"),
     "bin": ("trash_can",), "remove": ("trash", "xmark", "minus"), "garbage": ("trash_can",),
-    "home": ("house", "r:circle~0.8"), "house": ("house",),
+    # The navigation bar's Home is a circle; elsewhere a circle is no home (a "|nav" glyph counts
+    # only in the bottom bar of a portrait screen).
+    "home": ("house", "r:circle~0.8|nav"), "house": ("house",),
     "camera": ("camera",), "photo": ("camera", "image", "r:image"), "picture": ("image", "r:image"),
     "image": ("image", "r:image"), "gallery": ("images", "r:images"), "photos": ("images", "image"),
     "user": ("user", "r:user", "circle_user"), "profile": ("user", "r:circle_user", "circle_user"),
@@ -123,15 +125,70 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
 }
 _PHRASES = {"navigate up": "navigate_up", "go back": "back", "my location": "mylocation", "your location": "mylocation",
             "more options": "more", "fast forward": "fastforward", "skip previous": "skip_previous",
-            "three dots": "more", "see more": "more", "new message": "compose"}
+            "three dots": "more", "see more": "more", "new message": "compose",
+            # What apps put in content-desc and what models write for the common toolbar glyphs.
+            "back arrow": "navigate_up", "arrow back": "navigate_up", "left arrow": "navigate_up",
+            "open navigation drawer": "menu", "navigation drawer": "menu", "close navigation drawer": "menu",
+            "more actions": "more", "more vert": "more", "overflow menu": "more", "vertical ellipsis": "more",
+            "magnifying glass": "search", "search bar": "search", "trash can": "trash", "waste basket": "trash",
+            "paper plane": "send", "paper airplane": "send", "shopping cart": "cart", "shopping bag": "bag",
+            "profile picture": "avatar", "profile photo": "avatar", "profile image": "avatar", "user account": "account",
+            "voice search": "microphone", "voice input": "microphone", "take photo": "camera", "take a photo": "camera",
+            "add to favourites": "favourite", "add to favorites": "favorite", "mark as favourite": "favourite",
+            "thumbs up": "thumbs", "log out": "exit", "sign out": "exit", "zoom in": "zoom",
+            "turn on notifications": "notifications", "refresh page": "refresh", "pull to refresh": "refresh"}
 _SYNONYM_WORDS = {"magnifying": "search", "glass": "search", "cogwheel": "settings", "trashcan": "trash",
                   "notify": "notification", "favorites": "favorite", "likes": "like", "contacts": "contacts",
                   "vertical": "more", "horizontal": "ellipsis", "three": "dots", "kebab": "more",
-                  "paper": "send", "airplane": "send", "loudspeaker": "speaker", "cogs": "settings",
+                  "paper": "send", "airplane": "send", "dustbin": "trash", "wastebasket": "trash", "funnel": "filter",
+                  "bookmark": "bookmark", "favourites": "favourite", "hearts": "heart", "bells": "bell",
+                  "magnifying_glass": "search", "settings_icon": "settings", "kebab_menu": "more", "reload": "refresh",
+                  "trolley_icon": "cart", "persons": "person", "people": "contacts", "pencil_icon": "edit", "loudspeaker": "speaker", "cogs": "settings",
                   "cross": "close", "lens": "search", "trolley": "cart", "write": "edit"}
 _IGNORED = {"icon", "button", "the", "a", "an", "of", "on", "at", "in", "with", "and", "or", "to", "symbol",
             "shaped", "shape", "small", "jump", "go", "open", "tap", "press", "click", "select", "big", "large", "top", "bottom", "right", "center", "middle",
             "corner", "bar", "tab", "logo", "image_of", "that", "looks", "for"}
+# The same glyph families drawn by a second icon set, Microsoft's Codicons (thin outlines on a
+# 16 px grid, where Font Awesome's are mostly solid), and a few that Codicons lacks by Elusive
+# Icons, so that a family is matched against two artists' renderings rather than one: Font
+# Awesome glyph name -> other sets' names (``cd:`` Codicons, ``el:`` Elusive). A Font Awesome
+# spec's turn (``@180``) applies to these too. Phosphor and Remix Icon, the other icon fonts in
+# the same wheel, are left to the wide screen set and the tests, so that they measure glyphs
+# the matcher has never seen.
+OTHER_SETS: dict[str, tuple[str, ...]] = {
+    "magnifying_glass": ("cd:search",),
+    # Cogs differ most between sets (eight teeth, six, a hexagon nut).
+    "gear": ("cd:settings-gear", "cd:gear"), "sliders": ("cd:settings",),
+    "heart": ("cd:heart", "cd:heart-filled"), "comment": ("cd:comment",), "message": ("cd:comment",),
+    "comments": ("cd:comment-discussion",), "reply": ("cd:reply",), "share_nodes": ("el:share-alt",),
+    
+    "+": ("cd:add",), "pen": ("cd:edit",), "pencil": ("cd:pencil", "cd:edit"), "pen_to_square": ("cd:edit",),
+    "arrow_left": ("cd:arrow-left",), "chevron_left": ("cd:chevron-left",), "caret_left": ("cd:triangle-left",),
+    "play": ("cd:play",), "paper_plane": ("cd:send@45",), "cart_shopping": ("el:shopping-cart",),
+    "microphone": ("cd:mic", "cd:mic-filled"), "bars": ("cd:menu",), "ellipsis_vertical": ("cd:kebab-vertical",),
+    "ellipsis": ("cd:kebab-horizontal", "cd:ellipsis"), "xmark": ("cd:close",), "circle_xmark": ("cd:error",),
+    "check": ("cd:check",), "circle_check": ("cd:pass",), "star": ("cd:star-full", "cd:star-empty"),
+    "bell": ("cd:bell",), "trash": ("cd:trash",), "trash_can": ("cd:trash",), "house": ("cd:home",),
+    "camera": ("cd:device-camera",), "image": ("cd:file-media",), 
+    "circle_user": ("cd:account",), "phone": ("cd:call-outgoing",), "envelope": ("cd:mail",), "inbox": ("cd:inbox",),
+    "location_dot": ("cd:location",), "map": ("cd:map",), "download": ("cd:cloud-download", "cd:desktop-download"),
+    "upload": ("cd:cloud-upload",), "filter": ("cd:filter", "cd:filter-filled"), "calendar": ("cd:calendar",),
+    "clock": ("cd:clock", "cd:watch"), "clock_rotate_left": ("cd:history",), "lock": ("cd:lock",),
+    "lock_open": ("cd:unlock",), "globe": ("cd:globe",), "bookmark": ("cd:bookmark",),
+    "arrow_rotate_right": ("cd:refresh",), "rotate_right": ("cd:refresh",), "arrows_rotate": ("cd:sync",),
+    "circle_info": ("cd:info",), "circle_question": ("cd:question",), "thumbs_up": ("cd:thumbsup",),
+    "thumbs_down": ("cd:thumbsdown",), "eye": ("cd:eye",), "eye_slash": ("cd:eye-closed",), "link": ("cd:link",),
+    "face_smile": ("cd:smiley",), "copy": ("cd:copy",), "tag": ("cd:tag",), "folder": ("cd:folder",),
+    "file": ("cd:file",), "list": ("cd:list-unordered",), "chevron_down": ("cd:chevron-down",),
+    "chevron_up": ("cd:chevron-up",), "chevron_right": ("cd:chevron-right",), "arrow_down": ("cd:arrow-down",),
+    "arrow_up": ("cd:arrow-up",), "arrow_right": ("cd:arrow-right",), "magnifying_glass_plus": ("cd:zoom-in",),
+    "pause": ("cd:debug-pause",), "stop": ("cd:primitive-square",), "credit_card": ("cd:credit-card",),
+    "gift": ("cd:gift",), "fire": ("cd:flame",), "box_archive": ("cd:archive",), "thumbtack": ("cd:pin",),
+    "book": ("cd:book",), "lightbulb": ("cd:lightbulb",), "volume_high": ("cd:unmute",), "volume_xmark": ("cd:mute",),
+    "right_from_bracket": ("cd:sign-out",), "expand": ("cd:screen-full",), "compress": ("cd:screen-normal",),
+    "compass": ("cd:compass",), "location_crosshairs": ("cd:target",), "video": ("cd:device-camera-video",),
+}
+
 COLORS: dict[str, tuple[float, float] | str] = {
     "red": (345.0, 15.0), "orange": (15.0, 40.0), "yellow": (40.0, 70.0), "gold": (40.0, 60.0),
     "green": (70.0, 170.0), "teal": (160.0, 190.0), "cyan": (170.0, 200.0), "blue": (195.0, 255.0),
@@ -140,6 +197,43 @@ COLORS: dict[str, tuple[float, float] | str] = {
 }
 
 _SIZE = 32
+
+
+# Icon fonts of the qtawesome wheel (read as files: qtawesome itself needs Qt), by style prefix.
+_QTA_FONTS = {"cd": "codicon", "el": "elusiveicons-webfont"}
+
+
+@lru_cache(maxsize=4)
+def _qta_font(style: str) -> tuple[str, dict[str, int]] | None:
+    """The font file and character map of a qtawesome icon font; ``None`` when not installed."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("qtawesome")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    fonts = Path(list(spec.submodule_search_locations)[0]) / "fonts"
+    prefix = _QTA_FONTS[style]
+    ttf = sorted(fonts.glob(f"{prefix}-[0-9]*.ttf"))
+    cmap = sorted(fonts.glob(f"{prefix}-charmap-*.json"))
+    if not ttf or not cmap:
+        return None
+    return str(ttf[-1]), {k: int(v, 16) if isinstance(v, str) else int(v)
+                          for k, v in json.loads(cmap[-1].read_text(encoding="utf-8")).items()}
+
+
+def family_renderings(spec: str) -> list[str]:
+    """``spec`` and the same glyph drawn by the other reference sets (Codicons, Elusive)."""
+    base, _, weight = spec.partition("~")
+    base, _, rot = base.partition("@")
+    name = base.rpartition(":")[2]
+    out = [spec]
+    for other in OTHER_SETS.get(name, ()):
+        other, _, own_rot = other.partition("@")
+        turn = (float(rot or 0) + float(own_rot or 0)) % 360
+        out.append(other + (f"@{turn:g}" if turn else "") + (f"~{weight}" if weight else ""))
+    return out
 
 
 def _fa_font(style: str) -> tuple[type, str]:
@@ -154,20 +248,25 @@ def _fa_font(style: str) -> tuple[type, str]:
 
 @lru_cache(maxsize=512)
 def reference_mask(spec: str) -> np.ndarray | None:
-    """The ink mask (uint8 0/255, tight box) of a Font Awesome glyph, ``None`` when unknown.
+    """The ink mask (uint8 0/255, tight box) of a reference glyph, ``None`` when unknown.
 
-    ``spec`` is ``[style:]name[@degrees]``: style ``s`` (solid, default), ``r`` (regular) or ``b``
-    (brands); a one-character name is drawn as that character; ``@90`` turns it counter-clockwise
+    ``spec`` is ``[style:]name[@degrees]``: style ``s`` (Font Awesome solid, default), ``r``
+    (regular), ``b`` (brands), ``cd`` (Codicons) or ``el`` (Elusive Icons), by name; a one-character name is drawn as that character; ``@90`` turns it counter-clockwise
     (``@-45``: 45 degrees clockwise).
     """
     spec = spec.partition("~")[0]
     spec, _, rot = spec.partition("@")
     style, _, name = spec.rpartition(":")
     style = style or "s"
-    cls, path = _fa_font(style)
-    if len(name) == 1:
-        ch = name
+    if style in _QTA_FONTS:
+        qta = _qta_font(style)
+        if qta is None or name not in qta[1]:
+            return None
+        path, ch = qta[0], chr(qta[1][name])
+    elif len(name) == 1:
+        path, ch = _fa_font(style)[1], name
     else:
+        cls, path = _fa_font(style)
         value = getattr(cls, name, None)
         if not isinstance(value, str) or "." not in value:
             return None
@@ -236,9 +335,22 @@ def _normalise(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, fl
     return vecs[0], vecs[1], _hog(smalls[0]), w / float(h)
 
 
+def glyph_zone(spec: str) -> tuple[str, str]:
+    """A vocabulary glyph without its zone, and the zone: ``r:circle~0.8|nav`` counts only in the
+    navigation bar (``nav``); no zone: anywhere."""
+    base, _, zone = spec.partition("|")
+    return base, zone
+
+
+def in_zone(zone: str, box: Box, width: int, height: int) -> bool:
+    if zone == "nav":
+        return height > width and box.center.y > height * 0.945
+    return True
+
+
 def glyph_weight(spec: str) -> float:
     """The prior of a vocabulary glyph: ``name~0.8`` is a weaker alternative (default 1)."""
-    _, _, w = spec.partition("~")
+    _, _, w = glyph_zone(spec)[0].partition("~")
     try:
         return float(w) if w else 1.0
     except ValueError:
@@ -299,20 +411,89 @@ def inner_mask(outer: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
 
 def description_glyphs(description: str) -> list[str]:
     """Font Awesome glyphs for the shape words of ``description`` (empty when none is known)."""
-    text = description.lower()
-    for phrase, word in _PHRASES.items():
-        text = text.replace(phrase, word)
-    words = re.findall(r"[a-z][a-z\-_]*", text)
     glyphs: list[str] = []
-    for w in words:
-        w = _SYNONYM_WORDS.get(w, w)
-        if w in _IGNORED or w in COLORS:
-            continue
+    for w in description_words(description):
         cands = VOCABULARY.get(w) or VOCABULARY.get(w.rstrip("s")) or ()
         for g in cands:
-            if g not in glyphs and _reference_features(g) is not None:
+            if g not in glyphs and _reference_features(glyph_zone(g)[0]) is not None:
                 glyphs.append(g)
     return glyphs
+
+
+# Glyph families: the one thing many words name ("bin", "trash", "delete"; "Navigate up" and
+# "back arrow"). Two descriptions of the same family are the same icon (hybrid grounding matches
+# a model's words to an app's content-desc this way); a family's pictures are the glyphs
+# VOCABULARY gives its words, in both reference sets.
+_FAMILY_WORDS: dict[str, tuple[str, ...]] = {
+    "back": ("back", "navigate_up", "return"),
+    "menu": ("menu", "hamburger", "drawer", "navigation"),
+    "more": ("more", "overflow", "options", "dots", "ellipsis", "kebab"),
+    "search": ("search", "magnify", "magnifier", "find", "lookup", "loupe"),
+    "settings": ("settings", "setting", "gear", "cog", "preferences", "config"),
+    "delete": ("trash", "delete", "bin", "garbage", "remove", "erase"),
+    "send": ("send", "plane", "sent"),
+    "share": ("share",),
+    "close": ("close", "cancel", "dismiss", "x", "clear"),
+    "add": ("plus", "add", "new", "create"),
+    "like": ("heart", "like", "love", "favorite", "favourite"),
+    "notifications": ("bell", "notification", "notifications", "alert", "subscribe"),
+    "cart": ("cart", "basket", "shopping", "buy", "bag"),
+    "account": ("user", "profile", "account", "person", "avatar", "me"),
+    "mic": ("mic", "microphone", "voice", "record"),
+    "camera": ("camera", "photo"),
+    "edit": ("edit", "pencil", "pen", "write", "compose"),
+    "filter": ("filter",),
+    "download": ("download",), "upload": ("upload",),
+    "home": ("home", "house"),
+    "star": ("star", "rate", "rating", "starred"),
+    "refresh": ("refresh", "reload", "sync"),
+    "play": ("play",), "pause": ("pause",), "next": ("next", "skip"), "previous": ("previous", "skip_previous"),
+    "call": ("call", "phone", "dial", "dialer"),
+    "mail": ("mail", "email", "envelope", "inbox", "unread"),
+    "location": ("location", "pin", "map", "gps", "mylocation", "locate", "crosshair"),
+    "calendar": ("calendar", "date", "today"),
+    "comment": ("comment", "comments", "chat", "message", "messages", "reply", "bubble", "sms"),
+    "bookmark": ("bookmark",), "info": ("info", "information"), "help": ("help", "question"),
+    "check": ("check", "checkmark", "done", "ok", "confirm", "tick"),
+    "attach": ("attach", "attachment", "clip", "attach_file"),
+    "emoji": ("emoji", "smile", "smiley", "sticker"),
+    "copy": ("copy",), "lock": ("lock",), "wifi": ("wifi", "wi-fi"), "bluetooth": ("bluetooth",),
+    "volume": ("volume", "sound", "speaker", "unmute"), "mute": ("mute",),
+    "dark": ("moon", "dark", "night"), "brightness": ("sun", "brightness"),
+    "visibility": ("eye", "view", "visibility", "show"), "hide": ("hide",),
+    "list": ("list",), "apps": ("grid", "apps"), "image": ("image", "picture", "gallery", "photos"),
+    "video": ("video", "film", "movie"), "music": ("music", "song"), "link": ("link",),
+    "flag": ("flag", "report"), "clock": ("clock", "time", "alarm", "timer", "history"),
+    "globe": ("globe", "web", "browser", "internet", "language"), "keyboard": ("keyboard",),
+    "qr": ("qr", "scan"), "folder": ("folder", "files"), "file": ("file", "document"),
+    "thumbs_up": ("thumbs", "thumb", "upvote"), "thumbs_down": ("dislike", "downvote"),
+}
+FAMILY_OF_WORD: dict[str, str] = {w: fam for fam, words in _FAMILY_WORDS.items() for w in words}
+
+
+def description_words(description: str) -> list[str]:
+    """The description's words after phrases ("navigate up", "three dots") and synonyms are
+    folded into vocabulary words."""
+    text = description.lower()
+    for phrase, word in sorted(_PHRASES.items(), key=lambda p: -len(p[0])):
+        text = re.sub(rf"\b{re.escape(phrase)}\b", word, text)
+    out = []
+    for w in re.findall(r"[a-z][a-z\-_]*", text):
+        w = _SYNONYM_WORDS.get(w, w)
+        if w not in _IGNORED and w not in COLORS:
+            out.append(w)
+    return out
+
+
+def description_families(description: str) -> set[str]:
+    """The glyph families a description names: {"back"} for "Navigate up" and for "back arrow",
+    {"more"} for "More options", "kebab" and "three dots"."""
+    out = set()
+    for w in description_words(description):
+        fam = FAMILY_OF_WORD.get(w) or FAMILY_OF_WORD.get(w.rstrip("s"))
+        if fam:
+            out.add(fam)
+    return out
 
 
 def context_phrase(description: str) -> str:
@@ -385,6 +566,10 @@ class OfflineIconMatcher:
 
     name = "offline"
 
+    def __init__(self, sets: int = 2) -> None:
+        # 1: Font Awesome only (the matcher before the second set); 2: Font Awesome and Codicons.
+        self.sets = sets
+
     def knows(self, description: str) -> bool:
         """Whether the description has a shape word or colour word this matcher can use."""
         return bool(description_glyphs(description) or description_colors(description))
@@ -396,9 +581,13 @@ class OfflineIconMatcher:
         # Earlier glyphs of a word are its usual picture; later ones are weaker alternatives.
         refs = []
         for k, g in enumerate(glyphs):
-            f = _reference_features(g)
-            if f is not None:
-                refs.append((f, glyph_weight(g) * (1.0 - 0.03 * min(k, 3))))
+            prior = glyph_weight(g) * (1.0 - 0.03 * min(k, 3))
+            g, zone = glyph_zone(g)
+            for r in family_renderings(g) if self.sets > 1 else (g,):
+                f = _reference_features(r)
+                if f is not None:
+                    refs.append((f, prior, zone))
+        height, width = rgb.shape[:2]
         out: list[float] = []
         for b in boxes:
             crop = rgb[max(0, b.y1):b.y2, max(0, b.x1):b.x2]
@@ -418,7 +607,9 @@ class OfflineIconMatcher:
                     masks.append(inner)
                 for m in masks:
                     v1, v2, hog, aspect = _normalise(m)
-                    for (r1, r2, rhog, raspect), prior in refs:
+                    for (r1, r2, rhog, raspect), prior, zone in refs:
+                        if zone and not in_zone(zone, b, width, height):
+                            continue
                         c = 0.35 * float(v1 @ r1) + 0.15 * float(v2 @ r2) + 0.5 * (2.0 * float(hog @ rhog) - 1.0)
                         ar = min(aspect, raspect) / max(aspect, raspect)
                         best = max(best, prior * c * (0.75 + 0.25 * ar))

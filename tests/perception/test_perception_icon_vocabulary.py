@@ -1,0 +1,44 @@
+"""The icon vocabulary: the words apps put in content-desc and the words models write ("Navigate
+up", "back arrow", "kebab", "bin", "paper plane", ...) each ground on a rendered example. The
+examples are Phosphor glyphs (an icon set the matcher does not use as its reference: it compares
+with Font Awesome and Codicons), all on one screen, so that each word must pick its glyph out of
+some thirty others; light at 1080x2400, dark at 720x1600, light at 1440x3200."""
+
+from __future__ import annotations
+
+import pytest
+
+from mobile_agent.perception import Perception
+from mobile_agent.perception.icons.offline import description_families
+from icon_sets import PHOSPHOR, icon_grid
+
+FAMILY = {
+    "Navigate up": "back", "back arrow": "back", "More options": "more", "kebab": "more", "three dots": "more",
+    "hamburger": "menu", "Open navigation drawer": "menu", "Search": "search", "magnifier": "search",
+    "gear": "settings", "Settings": "settings", "bin": "delete", "trash": "delete", "delete": "delete",
+    "paper plane": "send", "send": "send", "Share": "share", "Close": "close", "plus": "add", "add": "add",
+    "heart": "like", "like": "like", "favourite": "like", "bell": "notifications", "notifications": "notifications",
+    "cart": "cart", "person": "account", "profile picture": "account", "account": "account",
+    "microphone": "mic", "camera": "camera", "edit": "edit", "pencil": "edit", "filter": "filter",
+    "download": "download", "home": "home", "star": "star", "refresh": "refresh",
+}
+
+
+def test_every_word_names_its_glyph_family():
+    assert set(FAMILY) == set(PHOSPHOR)
+    wrong = {w: description_families(w) for w, fam in FAMILY.items() if description_families(w) != {fam}}
+    assert not wrong, wrong
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size,dark", [((1080, 2400), False), ((720, 1600), True), ((1440, 3200), False)])
+def test_every_vocabulary_entry_grounds_on_a_glyph_of_another_icon_set(size, dark):
+    img, boxes = icon_grid(sorted(set(PHOSPHOR.values())), *size, dark=dark)
+    p = Perception()
+    missed = []
+    for words, glyph in PHOSPHOR.items():
+        g = p.ground_icon(img, words)
+        if not (g.found and boxes[glyph].contains_point(g.point)):
+            got = [n for n, b in boxes.items() if g.point is not None and b.contains_point(g.point)]
+            missed.append(f"{words!r} -> {got or g.status}")
+    assert not missed, f"{len(missed)} of {len(PHOSPHOR)} missed: {missed}"
