@@ -108,3 +108,37 @@ def test_the_cli_exits_2_on_a_missing_key_or_a_rejected_key(tmp_path, monkeypatc
                      "--api-key-env", "MY_TEST_KEY", "--out", str(tmp_path / "r")])
     assert code == 2 and len(server.requests) == 1
     assert read_summary(tmp_path / "r")["outcome"] == "error"
+
+
+def test_hybrid_perception_grounds_from_the_tree_and_vision_from_pixels(tmp_path):
+    """The same run with each --perception mode: hybrid taps the tree node's centre (and says so in
+    the step's grounding), vision finds the same places on the picture alone."""
+    from mobile_agent.device.uitree import parse_tree
+
+    points = {}
+    for mode in ("hybrid", "vision"):
+        phone = SimPhone(seed=0)
+        with LocalChatServer(Script(DARK_PLAN)) as server:
+            result = make_agent(server, phone, perception_mode=mode).run("Turn on the dark mode", tmp_path / mode)
+        assert result.completed and phone.state.settings.dark_mode is True
+        steps = read_steps(tmp_path / mode)
+        messages = [s["grounding"]["message"] for s in steps[:3]]
+        if mode == "hybrid":
+            assert all("accessibility tree" in m for m in messages), messages
+        else:
+            assert not any("accessibility tree" in m for m in messages), messages
+        points[mode] = [(s["gesture"]["x"], s["gesture"]["y"]) for s in steps[:3]]
+    # Step 2 taps "Display": at its node's centre in hybrid mode.
+    phone = SimPhone(seed=0)
+    phone.launch("Settings")
+    display = next(n for n in parse_tree(phone.ui_tree()) if n.text == "Display")
+    assert points["hybrid"][1] == display.bounds.center.as_tuple()
+    assert display.bounds.contains_point(type(display.bounds.center)(*points["vision"][1]))
+
+
+def test_the_cli_refuses_an_unknown_perception_mode(tmp_path, capsys):
+    code = main(["run", "Turn on the dark mode", "--device", "sim", "--model", "gpt-4o-test", "--base-url",
+                 "http://127.0.0.1:9/v1", "--out", str(tmp_path), "--perception", "tree"])
+    assert code == 2
+    out = capsys.readouterr()
+    assert "vision or hybrid" in out.out + out.err

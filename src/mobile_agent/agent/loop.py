@@ -97,6 +97,7 @@ class AgentSettings:
     on_finish: Callable[[Path], None] | None = None
     device_name: str = ""
     on_step: Callable[[dict[str, Any]], None] | None = None
+    perception_mode: str = "vision"  # "hybrid": the device's ui_tree() beside the pixels where it gives one
 
     def __post_init__(self) -> None:
         if self.max_steps < 1:
@@ -105,6 +106,8 @@ class AgentSettings:
             raise ConfigError(f"history screens must be at least 1 (the current screen), got {self.history_screens}")
         if not 1 <= self.jpeg_quality <= 95:
             raise ConfigError(f"JPEG quality must be in 1..95, got {self.jpeg_quality}")
+        if self.perception_mode not in ("vision", "hybrid"):
+            raise ConfigError(f"perception mode must be vision or hybrid, got {self.perception_mode!r}")
         if self.image_max_side is not None and self.image_max_side < 64:
             raise ConfigError(f"image longest side must be at least 64 pixels, got {self.image_max_side}")
 
@@ -398,6 +401,17 @@ class Agent:
         self._pending_device_s += time.monotonic() - t
         return img
 
+    def _ui_tree(self) -> str | None:
+        """The device's accessibility tree now, or ``None`` where it gives none (or fails to)."""
+        dump = getattr(self.device, "ui_tree", None)
+        if dump is None:
+            return None
+        try:
+            return dump()
+        except Exception as exc:  # noqa: BLE001 - no tree is vision grounding, not a failed step
+            log.warning("no accessibility tree this step: %s", exc)
+            return None
+
     def _ground(self, op: Operation, ctx: PlanContext, rec: dict, timings: dict, calls: Calls):
         """The gesture for ``op`` and, when it cannot be carried out, the feedback for the planner."""
         w, h = ctx.screenshot.size
@@ -430,12 +444,16 @@ class Agent:
             return c.index
 
         t = time.monotonic()
+        # Hybrid grounding: the screen's accessibility tree, where the device gives one, goes with
+        # the screenshot (perception checks that the two agree).
+        tree = self._ui_tree() if self.settings.perception_mode == "hybrid" else None
+        more = {"tree": tree} if tree is not None else {}
         if isinstance(op, ClickText):
-            g = self.perception.ground_text(ctx.screenshot, op.text, choose=choose)
+            g = self.perception.ground_text(ctx.screenshot, op.text, choose=choose, **more)
         elif isinstance(op, ClickIcon):
-            g = self.perception.ground_icon(ctx.screenshot, op.description, position=op.position, choose=choose)
+            g = self.perception.ground_icon(ctx.screenshot, op.description, position=op.position, choose=choose, **more)
         elif isinstance(op, OpenApp):
-            g = self.perception.ground_app(ctx.screenshot, op.name, choose=choose)
+            g = self.perception.ground_app(ctx.screenshot, op.name, choose=choose, **more)
         else:  # pragma: no cover - every operation is handled above
             raise _End("error", f"no grounding for {op}")
         # Time spent asking the model to choose is model time, not perception time.

@@ -42,6 +42,7 @@ class EvalConfig:
     judge: str = "state"  # "state" (the simulated phone's state) or "human" (asked at the terminal)
     mode: str = "single"  # "single" (the paper's agent) or "multi" (manager, executor, verifier, notes)
     executor_model: str | None = None  # multi mode: the executor's model (default: model)
+    perception: str = "vision"  # "hybrid": the accessibility tree beside the pixels (the paper's method is vision)
     fault: str | None = field(default=None, compare=False)  # tests only: "KIND:TASK[,TASK]", KIND exit, raise, hang or oserror
 
     def __post_init__(self) -> None:
@@ -59,6 +60,8 @@ class EvalConfig:
             raise ConfigError("--mode multi needs --planner model --model NAME (its manager and executor are models)")
         if self.executor_model and self.mode != "multi":
             raise ConfigError("--executor-model is for --mode multi")
+        if self.perception not in ("vision", "hybrid"):
+            raise ConfigError(f"unknown perception {self.perception!r}: vision or hybrid")
         if self.judge not in ("state", "human"):
             raise ConfigError(f"unknown judge {self.judge!r}: state or human")
         if not self.is_sim:
@@ -77,6 +80,8 @@ class EvalConfig:
         for key, default in (("mode", "single"), ("executor_model", None)):  # identities from before the modes
             if d[key] == default:
                 d.pop(key)
+        if d["perception"] == "vision":
+            d.pop("perception")  # the configurations stored before the option keep their ids
         return d
 
     def step_budget(self, task: Task) -> int:
@@ -180,7 +185,7 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
 
     settings = AgentSettings(max_steps=config.step_budget(task), time_limit_s=600.0, settle_interval_s=0.0,
                              settle_timeout_s=1.0, reflect=config.reflect, on_finish=write_report,
-                             device_name=config.device, on_step=on_step,
+                             device_name=config.device, on_step=on_step, perception_mode=config.perception,
                              save_annotated=False)  # the pages draw the gesture over the screenshot themselves
     instruction = task.instruction if config.is_sim else task.real_instruction
     traj = trajectory_dir(out_dir, cid, task.key)

@@ -53,6 +53,8 @@ def register(app: typer.Typer) -> None:
                                  "verifier, notes; needs --planner model)."),
         executor_model: Optional[str] = typer.Option(None, "--executor-model", help="--mode multi: the executor's "
                                                      "model (default: --model)."),
+        perception: str = typer.Option("vision", "--perception", help="vision (default: the paper's method, "
+                                       "pixels only) or hybrid (the phone's accessibility tree beside the pixels)."),
         list_only: bool = typer.Option(False, "--list", help="List the selected tasks and exit."),
         engine: str = typer.Option("local", "--engine", help="local (processes on this machine) or ray (one Ray "
                                    "task per task run, here or on a cluster)."),
@@ -79,7 +81,8 @@ def register(app: typer.Typer) -> None:
             device = "adb"  # a pool of real phones: judged by a person, as --device adb
         config = EvalConfig(suite=suite, planner=planner, model=model, base_url=base_url, api_key_env=api_key_env,
                             replies=str(replies) if replies else None, max_steps=max_steps, ocr=ocr, device=device,
-                            base_seed=seed, reflect=reflect, mode=mode, executor_model=executor_model)
+                            base_seed=seed, reflect=reflect, mode=mode, executor_model=executor_model,
+                            perception=perception.strip().lower())
         ids = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
         selected = select(suite, ids, tier, app_name, variants, seed)
         if not selected:

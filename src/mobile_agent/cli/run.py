@@ -86,6 +86,9 @@ def register(app: typer.Typer) -> None:
         max_side: int = typer.Option(1024, "--max-side", min=64, help="Longest side of screenshots sent to the model."),
         jpeg_quality: int = typer.Option(80, "--jpeg-quality", min=1, max=95, help="JPEG quality of screenshots sent."),
         ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
+        perception_mode: str = typer.Option("hybrid", "--perception", help="hybrid (default: the phone's "
+                                            "accessibility tree beside the pixels, where the device gives one; "
+                                            "vision where it does not) or vision (pixels only)."),
         seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone (sim only)."),
         live: bool = typer.Option(False, "--live", help="Serve a page on 127.0.0.1 that shows each step as it happens."),
         mode: str = typer.Option("single", "--mode", help="single (one ReAct agent, the paper's method) or multi "
@@ -110,6 +113,9 @@ def register(app: typer.Typer) -> None:
             raise ConfigError(f"unknown mode {mode!r}: use single or multi")
         if executor_model and mode != "multi":
             raise ConfigError("--executor-model is for --mode multi (single mode has one model)")
+        perception_mode = perception_mode.strip().lower()
+        if perception_mode not in ("vision", "hybrid"):
+            raise ConfigError(f"--perception must be vision or hybrid, got {perception_mode!r}")
         chat = make_chat_model(model, base_url=base_url, api_key_env=api_key_env)
         executor_chat = make_chat_model(executor_model, base_url=base_url, api_key_env=api_key_env) \
             if executor_model else None
@@ -141,7 +147,7 @@ def register(app: typer.Typer) -> None:
             max_steps=max_steps, time_limit_s=time_limit, image_max_side=max_side, jpeg_quality=jpeg_quality,
             history_screens=history_screens, confirm=ask if confirm else None, dry_run=dry_run, reflect=reflect,
             risk_rules=load_rules(confirm_words) if confirm else None,
-            completion_check=not no_completion_check, device_name=device,
+            completion_check=not no_completion_check, device_name=device, perception_mode=perception_mode,
             on_step=on_step, on_finish=write_report,
         )
         if mode == "multi":
@@ -151,7 +157,8 @@ def register(app: typer.Typer) -> None:
         else:
             agent = Agent(phone, LLMPlanner(chat), perception, settings)
         console.print(f"[bold]{escape(instruction)}[/bold]  " + escape(
-            f"({getattr(agent, 'name', chat.name)} on {device}, {mode} mode; trajectory in {out_dir})"), highlight=False)
+            f"({getattr(agent, 'name', chat.name)} on {device}, {mode} mode, {perception_mode} perception; "
+            f"trajectory in {out_dir})"), highlight=False)
         try:
             result = agent.run(instruction, out_dir)
         finally:

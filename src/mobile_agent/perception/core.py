@@ -16,12 +16,13 @@ import numpy as np
 from PIL import Image
 
 from mobile_agent.perception.change import changed_fraction, changed_regions, screen_changed
+from mobile_agent.perception.hybrid import ScreenTree, TreeNode
 from mobile_agent.perception.icons import IconDetector, IconMatcher, make_detector, make_matcher
 from mobile_agent.perception.marks import draw_marks
 from mobile_agent.perception.ocr import OcrEngine, make_ocr
 from mobile_agent.perception.positions import in_region, parse_position, position_score
 from mobile_agent.perception.results import Candidate, ChooseFn, Grounding, IconBox, ParseResult, TextLine
-from mobile_agent.perception.textmatch import TextMatch, closest_texts, is_glyph_target, match_lines
+from mobile_agent.perception.textmatch import TextMatch, closest_texts, compact, is_glyph_target, match_lines
 from mobile_agent.types import Box, load_image
 
 
@@ -175,11 +176,24 @@ class Perception:
     # grounding
     # ------------------------------------------------------------------------------------------
     def ground_text(self, image: Image.Image | str | bytes | Any, text: str, position: Sequence[str] | str = (),
-                    choose: ChooseFn | None = None) -> Grounding:
-        """Where to tap for Click Text (``text``): exact, then contained, then fuzzy matches."""
+                    choose: ChooseFn | None = None, tree: str | bytes | None = None) -> Grounding:
+        """Where to tap for Click Text (``text``): exact, then contained, then fuzzy matches.
+
+        ``tree``: the screen's uiautomator XML (hybrid grounding). Where it agrees with the picture,
+        nodes whose text (or content-desc) matches are the candidates, tapped at the node's centre;
+        otherwise, and when no node matches, the text is found on the picture."""
         img = load_image(image)
         res = self.parse(img)
         pos = parse_position(position)
+        fallback = ""
+        if tree is not None:
+            st, fallback = self._screen_tree(img, res, tree)
+            if st is not None:
+                pairs = st.label_lines("text") + st.label_lines("desc")
+                found = self._tree_decide(img, text, pairs, pos, res.lines, f'the text "{text}"', choose, "text")
+                if found is not None:
+                    return found
+                fallback = "no node of the accessibility tree has this text, or the picture has a closer match"
         lines = list(res.lines)
         read_glyphs = getattr(self.ocr, "read_glyphs", None)
         if read_glyphs is not None and is_glyph_target(text):
@@ -187,14 +201,24 @@ class Perception:
             lines += read_glyphs(np.asarray(img.convert("RGB")), [l.box for l in res.lines])
         matches = _best_tier(match_lines(text, lines))
         cands = [Candidate(m.box, m.box.center, round(m.score, 4), m.line.text) for m in matches]
-        return self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text")
+        return _noted(self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text"), fallback)
 
     def ground_app(self, image: Image.Image | str | bytes | Any, name: str,
-                   choose: ChooseFn | None = None) -> Grounding:
-        """Where to tap for Open App (``name``): the icon above the app's label on the home screen."""
+                   choose: ChooseFn | None = None, tree: str | bytes | None = None) -> Grounding:
+        """Where to tap for Open App (``name``): the icon above the app's label on the home screen
+        (with ``tree``, where it agrees with the picture: the launcher node of that name)."""
         img = load_image(image)
         rgb = np.asarray(img)
         res = self.parse(img)
+        fallback = ""
+        if tree is not None:
+            st, fallback = self._screen_tree(img, res, tree)
+            if st is not None:
+                pairs = [(n, l) for n, l in st.label_lines("text") + st.label_lines("desc") if n.clickable]
+                found = self._tree_decide(img, name, pairs, (), res.lines, f'the app "{name}"', choose, "app")
+                if found is not None:
+                    return found
+                fallback = "no node of the accessibility tree has this name, or the picture has a closer match"
         matches = _best_tier(match_lines(name, res.lines))
         cands: list[Candidate] = []
         for m in matches:
@@ -204,17 +228,39 @@ class Perception:
             else:
                 cands.append(Candidate(icon, icon.center, round(m.score, 4), m.line.text))
         cands.sort(key=lambda c: -c.score)
-        return self._decide(img, cands, (), res.lines, f'the app "{name}"', choose, what="app")
+        return _noted(self._decide(img, cands, (), res.lines, f'the app "{name}"', choose, what="app"), fallback)
 
     def ground_icon(self, image: Image.Image | str | bytes | Any, description: str,
-                    position: Sequence[str] | str = (), choose: ChooseFn | None = None) -> Grounding:
-        """Where to tap for Click Icon (``description``, ``position``)."""
+                    position: Sequence[str] | str = (), choose: ChooseFn | None = None,
+                    tree: str | bytes | None = None) -> Grounding:
+        """Where to tap for Click Icon (``description``, ``position``).
+
+        ``tree``: the screen's uiautomator XML (hybrid grounding). Where it agrees with the picture,
+        nodes whose content-desc, resource id or glyph family fits the description are the
+        candidates; otherwise the icon is found on the picture, with the tree's clickable
+        icon-sized nodes added to the detected boxes."""
         img = load_image(image)
         rgb = np.asarray(img)
         res = self.parse(img, icons=True)
         pos = parse_position(position)
         w, h = img.size
         icons = list(res.icons or [])
+        fallback = ""
+        if tree is not None:
+            st, fallback = self._screen_tree(img, res, tree)
+            if st is not None:
+                found = self._tree_icon(img, st, description, pos, res.lines, choose)
+                if found is not None:
+                    return found
+                fallback = "no node of the accessibility tree fits this description"
+                icons += [IconBox(b, 0.7, "tree") for b in st.icon_boxes()
+                          if all(b.iou(i.box) < 0.5 for i in icons)]
+        g = self._ground_icon_vision(img, rgb, res, icons, description, pos, choose)
+        return _noted(g, fallback)
+
+    def _ground_icon_vision(self, img: Image.Image, rgb: np.ndarray, res: ParseResult, icons: list[IconBox],
+                            description: str, pos: tuple[str, ...], choose: ChooseFn | None) -> Grounding:
+        w, h = img.size
         if pos:
             icons = [i for i in icons if in_region(i.box, pos, w, h)]
         icons = [i for i in icons if not _status_bar_excluded(i.box, description, w, h)] or icons
@@ -236,6 +282,11 @@ class Perception:
         if near:
             scores = [sc + 0.3 * _nearness(i.box, near, w) for i, sc in zip(icons, scores)]
         scores = [sc * _system_bar_factor(i.box, description, w, h) for i, sc in zip(icons, scores)]
+        # An icon labelled with the very words of the description (a tab's house above "Home") is
+        # what Click Text names; Click Icon is for icons without text, so it yields to those.
+        labels = [l.box for l in res.lines if _is_text_line(l) and compact(l.text) == compact(description)]
+        if labels:
+            scores = [sc * (0.85 if _labelled(i.box, labels) else 1.0) for i, sc in zip(icons, scores)]
         ranked = sorted(zip(icons, scores), key=lambda p: -(p[1] + 0.05 * p[0].score + (0.05 * position_score(p[0].box, pos, w, h) if pos else 0.0)))
         cands = [Candidate(i.box, i.box.center, round(float(s), 4), None) for i, s in ranked]
         best = cands[0]
@@ -243,6 +294,69 @@ class Perception:
         if len(close) > 1 and choose is not None:
             return self._ask(img, close, f'Which numbered box is the icon "{description}"?', choose)
         return Grounding("found", cands[: self.max_candidates], best, "")
+
+    # ------------------------------------------------------------------------------------------
+    # hybrid grounding: the accessibility tree beside the picture
+    # ------------------------------------------------------------------------------------------
+    def _screen_tree(self, img: Image.Image, res: ParseResult, tree: str | bytes) -> tuple[ScreenTree | None, str]:
+        """The tree when it agrees with the picture, else ``None`` and why vision grounds instead."""
+        st = ScreenTree(tree, img.width, img.height)
+        why = st.check_against(res.lines)
+        if why is not None:
+            return None, why
+        return st, ""
+
+    def _tree_decide(self, img: Image.Image, target: str, pairs: list[tuple[TreeNode, TextLine]],
+                     pos: tuple[str, ...], lines: list[TextLine], what_target: str, choose: ChooseFn | None,
+                     what: str) -> Grounding | None:
+        """Ground ``target`` among tree nodes' labels; ``None`` when no node matches, or when the
+        picture holds a closer match than any node (an exact text in a WebView the tree does not
+        describe, where the tree only has a longer text that contains it)."""
+        matches = _best_tier(match_lines(target, [l for _, l in pairs]))
+        if not matches:
+            return None
+        seen = _best_tier(match_lines(target, list(lines)))
+        if seen and _TIERS[seen[0].kind] < _TIERS[matches[0].kind]:
+            return None
+        cands = _tree_candidates([(m.line.box, m.score, m.line.text) for m in matches])
+        g = self._decide(img, cands, pos, lines, what_target, choose, what=what)
+        return _noted(g, "from the accessibility tree", prefix=True)
+
+    def _tree_icon(self, img: Image.Image, st: ScreenTree, description: str, pos: tuple[str, ...],
+                   lines: list[TextLine], choose: ChooseFn | None) -> Grounding | None:
+        """Tree nodes that fit an icon description: its content-desc word for word, then its
+        resource id, then the same glyph family ("back arrow" and "Navigate up")."""
+        from mobile_agent.perception.icons.offline import description_families
+
+        found: list[tuple[Box, float, str]] = []
+        for attr, weight in (("desc", 1.0), ("rid_words", 0.85)):
+            ms = [m for m in match_lines(description, [l for _, l in st.label_lines(attr)])
+                  if m.kind in ("exact", "contained")]
+            found += [(m.line.box, weight * m.score, m.line.text) for m in _best_tier(ms)]
+            if found:
+                break
+        if not found:
+            fams = description_families(description)
+            if fams:
+                for attr in ("desc", "rid_words"):
+                    for node, line in st.label_lines(attr):
+                        if fams & description_families(line.text):
+                            # Named by family only: the system bars' glyphs lose to the app's
+                            # ("back arrow" is the toolbar's Navigate up, not the Back triangle).
+                            factor = _system_bar_factor(line.box, "", img.width, img.height)
+                            found.append((line.box, 0.7 * factor, line.text))
+                    if found:
+                        break
+        if not found:
+            return None
+        near = _context_boxes(description, lines)
+        if near and len(found) > 1:
+            found = [(b, sc + 0.3 * _nearness(b, near, img.width), t) for b, sc, t in found]
+        cands = _tree_candidates(found)
+        top = cands[0].score
+        g = self._decide(img, [c for c in cands if c.score >= top - 0.02], pos, lines,
+                         f'the icon "{description}"', choose, what="icon", allow_many=True)
+        return _noted(g, "from the accessibility tree", prefix=True)
 
     def screen_changed(self, before: Image.Image | Any, after: Image.Image | Any) -> bool:
         """Whether the content differs (status bar and small noise ignored)."""
@@ -293,6 +407,32 @@ class Perception:
             return Grounding("ambiguous", list(cands), None,
                              f"choice {idx} is not one of the numbered candidates 0..{len(cands) - 1}", marked)
         return Grounding("found", list(cands), cands[int(idx)], "", marked)
+
+
+_TIERS = {"exact": 0, "contained": 1, "fuzzy": 2}
+
+
+def _tree_candidates(found: Sequence[tuple[Box, float, str]]) -> list[Candidate]:
+    """Candidates at tree nodes' centres, best first; one per node (a node's text and its
+    content-desc, or a node and its same-sized parent, are one place)."""
+    out: list[Candidate] = []
+    for box, score, text in sorted(found, key=lambda f: -f[1]):
+        if any(c.box.iou(box) > 0.8 for c in out):
+            continue
+        out.append(Candidate(box, box.center, round(float(score), 4), text))
+    return out
+
+
+def _noted(g: Grounding, note: str, prefix: bool = False) -> Grounding:
+    """``g`` with ``note`` (where the grounding came from, or why the tree was not used) added to
+    its message."""
+    if not note:
+        return g
+    if prefix:
+        g.message = note + (f": {g.message}" if g.message else "")
+    else:
+        g.message = (g.message + "; " if g.message else "") + f"vision grounding ({note})"
+    return g
 
 
 def _offset_line(line: TextLine, dx: int, dy: int) -> TextLine:
@@ -412,6 +552,19 @@ def _nearness(box: Box, texts: Sequence[Box], width: int) -> float:
         dx = max(0, t.x1 - c.x, c.x - t.x2)
         best = max(best, max(0.0, 1.0 - dy / (2.0 * band)) * (1.0 - 0.5 * dx / max(1, width)))
     return best
+
+
+def _labelled(icon: Box, labels: Sequence[Box]) -> bool:
+    """Whether one of ``labels`` is the icon's own caption: right below it, or right beside it on
+    its row."""
+    side = max(icon.width, icon.height)
+    for t in labels:
+        below = 0 <= t.y1 - icon.y2 + side // 5 <= side and t.x1 - side // 2 <= icon.center.x <= t.x2 + side // 2
+        overlap = min(t.y2, icon.y2) - max(t.y1, icon.y1)
+        beside = overlap > 0.5 * min(t.height, icon.height) and 0 <= t.x1 - icon.x2 <= side * 0.6
+        if below or beside:
+            return True
+    return False
 
 
 def _squarish(box: Box) -> Box:

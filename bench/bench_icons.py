@@ -1,0 +1,144 @@
+"""Click Icon figures on the simulated phone's screens: icon detected at all, top-1 without a
+position hint, top-1 with the hint, any candidate inside (with the hint). Prints figures; asserts
+nothing.
+
+    python bench/bench_icons.py [--screens 120] [--seed 0] [--dark] [--cache DIR] [--misses] [--hybrid]
+
+Targets are the clickable nodes without text that have a content-desc (the tree is the ground
+truth). The position hint is what a planner would say of where the node is: top / bottom for the
+upper and lower thirds, left / right for the outer 45%, center otherwise.
+
+OCR is the slow part and does not change with icon work, so ``--cache DIR`` keeps each screen's
+OCR lines there (by the screenshot's hash) and the next run only detects and matches icons.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import pickle
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def hint_of(box: Any, width: int, height: int) -> tuple[str, ...]:
+    c = box.center
+    fx, fy = c.x / width, c.y / height
+    words = []
+    if fy < 0.33:
+        words.append("top")
+    elif fy > 0.67:
+        words.append("bottom")
+    if fx < 0.4:
+        words.append("left")
+    elif fx > 0.6:
+        words.append("right")
+    return tuple(words) or ("center",)
+
+
+class CachedOcr:
+    """An OCR engine that reads each screenshot once and keeps its lines in a folder."""
+
+    def __init__(self, inner: Any, folder: Path | None) -> None:
+        self.inner, self.folder, self.name = inner, folder, inner.name
+        self.mem: dict[str, Any] = {}
+
+    def read(self, rgb: Any, det_scale: float | None = None) -> Any:
+        key = hashlib.sha256(rgb.tobytes()).hexdigest()[:24] + f"-{rgb.shape[1]}x{rgb.shape[0]}"
+        if key in self.mem:
+            return self.mem[key]
+        f = self.folder / f"{key}.pkl" if self.folder else None
+        if f is not None and f.exists():
+            lines = pickle.loads(f.read_bytes())
+        else:
+            lines = self.inner.read(rgb)
+            if f is not None:
+                f.write_bytes(pickle.dumps(lines))
+        self.mem[key] = lines
+        return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--screens", type=int, default=120)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--dark", action="store_true")
+    ap.add_argument("--cache", type=Path, default=None, help="folder for OCR lines kept between runs")
+    ap.add_argument("--misses", action="store_true", help="print each miss")
+    ap.add_argument("--hybrid", action="store_true", help="also ground with the screen's accessibility tree")
+    args = ap.parse_args(argv)
+
+    import mobile_agent.bench.perception as bp
+    from mobile_agent.bench.perception import _text_is_drawn, collect_sim_screens
+
+    # Keep each screen's XML beside the nodes the collector parses from it (for --hybrid).
+    xml_of: list[tuple[Any, str]] = []
+    parse = bp.parse_tree
+
+    def keep(xml: str, w: int, h: int) -> Any:
+        nodes = parse(xml, w, h)
+        xml_of.append((nodes, xml))
+        return nodes
+
+    bp.parse_tree = keep
+    from mobile_agent.perception import Perception
+    from mobile_agent.perception.ocr import make_ocr
+
+    if args.cache:
+        args.cache.mkdir(parents=True, exist_ok=True)
+    screens = collect_sim_screens(seed=args.seed, max_screens=args.screens, dark=args.dark)
+    p = Perception(ocr=CachedOcr(make_ocr("rapidocr"), args.cache), incremental=False)
+    n = detected = top1 = top1_hint = any_hint = 0
+    tree_top1 = tree_top1_hint = 0
+    misses: list[str] = []
+    for s in screens:
+        w, h = s.image.size
+        res = p.parse(s.image, icons=True)
+        icons = res.icons or []
+        for node in s.nodes:
+            if not node.clickable or (node.text and _text_is_drawn(node)) or node.has_text_below or not node.desc:
+                continue
+            n += 1
+            c = node.box.center
+            det = any(ib.box.contains_point(c) for ib in icons)
+            detected += det
+            g = p.ground_icon(s.image, node.desc)
+            ok = g.status == "found" and g.chosen is not None and node.box.contains_point(g.chosen.point)
+            top1 += ok
+            hint = hint_of(node.box, w, h)
+            gh = p.ground_icon(s.image, node.desc, hint)
+            okh = gh.status == "found" and gh.chosen is not None and node.box.contains_point(gh.chosen.point)
+            top1_hint += okh
+            anyh = any(node.box.contains_point(cand.point) for cand in gh.candidates)
+            any_hint += anyh
+            if args.hybrid:
+                xml = next(x for nodes, x in xml_of if nodes is s.nodes)
+                gt = p.ground_icon(s.image, node.desc, tree=xml)
+                tree_top1 += gt.status == "found" and node.box.contains_point(gt.chosen.point)
+                gt = p.ground_icon(s.image, node.desc, hint, tree=xml)
+                tree_top1_hint += gt.status == "found" and node.box.contains_point(gt.chosen.point)
+            if not ok or not okh:
+                misses.append(f"{s.name}: {node.desc!r} {hint} node {node.box.as_tuple()} -> "
+                              f"{g.point and g.point.as_tuple()} / hint {gh.point and gh.point.as_tuple()}"
+                              f"{'' if det else ' (not detected)'}")
+
+    def pct(k: int) -> str:
+        return f"{100.0 * k / max(1, n):.1f}% ({k}/{n})"
+
+    print(f"screens {len(screens)}, icon targets with a content-desc {n}")
+    print(f"icon detected at all:              {pct(detected)}")
+    print(f"Click Icon top-1, no position hint: {pct(top1)}")
+    print(f"Click Icon top-1, with the hint:    {pct(top1_hint)}")
+    print(f"any candidate inside (with hint):   {pct(any_hint)}")
+    if args.hybrid:
+        print(f"hybrid (tree) top-1, no hint:       {pct(tree_top1)}")
+        print(f"hybrid (tree) top-1, with the hint: {pct(tree_top1_hint)}")
+    if args.misses:
+        for m in misses:
+            print("  miss", m)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,121 @@
+"""Hybrid grounding: the simulated phone's accessibility tree beside its screenshot. The tree's
+node is tapped at its centre for a text and for a content-desc (also when the planner's words are
+another name of the same glyph family); vision grounds instead when the tree is missing, empty,
+not XML, sized for another screen, or stale (its texts are not on the picture)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from mobile_agent.device.sim import SimPhone
+from mobile_agent.device.uitree import parse_tree
+from mobile_agent.perception import Perception
+from mobile_agent.perception.hybrid import ScreenTree, parse_ui_tree
+
+
+@pytest.fixture(scope="module")
+def perception() -> Perception:
+    return Perception()
+
+
+def screen(app: str):
+    ph = SimPhone(seed=0)
+    ph.launch(app)
+    return ph.screenshot(), ph.ui_tree()
+
+
+@pytest.fixture(scope="module")
+def mail():
+    return screen("Mail")
+
+
+@pytest.fixture(scope="module")
+def shop():
+    return screen("Shop")
+
+
+def node(xml: str, **query):
+    for n in parse_tree(xml):
+        if all(getattr(n, k) == v for k, v in query.items()):
+            return n
+    raise LookupError(query)
+
+
+def test_text_is_tapped_at_the_tree_nodes_centre(perception, mail):
+    img, xml = mail
+    target = node(xml, text="Lunch on Friday?")
+    g = perception.ground_text(img, "Lunch on Friday?", tree=xml)
+    assert g.found and g.point == target.bounds.center
+    assert "accessibility tree" in g.message
+    # Vision alone lands inside the node too, but not on its centre: the tree is what decided.
+    v = perception.ground_text(img, "Lunch on Friday?")
+    assert v.found and target.bounds.contains_point(v.point) and v.point != target.bounds.center
+
+
+@pytest.mark.parametrize("words", ["Open navigation drawer", "hamburger", "menu"])
+def test_content_desc_and_its_glyph_family_pick_the_nodes_centre(perception, mail, words):
+    img, xml = mail
+    target = node(xml, desc="Open navigation drawer")
+    g = perception.ground_icon(img, words, tree=xml)
+    assert g.found and g.point == target.bounds.center, g
+
+
+@pytest.mark.parametrize("words,desc", [("Cart", "Cart"), ("shopping cart", "Cart"), ("chat", "Messages")])
+def test_icon_by_desc_on_a_shop_toolbar(perception, shop, words, desc):
+    img, xml = shop
+    g = perception.ground_icon(img, words, tree=xml)
+    assert g.found and g.point == node(xml, desc=desc).bounds.center, g
+
+
+def test_stale_tree_falls_back_to_vision(perception, mail):
+    img, _ = mail
+    _, notes_xml = screen("Notes")  # the tree of another screen: its texts are not on this picture
+    st = ScreenTree(notes_xml, img.width, img.height)
+    why = st.check_against(perception.parse(img).lines)
+    assert why is not None and "not on the picture" in why
+    g = perception.ground_text(img, "Lunch on Friday?", tree=notes_xml)
+    v = perception.ground_text(img, "Lunch on Friday?")
+    assert g.found and g.point == v.point
+    assert "vision grounding" in g.message and "not on the picture" in g.message
+    gi = perception.ground_icon(img, "menu", tree=notes_xml)
+    vi = perception.ground_icon(img, "menu")
+    assert gi.point == vi.point and "vision grounding" in gi.message
+
+
+@pytest.mark.parametrize("bad,why", [
+    ("", "empty"),
+    ('<?xml version="1.0"?><hierarchy rotation="0"></hierarchy>', "no nodes"),
+    ("<hierarchy><node bounds=", "not XML"),
+    (None, "no accessibility tree"),
+])
+def test_empty_missing_or_broken_tree_falls_back_to_vision(perception, mail, bad, why):
+    img, _ = mail
+    nodes, problem = parse_ui_tree(bad)
+    assert nodes == [] and why in problem
+    g = perception.ground_icon(img, "hamburger", tree=bad)
+    v = perception.ground_icon(img, "hamburger")
+    assert g.point == v.point
+    # No tree at all is plain vision grounding (a device without one); a tree that cannot be
+    # used says why.
+    assert (why in g.message) if bad is not None else g.message == v.message
+
+
+def test_tree_of_another_screen_size_is_not_used(perception, mail):
+    img, xml = mail
+    doubled = re.sub(r"\d+", lambda m: str(int(m.group()) * 2), xml.split("<hierarchy", 1)[1])
+    doubled = "<hierarchy" + doubled
+    g = perception.ground_text(img, "Lunch on Friday?", tree=doubled)
+    assert g.found and "screen" in g.message and "vision grounding" in g.message
+
+
+def test_text_only_on_the_picture_is_found_by_vision(perception, mail):
+    """A text the tree does not have (a WebView's, a canvas's) is still found on the picture."""
+    img, xml = mail
+    without = re.sub(r'<node[^>]*text="Lunch on Friday\?"[^>]*/>', "", xml)
+    assert without != xml
+    target = node(xml, text="Lunch on Friday?")
+    g = perception.ground_text(img, "Lunch on Friday?", tree=without)
+    assert g.found and target.bounds.contains_point(g.point)
+    assert "no node of the accessibility tree" in g.message
