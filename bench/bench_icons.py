@@ -2,7 +2,7 @@
 position hint, top-1 with the hint, any candidate inside (with the hint). Prints figures; asserts
 nothing.
 
-    python bench/bench_icons.py [--screens 120] [--seed 0] [--dark] [--cache DIR] [--misses] [--hybrid]
+    python bench/bench_icons.py [--set sim|wide] [--screens 120] [--seed 0] [--dark] [--cache DIR] [--misses] [--hybrid]
 
 Targets are the clickable nodes without text that have a content-desc (the tree is the ground
 truth). The position hint is what a planner would say of where the node is: top / bottom for the
@@ -67,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=None, help="folder for OCR lines kept between runs")
     ap.add_argument("--misses", action="store_true", help="print each miss")
     ap.add_argument("--hybrid", action="store_true", help="also ground with the screen's accessibility tree")
+    ap.add_argument("--set", dest="screen_set", choices=("sim", "wide"), default="sim",
+                    help="sim: the simulated phone's own look; wide: the same screens in other looks")
     args = ap.parse_args(argv)
 
     import mobile_agent.bench.perception as bp
@@ -82,12 +84,19 @@ def main(argv: list[str] | None = None) -> int:
         return nodes
 
     bp.parse_tree = keep
+    if args.screen_set == "wide":
+        import mobile_agent.bench.wide as wide
+
+        wide.parse_tree = keep
     from mobile_agent.perception import Perception
     from mobile_agent.perception.ocr import make_ocr
 
     if args.cache:
         args.cache.mkdir(parents=True, exist_ok=True)
-    screens = collect_sim_screens(seed=args.seed, max_screens=args.screens, dark=args.dark)
+    if args.screen_set == "wide":
+        screens = wide.collect_wide_screens(seed=args.seed, max_screens=args.screens)
+    else:
+        screens = collect_sim_screens(seed=args.seed, max_screens=args.screens, dark=args.dark)
     p = Perception(ocr=CachedOcr(make_ocr("rapidocr"), args.cache), incremental=False)
     n = detected = top1 = top1_hint = any_hint = 0
     tree_top1 = tree_top1_hint = 0
