@@ -15,8 +15,14 @@ from agent_tinyphone import BUTTONS, TinyPhone
 from mobile_agent.agent import Agent, AgentSettings, BasePlanner, Plan
 from mobile_agent.agent.operations import Back, ClickText, Stop
 from mobile_agent.agent.trajectory import read_steps, read_summary
+
 from mobile_agent.errors import ConfigError, DeviceError
 from mobile_agent.model.localserver import LocalChatServer, Reply
+
+
+def step_dicts(run):
+    """The typed step records of a run, in their JSON form (what steps.jsonl holds)."""
+    return [s.to_dict() for s in read_steps(run)]
 
 WIFI_PLAN = [react("Click Text (Settings)"), react("Click Text (Wi-Fi)"), react("Stop")]
 
@@ -50,7 +56,7 @@ def test_completes_instruction_and_writes_the_trajectory(tmp_path):
     # "gpt-4o-test" is priced as gpt-4o by the price table's prefix rule (USD 2.50 / 10.00 per million)
     expected = (summary["tokens"]["prompt"] * 2.5 + summary["tokens"]["completion"] * 10.0) / 1e6
     assert summary["cost_usd"] == pytest.approx(expected, abs=1e-6)
-    steps = read_steps(run)
+    steps = step_dicts(run)
     assert [s["step"] for s in steps] == [1, 2, 3]
     assert [s["operation"] for s in steps] == [{"op": "Click Text", "text": "Settings"},
                                                {"op": "Click Text", "text": "Wi-Fi"}, {"op": "Stop"}]
@@ -87,7 +93,7 @@ def test_a_401_is_a_clear_error_without_retries(tmp_path):
     assert "401" in result.error and "OPENAI_API_KEY" in result.error and "Incorrect API key" in result.error
     assert len(server.requests) == 1
     assert read_summary(tmp_path)["outcome"] == "error"
-    assert read_steps(tmp_path)[0]["error"]
+    assert step_dicts(tmp_path)[0]["error"]
 
 
 def test_unparseable_replies_get_feedback_then_recover(tmp_path):
@@ -100,8 +106,8 @@ def test_unparseable_replies_get_feedback_then_recover(tmp_path):
     msgs = second.body["messages"]
     assert msgs[-2] == {"role": "assistant", "content": "I think I should open the settings first."}
     assert "could not be read" in msgs[-1]["content"] and "no 'Action:' line" in msgs[-1]["content"]
-    assert "'Swipe to the left' is not one of the eight operations" in third.body["messages"][-1]["content"]
-    step1 = read_steps(tmp_path)[0]
+    assert "'Swipe to the left' is not one of the operations" in third.body["messages"][-1]["content"]
+    step1 = step_dicts(tmp_path)[0]
     assert len(step1["model"]["parse_errors"]) == 2 and step1["operation"] == {"op": "Click Text", "text": "Settings"}
 
 
@@ -119,7 +125,7 @@ def test_a_model_that_never_stops_hits_the_step_limit(tmp_path):
         result = make_agent(server, phone, max_steps=4).run("Turn on Wi-Fi", tmp_path)
     assert result.outcome == "step_limit" and result.steps == 4 and not result.completed
     assert len(server.requests) == 4 and phone.backs == 2
-    assert len(read_steps(tmp_path)) == 4 and read_summary(tmp_path)["outcome"] == "step_limit"
+    assert len(step_dicts(tmp_path)) == 4 and read_summary(tmp_path)["outcome"] == "step_limit"
 
 
 def test_a_no_op_puts_no_change_feedback_into_the_next_request(tmp_path):
@@ -132,7 +138,7 @@ def test_a_no_op_puts_no_change_feedback_into_the_next_request(tmp_path):
     assert "did not change the screen" not in first.text
     assert "Your last operation, Click Text (Notes), did not change the screen" in second.text
     assert "1. Click Text (Notes) -> done at (" in second.text and "the screen did not change" in second.text
-    step1 = read_steps(tmp_path)[0]
+    step1 = step_dicts(tmp_path)[0]
     assert step1["reflection"]["changed"] is False and step1["reflection"]["verdict"] == "no_change"
     assert "Your last operation" not in plan_requests(server)[2].text  # the feedback is for the next step only
 
@@ -143,7 +149,7 @@ def test_the_same_operation_on_the_same_screen_three_times_is_a_loop(tmp_path):
         result = make_agent(server, phone).run("Turn on Wi-Fi", tmp_path)
     assert result.outcome == "loop" and result.steps == 3
     assert len(phone.taps) == 2  # the third time is stopped before it is carried out
-    steps = read_steps(tmp_path)
+    steps = step_dicts(tmp_path)
     assert "loop" in steps[-1]["error"] and steps[-1]["gesture"] == {"kind": "none"}
 
 
@@ -156,7 +162,7 @@ def test_an_incomplete_verdict_after_stop_lets_the_run_go_on(tmp_path):
     assert result.completed and result.steps == 4 and phone.wifi
     third_plan = plan_requests(server)[2]
     assert "You said Stop, but the check of the final screen found the instruction not complete: Wi-Fi is still off." in third_plan.text
-    steps = read_steps(tmp_path)
+    steps = step_dicts(tmp_path)
     assert steps[1]["completion"] == {"complete": False, "reason": "Wi-Fi is still off.",
                                       "raw": "Verdict: incomplete\nReason: Wi-Fi is still off."}
     assert steps[3]["completion"]["complete"] is True
@@ -172,7 +178,7 @@ def test_a_grounding_failure_goes_back_to_the_planner(tmp_path):
     second = plan_requests(server)[1]
     assert 'Click Text (Bluetooth), could not be carried out: the text "Bluetooth" is not on the screen' in second.text
     assert '"Settings"' in second.text  # the closest texts on the screen are named
-    step1 = read_steps(tmp_path)[0]
+    step1 = step_dicts(tmp_path)[0]
     assert step1["grounding"]["status"] == "none" and step1["gesture"] == {"kind": "none"}
 
 
@@ -201,7 +207,7 @@ def test_dry_run_plans_and_grounds_but_touches_nothing(tmp_path):
         result = make_agent(server, phone, dry_run=True).run("Turn on Wi-Fi", tmp_path)
     assert result.outcome == "dry_run" and not result.completed and result.steps == 1
     assert phone.taps == [] and phone.screen == "home"
-    step = read_steps(tmp_path)[0]
+    step = step_dicts(tmp_path)[0]
     assert step["gesture"]["kind"] == "tap" and (tmp_path / step["annotated"]).is_file()
     assert read_summary(tmp_path)["outcome"] == "dry_run"
 
@@ -226,13 +232,13 @@ def test_wall_clock_limit(tmp_path):
 
 def test_ctrl_c_ends_cleanly_with_the_trajectory_saved(tmp_path):
     def interrupt(rec):
-        if rec["step"] == 2:
+        if rec.step == 2:
             raise KeyboardInterrupt
 
     with LocalChatServer(Script(WIFI_PLAN)) as server:
         result = make_agent(server, TinyPhone(), on_step=interrupt).run("Turn on Wi-Fi", tmp_path)
     assert result.outcome == "interrupted"
-    assert [s["step"] for s in read_steps(tmp_path)] == [1, 2]
+    assert [s["step"] for s in step_dicts(tmp_path)] == [1, 2]
     assert read_summary(tmp_path)["outcome"] == "interrupted"
 
 
@@ -245,7 +251,7 @@ def test_reflection_call_reports_a_wrong_page(tmp_path):
     assert result.completed
     second = plan_requests(server)[1]
     assert "led to an unexpected page (This is the settings page, not notes.)" in second.text
-    steps = read_steps(tmp_path)
+    steps = step_dicts(tmp_path)
     assert steps[0]["reflection"]["verdict"] == "wrong_page" and steps[1]["reflection"]["verdict"] == "as_expected"
 
 
@@ -301,7 +307,7 @@ def test_several_matches_are_resolved_by_the_planner_choosing_a_numbered_mark(tm
     choose_req = [r for r in server.requests if "numbered boxes" in r.last_user_text][0]
     assert len(choose_req.image_parts()) == 1 and "Several places match" in choose_req.last_user_text
     assert "(0 to 1)" in choose_req.last_user_text
-    g = read_steps(tmp_path)[0]["grounding"]
+    g = step_dicts(tmp_path)[0]["grounding"]
     assert g["status"] == "found" and g["chosen"] == 1 and len(g["candidates"]) == 2
     assert g["choice_raw"] == ["The lower one.\nAnswer: 1"]
 
@@ -330,7 +336,7 @@ def test_open_app_off_the_home_screen_suggests_exit(tmp_path):
     second = plan_requests(server)[1]
     assert "Your last operation, Open App (Calendar), could not be carried out" in second.text
     assert "use Exit to go there first" in second.text
-    assert read_steps(tmp_path)[1]["gesture"] == {"kind": "home"}
+    assert step_dicts(tmp_path)[1]["gesture"] == {"kind": "home"}
 
 
 def test_the_loop_on_the_native_anthropic_client(tmp_path):

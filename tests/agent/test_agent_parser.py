@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from mobile_agent.agent.operations import (
-    OPERATION_TYPES, Back, ClickIcon, ClickText, Exit, OpenApp, PageDown, PageUp, Stop, Type,
+    GRAMMAR, OPERATION_TYPES, Back, ClickIcon, ClickText, Exit, LongPress, OpenApp, PageDown, PageUp, Stop, Type,
+    Wait, operation_from_dict, operation_to_dict,
 )
 from mobile_agent.agent.parser import (
     parse_choice, parse_completion, parse_operation, parse_reflection, parse_reply,
@@ -92,22 +93,85 @@ def test_sections_are_kept():
 
 def test_canonical_form_round_trips():
     ops = [OpenApp("Notes"), ClickText("Dark theme"), ClickIcon("red, round", ("bottom", "right")),
-           ClickIcon("bell", ("top",)), Type("bus stop"), PageUp(), PageDown(), Back(), Exit(), Stop()]
+           ClickIcon("bell", ("top",)), Type("bus stop"), PageUp(), PageDown(), Back(), Exit(), Stop(),
+           LongPress("Shopping list"), LongPress("red bin", ("top", "right")), Wait()]
     assert {type(o) for o in ops} == set(OPERATION_TYPES)
     for op in ops:
         assert parse_operation(str(op)) == op
+        assert operation_from_dict(operation_to_dict(op)) == op
+
+
+def test_grammar_is_derived_from_the_operation_classes():
+    assert GRAMMAR.split(" | ") == [t.grammar for t in OPERATION_TYPES]
+    assert "Long Press (text or icon description, position)" in GRAMMAR and GRAMMAR.endswith("Wait | Stop")
+
+
+def test_old_operation_dicts_still_read_and_bad_ones_say_why():
+    assert operation_from_dict({"op": "Click Icon", "description": "gear", "position": ["top", "right"]}) == \
+        ClickIcon("gear", ("top", "right"))
+    with pytest.raises(ValueError, match="needs 'text'"):
+        operation_from_dict({"op": "Click Text"})
+    with pytest.raises(ValueError, match="unknown operation 'Fly'"):
+        operation_from_dict({"op": "Fly"})
+    with pytest.raises(ValueError, match="must be a string"):
+        operation_from_dict({"op": "Type", "text": 3})
+
+
+@pytest.mark.parametrize("line, op", [
+    ("Long Press (Shopping list)", LongPress("Shopping list")),
+    ("long press on the red bin, top right", LongPress("red bin", ("top", "right"))),
+    ("Long-click (Inbox)", LongPress("Inbox")),
+    ("Wait", Wait()),
+    ("wait for the page to load", Wait()),
+    # the Chinese names of the Mobile-Agent family
+    ("打开应用 (设置)", OpenApp("设置")),
+    ("点击文本（显示）", ClickText("显示")),
+    ("点击图标 (灰色齿轮, 右上)".replace("右上", "top right"), ClickIcon("灰色齿轮", ("top", "right"))),
+    ("输入 (你好\\n)", Type("你好\n")),
+    ("上滑", PageDown()),  # the finger slides up: the content below comes into view
+    ("下滑", PageUp()),
+    ("返回", Back()),
+    ("退出", Exit()),
+    ("停止", Stop()),
+    ("长按 (购物清单)", LongPress("购物清单")),
+    ("等待", Wait()),
+    # JSON-shaped actions
+    ('{"action": "click_text", "text": "Wi-Fi"}', ClickText("Wi-Fi")),
+    ('{"action": "open_app", "app_name": "Maps"}', OpenApp("Maps")),
+    ('{"action": "click_icon", "description": "gear", "position": ["top", "right"]}', ClickIcon("gear", ("top", "right"))),
+    ('{"action": "long_press", "target": "Inbox"}', LongPress("Inbox")),
+    ('{"action_type": "navigate_back"}', Back()),
+    ('{"action": "Page Down"}', PageDown()),
+    ('{"action": "type", "text": "hello\\n"}', Type("hello\n")),
+    ('{"action": "status_complete"}', None),
+])
+def test_new_operations_chinese_names_and_json_actions(line, op):
+    if op is None:
+        with pytest.raises(ParseError, match="is not one of the operations"):
+            parse_operation(line)
+    else:
+        assert parse_operation(line) == op
+
+
+def test_a_whole_json_reply_is_read_with_its_thought():
+    p = parse_reply('```json\n{"observation": "home", "thought": "open maps", "action": "open_app", "text": "Maps"}\n```')
+    assert (p.observation, p.thought, p.operation, p.action) == ("home", "open maps", OpenApp("Maps"), "Open App (Maps)")
+    with pytest.raises(ParseError, match="no 'text'"):
+        parse_operation('{"action": "click_text"}')
+    with pytest.raises(ParseError, match="not valid JSON"):
+        parse_operation('{"action": "click_text", ')
 
 
 @pytest.mark.parametrize("reply, message", [
     ("I think I should open the settings.", "no 'Action:' line"),
     ("Observation: the screen\nThought: hmm", "no 'Action:' line"),
-    ("Action: Swipe left", "'Swipe left' is not one of the eight operations"),
+    ("Action: Swipe left", "'Swipe left' is not one of the operations"),
     ("Action: Click Text ()", "has no parameter"),
     ("Action: Type", "has no parameter"),
     ("Action: Click Icon (top right)", "needs a description"),
     ("Action:", "empty"),
-    ("Action: Stopwatch (start)", "not one of the eight operations"),
-    ("Action: Backspace", "not one of the eight operations"),
+    ("Action: Stopwatch (start)", "not one of the operations"),
+    ("Action: Backspace", "not one of the operations"),
 ])
 def test_unparseable_replies_say_what_is_wrong(reply, message):
     with pytest.raises(ParseError) as err:

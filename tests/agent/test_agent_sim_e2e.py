@@ -10,9 +10,15 @@ from PIL import Image, ImageStat
 
 from agent_harness import API_KEY, MODEL, Script, make_agent, plan_requests, react
 from mobile_agent.agent.trajectory import read_steps, read_summary
+
 from mobile_agent.cli import main
 from mobile_agent.device.sim import SimPhone
 from mobile_agent.model.localserver import LocalChatServer
+
+
+def step_dicts(run):
+    """The typed step records of a run, in their JSON form (what steps.jsonl holds)."""
+    return [s.to_dict() for s in read_steps(run)]
 
 DARK_PLAN = [
     react("Open App (Settings)", "Dark mode is in the Settings app.", "The home screen shows Notes and Settings."),
@@ -37,7 +43,7 @@ def test_turn_on_the_dark_mode_on_the_simulated_phone(tmp_path):
         img = Image.open(io.BytesIO(base64.b64decode(parts[0]["image_url"]["url"].split(",", 1)[1])))
         assert max(img.size) == 1024  # 1080x2400 resized to a longest side of 1024
     assert "Turn on the dark mode" in plan_requests(server)[0].text
-    steps = read_steps(tmp_path)
+    steps = step_dicts(tmp_path)
     assert [s["action"] for s in steps] == ["Open App (Settings)", "Click Text (Display)", "Click Text (Dark theme)", "Stop"]
     assert all(s["gesture"]["kind"] == "tap" for s in steps[:3])
     assert all(s["reflection"]["changed"] for s in steps[:3])

@@ -22,13 +22,17 @@ from typing import Any, Callable, Protocol, Sequence
 from PIL import Image
 
 from mobile_agent.agent import prompts
-from mobile_agent.agent.operations import (
-    Back, ClickIcon, ClickText, Exit, OpenApp, Operation, PageDown, PageUp, Stop, Type, operation_to_dict,
+from mobile_agent.agent.operations import Geometry, OpenApp, Operation, Stop, supported
+from mobile_agent.agent.planner import (
+    Calls, Choice, Completion, HistoryEntry, Plan, PlanContext, Planner, PlanningError, calls_of,
 )
-from mobile_agent.agent.planner import Calls, Choice, HistoryEntry, Plan, PlanContext, Planner, PlanningError
+from mobile_agent.agent.record import CandidateRecord, CompletionRecord, GroundingRecord, StepRecord
 from mobile_agent.agent.reflection import LoopDetector, pixels_changed, screen_changed
 from mobile_agent.agent.risk import decide
 from mobile_agent.agent.trajectory import TrajectoryWriter, draw_gesture
+from mobile_agent.device.base import device_capabilities
+from mobile_agent.device.gestures import Gesture, Launch, NoGesture, Swipe, Tap, gesture_point
+from mobile_agent.device.gestures import LongPress as LongPressGesture
 from mobile_agent.errors import ConfigError, DeviceError, MobileAgentError
 from mobile_agent.model.base import Usage
 
@@ -73,7 +77,8 @@ class AgentSettings:
     ``dry_run``: plan and ground one step, draw where it would tap, touch nothing.
     ``reflect``: an extra model call after each operation that changed the screen (as expected /
     wrong page). ``completion_check``: after Stop, ask whether the instruction is really complete.
-    ``on_step``: called with each step's record as it is written (for live output).
+    ``on_step``: called with each step's record as it is written (for live output): a
+    :class:`StepRecord` (the multi-agent loop passes its own JSON form; ``as_step_record`` reads both).
     ``on_finish``: called with the run folder once ``summary.json`` is written (the CLI and the
     benchmark write the HTML report there; the agent layer itself knows nothing of reports).
     """
@@ -93,10 +98,11 @@ class AgentSettings:
     settle_timeout_s: float = 3.0
     settle_interval_s: float = 0.2
     swipe_ms: int = 400
+    long_press_ms: int = 800
     launch_fallback: bool = False
     on_finish: Callable[[Path], None] | None = None
     device_name: str = ""
-    on_step: Callable[[dict[str, Any]], None] | None = None
+    on_step: Callable[[StepRecord | dict[str, Any]], None] | None = None
     perception_mode: str = "vision"  # "hybrid": the device's ui_tree() beside the pixels where it gives one
 
     def __post_init__(self) -> None:
@@ -137,14 +143,23 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def _candidate_dict(c: Any) -> dict[str, Any]:
-    return {"box": list(c.box.as_tuple()), "point": list(c.point.as_tuple()),
-            "score": round(float(c.score), 4), "text": getattr(c, "text", None)}
+@dataclass
+class StepRun:
+    """One step as it goes: what the planner was given, the record being filled, the model calls
+    made so far, when it started, and the writer of the run folder. The loop's pieces
+    (:meth:`Agent.plan`, :meth:`Agent.ground`, :meth:`Agent.act`, :meth:`Agent.reflect`,
+    :meth:`Agent.record`) work on one; other loops (the multi-agent mode) make their own."""
+
+    ctx: PlanContext
+    rec: StepRecord
+    calls: Calls
+    t0: float
+    writer: TrajectoryWriter
 
 
 def is_risky(op: Operation) -> bool:
     """True for operations whose words say they send, buy, pay, delete or post (checked word by word)."""
-    words = getattr(op, "text", None) or getattr(op, "description", None) or getattr(op, "name", None)
+    words = op.words()
     return bool(words and _RISKY.search(words))
 
 
@@ -175,6 +190,7 @@ class Agent:
         feedback: list[str] = []
         screens: list[Image.Image] = []
         detector = LoopDetector(s.loop_threshold)
+        operations = supported(device_capabilities(self.device))
         current: Image.Image | None = None
         outcome, error, exc_kept = "step_limit", None, None
         completed = False
@@ -188,6 +204,7 @@ class Agent:
                     instruction=instruction, step=step, screenshot=current, history=tuple(history),
                     earlier_screens=tuple(screens[-(s.history_screens - 1):]) if s.history_screens > 1 else (),
                     feedback=tuple(feedback), image_max_side=s.image_max_side, jpeg_quality=s.jpeg_quality,
+                    operations=operations,
                 )
                 after, entry, new_feedback, done = self._step(ctx, writer, detector)
                 self._steps = step
@@ -230,163 +247,249 @@ class Agent:
             _finish(s.on_finish, writer.dir)
         return RunResult(outcome, completed, self._steps, writer.dir, self._usage, self._cost, duration, error, exc_kept)
 
-    # --- one step --------------------------------------------------------------------------------
+    # --- one step: plan, ground, act, reflect, record ------------------------------------------------
 
     def _step(self, ctx: PlanContext, writer: TrajectoryWriter, detector: LoopDetector):
         """Plan, ground, act and reflect once. Returns (screen after, history entry, feedback for the
         next step, outcome if the run ends here)."""
         s = self.settings
-        t_step = time.monotonic()
-        timings = {"perception_s": 0.0, "model_s": 0.0, "device_s": self._pending_device_s, "total_s": 0.0}
+        step = StepRun(ctx, StepRecord(ctx.step), Calls(), time.monotonic(), writer)
+        step.rec.timings.device_s = self._pending_device_s
         self._pending_device_s = 0.0
-        calls = Calls()
-        shot = writer.save_screen(f"step_{ctx.step:03d}", ctx.screenshot)
-        rec: dict[str, Any] = {
-            "step": ctx.step, "screenshot": shot, "annotated": None,
-            "model": {"raw": None, "prompt_tokens": 0, "completion_tokens": 0, "input_summary": ""},
-            "observation": "", "thought": "", "action": None, "operation": None,
-            "grounding": None, "gesture": {"kind": "none"},
-            "reflection": {"changed": None, "verdict": None, "feedback": None},
-            "timings": timings, "error": None,
-        }
+        step.rec.screenshot = writer.save_screen(f"step_{ctx.step:03d}", ctx.screenshot)
+        rec = step.rec
 
         def finish(outcome: str | None = None, entry: HistoryEntry | None = None, feedback: Sequence[str] = (),
                    after: Image.Image | None = None):
-            timings["model_s"] = round(calls.model_s, 3)
-            timings["perception_s"] = round(timings["perception_s"], 3)
-            timings["device_s"] = round(timings["device_s"], 3)
-            timings["total_s"] = round(timings["device_s"] + time.monotonic() - t_step, 3)
-            rec["model"]["prompt_tokens"] = calls.usage.prompt_tokens
-            rec["model"]["completion_tokens"] = calls.usage.completion_tokens
-            rec["model"]["calls"] = calls.count
-            rec["model"]["cost_usd"] = calls.cost_usd
-            self._account(calls)
-            self._steps = ctx.step
-            writer.append_step(rec)
-            if s.on_step is not None:
-                s.on_step(rec)
+            self.record(step)
             return after, entry, list(feedback), outcome
 
+        def end(outcome: str, error: str, exc: BaseException | None = None) -> _End:
+            rec.error = error
+            finish(outcome)
+            return _End(outcome, error, exc)
+
         # 1. plan
-        try:
-            plan: Plan = self.planner.plan(ctx)
-        except PlanningError as exc:
-            calls.merge(exc.calls)
-            rec["model"]["raw"] = exc.raw
-            rec["error"] = str(exc)
-            finish("error")
-            raise _End("error", str(exc), exc)
-        except MobileAgentError as exc:
-            rec["error"] = str(exc)
-            finish("error")
-            raise _End("error", str(exc), exc)
-        calls.merge(plan.calls)
+        plan = self.plan(step)
         op = plan.operation
-        rec["model"]["raw"] = plan.raw
-        rec["model"]["input_summary"] = plan.input_summary
-        if plan.parse_errors:
-            rec["model"]["parse_errors"] = plan.parse_errors
-        rec.update(observation=plan.observation, thought=plan.thought, action=str(op),
-                   operation=operation_to_dict(op))
 
         # 2. a loop: the same operation on the same screen, threshold times
         if detector.is_loop(op, ctx.screenshot):
-            msg = f"loop: {op} was chosen {s.loop_threshold} times on the same screen; stopped"
-            rec["error"] = msg
-            finish("loop")
-            raise _End("loop", msg)
+            raise end("loop", f"loop: {op} was chosen {s.loop_threshold} times on the same screen; stopped")
         detector.record(op, ctx.screenshot)
 
         # 3. Stop: the completion check
         if isinstance(op, Stop):
             if not s.completion_check or s.dry_run:
                 return finish("completed" if not s.dry_run else "dry_run", HistoryEntry(ctx.step, op, "stopped", plan.thought))
-            try:
-                comp = self.planner.check_completion(ctx)
-            except MobileAgentError as exc:
-                calls.merge(getattr(exc, "calls", Calls()))
-                rec["error"] = f"completion check failed: {exc}"
-                finish("error")
-                raise _End("error", rec["error"], exc)
-            calls.merge(comp.calls)
-            rec["completion"] = {"complete": comp.complete, "reason": comp.reason, "raw": comp.raw}
+            comp = self.check_completion(step)
             if comp.complete:
-                rec["reflection"]["verdict"] = "as_expected"
+                rec.reflection.verdict = "as_expected"
                 return finish("completed", HistoryEntry(ctx.step, op, "confirmed complete", plan.thought))
             fb = prompts.incomplete_feedback(comp.reason)
-            rec["reflection"]["feedback"] = fb
+            rec.reflection.feedback = fb
             return finish(None, HistoryEntry(ctx.step, op, "not complete yet: " + (comp.reason or "continue")),
                           [fb], after=ctx.screenshot)
 
         # 4. ground
-        gesture, grounding_fb = self._ground(op, ctx, rec, timings, calls)
-        rec["gesture"] = gesture
-        boxes = [c["box"] for c in (rec["grounding"] or {}).get("candidates", [])]
-        if s.save_annotated and (gesture["kind"] in ("tap", "swipe") or boxes):
+        gesture, grounding_fb = self.ground(op, step)
+        rec.gesture = gesture
+        boxes = [c.box for c in rec.grounding.candidates] if rec.grounding is not None else []
+        if s.save_annotated and (isinstance(gesture, (Tap, LongPressGesture, Swipe)) or boxes):
             annotated = draw_gesture(ctx.screenshot, gesture, boxes)
-            rec["annotated"] = writer.save_screen(f"step_{ctx.step:03d}_annotated", annotated)
+            rec.annotated = writer.save_screen(f"step_{ctx.step:03d}_annotated", annotated)
         if grounding_fb is not None:
-            rec["reflection"]["feedback"] = grounding_fb
+            rec.reflection.feedback = grounding_fb
             return finish(None if not s.dry_run else "dry_run",
                           HistoryEntry(ctx.step, op, f"{NOT_CARRIED_OUT}: nothing matched", plan.thought),
                           [grounding_fb], after=ctx.screenshot)
 
         # 5. safety
-        risk = decide(op, rec["grounding"], self.perception, ctx.screenshot, s.risk_rules) if s.confirm is not None else None
+        point = gesture_point(gesture) if not isinstance(gesture, Swipe) else None
+        where = f" at ({point[0]}, {point[1]})" if point is not None else ""
+        grounding = rec.grounding.to_dict() if rec.grounding is not None else None
+        risk = decide(op, grounding, self.perception, ctx.screenshot, s.risk_rules) if s.confirm is not None else None
         if risk is not None and risk.risky:
-            where = f" at ({gesture['x']}, {gesture['y']})" if gesture["kind"] == "tap" else ""
             if not s.confirm(op, f"{op}{where}: {risk.why}"):
-                msg = f"the user declined {op}"
-                rec["error"] = msg
-                finish("interrupted")
-                raise _End("interrupted", msg)
+                raise end("interrupted", f"the user declined {op}")
         if s.dry_run:
             return finish("dry_run", HistoryEntry(ctx.step, op, "dry run: not carried out", plan.thought))
 
         # 6. act, and wait until the screen is still
         t = time.monotonic()
         try:
-            self._act(gesture)
-            after = self._settle(ctx.screenshot)
+            after = self.act(gesture, ctx.screenshot)
         except DeviceError as exc:
-            timings["device_s"] += time.monotonic() - t
-            rec["error"] = f"device: {exc}"
-            finish("error")
-            raise _End("error", rec["error"], exc)
-        timings["device_s"] += time.monotonic() - t
+            rec.timings.device_s += time.monotonic() - t
+            raise end("error", f"device: {exc}", exc)
+        rec.timings.device_s += time.monotonic() - t
 
         # 7. reflect
-        t = time.monotonic()
-        changed = screen_changed(self.perception, ctx.screenshot, after)
-        timings["perception_s"] += time.monotonic() - t
-        rec["reflection"]["changed"] = changed
-        feedback: list[str] = []
-        where = f" at ({gesture['x']}, {gesture['y']})" if gesture["kind"] == "tap" else ""
-        if not changed:
-            fb = prompts.no_change_feedback(op)
-            rec["reflection"].update(verdict="no_change", feedback=fb)
-            feedback.append(fb)
-            outcome_text = f"done{where}; the screen did not change"
-        else:
-            outcome_text = f"done{where}; the screen changed"
-            if s.reflect:
-                try:
-                    refl = self.planner.reflect(ctx, ctx.screenshot, after, op, plan.thought)
-                    calls.merge(refl.calls)
-                    rec["reflection"]["verdict"] = refl.verdict
-                    rec["reflection"]["reason"] = refl.reason
-                    if refl.verdict == "wrong_page":
-                        fb = prompts.wrong_page_feedback(op, refl.reason)
-                        rec["reflection"]["feedback"] = fb
-                        feedback.append(fb)
-                        outcome_text += "; it led to an unexpected page"
-                except MobileAgentError as exc:
-                    calls.merge(getattr(exc, "calls", Calls()))
-                    log.warning("reflection call failed: %s", exc)
-                    rec["reflection"]["reason"] = f"reflection call failed: {exc}"
+        feedback, outcome_text = self.reflect(step, op, plan.thought, after, where)
         return finish(None, HistoryEntry(ctx.step, op, outcome_text, plan.thought), feedback, after=after)
 
     _pending_device_s = 0.0
+
+    def plan(self, step: StepRun) -> Plan:
+        """Ask the planner for the next operation and record its reply. Raises ``_End`` when the
+        planner fails (the step is recorded first)."""
+        rec = step.rec
+        try:
+            plan: Plan = self.planner.plan(step.ctx)
+        except MobileAgentError as exc:
+            step.calls.merge(calls_of(exc))
+            if isinstance(exc, PlanningError):
+                rec.model.raw = exc.raw
+            rec.error = str(exc)
+            self.record(step)
+            raise _End("error", str(exc), exc)
+        step.calls.merge(plan.calls)
+        op = plan.operation
+        rec.model.raw = plan.raw
+        rec.model.input_summary = plan.input_summary
+        if plan.parse_errors:
+            rec.model.parse_errors = plan.parse_errors
+        rec.observation, rec.thought, rec.action, rec.operation = plan.observation, plan.thought, str(op), op
+        return plan
+
+    def check_completion(self, step: StepRun) -> Completion:
+        """After Stop: ask whether the instruction is complete; record the answer."""
+        try:
+            comp = self.planner.check_completion(step.ctx)
+        except MobileAgentError as exc:
+            step.calls.merge(calls_of(exc))
+            step.rec.error = f"completion check failed: {exc}"
+            self.record(step)
+            raise _End("error", step.rec.error, exc)
+        step.calls.merge(comp.calls)
+        step.rec.completion = CompletionRecord(comp.complete, comp.reason, comp.raw)
+        return comp
+
+    def ground(self, op: Operation, step: StepRun) -> tuple[Gesture, str | None]:
+        """The gesture for ``op`` and, when it cannot be carried out, the feedback for the planner.
+        Operations that ground nothing become their gesture directly; the others ask perception
+        where (``op.grounds``) and become a gesture at the point it chose."""
+        ctx, rec = step.ctx, step.rec
+        w, h = ctx.screenshot.size
+        s = self.settings
+        caps = device_capabilities(self.device)
+        if op.needs is not None and op.needs not in caps:
+            return NoGesture(), prompts.grounding_feedback(op, f"this phone cannot do {op.op}")
+        geo = Geometry(w, h, swipe_ms=s.swipe_ms, long_press_ms=s.long_press_ms, wait_s=s.settle_timeout_s)
+        if op.grounds is None:
+            return op.gesture(geo), None
+        if self.perception is None:
+            raise _End("error", f"{op} needs perception to find where to tap, and the agent has none")
+
+        choices: list[Choice] = []
+        failures: list[str] = []
+
+        def choose(marked: Image.Image, candidates: Sequence[Any], question: str) -> int | None:
+            try:
+                c = self.planner.choose(ctx, marked, candidates, question)
+            except MobileAgentError as exc:
+                step.calls.merge(calls_of(exc))
+                log.warning("choice among marks failed: %s", exc)
+                failures.append(str(exc))
+                return None
+            step.calls.merge(c.calls)
+            choices.append(c)
+            return c.index
+
+        t = time.monotonic()
+        p = self.perception
+        # Hybrid grounding: the screen's accessibility tree, where the device gives one, goes with
+        # the screenshot (perception checks that the two agree).
+        tree = self._ui_tree() if s.perception_mode == "hybrid" else None
+        more = {"tree": tree} if tree is not None else {}
+        if op.grounds == "text":
+            g = p.ground_text(ctx.screenshot, op.words(), choose=choose, **more)
+        elif op.grounds == "icon":
+            g = p.ground_icon(ctx.screenshot, op.words(), position=op.position, choose=choose, **more)
+        elif op.grounds == "app":
+            g = p.ground_app(ctx.screenshot, op.words(), choose=choose, **more)
+        else:  # "target": a text where one is on the screen, else an icon
+            g = p.ground_text(ctx.screenshot, op.words(), position=op.position, choose=choose, **more)
+            if g.chosen is None and not failures:
+                g = p.ground_icon(ctx.screenshot, op.words(), position=op.position, choose=choose, **more)
+        # Time spent asking the model to choose is model time, not perception time.
+        rec.timings.perception_s += time.monotonic() - t - sum(c.calls.model_s for c in choices)
+        cands = list(g.candidates or [])
+        chosen_index = None
+        if g.chosen is not None:
+            chosen_index = next((i for i, c in enumerate(cands) if c is g.chosen), None)
+            if chosen_index is None:
+                chosen_index = next((i for i, c in enumerate(cands) if c == g.chosen), None)
+        message = g.message or ""
+        if failures and g.chosen is None:
+            message = f"the model's choice among the numbered candidates failed: {failures[-1]}"
+        rec.grounding = GroundingRecord(g.status, [CandidateRecord.of(c) for c in cands], chosen_index, message,
+                                        [c.raw for c in choices] or None)
+        if g.chosen is not None:
+            pt = g.chosen.point
+            return op.at(int(pt.x), int(pt.y), geo), None
+        if isinstance(op, OpenApp) and s.launch_fallback and "launch" in caps:
+            return Launch(op.name), None
+        msg = message or f"nothing on the screen matches {op}."
+        return NoGesture(), prompts.grounding_feedback(op, msg)
+
+    def act(self, gesture: Gesture, before: Image.Image) -> Image.Image:
+        """Perform ``gesture`` on the device and return the screen once it is still."""
+        result = gesture.perform(self.device)
+        if isinstance(gesture, Launch) and result is False:
+            raise DeviceError(f"the phone could not launch {gesture.app!r}")
+        return self._settle(before)
+
+    def reflect(self, step: StepRun, op: Operation, thought: str, after: Image.Image,
+                where: str) -> tuple[list[str], str]:
+        """Did the screen change, and (with ``reflect``) did the operation do what was expected?
+        Returns the feedback for the next step and the outcome in words for the history."""
+        ctx, rec = step.ctx, step.rec
+        t = time.monotonic()
+        changed = screen_changed(self.perception, ctx.screenshot, after)
+        rec.timings.perception_s += time.monotonic() - t
+        rec.reflection.changed = changed
+        feedback: list[str] = []
+        if not changed:
+            fb = prompts.no_change_feedback(op)
+            rec.reflection.verdict, rec.reflection.feedback = "no_change", fb
+            feedback.append(fb)
+            return feedback, f"done{where}; the screen did not change"
+        outcome_text = f"done{where}; the screen changed"
+        if self.settings.reflect:
+            try:
+                refl = self.planner.reflect(ctx, ctx.screenshot, after, op, thought)
+                step.calls.merge(refl.calls)
+                rec.reflection.verdict = refl.verdict
+                rec.reflection.reason = refl.reason
+                if refl.verdict == "wrong_page":
+                    fb = prompts.wrong_page_feedback(op, refl.reason)
+                    rec.reflection.feedback = fb
+                    feedback.append(fb)
+                    outcome_text += "; it led to an unexpected page"
+            except MobileAgentError as exc:
+                step.calls.merge(calls_of(exc))
+                log.warning("reflection call failed: %s", exc)
+                rec.reflection.reason = f"reflection call failed: {exc}"
+        return feedback, outcome_text
+
+    def record(self, step: StepRun) -> None:
+        """Close the step's record (timings, tokens, calls), write it and pass it to ``on_step``."""
+        rec, calls, tm = step.rec, step.calls, step.rec.timings
+        tm.model_s = round(calls.model_s, 3)
+        tm.perception_s = round(tm.perception_s, 3)
+        tm.device_s = round(tm.device_s, 3)
+        tm.total_s = round(tm.device_s + time.monotonic() - step.t0, 3)
+        rec.model.prompt_tokens = calls.usage.prompt_tokens
+        rec.model.completion_tokens = calls.usage.completion_tokens
+        rec.model.calls = calls.count
+        rec.model.cost_usd = calls.cost_usd
+        rec.calls = list(calls.records)
+        self._account(calls)
+        self._steps = step.ctx.step
+        step.writer.append_step(rec)
+        if self.settings.on_step is not None:
+            self.settings.on_step(rec)
 
     # --- helpers ---------------------------------------------------------------------------------
 
@@ -403,100 +506,20 @@ class Agent:
 
     def _ui_tree(self) -> str | None:
         """The device's accessibility tree now, or ``None`` where it gives none (or fails to)."""
-        dump = getattr(self.device, "ui_tree", None)
-        if dump is None:
+        if "ui_tree" not in device_capabilities(self.device):
             return None
         try:
-            return dump()
+            return self.device.ui_tree()
         except Exception as exc:  # noqa: BLE001 - no tree is vision grounding, not a failed step
             log.warning("no accessibility tree this step: %s", exc)
             return None
 
-    def _ground(self, op: Operation, ctx: PlanContext, rec: dict, timings: dict, calls: Calls):
-        """The gesture for ``op`` and, when it cannot be carried out, the feedback for the planner."""
-        w, h = ctx.screenshot.size
-        if isinstance(op, PageDown):
-            return {"kind": "swipe", "x1": w // 2, "y1": int(h * 0.7), "x2": w // 2, "y2": int(h * 0.3),
-                    "duration_ms": self.settings.swipe_ms}, None
-        if isinstance(op, PageUp):
-            return {"kind": "swipe", "x1": w // 2, "y1": int(h * 0.3), "x2": w // 2, "y2": int(h * 0.7),
-                    "duration_ms": self.settings.swipe_ms}, None
-        if isinstance(op, Back):
-            return {"kind": "back"}, None
-        if isinstance(op, Exit):
-            return {"kind": "home"}, None
-        if isinstance(op, Type):
-            return {"kind": "type", "text": op.text}, None
-        if self.perception is None:
-            raise _End("error", f"{op} needs perception to find where to tap, and the agent has none")
-
-        choices: list[Choice] = []
-
-        def choose(marked: Image.Image, candidates: Sequence[Any], question: str) -> int | None:
-            try:
-                c = self.planner.choose(ctx, marked, candidates, question)
-            except MobileAgentError as exc:
-                calls.merge(getattr(exc, "calls", Calls()))
-                log.warning("choice among marks failed: %s", exc)
-                return None
-            calls.merge(c.calls)
-            choices.append(c)
-            return c.index
-
-        t = time.monotonic()
-        # Hybrid grounding: the screen's accessibility tree, where the device gives one, goes with
-        # the screenshot (perception checks that the two agree).
-        tree = self._ui_tree() if self.settings.perception_mode == "hybrid" else None
-        more = {"tree": tree} if tree is not None else {}
-        if isinstance(op, ClickText):
-            g = self.perception.ground_text(ctx.screenshot, op.text, choose=choose, **more)
-        elif isinstance(op, ClickIcon):
-            g = self.perception.ground_icon(ctx.screenshot, op.description, position=op.position, choose=choose, **more)
-        elif isinstance(op, OpenApp):
-            g = self.perception.ground_app(ctx.screenshot, op.name, choose=choose, **more)
-        else:  # pragma: no cover - every operation is handled above
-            raise _End("error", f"no grounding for {op}")
-        # Time spent asking the model to choose is model time, not perception time.
-        timings["perception_s"] += time.monotonic() - t - sum(c.calls.model_s for c in choices)
-        cands = list(g.candidates or [])
-        chosen_index = None
-        if g.chosen is not None:
-            chosen_index = next((i for i, c in enumerate(cands) if c is g.chosen), None)
-            if chosen_index is None:
-                chosen_index = next((i for i, c in enumerate(cands) if c == g.chosen), None)
-        rec["grounding"] = {"status": g.status, "candidates": [_candidate_dict(c) for c in cands],
-                            "chosen": chosen_index, "message": g.message or ""}
-        if choices:
-            rec["grounding"]["choice_raw"] = [c.raw for c in choices]
-        if g.chosen is not None:
-            p = g.chosen.point
-            return {"kind": "tap", "x": int(p.x), "y": int(p.y)}, None
-        if isinstance(op, OpenApp) and self.settings.launch_fallback and callable(getattr(self.device, "launch", None)):
-            if self.device.launch(op.name):
-                return {"kind": "none", "launch": op.name}, None
-        msg = g.message or f"nothing on the screen matches {op}."
-        return {"kind": "none"}, prompts.grounding_feedback(op, msg)
-
-    def _act(self, g: dict[str, Any]) -> None:
-        kind = g["kind"]
-        if kind == "tap":
-            self.device.tap(g["x"], g["y"])
-        elif kind == "swipe":
-            self.device.swipe(g["x1"], g["y1"], g["x2"], g["y2"], g["duration_ms"])
-        elif kind == "type":
-            self.device.type_text(g["text"])
-        elif kind == "back":
-            self.device.back()
-        elif kind == "home":
-            self.device.home()
-
     def _settle(self, before: Image.Image) -> Image.Image:
-        """Wait until the screen is still (the device's own ``wait_still`` where it has one) and
-        return the screen."""
+        """Wait until the screen is still (the device's own ``wait_still`` where it declares one)
+        and return the screen."""
         s = self.settings
-        wait_still = getattr(self.device, "wait_still", None)
-        if callable(wait_still):
-            wait_still(timeout_s=s.settle_timeout_s)
+        if "wait_still" in device_capabilities(self.device):
+            self.device.wait_still(timeout_s=s.settle_timeout_s)
             return self.device.screenshot()
         deadline = time.monotonic() + s.settle_timeout_s
         prev = self.device.screenshot()

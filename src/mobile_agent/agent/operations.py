@@ -1,44 +1,134 @@
-"""The eight operations of Mobile-Agent, as one typed representation.
+"""The operations of Mobile-Agent, one class each, and everything that follows from the classes.
 
-``Open App (name)``, ``Click Text (text)``, ``Click Icon (description, position)``, ``Type (text)``,
-``Page Up`` / ``Page Down``, ``Back``, ``Exit`` (to the home screen), ``Stop``.
+``Open App (name)``, ``Click Text (text)``, ``Click Icon (description, position)``, ``Long Press
+(text or icon description, position)``, ``Type (text)``, ``Page Up`` / ``Page Down``, ``Back``,
+``Exit`` (to the home screen), ``Wait`` (for a loading screen), ``Stop``.
 
-``str(op)`` gives the canonical grammar form, which the parser in :mod:`mobile_agent.agent.parser`
-reads back to an equal operation.
+Each class carries what the rest of the system needs to know about it:
+
+- ``op`` (its name), ``grammar`` (the form in :data:`GRAMMAR` and the prompt) and ``help`` (the
+  prompt's sentence about it), from which :func:`prompt_lines` and :data:`GRAMMAR` are derived;
+- ``pattern``: the regular expression the parser matches at the start of an action line,
+  ``chinese``: the names the Chinese prompts of the Mobile-Agent family use, ``json_names``: the
+  ``"action"`` values of JSON-shaped actions that name it, ``argument``: how its parameter is read
+  (``none``, ``text`` or ``target``: a description with an optional position);
+- ``grounds``: what perception must find on the screen (``text``, ``icon``, ``app``, ``target``:
+  text, else an icon; or None), and ``needs``: the device capability it uses (or None);
+- how it becomes a gesture: :meth:`gesture` for operations that ground nothing, :meth:`at` for those
+  that do (the point grounding found).
+
+The dataclass fields are the parameters; :func:`operation_to_dict` / :func:`operation_from_dict`
+are derived from them. ``str(op)`` is the canonical grammar form, which the parser reads back to
+an equal operation. Adding an operation: a class here (and in :data:`OPERATION_TYPES`), its
+gesture in :mod:`mobile_agent.device.gestures` if it needs a new one, the devices that perform it,
+and the report's overlay; docs/design.md lists the files.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import ClassVar, Union
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, ClassVar, Union
 
+from mobile_agent.device import gestures as g
+from mobile_agent.device.gestures import Gesture
 # Positions are shared with perception, so they live with the shared value types.
 from mobile_agent.types import POSITIONS, normalize_position  # noqa: F401 (re-exported)
 
 
 @dataclass(frozen=True)
-class OpenApp:
+class Geometry:
+    """What operations that ground nothing need to become a gesture: the screen size and the
+    durations the agent's settings choose."""
+
+    width: int
+    height: int
+    swipe_ms: int = 400
+    long_press_ms: int = g.LONG_PRESS_MS
+    wait_s: float = 5.0
+
+
+class _Op:
+    """What every operation class declares (see the module's docstring)."""
+
+    op: ClassVar[str]
+    grammar: ClassVar[str]
+    help: ClassVar[str]
+    pattern: ClassVar[str]
+    chinese: ClassVar[tuple[str, ...]] = ()
+    json_names: ClassVar[tuple[str, ...]] = ()
+    argument: ClassVar[str] = "none"
+    grounds: ClassVar[str | None] = None
+    needs: ClassVar[str | None] = None
+
+    def __str__(self) -> str:
+        return self.op
+
+    def words(self) -> str:
+        """The words of its parameter (what it names on the screen), or ``""``."""
+        return ""
+
+    def gesture(self, geo: Geometry) -> Gesture:
+        """The gesture of an operation that grounds nothing."""
+        return g.NoGesture()
+
+    def at(self, x: int, y: int, geo: Geometry | None = None) -> Gesture:
+        """The gesture of a grounded operation at the point grounding found."""
+        return g.Tap(x, y)
+
+
+@dataclass(frozen=True)
+class OpenApp(_Op):
     name: str
     op: ClassVar[str] = "Open App"
+    grammar: ClassVar[str] = "Open App (name)"
+    help: ClassVar[str] = "open an app by the name written under its icon on the home screen."
+    pattern: ClassVar[str] = r"open[\s_-]*(?:the\s+|an?\s+)?app(?:lication)?"
+    chinese: ClassVar[tuple[str, ...]] = ("打开应用", "打开")
+    json_names: ClassVar[tuple[str, ...]] = ("open_app", "launch_app", "launch")
+    argument: ClassVar[str] = "text"
+    grounds: ClassVar[str | None] = "app"
 
     def __str__(self) -> str:
         return f"Open App ({self.name})"
 
+    def words(self) -> str:
+        return self.name
+
 
 @dataclass(frozen=True)
-class ClickText:
+class ClickText(_Op):
     text: str
     op: ClassVar[str] = "Click Text"
+    grammar: ClassVar[str] = "Click Text (text)"
+    help: ClassVar[str] = ("tap the text on the screen. Use this whenever the thing to tap shows text; write "
+                           "the text exactly as it appears on the screen, as short as is unambiguous.")
+    pattern: ClassVar[str] = r"(?:click|tap)[\s_-]*(?:on\s+)?(?:the\s+)?text"
+    chinese: ClassVar[tuple[str, ...]] = ("点击文本", "点击文字")
+    json_names: ClassVar[tuple[str, ...]] = ("click_text", "tap_text")
+    argument: ClassVar[str] = "text"
+    grounds: ClassVar[str | None] = "text"
 
     def __str__(self) -> str:
         return f"Click Text ({self.text})"
 
+    def words(self) -> str:
+        return self.text
+
 
 @dataclass(frozen=True)
-class ClickIcon:
+class ClickIcon(_Op):
     description: str
     position: tuple[str, ...] = field(default=())
     op: ClassVar[str] = "Click Icon"
+    grammar: ClassVar[str] = "Click Icon (description, position)"
+    help: ClassVar[str] = ("tap an icon that has no text. Describe its colour and shape; the position is one "
+                           "or two of top, bottom, left, right, center, e.g. Click Icon (white magnifier on a "
+                           "blue circle, top right).")
+    pattern: ClassVar[str] = r"(?:click|tap)[\s_-]*(?:on\s+)?(?:the\s+|an?\s+)?icon"
+    chinese: ClassVar[tuple[str, ...]] = ("点击图标",)
+    json_names: ClassVar[tuple[str, ...]] = ("click_icon", "tap_icon")
+    argument: ClassVar[str] = "target"
+    grounds: ClassVar[str | None] = "icon"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "position", normalize_position(self.position))
@@ -48,90 +138,216 @@ class ClickIcon:
             return f"Click Icon ({self.description}, {' '.join(self.position)})"
         return f"Click Icon ({self.description})"
 
+    def words(self) -> str:
+        return self.description
+
 
 @dataclass(frozen=True)
-class Type:
+class LongPress(_Op):
+    """Press and hold a text or an icon (a context menu, selection mode)."""
+
+    target: str
+    position: tuple[str, ...] = field(default=())
+    op: ClassVar[str] = "Long Press"
+    grammar: ClassVar[str] = "Long Press (text or icon description, position)"
+    help: ClassVar[str] = ("press and hold a text or an icon, for its menu of actions (delete, share, pin...). "
+                           "Write the text as it appears, or describe the icon; the position is optional, "
+                           "as for Click Icon.")
+    pattern: ClassVar[str] = r"long[\s_-]*(?:press|click|tap)(?:[\s_-]*on)?(?:\s+the)?"
+    chinese: ClassVar[tuple[str, ...]] = ("长按",)
+    json_names: ClassVar[tuple[str, ...]] = ("long_press", "long_click")
+    argument: ClassVar[str] = "target"
+    grounds: ClassVar[str | None] = "target"
+    needs: ClassVar[str | None] = "long_press"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "position", normalize_position(self.position))
+
+    def __str__(self) -> str:
+        if self.position:
+            return f"Long Press ({self.target}, {' '.join(self.position)})"
+        return f"Long Press ({self.target})"
+
+    def words(self) -> str:
+        return self.target
+
+    def at(self, x: int, y: int, geo: Geometry | None = None) -> Gesture:
+        return g.LongPress(x, y, geo.long_press_ms if geo is not None else g.LONG_PRESS_MS)
+
+
+@dataclass(frozen=True)
+class Type(_Op):
     text: str
     op: ClassVar[str] = "Type"
+    grammar: ClassVar[str] = "Type (text)"
+    help: ClassVar[str] = ("type into the input field that has the focus. Use it only after clicking an input "
+                           "field, when it shows a cursor or the keyboard. End the text with \\n to press Enter.")
+    pattern: ClassVar[str] = r"type(?:[\s_-]*(?:the\s+)?text)?"
+    chinese: ClassVar[tuple[str, ...]] = ("输入文本", "输入")
+    json_names: ClassVar[tuple[str, ...]] = ("type", "input_text", "type_text", "input")
+    argument: ClassVar[str] = "text"
 
     def __str__(self) -> str:
         return f"Type ({self.text})"
 
+    def words(self) -> str:
+        return self.text
+
+    def gesture(self, geo: Geometry) -> Gesture:
+        return g.TypeText(self.text)
+
 
 @dataclass(frozen=True)
-class PageUp:
+class PageUp(_Op):
     """Scroll so that content above comes into view (a swipe downwards)."""
 
     op: ClassVar[str] = "Page Up"
+    grammar: ClassVar[str] = "Page Up"
+    help: ClassVar[str] = "scroll to see content above."
+    pattern: ClassVar[str] = r"page[\s_-]*up|scroll[\s_-]*up"
+    # 下滑: the finger slides down, the content above comes into view.
+    chinese: ClassVar[tuple[str, ...]] = ("向上翻页", "上翻", "下滑")
+    json_names: ClassVar[tuple[str, ...]] = ("page_up", "scroll_up", "swipe_down")
 
-    def __str__(self) -> str:
-        return "Page Up"
+    def gesture(self, geo: Geometry) -> Gesture:
+        w, h = geo.width, geo.height
+        return g.Swipe(w // 2, int(h * 0.3), w // 2, int(h * 0.7), geo.swipe_ms)
 
 
 @dataclass(frozen=True)
-class PageDown:
+class PageDown(_Op):
     """Scroll so that content below comes into view (a swipe upwards)."""
 
     op: ClassVar[str] = "Page Down"
+    grammar: ClassVar[str] = "Page Down"
+    help: ClassVar[str] = "scroll to see content below."
+    pattern: ClassVar[str] = r"page[\s_-]*down|scroll[\s_-]*down"
+    # 上滑: the finger slides up, the content below comes into view.
+    chinese: ClassVar[tuple[str, ...]] = ("向下翻页", "下翻", "上滑")
+    json_names: ClassVar[tuple[str, ...]] = ("page_down", "scroll_down", "swipe_up")
 
-    def __str__(self) -> str:
-        return "Page Down"
+    def gesture(self, geo: Geometry) -> Gesture:
+        w, h = geo.width, geo.height
+        return g.Swipe(w // 2, int(h * 0.7), w // 2, int(h * 0.3), geo.swipe_ms)
 
 
 @dataclass(frozen=True)
-class Back:
+class Back(_Op):
     op: ClassVar[str] = "Back"
+    grammar: ClassVar[str] = "Back"
+    help: ClassVar[str] = "go back to the previous screen."
+    pattern: ClassVar[str] = r"back"
+    chinese: ClassVar[tuple[str, ...]] = ("返回",)
+    json_names: ClassVar[tuple[str, ...]] = ("back", "go_back", "navigate_back")
 
-    def __str__(self) -> str:
-        return "Back"
+    def gesture(self, geo: Geometry) -> Gesture:
+        return g.Key("back")
 
 
 @dataclass(frozen=True)
-class Exit:
+class Exit(_Op):
     """Go to the home screen."""
 
     op: ClassVar[str] = "Exit"
+    grammar: ClassVar[str] = "Exit"
+    help: ClassVar[str] = "go to the home screen."
+    pattern: ClassVar[str] = r"exit"
+    chinese: ClassVar[tuple[str, ...]] = ("退出", "回到主页")
+    json_names: ClassVar[tuple[str, ...]] = ("exit", "home", "go_home", "navigate_home")
 
-    def __str__(self) -> str:
-        return "Exit"
+    def gesture(self, geo: Geometry) -> Gesture:
+        return g.Key("home")
 
 
 @dataclass(frozen=True)
-class Stop:
+class Wait(_Op):
+    """Touch nothing and wait until the screen is still (a loading screen, an animation)."""
+
+    op: ClassVar[str] = "Wait"
+    grammar: ClassVar[str] = "Wait"
+    help: ClassVar[str] = "touch nothing and wait, when the screen is loading or still changing."
+    pattern: ClassVar[str] = r"wait"
+    chinese: ClassVar[tuple[str, ...]] = ("等待",)
+    json_names: ClassVar[tuple[str, ...]] = ("wait",)
+    needs: ClassVar[str | None] = "wait_still"
+
+    def gesture(self, geo: Geometry) -> Gesture:
+        return g.Wait(geo.wait_s)
+
+
+@dataclass(frozen=True)
+class Stop(_Op):
     """The instruction is complete."""
 
     op: ClassVar[str] = "Stop"
-
-    def __str__(self) -> str:
-        return "Stop"
-
-
-Operation = Union[OpenApp, ClickText, ClickIcon, Type, PageUp, PageDown, Back, Exit, Stop]
-OPERATION_TYPES: tuple[type, ...] = (OpenApp, ClickText, ClickIcon, Type, PageUp, PageDown, Back, Exit, Stop)
+    grammar: ClassVar[str] = "Stop"
+    help: ClassVar[str] = "the instruction is completely done. You will be asked to confirm with the final screen."
+    pattern: ClassVar[str] = r"stop"
+    chinese: ClassVar[tuple[str, ...]] = ("停止", "完成")
+    json_names: ClassVar[tuple[str, ...]] = ("stop", "finish", "done", "complete")
 
 
-def operation_to_dict(op: Operation) -> dict:
+Operation = Union[OpenApp, ClickText, ClickIcon, LongPress, Type, PageUp, PageDown, Back, Exit, Wait, Stop]
+
+#: Every operation, in the order of the grammar and the prompt.
+OPERATION_TYPES: tuple[type, ...] = (OpenApp, ClickText, ClickIcon, LongPress, Type, PageUp, PageDown, Back,
+                                     Exit, Wait, Stop)
+
+#: The operations of the original Mobile-Agent, which every device supports.
+BASIC_OPERATIONS: tuple[type, ...] = tuple(t for t in OPERATION_TYPES if t.needs is None)
+
+
+def supported(capabilities: frozenset[str] | set[str] | None) -> tuple[type, ...]:
+    """The operations a device with ``capabilities`` can carry out (all of them for None)."""
+    if capabilities is None:
+        return OPERATION_TYPES
+    return tuple(t for t in OPERATION_TYPES if t.needs is None or t.needs in capabilities)
+
+
+def grammar(types: tuple[type, ...] = OPERATION_TYPES) -> str:
+    """``Open App (name) | Click Text (text) | ...`` for ``types``."""
+    return " | ".join(t.grammar for t in types)
+
+
+def prompt_lines(types: tuple[type, ...] = OPERATION_TYPES) -> str:
+    """The system prompt's list of operations: ``- Grammar: help`` a line."""
+    return "\n".join(f"- {t.grammar}: {t.help}" for t in types)
+
+
+#: The grammar of every operation, for error messages.
+GRAMMAR = grammar()
+
+
+def operation_to_dict(op: Operation) -> dict[str, Any]:
     """A JSON-ready form: ``{"op": "Click Icon", "description": ..., "position": [...]}``."""
-    d: dict = {"op": op.op}
-    if isinstance(op, (OpenApp,)):
-        d["name"] = op.name
-    elif isinstance(op, (ClickText, Type)):
-        d["text"] = op.text
-    elif isinstance(op, ClickIcon):
-        d["description"] = op.description
-        d["position"] = list(op.position)
+    d: dict[str, Any] = {"op": op.op}
+    for f in fields(op):
+        v = getattr(op, f.name)
+        d[f.name] = list(v) if isinstance(v, tuple) else v
     return d
 
 
-def operation_from_dict(d: dict) -> Operation:
-    kind = d.get("op")
+def operation_type(name: str) -> type:
+    """The class of the operation called ``name`` (``"Click Text"``). Raises ``ValueError``."""
     for t in OPERATION_TYPES:
-        if t.op == kind:
-            if t is OpenApp:
-                return OpenApp(d["name"])
-            if t in (ClickText, Type):
-                return t(d["text"])
-            if t is ClickIcon:
-                return ClickIcon(d["description"], tuple(d.get("position") or ()))
-            return t()
-    raise ValueError(f"unknown operation {kind!r}")
+        if t.op == name:
+            return t
+    raise ValueError(f"unknown operation {name!r}; operations: {GRAMMAR}")
+
+
+def operation_from_dict(d: dict[str, Any]) -> Operation:
+    """The operation of :func:`operation_to_dict`'s form. Raises ``ValueError`` saying what is wrong."""
+    if not isinstance(d, dict):
+        raise ValueError(f"an operation is a JSON object, got {type(d).__name__}")
+    t = operation_type(d.get("op"))  # type: ignore[arg-type]
+    kwargs: dict[str, Any] = {}
+    for f in fields(t):
+        if f.name in d:
+            v = d[f.name]
+            if f.type == "str" and not isinstance(v, str):
+                raise ValueError(f"{t.op}: {f.name!r} must be a string, got {v!r}")
+            kwargs[f.name] = tuple(v) if isinstance(v, list) else v
+        elif f.default is MISSING and f.default_factory is MISSING:
+            raise ValueError(f"{t.op} needs {f.name!r}, got {d!r}")
+    return t(**kwargs)
+

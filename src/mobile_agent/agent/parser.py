@@ -9,18 +9,14 @@ the operation's name at the start of the Action line, never on substrings anywhe
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
 from mobile_agent.agent.operations import (
-    Back, ClickIcon, ClickText, Exit, OpenApp, Operation, PageDown, PageUp, Stop, Type, normalize_position,
+    GRAMMAR, OPERATION_TYPES, ClickIcon, LongPress, Operation, Type, normalize_position,
 )
 from mobile_agent.errors import ParseError
-
-GRAMMAR = (
-    "Open App (name) | Click Text (text) | Click Icon (description, position) | Type (text) | "
-    "Page Up | Page Down | Back | Exit | Stop"
-)
 
 _FULLWIDTH = str.maketrans({"（": "(", "）": ")", "：": ":", "，": ",", "　": " ", "“": '"', "”": '"',
                             "‘": "'", "’": "'", "「": '"', "」": '"', "『": '"', "』": '"'})
@@ -29,21 +25,17 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 _SECTION = re.compile(r"^[\s#>*_-]*(observation|thought|action)[\s*_]*(?::|$)[\s*_`]*(.*)$", re.IGNORECASE)
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)")
 
-# Operation names at the start of an action line, most specific first.
+# Operation names at the start of an action line, from each class's pattern, in the classes' order.
 _NAMES: tuple[tuple[type, re.Pattern[str]], ...] = tuple(
-    (t, re.compile(r"^(?:" + p + r")(?![a-z0-9])", re.IGNORECASE))
-    for t, p in (
-        (OpenApp, r"open[\s_-]*(?:the\s+|an?\s+)?app(?:lication)?"),
-        (ClickText, r"(?:click|tap)[\s_-]*(?:on\s+)?(?:the\s+)?text"),
-        (ClickIcon, r"(?:click|tap)[\s_-]*(?:on\s+)?(?:the\s+|an?\s+)?icon"),
-        (PageUp, r"page[\s_-]*up"),
-        (PageDown, r"page[\s_-]*down"),
-        (Type, r"type(?:[\s_-]*(?:the\s+)?text)?"),
-        (Back, r"back"),
-        (Exit, r"exit"),
-        (Stop, r"stop"),
-    )
+    (t, re.compile(r"^(?:" + t.pattern + r")(?![a-z0-9])", re.IGNORECASE)) for t in OPERATION_TYPES
 )
+# The Chinese names (打开应用, 点击文本...), longest first so that 输入文本 wins over 输入.
+_CHINESE: tuple[tuple[type, str], ...] = tuple(sorted(
+    ((t, name) for t in OPERATION_TYPES for name in t.chinese), key=lambda p: -len(p[1])))
+# The "action" values of JSON-shaped actions.
+_JSON_NAMES: dict[str, type] = {name: t for t in OPERATION_TYPES for name in t.json_names}
+# Keys a JSON-shaped action may hold its parameter under, besides the field's own name.
+_JSON_ARG_KEYS = ("text", "name", "app", "app_name", "description", "target", "element", "value", "content")
 _POSITION_SYNONYMS = {"upper": "top", "lower": "bottom", "middle": "center", "centre": "center", "central": "center"}
 _POSITION_FILLER = {"the", "of", "screen", "corner", "side", "part", "area", "and", "at", "in", "on", "edge"}
 
@@ -85,7 +77,18 @@ def sections(reply: str) -> dict[str, str]:
 
 def parse_reply(reply: str) -> ParsedReply:
     """Parse a whole ReAct reply. Raises :class:`ParseError` saying what is wrong, in words the
-    model can act on."""
+    model can act on. A reply that is one JSON object (``{"observation": ..., "thought": ...,
+    "action": "click_text", "text": ...}``) is read too."""
+    whole = normalize_text(reply).strip()
+    if whole.startswith("{") and whole.endswith("}"):
+        try:
+            d = json.loads(whole)
+        except json.JSONDecodeError:
+            d = None
+        if isinstance(d, dict):
+            op = _json_action(whole)
+            text = lambda k: d[k] if isinstance(d.get(k), str) else ""  # noqa: E731
+            return ParsedReply(text("observation"), text("thought"), str(op), op)
     secs = sections(reply)
     if "action" not in secs:
         body = [ln for ln in normalize_text(reply).splitlines() if ln.strip()]
@@ -200,7 +203,7 @@ def _as_position(field: str) -> tuple[str, ...] | None:
         return None
 
 
-def _icon(arg: str) -> ClickIcon:
+def _icon(arg: str, t: type = ClickIcon) -> ClickIcon | LongPress:
     fields = [f for f in _split_top_level(arg) if f]
     position: tuple[str, ...] = ()
     if len(fields) == 1 and _as_position(fields[0]) is not None:
@@ -218,33 +221,91 @@ def _icon(arg: str) -> ClickIcon:
         fields[0] = _strip_label(_unquote(fields[0]), "description")
     description = ", ".join(_unquote(f) for f in fields).strip()
     if not description:
+        if t is LongPress:
+            raise ParseError("Long Press needs the text or a description of the icon to hold, e.g. "
+                             "'Long Press (Shopping list)'")
         raise ParseError("Click Icon needs a description of the icon (colour and shape), e.g. "
                          "'Click Icon (grey gear, top right)'")
-    return ClickIcon(description, position)
+    return t(description, position)
+
+
+def _name(s: str) -> tuple[type, str] | None:
+    """The operation named at the start of ``s`` (English or Chinese) and the rest of the line."""
+    for t, pattern in _NAMES:
+        m = pattern.match(s)
+        if m:
+            return t, s[m.end():]
+    for t, name in _CHINESE:
+        if s.startswith(name):
+            return t, s[len(name):]
+    return None
+
+
+def _build(t: type, arg: str | None, shown: str) -> Operation:
+    """The operation of class ``t`` with the parameter text ``arg``."""
+    if t.argument == "none":
+        return t()
+    if arg is not None and t.argument != "target":
+        arg = _unquote(arg)
+    if not arg:
+        raise ParseError(f"'{shown}' has no parameter: write it in parentheses, e.g. '{t.op} (...)'")
+    if t.argument == "target":
+        return _icon(arg, t)
+    if t is Type and arg.endswith("\\n"):
+        arg = arg[:-2] + "\n"  # a written \n at the end presses Enter
+    return t(arg)
 
 
 def parse_operation(line: str) -> Operation:
-    """Parse one action line (``Click Text (Settings)`` and the variants models write)."""
+    """Parse one action line (``Click Text (Settings)``, the variants models write, the Chinese
+    names, or a JSON-shaped action such as ``{"action": "click_text", "text": "Settings"}``)."""
     s = _clean_line(line)
-    for t, pattern in _NAMES:
-        m = pattern.match(s)
-        if not m:
-            continue
-        rest = s[m.end():]
-        if t in (PageUp, PageDown, Back, Exit, Stop):
-            return t()
-        arg = _argument(rest)
-        if arg is not None and t is not ClickIcon:
-            arg = _unquote(arg)
-        if not arg:
-            raise ParseError(f"'{s}' has no parameter: write it in parentheses, e.g. '{t.op} (...)'")
-        if t is ClickIcon:
-            return _icon(arg)
-        if t is Type and arg.endswith("\\n"):
-            arg = arg[:-2] + "\n"  # a written \n at the end presses Enter
-        return t(arg)
+    if s.startswith("{"):
+        return _json_action(s)
+    found = _name(s)
+    if found is not None:
+        t, rest = found
+        return _build(t, None if t.argument == "none" else _argument(rest), s)
     shown = s if len(s) <= 120 else s[:117] + "..."
-    raise ParseError(f"'{shown}' is not one of the eight operations. Write exactly one of: {GRAMMAR}")
+    raise ParseError(f"'{shown}' is not one of the operations. Write exactly one of: {GRAMMAR}")
+
+
+def _json_action(s: str) -> Operation:
+    """An action written as a JSON object: ``{"action": "click_icon", "description": ..., "position": ...}``."""
+    try:
+        d = json.loads(s)
+    except json.JSONDecodeError as exc:
+        raise ParseError(f"the action looks like JSON but is not valid JSON ({exc.msg}); write one operation, "
+                         f"one of: {GRAMMAR}") from None
+    if not isinstance(d, dict):
+        raise ParseError(f"a JSON action is an object with an \"action\" key; write one of: {GRAMMAR}")
+    if isinstance(d.get("action"), dict):  # {"thought": ..., "action": {"action": ...}}
+        d = d["action"]
+    name = next((d[k] for k in ("action", "action_type", "operation", "op", "type") if isinstance(d.get(k), str)), None)
+    if name is None:
+        raise ParseError(f"the JSON action has no \"action\" name; write one of: {GRAMMAR}")
+    key = name.strip().lower()
+    t = _JSON_NAMES.get(key) or _JSON_NAMES.get(re.sub(r"[\s-]+", "_", key))
+    if t is None:
+        found = _name(name.strip())
+        t = found[0] if found is not None and not found[1].strip() else None
+    if t is None:
+        raise ParseError(f"'{name}' is not one of the operations. Write exactly one of: {GRAMMAR}")
+    if t.argument == "none":
+        return t()
+    own = [f for f in t.__dataclass_fields__ if f != "position"][0]
+    arg = next((d[k] for k in (own, *_JSON_ARG_KEYS) if isinstance(d.get(k), str) and d[k].strip()), None)
+    if arg is None:
+        raise ParseError(f"the JSON action {name!r} has no {own!r}: write e.g. {{\"action\": \"{name}\", \"{own}\": \"...\"}}")
+    if t.argument == "target":
+        pos = d.get("position")
+        if isinstance(pos, list):
+            pos = " ".join(str(p) for p in pos)
+        position = _as_position(pos) if isinstance(pos, str) and pos.strip() else None
+        if isinstance(pos, str) and pos.strip() and position is None:
+            raise ParseError(f"position {pos!r} is not one or two of top, bottom, left, right, center")
+        return t(arg.strip(), position or ())
+    return t(arg)
 
 
 # --- short answers: choice among numbered marks, completion check, reflection -------------------

@@ -13,9 +13,12 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 
 from PIL import Image
 
+import time
+
 from mobile_agent.agent import parser, prompts
-from mobile_agent.agent.operations import Operation
-from mobile_agent.errors import ParseError
+from mobile_agent.agent.operations import OPERATION_TYPES, Operation
+from mobile_agent.agent.record import CallRecord
+from mobile_agent.errors import MobileAgentError, ParseError
 from mobile_agent.model.base import ChatModel, ChatResponse, Message, TextPart, Usage, encode_image
 
 
@@ -35,7 +38,8 @@ class PlanContext:
 
     ``screenshot`` is the current screen at device resolution; ``earlier_screens`` the screenshots
     of the previous steps that the history keeps (at most ``history_screens - 1``, oldest first).
-    ``image_max_side`` and ``jpeg_quality`` say how to encode images for a model.
+    ``image_max_side`` and ``jpeg_quality`` say how to encode images for a model; ``operations``
+    are the operation classes the device supports (the prompt offers only those).
     """
 
     instruction: str
@@ -46,6 +50,7 @@ class PlanContext:
     feedback: Sequence[str] = ()
     image_max_side: int | None = 1024
     jpeg_quality: int = 80
+    operations: Sequence[type] = OPERATION_TYPES
 
     def history_tuples(self) -> list[tuple[int, Operation, str]]:
         return [(h.step, h.operation, h.outcome) for h in self.history]
@@ -53,19 +58,30 @@ class PlanContext:
 
 @dataclass
 class Calls:
-    """Accounting of the model calls behind one answer."""
+    """Accounting of the model calls behind one answer, and the record of each call
+    (:class:`~mobile_agent.agent.record.CallRecord`: its kind, raw reply, tokens, error, duration)."""
 
     usage: Usage = field(default_factory=Usage)
     cost_usd: float | None = None
     model_s: float = 0.0
     count: int = 0
+    records: list[CallRecord] = field(default_factory=list)
 
-    def add(self, r: ChatResponse) -> None:
+    def add(self, r: ChatResponse, kind: str = "plan") -> CallRecord:
         self.usage = self.usage + r.usage
         if r.cost_usd is not None:
             self.cost_usd = (self.cost_usd or 0.0) + r.cost_usd
         self.model_s += r.latency_s
         self.count += 1
+        rec = CallRecord(kind, r.text, r.usage.prompt_tokens, r.usage.completion_tokens, r.latency_s)
+        self.records.append(rec)
+        return rec
+
+    def failed(self, kind: str, error: BaseException, duration_s: float) -> None:
+        """A call that got no reply (the model's service failed after its retries)."""
+        self.model_s += duration_s
+        self.count += 1
+        self.records.append(CallRecord(kind, None, 0, 0, duration_s, f"{type(error).__name__}: {error}"))
 
     def merge(self, other: Calls) -> None:
         self.usage = self.usage + other.usage
@@ -73,6 +89,13 @@ class Calls:
             self.cost_usd = (self.cost_usd or 0.0) + other.cost_usd
         self.model_s += other.model_s
         self.count += other.count
+        self.records.extend(other.records)
+
+
+def calls_of(exc: BaseException) -> Calls:
+    """The calls a planner's failure made (kept on the exception by :meth:`LLMPlanner._ask`)."""
+    calls = exc.__dict__.get("calls")
+    return calls if isinstance(calls, Calls) else Calls()
 
 
 @dataclass
@@ -195,17 +218,26 @@ class LLMPlanner(BasePlanner):
     def _image(self, ctx: PlanContext, image: Image.Image):
         return encode_image(image, ctx.image_max_side, ctx.jpeg_quality)
 
-    def _ask(self, messages: list[Message], calls: Calls, parse, what: str):
-        """Call the model, parse, and on a parse error send the reply back with the error, bounded."""
+    def _ask(self, messages: list[Message], calls: Calls, parse, what: str, kind: str):
+        """Call the model, parse, and on a parse error send the reply back with the error, bounded.
+        Every call is recorded in ``calls`` (as ``kind``); a failure of the model's service is
+        re-raised carrying ``calls``."""
         errors: list[str] = []
         raw = ""
         for _ in range(self.parse_retries + 1):
-            resp = self.model.complete(messages, max_tokens=self.max_tokens)
-            calls.add(resp)
+            t = time.monotonic()
+            try:
+                resp = self.model.complete(messages, max_tokens=self.max_tokens)
+            except MobileAgentError as exc:
+                calls.failed(kind, exc, time.monotonic() - t)
+                exc.calls = calls  # type: ignore[attr-defined]
+                raise
+            record = calls.add(resp, kind)
             raw = resp.text
             try:
                 return parse(raw), raw, errors
             except ParseError as exc:
+                record.error = f"could not be read: {exc}"
                 errors.append(str(exc))
                 messages = messages + [Message.text("assistant", raw),
                                        Message.text("user", prompts.parse_error_feedback(str(exc)))]
@@ -220,30 +252,34 @@ class LLMPlanner(BasePlanner):
         parts: list = [TextPart(text)]
         parts += [self._image(ctx, im) for im in ctx.earlier_screens]
         parts.append(self._image(ctx, ctx.screenshot))
-        messages = [Message.text("system", prompts.SYSTEM_PROMPT), Message("user", tuple(parts))]
+        messages = [Message.text("system", prompts.system_prompt(ctx.operations)), Message("user", tuple(parts))]
         calls = Calls()
-        parsed, raw, errors = self._ask(messages, calls, parser.parse_reply, "reply")
+        parsed, raw, errors = self._ask(messages, calls, parser.parse_reply, "reply", "plan")
         return Plan(parsed.observation, parsed.thought, parsed.operation, raw, calls, _summary(messages), errors)
 
     def choose(self, ctx: PlanContext, marked: Image.Image, candidates: Sequence[Any], question: str) -> Choice:
         n = len(candidates)
         text = prompts.choose_prompt(ctx.instruction, question, n, self.mark_base)
-        messages = [Message("user", (TextPart(text), self._image(ctx, marked)))]
+        messages = [Message.text("system", prompts.JUDGE_SYSTEM_PROMPT),
+                    Message("user", (TextPart(text), self._image(ctx, marked)))]
         calls = Calls()
-        index, raw, _ = self._ask(messages, calls, lambda r: parser.parse_choice(r, n, self.mark_base), "choice")
+        index, raw, _ = self._ask(messages, calls, lambda r: parser.parse_choice(r, n, self.mark_base), "choice",
+                                  "choose")
         return Choice(index, raw, calls)
 
     def check_completion(self, ctx: PlanContext) -> Completion:
         text = prompts.completion_prompt(ctx.instruction, ctx.history_tuples())
-        messages = [Message("user", (TextPart(text), self._image(ctx, ctx.screenshot)))]
+        messages = [Message.text("system", prompts.JUDGE_SYSTEM_PROMPT),
+                    Message("user", (TextPart(text), self._image(ctx, ctx.screenshot)))]
         calls = Calls()
-        verdict, raw, _ = self._ask(messages, calls, parser.parse_completion, "completion verdict")
+        verdict, raw, _ = self._ask(messages, calls, parser.parse_completion, "completion verdict", "complete")
         return Completion(verdict.value == "complete", verdict.reason, raw, calls)
 
     def reflect(self, ctx: PlanContext, before: Image.Image, after: Image.Image, operation: Operation,
                 thought: str) -> Reflection:
         text = prompts.reflection_prompt(ctx.instruction, operation, thought)
-        messages = [Message("user", (TextPart(text), self._image(ctx, before), self._image(ctx, after)))]
+        messages = [Message.text("system", prompts.JUDGE_SYSTEM_PROMPT),
+                    Message("user", (TextPart(text), self._image(ctx, before), self._image(ctx, after)))]
         calls = Calls()
-        verdict, raw, _ = self._ask(messages, calls, parser.parse_reflection, "reflection verdict")
+        verdict, raw, _ = self._ask(messages, calls, parser.parse_reflection, "reflection verdict", "reflect")
         return Reflection(verdict.value, verdict.reason, raw, calls)

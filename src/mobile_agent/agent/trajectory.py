@@ -13,6 +13,8 @@ from typing import Any, Sequence
 
 from PIL import Image, ImageDraw
 
+from mobile_agent.agent.record import StepRecord
+from mobile_agent.device.gestures import Gesture, LongPress, Swipe, Tap
 from mobile_agent.fsutil import atomic_write_bytes, atomic_write_text  # noqa: F401 - re-exported
 
 SUMMARY = "summary.json"
@@ -21,24 +23,26 @@ SCREENS = "screens"
 OUTCOMES = ("completed", "step_limit", "time_limit", "loop", "interrupted", "error", "dry_run")
 
 
-def draw_gesture(image: Image.Image, gesture: dict[str, Any], boxes: Sequence[Sequence[int]] = ()) -> Image.Image:
+def draw_gesture(image: Image.Image, gesture: Gesture, boxes: Sequence[Sequence[int]] = ()) -> Image.Image:
     """A copy of ``image`` with the candidate ``boxes`` outlined and the gesture drawn: a ring and
-    cross at a tap, an arrow for a swipe."""
+    cross at a tap (a second ring for a long press), an arrow for a swipe."""
     out = image.convert("RGB").copy()
     d = ImageDraw.Draw(out)
     r = max(12, min(out.size) // 30)
     lw = max(3, min(out.size) // 200)
     for b in boxes:
         d.rectangle([b[0], b[1], b[2] - 1, b[3] - 1], outline=(255, 170, 0), width=max(2, lw // 2))
-    kind = gesture.get("kind")
     red = (230, 20, 40)
-    if kind == "tap":
-        x, y = gesture["x"], gesture["y"]
+    if isinstance(gesture, (Tap, LongPress)):
+        x, y = gesture.x, gesture.y
         d.ellipse([x - r, y - r, x + r, y + r], outline=red, width=lw)
         d.line([x - r // 2, y, x + r // 2, y], fill=red, width=lw)
         d.line([x, y - r // 2, x, y + r // 2], fill=red, width=lw)
-    elif kind == "swipe":
-        x1, y1, x2, y2 = gesture["x1"], gesture["y1"], gesture["x2"], gesture["y2"]
+        if isinstance(gesture, LongPress):
+            R = int(r * 1.5)
+            d.ellipse([x - R, y - R, x + R, y + R], outline=red, width=lw)
+    elif isinstance(gesture, Swipe):
+        x1, y1, x2, y2 = gesture.x1, gesture.y1, gesture.x2, gesture.y2
         d.line([x1, y1, x2, y2], fill=red, width=lw)
         d.ellipse([x1 - r // 2, y1 - r // 2, x1 + r // 2, y1 + r // 2], outline=red, width=lw)
         dx, dy = x2 - x1, y2 - y1
@@ -78,21 +82,33 @@ class TrajectoryWriter:
         atomic_write_bytes(self.dir / rel, _png(image))
         return rel
 
-    def append_step(self, record: dict[str, Any]) -> None:
-        """Add one step to ``steps.jsonl`` (the file is rewritten atomically, so it is never half-written)."""
-        self._lines.append(json.dumps(record, ensure_ascii=False))
+    def append_step(self, record: StepRecord | dict[str, Any]) -> None:
+        """Add one step to ``steps.jsonl`` (the file is rewritten atomically, so it is never half-written).
+        A dict is written as it is (the multi-agent loop's record, with its own fields)."""
+        d = record.to_dict() if isinstance(record, StepRecord) else record
+        self._lines.append(json.dumps(d, ensure_ascii=False))
         atomic_write_text(self.dir / STEPS, "\n".join(self._lines) + "\n")
 
     def write_summary(self, summary: dict[str, Any]) -> None:
         atomic_write_text(self.dir / SUMMARY, json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
 
 
-def read_steps(run_dir: str | Path) -> list[dict[str, Any]]:
-    """The step records of a run folder (empty when it has none yet)."""
+def read_steps(run_dir: str | Path) -> list[StepRecord]:
+    """The step records of a run folder (empty when it has none yet), of this version or an
+    earlier one. Raises ``ValueError`` naming the line for a line that is not a step record (the
+    report's own reader, :mod:`mobile_agent.report.rundata`, tolerates those instead)."""
     p = Path(run_dir) / STEPS
     if not p.exists():
         return []
-    return [json.loads(line) for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
+    out: list[StepRecord] = []
+    for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            out.append(StepRecord.from_dict(json.loads(line)))
+        except ValueError as exc:  # json.JSONDecodeError is a ValueError too
+            raise ValueError(f"{p}: line {i} is not a step record: {exc}") from None
+    return out
 
 
 def read_summary(run_dir: str | Path) -> dict[str, Any] | None:

@@ -13,10 +13,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
+from mobile_agent.agent.record import StepRecord, as_step_record
 from mobile_agent.bench.metrics import ProgressTracker
 from mobile_agent.bench.store import ResultRow, ResultStore
 from mobile_agent.bench.suite import parse_task_key, suite_defs
 from mobile_agent.bench.task import Task
+from mobile_agent.device.gestures import Tap
 from mobile_agent.errors import ConfigError, DeviceDisconnectedError, DeviceNotFoundError
 from mobile_agent.fsutil import FolderLock
 
@@ -154,7 +156,6 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
     """Run one task and measure it. On the simulated phone the metrics come from its state; with
     ``judge`` (a :class:`mobile_agent.bench.human.HumanJudge`) a person judges instead."""
     from mobile_agent.agent import Agent, AgentSettings
-    from mobile_agent.agent.operations import Stop, operation_from_dict
 
     if config.fault and task.key in config.fault.partition(":")[2].split(","):
         kind = config.fault.partition(":")[0]
@@ -171,17 +172,13 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
 
     phone = device if device is not None else task.make_phone()
     tracker = ProgressTracker(task, phone) if config.is_sim and judge is None else None
-    records: dict[int, dict[str, Any]] = {}
+    records: dict[int, StepRecord] = {}
 
-    def on_step(rec: dict[str, Any]) -> None:
-        records[int(rec["step"])] = {"gesture": rec.get("gesture"), "grounding": rec.get("grounding"),
-                                     "error": rec.get("error")}
-        if tracker is None:
-            return
-        op = operation_from_dict(rec["operation"]) if rec.get("operation") else None
-        kind = (rec.get("gesture") or {}).get("kind", "none")
-        carried = rec.get("error") is None and (kind != "none" or isinstance(op, Stop))
-        tracker.after_step(int(rec["step"]), op, carried)
+    def on_step(step: StepRecord | dict[str, Any]) -> None:
+        rec = as_step_record(step)
+        records[rec.step] = rec
+        if tracker is not None:
+            tracker.after_step(rec.step, rec.operation, rec.carried_out)
 
     settings = AgentSettings(max_steps=config.step_budget(task), time_limit_s=600.0, settle_interval_s=0.0,
                              settle_timeout_s=1.0, reflect=config.reflect, on_finish=write_report,
@@ -271,25 +268,22 @@ def record_verdict(traj: Path, row: ResultRow) -> None:
         logging.getLogger(__name__).warning("could not record the verdict in %s: %s", traj, exc)
 
 
-def explain_first_wrong(judged: Sequence[Any], records: dict[int, dict[str, Any]]) -> str | None:
+def explain_first_wrong(judged: Sequence[Any], records: dict[int, StepRecord]) -> str | None:
     """In words: the first step that was not correct, where it tapped and what grounding found."""
     for j in judged:
         if j.correct:
             continue
-        rec = records.get(j.step, {})
-        g = rec.get("grounding") or {}
-        gesture = rec.get("gesture") or {}
+        rec = records.get(j.step)
+        g = rec.grounding if rec is not None else None
         where = ""
-        if gesture.get("kind") == "tap":
-            where = f"; tapped ({gesture['x']}, {gesture['y']})"
-            chosen = g.get("chosen")
-            cands = g.get("candidates") or []
-            if chosen is not None and chosen < len(cands):
-                c = cands[chosen]
-                label = f" {c['text']!r}" if c.get("text") else ""
-                where += f" on candidate{label} {c['box']} (score {c['score']:.2f} of {len(cands)} candidates)"
-        elif g.get("status") and g.get("status") != "found":
-            where = f"; grounding {g['status']}: {g.get('message', '')}"
+        if rec is not None and isinstance(rec.gesture, Tap):
+            where = f"; tapped ({rec.gesture.x}, {rec.gesture.y})"
+            if g is not None and g.chosen is not None and g.chosen < len(g.candidates):
+                c = g.candidates[g.chosen]
+                label = f" {c.text!r}" if c.text else ""
+                where += f" on candidate{label} {c.box} (score {c.score:.2f} of {len(g.candidates)} candidates)"
+        elif g is not None and g.status and g.status != "found":
+            where = f"; grounding {g.status}: {g.message}"
         return f"step {j.step} {j.action}: {j.why}{where}"
     return None
 

@@ -6,9 +6,7 @@ order), independently of perception.
 
 from __future__ import annotations
 
-from mobile_agent.agent.operations import (
-    Back, ClickIcon, ClickText, Exit, OpenApp, Operation, PageDown, PageUp, Stop, Type,
-)
+from mobile_agent.agent.operations import Geometry, Operation
 from mobile_agent.bench.metrics import Metrics, ProgressTracker
 from mobile_agent.bench.task import RefStep, Task, norm
 from mobile_agent.device.uitree import TreeDriver, UINode
@@ -27,10 +25,20 @@ def _pick(nodes: list[UINode], how: str) -> UINode:
 
 
 def tree_act(driver: TreeDriver, step: RefStep) -> None:
-    """Carry out one reference step by the tree. Raises ``LookupError`` when its node is not on screen."""
+    """Carry out one reference step by the tree. Raises ``LookupError`` when its node is not on
+    screen. A grounded operation becomes its gesture at the centre of its node; the others become
+    their own gesture, as in the agent's loop."""
     op: Operation = step.op
-    if isinstance(op, (OpenApp, ClickText)):
-        label = step.node_text or (op.name if isinstance(op, OpenApp) else op.text)
+    if op.grounds is None:
+        w, h = driver.device.size()
+        op.gesture(Geometry(w, h, swipe_ms=300)).perform(driver.device)
+        return
+    if op.grounds == "icon" or (op.grounds == "target" and step.icon_desc):
+        nodes = driver.find_all(desc=step.icon_desc)
+        if not nodes:
+            raise LookupError(f"{op}: no node with content-desc {step.icon_desc!r}; visible: {driver.visible_labels()}")
+    else:
+        label = step.node_text or op.words()
         nodes = driver.find_all(text=label) or driver.find_all(desc=label)
         if not nodes:  # a wrapped text (lines joined by a newline in the tree), or its start
             texts = [n for n in driver.find_all() if n.text]
@@ -38,29 +46,8 @@ def tree_act(driver: TreeDriver, step: RefStep) -> None:
                 [n for n in texts if norm(n.text).startswith(norm(label))]
         if not nodes:
             raise LookupError(f"{op}: no node with the text {label!r}; visible: {driver.visible_labels()}")
-        node = _pick(nodes, step.pick)
-    elif isinstance(op, ClickIcon):
-        nodes = driver.find_all(desc=step.icon_desc)
-        if not nodes:
-            raise LookupError(f"{op}: no node with content-desc {step.icon_desc!r}; visible: {driver.visible_labels()}")
-        node = _pick(nodes, step.pick)
-    else:
-        node = None
-    if node is not None:
-        c = node.bounds.center
-        driver.device.tap(c.x, c.y)
-    elif isinstance(op, Type):
-        driver.device.type_text(op.text)
-    elif isinstance(op, PageDown):
-        driver.page_down()
-    elif isinstance(op, PageUp):
-        driver.page_up()
-    elif isinstance(op, Back):
-        driver.device.back()
-    elif isinstance(op, Exit):
-        driver.device.home()
-    elif not isinstance(op, Stop):  # pragma: no cover - every operation is handled above
-        raise ValueError(f"no tree action for {op}")
+    c = _pick(nodes, step.pick).bounds.center
+    op.at(c.x, c.y).perform(driver.device)
 
 
 def replay(task: Task) -> tuple[Metrics, list[int]]:

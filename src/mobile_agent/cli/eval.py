@@ -196,10 +196,8 @@ def _timing(rows) -> dict:
         except (OSError, ValueError):
             continue
         for rec in recs:
-            t = rec.get("timings") or {}
-            if "total_s" in t:
-                steps.append(float(t["total_s"]))
-                perception.append(float(t.get("perception_s") or 0.0))
+            steps.append(rec.timings.total_s)
+            perception.append(rec.timings.perception_s)
 
     def q(xs: list[float], f: float) -> float:
         xs = sorted(xs)

@@ -11,6 +11,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from mobile_agent.agent.record import StepRecord, as_step_record
+from mobile_agent.device.gestures import NoGesture
 from mobile_agent.errors import ConfigError
 
 console = Console()
@@ -21,37 +23,30 @@ def _default_out(instruction: str) -> Path:
     return Path("runs") / f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{slug}"
 
 
-def _step_line(rec: dict[str, Any]) -> str:
-    g = rec.get("gesture") or {}
-    kind = g.get("kind")
-    if kind == "tap":
-        where = f"tap ({g['x']}, {g['y']})"
-    elif kind == "swipe":
-        where = f"swipe ({g['x1']}, {g['y1']})->({g['x2']}, {g['y2']})"
-    elif kind == "type":
-        where = f"type {g['text']!r}"
-    elif kind in ("back", "home"):
-        where = kind
-    elif rec.get("completion") is not None:
-        where = "confirmed complete" if rec["completion"]["complete"] else "not complete yet"
+def _step_line(step: StepRecord | dict[str, Any]) -> str:
+    """One line about a step for the terminal (a multi-mode record, a dict, adds its subgoal)."""
+    subgoal = step.get("subgoal") if isinstance(step, dict) else None
+    rec = as_step_record(step)
+    if not isinstance(rec.gesture, NoGesture):
+        where = rec.gesture.describe()
+    elif rec.completion is not None:
+        where = "confirmed complete" if rec.completion.complete else "not complete yet"
     else:
         where = "-"
-    m = rec.get("model") or {}
-    tokens = (m.get("prompt_tokens") or 0) + (m.get("completion_tokens") or 0)
-    t = (rec.get("timings") or {}).get("total_s", 0.0)
-    action = rec.get("action") or "?"
+    tokens = rec.model.prompt_tokens + rec.model.completion_tokens
+    action = rec.action or "?"
     extra = ""
-    refl = rec.get("reflection") or {}
-    if rec.get("error"):
-        extra = f"  [red]{escape(str(rec['error']))}[/red]"
-    elif refl.get("verdict") == "no_change":
+    if rec.error:
+        extra = f"  [red]{escape(str(rec.error))}[/red]"
+    elif rec.reflection.verdict == "no_change":
         extra = "  [yellow]no change[/yellow]"
-    elif refl.get("verdict") == "wrong_page":
+    elif rec.reflection.verdict == "wrong_page":
         extra = "  [yellow]wrong page[/yellow]"
-    elif (rec.get("grounding") or {}).get("status") not in (None, "found"):
-        extra = f"  [yellow]{escape(str(rec['grounding']['status']))}: not carried out[/yellow]"
-    goal = f"  [dim]({escape(str(rec['subgoal']))})[/dim]" if rec.get("subgoal") else ""  # multi mode: the manager's subgoal
-    return f"[bold]step {rec['step']:>2}[/bold]  {escape(f'{action}  {where}')}  {t:.1f} s  {tokens} tok{extra}{goal}"
+    elif rec.grounding is not None and rec.grounding.status != "found":
+        extra = f"  [yellow]{escape(str(rec.grounding.status))}: not carried out[/yellow]"
+    goal = f"  [dim]({escape(str(subgoal))})[/dim]" if subgoal else ""  # multi mode: the manager's subgoal
+    return (f"[bold]step {rec.step:>2}[/bold]  {escape(f'{action}  {where}')}  {rec.timings.total_s:.1f} s  "
+            f"{tokens} tok{extra}{goal}")
 
 
 def register(app: typer.Typer) -> None:
@@ -139,7 +134,7 @@ def register(app: typer.Typer) -> None:
             view.show_screen(phone.screenshot())
             follow = view.follow(out_dir)
 
-            def on_step(rec: dict[str, Any]) -> None:
+            def on_step(rec: StepRecord | dict[str, Any]) -> None:
                 print_step(rec)
                 follow(rec)
 

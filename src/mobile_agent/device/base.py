@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from PIL import Image
+
+#: What a device may declare in its ``capabilities``, beyond what every device does (screenshot,
+#: tap, swipe, type, back, home): ``long_press`` (press and hold, the Long Press operation),
+#: ``wait_still`` (wait until the screen stops changing: the Wait operation, and settling after
+#: each gesture), ``launch`` (open an app by name without the launcher: the Open App fallback),
+#: ``ui_tree`` (a uiautomator-style XML dump).
+CAPABILITIES = frozenset({"long_press", "wait_still", "launch", "ui_tree"})
 
 
 @runtime_checkable
@@ -13,7 +20,11 @@ class Device(Protocol):
 
     Implementations raise :class:`mobile_agent.errors.InvalidGestureError` for a gesture off the
     screen and :class:`mobile_agent.errors.DeviceError` (or a subclass) when the phone fails.
+    ``capabilities`` declares which of the optional methods (see :data:`CAPABILITIES`) really work;
+    the agent offers the model only the operations the device declares.
     """
+
+    capabilities: frozenset[str]
 
     def screenshot(self) -> Image.Image:
         """The current screen as an RGB image of ``size()``."""
@@ -35,9 +46,30 @@ class Device(Protocol):
 
     def home(self) -> None: ...
 
+    def long_press(self, x: int, y: int, duration_ms: int = 800) -> None:
+        """Press and hold at (x, y) for ``duration_ms``."""
+        ...
+
+    def wait_still(self, timeout_s: float = 3.0) -> bool:
+        """Wait until the screen stops changing, at most ``timeout_s``; False on timeout."""
+        ...
+
+    def launch(self, app: str) -> bool:
+        """Open an app by its launcher label (or package); False when no app matches."""
+        ...
+
     def ui_tree(self) -> str | None:
         """A uiautomator-style XML dump of the screen, or ``None`` where it cannot be had."""
         ...
+
+
+def device_capabilities(device: Any) -> frozenset[str]:
+    """What ``device`` declares it can do beyond the basic gestures (empty for a device that
+    declares nothing, such as a small test double)."""
+    caps = getattr(type(device), "capabilities", None)
+    if caps is None:
+        caps = getattr(device, "capabilities", frozenset())
+    return frozenset(caps) & CAPABILITIES
 
 
 def check_point(device_size: tuple[int, int], x: int, y: int) -> None:

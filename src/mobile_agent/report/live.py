@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 from PIL import Image
 
+from mobile_agent.agent.record import StepRecord
 from mobile_agent.report.htmlkit import render_static
 from mobile_agent.report.localserver import LocalServer, Response, json_response, text_response
 
@@ -84,12 +85,13 @@ class LiveView:
             self._step_screen.append(number)
             self._version += 1
 
-    def follow(self, run_dir: str | Path) -> Callable[[dict[str, Any]], None]:
+    def follow(self, run_dir: str | Path) -> Callable[[StepRecord | dict[str, Any]], None]:
         """An ``on_step`` callback for the agent: each step record is shown with its screenshot read
         from ``run_dir`` (the annotated copy, with the gesture drawn, where the step has one)."""
         base = Path(run_dir)
 
-        def on_step(record: dict[str, Any]) -> None:
+        def on_step(step: StepRecord | dict[str, Any]) -> None:
+            record = step.to_dict() if isinstance(step, StepRecord) else step
             image = None
             for key in ("annotated", "screenshot"):
                 rel = record.get(key)

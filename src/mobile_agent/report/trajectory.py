@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
+from mobile_agent.device.gestures import Gesture, LongPress, Swipe, Tap, TypeText, gesture_from_dict
 from mobile_agent.report.htmlkit import (
     data_uri, fmt_cost, fmt_int, fmt_seconds, num, relative_src, render_template, static_text, thumbnail_uri,
 )
@@ -45,20 +46,20 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def _gesture(g: Any) -> Gesture | None:
+    try:
+        return gesture_from_dict(g)
+    except ValueError:
+        return None
+
+
 def _gesture_text(g: Any) -> str:
     if not isinstance(g, dict):
         return "none recorded"
+    gesture = _gesture(g)
+    if gesture is not None:
+        return gesture.describe()
     kind = g.get("kind")
-    if kind == "tap":
-        return f"tap at ({_text(g.get('x'))}, {_text(g.get('y'))})"
-    if kind == "swipe":
-        d = g.get("duration_ms")
-        return (f"swipe ({_text(g.get('x1'))}, {_text(g.get('y1'))}) → ({_text(g.get('x2'))}, {_text(g.get('y2'))})"
-                + (f" in {_text(d)} ms" if d is not None else ""))
-    if kind == "type":
-        return f"type {_text(g.get('text'))!r}"
-    if kind in ("back", "home"):
-        return f"press {kind}"
     return "no gesture" if kind in (None, "none") else _text(kind)
 
 
@@ -107,22 +108,23 @@ def _overlay(step: Step, size: tuple[int, int]) -> dict[str, Any] | None:
             o["cands"].append({"i": i, "chosen": chosen == i, "x": f"{x1:.0f}", "y": f"{y1:.0f}",
                                "w": f"{max(1.0, x2 - x1):.0f}", "h": f"{max(1.0, y2 - y1):.0f}",
                                "tx": f"{tx:.0f}", "ty": f"{ty:.0f}", "fs": f"{fs:.0f}"})
-    g = step.record.get("gesture")
-    if isinstance(g, dict):
-        r = unit * 2.2
-        if g.get("kind") == "tap" and num(g.get("x")) is not None and num(g.get("y")) is not None:
-            x, y = float(g["x"]), float(g["y"])
-            o["tap"] = {"x": f"{x:.0f}", "y": f"{y:.0f}", "r": f"{r:.0f}", "dot": f"{r / 4:.0f}"}
-        elif g.get("kind") == "swipe" and all(num(g.get(k)) is not None for k in ("x1", "y1", "x2", "y2")):
-            x1, y1, x2, y2 = (float(g[k]) for k in ("x1", "y1", "x2", "y2"))
-            o["swipe"] = {"x1": f"{x1:.0f}", "y1": f"{y1:.0f}", "x2": f"{x2:.0f}", "y2": f"{y2:.0f}",
-                          "r": f"{r / 2:.0f}"}
-        elif g.get("kind") == "type" and isinstance(g.get("text"), str):
-            shown = g["text"] if len(g["text"]) <= 40 else g["text"][:39] + "…"
-            fs = unit * 2.2
-            o["typed"] = {"x": f"{unit:.0f}", "y": f"{h * 0.45:.0f}", "w": f"{w - 2 * unit:.0f}",
-                          "h": f"{fs * 1.8:.0f}", "rx": f"{unit:.0f}", "tx": f"{w / 2:.0f}",
-                          "ty": f"{h * 0.45 + fs * 1.25:.0f}", "fs": f"{fs:.0f}", "text": shown}
+    g = _gesture(step.record.get("gesture"))
+    r = unit * 2.2
+    if isinstance(g, (Tap, LongPress)):
+        x, y = float(g.x), float(g.y)
+        o["tap"] = {"x": f"{x:.0f}", "y": f"{y:.0f}", "r": f"{r:.0f}", "dot": f"{r / 4:.0f}"}
+        if isinstance(g, LongPress):  # a second, wider ring: held, not tapped
+            o["tap"]["hold"] = f"{r * 1.5:.0f}"
+    elif isinstance(g, Swipe):
+        x1, y1, x2, y2 = float(g.x1), float(g.y1), float(g.x2), float(g.y2)
+        o["swipe"] = {"x1": f"{x1:.0f}", "y1": f"{y1:.0f}", "x2": f"{x2:.0f}", "y2": f"{y2:.0f}",
+                      "r": f"{r / 2:.0f}"}
+    elif isinstance(g, TypeText):
+        shown = g.text if len(g.text) <= 40 else g.text[:39] + "…"
+        fs = unit * 2.2
+        o["typed"] = {"x": f"{unit:.0f}", "y": f"{h * 0.45:.0f}", "w": f"{w - 2 * unit:.0f}",
+                      "h": f"{fs * 1.8:.0f}", "rx": f"{unit:.0f}", "tx": f"{w / 2:.0f}",
+                      "ty": f"{h * 0.45 + fs * 1.25:.0f}", "fs": f"{fs:.0f}", "text": shown}
     if not (o["cands"] or o["tap"] or o["swipe"] or o["typed"]):
         return None
     return o

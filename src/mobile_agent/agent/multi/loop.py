@@ -25,8 +25,10 @@ from typing import Any
 
 from PIL import Image
 
-from mobile_agent.agent.loop import Agent, AgentSettings, RunResult, _finish, _now
+from mobile_agent.agent.loop import Agent, AgentSettings, RunResult, StepRun, _finish, _now
+from mobile_agent.agent.record import StepRecord
 from mobile_agent.agent.risk import decide
+from mobile_agent.device.gestures import LongPress, Swipe, Tap, gesture_point
 from mobile_agent.agent.multi.calls import RoleLedger
 from mobile_agent.agent.multi.cycles import CycleGuard
 from mobile_agent.agent.multi.executor import Assignment, Executor
@@ -296,10 +298,16 @@ class MultiAgent:
             act_op = Type(typed)
             if typed != op.text:
                 rec["typed"] = typed
-        gesture, grounding_fb = self._pieces._ground(act_op, ctx, rec, timings, calls)
-        rec["gesture"] = gesture
+        piece = StepRun(ctx, StepRecord(step), calls, t_step, writer)
+        gesture, grounding_fb = self._pieces.ground(act_op, piece)
+        timings["perception_s"] += piece.rec.timings.perception_s
+        if piece.rec.grounding is not None:
+            rec["grounding"] = piece.rec.grounding.to_dict()
+        rec["gesture"] = gesture.to_dict()
         boxes = [c["box"] for c in (rec["grounding"] or {}).get("candidates", [])]
-        if s.save_annotated and (gesture["kind"] in ("tap", "swipe") or boxes):
+        point = gesture_point(gesture) if isinstance(gesture, (Tap, LongPress)) else None
+        where = f" at ({point[0]}, {point[1]})" if point is not None else ""
+        if s.save_annotated and (isinstance(gesture, (Tap, LongPress, Swipe)) or boxes):
             rec["annotated"] = writer.save_screen(f"step_{step:03d}_annotated", draw_gesture(screen, gesture, boxes))
         if grounding_fb is not None:
             rec["reflection"]["feedback"] = grounding_fb
@@ -309,7 +317,6 @@ class MultiAgent:
             return finish("dry_run" if s.dry_run else None, screen)
         risk = decide(act_op, rec["grounding"], self.perception, screen, s.risk_rules) if s.confirm is not None else None
         if risk is not None and risk.risky:
-            where = f" at ({gesture['x']}, {gesture['y']})" if gesture["kind"] == "tap" else ""
             if not s.confirm(act_op, f"{act_op}{where}: {risk.why}"):
                 fail("interrupted", f"the user declined {act_op}")
         if s.dry_run:
@@ -317,8 +324,7 @@ class MultiAgent:
             return finish("dry_run")
         t = time.monotonic()
         try:
-            self._pieces._act(gesture)
-            after = self._pieces._settle(screen)
+            after = self._pieces.act(gesture, screen)
         except DeviceError as exc:
             timings["device_s"] += time.monotonic() - t
             fail("error", f"device: {exc}", exc)
@@ -336,7 +342,6 @@ class MultiAgent:
         check = deterministic_check(op, typed, screen, after, self.perception, changed, tree)
         timings["perception_s"] += time.monotonic() - t
         rec["reflection"]["changed"] = changed
-        where = f" at ({gesture['x']}, {gesture['y']})" if gesture["kind"] == "tap" else ""
         outcome_text = f"done{where}; the screen {'changed' if changed else 'did not change'}"
         if check is not None:
             rec["verification"] = check.to_dict()

@@ -80,6 +80,9 @@ class AdbDevice:
         ui_timeout_s: the longest wait for ``uiautomator dump`` (slow on busy screens).
     """
 
+    #: What a phone over adb does beyond the basic gestures (see ``device.base.CAPABILITIES``).
+    capabilities = frozenset({"long_press", "wait_still", "launch", "ui_tree"})
+
     def __init__(
         self,
         serial: str | None = None,

@@ -140,6 +140,9 @@ class SimPhone:
             see :mod:`mobile_agent.device.sim.look`. The default look changes nothing.
     """
 
+    #: What the simulated phone does beyond the basic gestures (see ``device.base.CAPABILITIES``).
+    capabilities = frozenset({"long_press", "wait_still", "launch", "ui_tree"})
+
     def __init__(self, seed: int = 0, width: int = 1080, height: int = 2400, dark: bool = False,
                  disturbances: Iterable[str] = (), look: Look | None = None) -> None:
         if width < 240 or height < 320:
@@ -219,8 +222,9 @@ class SimPhone:
                 return app
         raise ConfigError(f"no app named {name!r} on the phone; apps: {', '.join(self.app_names())}")
 
-    def launch(self, name: str) -> None:
-        """Open an app by name as the launcher would (sim-only helper for tests and set-up)."""
+    def launch(self, name: str) -> bool:
+        """Open an app by name as the launcher would (the test and benchmark set-up use it; the
+        agent only as the Open App fallback). Raises ``ConfigError`` for an app not installed."""
         app = self.find_app(name)
         self._dirty()
         self.clear_focus()
@@ -233,6 +237,7 @@ class SimPhone:
             self._loading_until = self.gestures + 1 + (self.seed + len(self._launched)) % 2
         if first and "permission" in self.disturbances and app.name != "Settings":
             self._permission_pending = app.name
+        return True
 
     def go_home(self) -> None:
         self.shade_open = False
@@ -315,6 +320,20 @@ class SimPhone:
         self._gesture()
         if node is not None and node.on_tap is not None:
             node.on_tap()
+
+    def long_press(self, x: int, y: int, duration_ms: int = 800) -> None:
+        """Press and hold: the node's long-press action (a menu); a node without one clicks on
+        release, as on Android."""
+        check_point(self.size(), x, y)
+        if duration_ms < 0:
+            raise InvalidGestureError(f"long press duration must be >= 0 ms, got {duration_ms}")
+        node = hit(self._current().root, x, y)
+        if node is None or node.on_long_press is None:
+            self.tap(x, y)
+            return
+        self.last_tap = (x, y)
+        self._gesture()
+        node.on_long_press()
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
         check_point(self.size(), x1, y1)

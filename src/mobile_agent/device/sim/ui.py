@@ -42,6 +42,7 @@ class Node:
     enabled: bool = True
     password: bool = False
     on_tap: Action | None = None
+    on_long_press: Action | None = None  # without one, a long press clicks on release, as on Android
     paint: Painter | None = None
     children: list["Node"] = field(default_factory=list)
     clip: Box | None = None  # visible region (inside a scroll area)

@@ -1,0 +1,238 @@
+"""The typed record of one step, and of each model call in it: what ``steps.jsonl`` holds.
+
+:meth:`StepRecord.to_dict` is the one writer of a step's JSON line (the trajectory writer calls
+it) and :meth:`StepRecord.from_dict` the one reader (:func:`mobile_agent.agent.trajectory.read_steps`);
+the field names and their order are the ones docs/interfaces.md fixes, so reports read the file as
+before. ``from_dict`` also reads the lines written before these types (no ``calls`` list, a launch
+fallback written as ``{"kind": "none", "launch": ...}``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mobile_agent.agent.operations import Operation, operation_from_dict, operation_to_dict
+from mobile_agent.device.gestures import Gesture, NoGesture, gesture_from_dict
+
+#: The kinds of model call a step makes.
+CALL_KINDS = ("plan", "choose", "complete", "reflect")
+
+
+@dataclass
+class CallRecord:
+    """One request to the model: what it was for, its raw reply (None when it failed), its tokens,
+    how long it took and, when it failed or could not be read, why."""
+
+    kind: str
+    raw: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    duration_s: float = 0.0
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "raw": self.raw, "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens, "duration_s": round(self.duration_s, 3),
+                "error": self.error}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> CallRecord:
+        return cls(str(d.get("kind", "")), d.get("raw"), int(d.get("prompt_tokens") or 0),
+                   int(d.get("completion_tokens") or 0), float(d.get("duration_s") or 0.0), d.get("error"))
+
+
+@dataclass
+class ModelRecord:
+    """The planning call's reply and the token and cost totals of every call of the step."""
+
+    raw: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    input_summary: str = ""
+    parse_errors: list[str] | None = None
+    calls: int | None = None
+    cost_usd: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"raw": self.raw, "prompt_tokens": self.prompt_tokens,
+                             "completion_tokens": self.completion_tokens, "input_summary": self.input_summary}
+        if self.parse_errors:
+            d["parse_errors"] = list(self.parse_errors)
+        if self.calls is not None:
+            d["calls"] = self.calls
+            d["cost_usd"] = self.cost_usd
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> ModelRecord:
+        return cls(d.get("raw"), int(d.get("prompt_tokens") or 0), int(d.get("completion_tokens") or 0),
+                   d.get("input_summary") or "", d.get("parse_errors"), d.get("calls"), d.get("cost_usd"))
+
+
+@dataclass
+class CandidateRecord:
+    box: list[int]
+    point: list[int]
+    score: float
+    text: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"box": list(self.box), "point": list(self.point), "score": self.score, "text": self.text}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> CandidateRecord:
+        return cls(list(d["box"]), list(d["point"]), float(d["score"]), d.get("text"))
+
+    @classmethod
+    def of(cls, c: Any) -> CandidateRecord:
+        """From a perception :class:`~mobile_agent.perception.Candidate`."""
+        return cls(list(c.box.as_tuple()), list(c.point.as_tuple()), round(float(c.score), 4), c.text)
+
+
+@dataclass
+class GroundingRecord:
+    """What perception found for the operation: status, candidates (best first), the chosen index."""
+
+    status: str
+    candidates: list[CandidateRecord] = field(default_factory=list)
+    chosen: int | None = None
+    message: str = ""
+    choice_raw: list[str] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"status": self.status, "candidates": [c.to_dict() for c in self.candidates],
+                             "chosen": self.chosen, "message": self.message}
+        if self.choice_raw:
+            d["choice_raw"] = list(self.choice_raw)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> GroundingRecord:
+        return cls(str(d.get("status")), [CandidateRecord.from_dict(c) for c in d.get("candidates") or []],
+                   d.get("chosen"), d.get("message") or "", d.get("choice_raw"))
+
+
+@dataclass
+class ReflectionRecord:
+    changed: bool | None = None
+    verdict: str | None = None
+    feedback: str | None = None
+    reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"changed": self.changed, "verdict": self.verdict, "feedback": self.feedback}
+        if self.reason is not None:
+            d["reason"] = self.reason
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> ReflectionRecord:
+        return cls(d.get("changed"), d.get("verdict"), d.get("feedback"), d.get("reason"))
+
+
+@dataclass
+class CompletionRecord:
+    complete: bool
+    reason: str = ""
+    raw: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"complete": self.complete, "reason": self.reason, "raw": self.raw}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> CompletionRecord:
+        return cls(bool(d.get("complete")), d.get("reason") or "", d.get("raw") or "")
+
+
+@dataclass
+class Timings:
+    perception_s: float = 0.0
+    model_s: float = 0.0
+    device_s: float = 0.0
+    total_s: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"perception_s": self.perception_s, "model_s": self.model_s, "device_s": self.device_s,
+                "total_s": self.total_s}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Timings:
+        return cls(*(float(d.get(k) or 0.0) for k in ("perception_s", "model_s", "device_s", "total_s")))
+
+
+@dataclass
+class StepRecord:
+    """One step of a run, as ``steps.jsonl`` holds it (see docs/interfaces.md)."""
+
+    step: int
+    screenshot: str | None = None
+    annotated: str | None = None
+    model: ModelRecord = field(default_factory=ModelRecord)
+    observation: str = ""
+    thought: str = ""
+    action: str | None = None
+    operation: Operation | None = None
+    grounding: GroundingRecord | None = None
+    gesture: Gesture = field(default_factory=NoGesture)
+    reflection: ReflectionRecord = field(default_factory=ReflectionRecord)
+    timings: Timings = field(default_factory=Timings)
+    error: str | None = None
+    completion: CompletionRecord | None = None
+    calls: list[CallRecord] = field(default_factory=list)
+
+    @property
+    def carried_out(self) -> bool:
+        """True when the step did something to the phone (or was a Stop) without an error."""
+        from mobile_agent.agent.operations import Stop
+
+        return self.error is None and (not isinstance(self.gesture, NoGesture) or isinstance(self.operation, Stop))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form of one line of ``steps.jsonl``."""
+        d: dict[str, Any] = {
+            "step": self.step, "screenshot": self.screenshot, "annotated": self.annotated,
+            "model": self.model.to_dict(), "observation": self.observation, "thought": self.thought,
+            "action": self.action,
+            "operation": operation_to_dict(self.operation) if self.operation is not None else None,
+            "grounding": self.grounding.to_dict() if self.grounding is not None else None,
+            "gesture": self.gesture.to_dict(), "reflection": self.reflection.to_dict(),
+            "timings": self.timings.to_dict(), "error": self.error,
+        }
+        if self.completion is not None:
+            d["completion"] = self.completion.to_dict()
+        if self.calls:
+            d["calls"] = [c.to_dict() for c in self.calls]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> StepRecord:
+        """Read one line of ``steps.jsonl``, of this version or an earlier one. Raises ``ValueError``
+        (saying what is wrong) for a line that is not a step record."""
+        if not isinstance(d, dict):
+            raise ValueError(f"a step record is a JSON object, got {type(d).__name__}")
+        try:
+            step = d["step"]
+            if not isinstance(step, int) or isinstance(step, bool):
+                raise ValueError(f"'step' must be a number, got {step!r}")
+            return cls(
+                step=step, screenshot=d.get("screenshot"), annotated=d.get("annotated"),
+                model=ModelRecord.from_dict(d.get("model") or {}),
+                observation=d.get("observation") or "", thought=d.get("thought") or "", action=d.get("action"),
+                operation=operation_from_dict(d["operation"]) if d.get("operation") else None,
+                grounding=GroundingRecord.from_dict(d["grounding"]) if d.get("grounding") else None,
+                gesture=gesture_from_dict(d.get("gesture") or {"kind": "none"}),
+                reflection=ReflectionRecord.from_dict(d.get("reflection") or {}),
+                timings=Timings.from_dict(d.get("timings") or {}),
+                error=d.get("error"),
+                completion=CompletionRecord.from_dict(d["completion"]) if d.get("completion") else None,
+                calls=[CallRecord.from_dict(c) for c in d.get("calls") or []],
+            )
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"step record {d.get('step')!r} is malformed: {type(exc).__name__}: {exc}") from None
+
+
+def as_step_record(step: StepRecord | dict[str, Any]) -> StepRecord:
+    """``step`` as a typed record: the multi-agent loop hands its hooks the JSON form (with its own
+    fields, which the typed record leaves aside)."""
+    return step if isinstance(step, StepRecord) else StepRecord.from_dict(step)

@@ -1,0 +1,262 @@
+"""Gestures: what the agent does to a phone, as frozen values.
+
+One operation of the planner becomes one gesture (a tap at the point grounding found, a swipe for
+Page Down, a key press for Back). Each gesture knows its JSON form (the ``gesture`` field of a step
+record in ``steps.jsonl``), a one-line description for people, and how to perform itself on a
+:class:`~mobile_agent.device.base.Device`.
+
+```python
+g = Tap(540, 1200)
+g.to_dict()            # {"kind": "tap", "x": 540, "y": 1200}
+gesture_from_dict(g.to_dict()) == g
+g.describe()           # "tap at (540, 1200)"
+g.perform(device)
+```
+
+The JSON form is the one docs/interfaces.md fixes for ``steps.jsonl``; :func:`gesture_from_dict`
+also reads every form written before these types existed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar, Union
+
+#: Keys a :class:`Key` gesture presses.
+KEYS = ("back", "home", "enter")
+
+#: How long a long press holds, by default (Android's long-press timeout is 400-500 ms).
+LONG_PRESS_MS = 800
+
+
+def _int(d: dict[str, Any], key: str) -> int:
+    v = d.get(key)
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        raise ValueError(f"gesture field {key!r} must be a number, got {v!r}")
+    return int(v)
+
+
+@dataclass(frozen=True)
+class Tap:
+    x: int
+    y: int
+    kind: ClassVar[str] = "tap"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "x": self.x, "y": self.y}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Tap:
+        return cls(_int(d, "x"), _int(d, "y"))
+
+    def describe(self) -> str:
+        return f"tap at ({self.x}, {self.y})"
+
+    def perform(self, device: Any) -> None:
+        device.tap(self.x, self.y)
+
+
+@dataclass(frozen=True)
+class LongPress:
+    x: int
+    y: int
+    duration_ms: int = LONG_PRESS_MS
+    kind: ClassVar[str] = "long_press"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "x": self.x, "y": self.y, "duration_ms": self.duration_ms}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> LongPress:
+        return cls(_int(d, "x"), _int(d, "y"), _int(d, "duration_ms") if "duration_ms" in d else LONG_PRESS_MS)
+
+    def describe(self) -> str:
+        return f"long press at ({self.x}, {self.y}) for {self.duration_ms} ms"
+
+    def perform(self, device: Any) -> None:
+        device.long_press(self.x, self.y, self.duration_ms)
+
+
+@dataclass(frozen=True)
+class Swipe:
+    x1: int
+    y1: int
+    x2: int
+    y2: int
+    duration_ms: int | None = 300
+    kind: ClassVar[str] = "swipe"
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "x1": self.x1, "y1": self.y1, "x2": self.x2, "y2": self.y2}
+        if self.duration_ms is not None:
+            d["duration_ms"] = self.duration_ms
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Swipe:
+        duration = _int(d, "duration_ms") if d.get("duration_ms") is not None else None
+        return cls(_int(d, "x1"), _int(d, "y1"), _int(d, "x2"), _int(d, "y2"), duration)
+
+    def describe(self) -> str:
+        return (f"swipe ({self.x1}, {self.y1}) → ({self.x2}, {self.y2})"
+                + (f" in {self.duration_ms} ms" if self.duration_ms is not None else ""))
+
+    def perform(self, device: Any) -> None:
+        device.swipe(self.x1, self.y1, self.x2, self.y2, 300 if self.duration_ms is None else self.duration_ms)
+
+
+@dataclass(frozen=True)
+class TypeText:
+    """Type into the focused field; a trailing newline presses Enter."""
+
+    text: str
+    kind: ClassVar[str] = "type"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> TypeText:
+        if not isinstance(d.get("text"), str):
+            raise ValueError(f"gesture field 'text' must be a string, got {d.get('text')!r}")
+        return cls(d["text"])
+
+    def describe(self) -> str:
+        return f"type {self.text!r}"
+
+    def perform(self, device: Any) -> None:
+        device.type_text(self.text)
+
+
+@dataclass(frozen=True)
+class Key:
+    """Press a key: ``back``, ``home`` or ``enter``. Its JSON kind is the key's name."""
+
+    key: str
+
+    def __post_init__(self) -> None:
+        if self.key not in KEYS:
+            raise ValueError(f"unknown key {self.key!r}; keys: {', '.join(KEYS)}")
+
+    @property
+    def kind(self) -> str:
+        return self.key
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.key}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Key:
+        return cls(str(d.get("kind")))
+
+    def describe(self) -> str:
+        return f"press {self.key}"
+
+    def perform(self, device: Any) -> None:
+        if self.key == "back":
+            device.back()
+        elif self.key == "home":
+            device.home()
+        else:
+            device.type_text("\n")
+
+
+@dataclass(frozen=True)
+class Launch:
+    """Open an app by name or package through the device itself (no tap on the screen)."""
+
+    app: str
+    kind: ClassVar[str] = "launch"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "app": self.app}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Launch:
+        app = d.get("app", d.get("launch"))
+        if not isinstance(app, str):
+            raise ValueError(f"gesture field 'app' must be a string, got {app!r}")
+        return cls(app)
+
+    def describe(self) -> str:
+        return f"launch {self.app!r}"
+
+    def perform(self, device: Any) -> bool:
+        return bool(device.launch(self.app))
+
+
+@dataclass(frozen=True)
+class Wait:
+    """Touch nothing; wait until the screen is still (a loading screen), at most ``timeout_s``."""
+
+    timeout_s: float = 5.0
+    kind: ClassVar[str] = "wait"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "timeout_s": self.timeout_s}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Wait:
+        v = d.get("timeout_s", 5.0)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
+            raise ValueError(f"gesture field 'timeout_s' must be a number of seconds, got {v!r}")
+        return cls(float(v))
+
+    def describe(self) -> str:
+        return f"wait up to {self.timeout_s:g} s"
+
+    def perform(self, device: Any) -> None:
+        device.wait_still(timeout_s=self.timeout_s)
+
+
+@dataclass(frozen=True)
+class NoGesture:
+    """Nothing done to the phone (Stop, a dry run, nothing found to tap)."""
+
+    kind: ClassVar[str] = "none"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> NoGesture:
+        return cls()
+
+    def describe(self) -> str:
+        return "no gesture"
+
+    def perform(self, device: Any) -> None:
+        return None
+
+
+Gesture = Union[Tap, LongPress, Swipe, TypeText, Key, Launch, Wait, NoGesture]
+GESTURE_TYPES: tuple[type, ...] = (Tap, LongPress, Swipe, TypeText, Key, Launch, Wait, NoGesture)
+_BY_KIND: dict[str, type] = {t.kind: t for t in GESTURE_TYPES if isinstance(t.__dict__.get("kind"), str)}
+_BY_KIND.update({k: Key for k in KEYS})
+
+
+def gesture_from_dict(d: Any) -> Gesture:
+    """The gesture of a JSON form. Raises ``ValueError`` (saying what is wrong) for anything else.
+
+    Reads the forms written before these types: ``{"kind": "none", "launch": NAME}`` (a launch
+    fallback) is a :class:`Launch`.
+    """
+    if not isinstance(d, dict):
+        raise ValueError(f"a gesture is a JSON object, got {type(d).__name__}")
+    kind = d.get("kind")
+    if kind == "none" and isinstance(d.get("launch"), str):
+        return Launch(d["launch"])
+    t = _BY_KIND.get(kind) if isinstance(kind, str) else None
+    if t is None:
+        raise ValueError(f"unknown gesture kind {kind!r}; kinds: {', '.join(sorted(_BY_KIND))}")
+    return t.from_dict(d)
+
+
+def gesture_point(g: Gesture) -> tuple[int, int] | None:
+    """The point a gesture touches first, if it touches the screen."""
+    if isinstance(g, (Tap, LongPress)):
+        return (g.x, g.y)
+    if isinstance(g, Swipe):
+        return (g.x1, g.y1)
+    return None
