@@ -10,7 +10,6 @@ from PIL import Image, ImageStat
 
 from agent_harness import API_KEY, MODEL, Script, make_agent, plan_requests, react
 from mobile_agent.agent.trajectory import read_steps, read_summary
-
 from mobile_agent.cli import main
 from mobile_agent.device.sim import SimPhone
 from mobile_agent.model.localserver import LocalChatServer
@@ -19,6 +18,7 @@ from mobile_agent.model.localserver import LocalChatServer
 def step_dicts(run):
     """The typed step records of a run, in their JSON form (what steps.jsonl holds)."""
     return [s.to_dict() for s in read_steps(run)]
+
 
 DARK_PLAN = [
     react("Open App (Settings)", "Dark mode is in the Settings app.", "The home screen shows Notes and Settings."),

@@ -50,6 +50,20 @@ def app_icon_painter(phone: "SimPhone", app: "App", size: int):
     return paint
 
 
+def icon_menu(phone: "SimPhone", name: str, y: int) -> None:
+    """The long-press menu of a launcher icon: open, and uninstall for an app from the store."""
+    items = [("Open", lambda: phone.launch(name))]
+    if phone.apps[name].installable:
+        def uninstall() -> None:
+            installed = phone.state.store.installed
+            if name in installed:
+                installed.remove(name)
+            phone.toast(f"{name} uninstalled")
+
+        items.append(("Uninstall", uninstall))
+    phone.show_menu(items, y)
+
+
 def build_home(phone: "SimPhone", ui: UI) -> None:
     W = phone.width
     dark = phone.state.settings.dark_mode
@@ -90,7 +104,8 @@ def build_home(phone: "SimPhone", ui: UI) -> None:
             c.text(b.center.x, lbl_y, label, px, white, 400, "mt")
 
         ui.add(Node(box, cls="android.widget.TextView", text=label, desc=label, clickable=True,
-                    on_tap=lambda name=name: phone.launch(name), paint=paint))
+                    on_tap=lambda name=name: phone.launch(name), paint=paint,
+                    on_long_press=lambda name=name, y=box.y2: icon_menu(phone, name, y)))
 
     # Page indicator and dock
     dock_h = ui.dp(96)

@@ -114,6 +114,14 @@ class _Toast:
 
 
 @dataclass
+class _Menu:
+    """A long-press menu: its items (label, action) and the y it opens at."""
+
+    items: list[tuple[str, Callable[[], None]]]
+    y: int
+
+
+@dataclass
 class _Frame:
     root: Node
     image: Image.Image | None = None
@@ -170,6 +178,7 @@ class SimPhone:
         self._ads_closed: set[str] = set()
         self._typo_pending = "typo" in self.disturbances
         self.shade_open = False
+        self._menu: _Menu | None = None
         from mobile_agent.device.sim.apps import APP_CLASSES
 
         self.apps: dict[str, App] = {cls.name: cls(self) for cls in APP_CLASSES}
@@ -227,6 +236,7 @@ class SimPhone:
         agent only as the Open App fallback). Raises ``ConfigError`` for an app not installed."""
         app = self.find_app(name)
         self._dirty()
+        self._menu = None
         self.clear_focus()
         self.state.foreground = app.name
         first = app.name not in self._launched
@@ -239,8 +249,19 @@ class SimPhone:
             self._permission_pending = app.name
         return True
 
+    def show_menu(self, items: list[tuple[str, Callable[[], None]]], y: int) -> None:
+        """Open a long-press menu of ``items`` near ``y``; an item's tap closes it and runs it, a tap
+        outside or Back closes it."""
+        self._menu = _Menu(list(items), y)
+        self._dirty()
+
+    def close_menu(self) -> None:
+        self._menu = None
+        self._dirty()
+
     def go_home(self) -> None:
         self.shade_open = False
+        self._menu = None
         self.clear_focus()
         self.state.foreground = None
         self._permission_pending = None
@@ -381,6 +402,9 @@ class SimPhone:
         if self.shade_open:
             self.shade_open = False
             return
+        if self._menu is not None:
+            self.close_menu()
+            return
         if self.keyboard_shown:
             self.clear_focus()  # Back first hides the keyboard, as on Android
             return
@@ -442,6 +466,8 @@ class SimPhone:
                 if self._permission_pending == app.name:
                     self._permission(ui, app)
             root.children.append(ui.root)
+        if self._menu is not None:
+            root.children.append(self._menu_node(app, package, area))
         if self._toasts:
             root.children.append(self._toast_node(self._toasts[-1].text, area))
         if kb:
@@ -629,6 +655,32 @@ class SimPhone:
         return Node(box, cls="android.widget.Toast", text=text, package="android",
                     paint=lambda c, b: (c.rect(b, fill=bg, radius=h // 2), c.text(b.center.x, b.center.y, text, px, fg,
                                                                                    400, "mm")))
+
+    def _menu_node(self, app: App | None, package: str, area: Box) -> Node:
+        """The open long-press menu over a dimmed screen: a card of items below its anchor (above
+        it where there is no room)."""
+        menu = self._menu
+        assert menu is not None
+        t = self.theme
+        ui = UI(self, app.screen if app is not None else None, area, t, package)
+        ui.scrim(self.close_menu, alpha=0.25)
+        row = ui.dp(52)
+        w = ui.dp(220)
+        h = row * len(menu.items) + ui.dp(16)
+        y1 = menu.y + ui.dp(8) if menu.y + ui.dp(8) + h <= area.y2 else max(area.y1, menu.y - h - ui.dp(8))
+        box = Box(area.center.x - w // 2, y1, area.center.x + w // 2, y1 + h)
+
+        def run(action: Callable[[], None]) -> None:
+            self.close_menu()
+            action()
+
+        with ui.group(box, cls="android.widget.ListView", rid="popup_menu",
+                      paint=lambda c, b: c.rect(b, fill=t.surface, radius=ui.dp(8))):
+            for i, (label, action) in enumerate(menu.items):
+                rb = Box(box.x1, box.y1 + ui.dp(8) + i * row, box.x2, box.y1 + ui.dp(8) + (i + 1) * row)
+                with ui.group(rb, cls="android.widget.LinearLayout", on_tap=lambda a=action: run(a), rid="menu_item"):
+                    ui.text(rb.x1 + ui.dp(20), rb.center.y - ui.dp(10), label, 16, t.on_bg)
+        return ui.root
 
     # ---------------------------------------------------------------- disturbances
     def _loading(self, ui: UI, app: App) -> None:

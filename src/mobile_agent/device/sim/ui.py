@@ -73,7 +73,8 @@ def tree_xml(root: Node, rotation: int = 0) -> str:
             f'class={quoteattr(node.cls)} package={quoteattr(node.package)} content-desc={quoteattr(node.desc)} '
             f'checkable="{b(node.checkable)}" checked="{b(node.checked)}" clickable="{b(node.clickable)}" '
             f'enabled="{b(node.enabled)}" focusable="{b(node.focusable or node.clickable)}" '
-            f'focused="{b(node.focused)}" scrollable="{b(node.scrollable)}" long-clickable="false" '
+            f'focused="{b(node.focused)}" scrollable="{b(node.scrollable)}" '
+            f'long-clickable="{b(node.on_long_press is not None)}" '
             f'password="{b(node.password)}" selected="{b(node.selected)}" bounds="{vis.to_bounds()}"'
         )
         pad = "  " * (depth + 1)
@@ -484,11 +485,11 @@ class UI:
         return box
 
     def card(self, box: Box, on_tap: Action | None = None, desc: str = "", rid: str = "", radius: float = 12,
-             fill: RGB | None = None):
+             fill: RGB | None = None, on_long_press: Action | None = None):
         col = fill or self.theme.surface
         r = self.dp(radius)
         return self.group(box, cls="android.widget.FrameLayout", on_tap=on_tap, desc=desc, rid=rid,
-                          paint=lambda c, b: c.rect(b, fill=col, radius=r))
+                          paint=lambda c, b: c.rect(b, fill=col, radius=r), on_long_press=on_long_press)
 
     def chip(self, x: int, y: int, label: str, on_tap: Action | None = None, selected: bool = False) -> Box:
         label = self.tr(label)

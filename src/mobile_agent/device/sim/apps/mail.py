@@ -110,7 +110,8 @@ class FolderScreen(Screen):
         name = who.split("@")[0] if self.folder == "Inbox" else who
         weight = 700 if unread else 400
         strong = t.on_bg if unread else t.on_bg2
-        with ui.group(box, on_tap=lambda: app.open_mail(self.folder, index), rid="conversation"):
+        with ui.group(box, on_tap=lambda: app.open_mail(self.folder, index), rid="conversation",
+                      on_long_press=lambda: self.mail_menu(mail, box.y2)):
             _avatar(ui, ui.left + ui.dp(20), y + ui.dp(30), name.replace("To: ", ""))
             x = ui.left + ui.dp(56)
             when = mail_time(mail.time, app.phone.now)
@@ -125,6 +126,19 @@ class FolderScreen(Screen):
             ui.text(x, y + ui.dp(58), mail.body.replace("\n", " ") or " ", 14, strong if not unread else t.on_bg2,
                     max_width=ui.right - x, rid="snippet")
         return box.y2
+
+    def mail_menu(self, mail: Email, y: int) -> None:
+        """The long-press menu of a conversation: mark as read or unread, delete."""
+        def toggle() -> None:
+            mail.read = not mail.read
+
+        def delete() -> None:
+            m = self.phone.state.mail
+            for folder in (m.inbox, m.sent, m.drafts):
+                folder[:] = [e for e in folder if e is not mail]
+            self.app.toast("1 deleted")
+
+        self.phone.show_menu([("Mark as unread" if mail.read else "Mark as read", toggle), ("Delete", delete)], y)
 
     def _drawer(self, ui: UI) -> None:
         t = ui.theme

@@ -29,7 +29,8 @@ class NoteListScreen(Screen):
             for i, note in reversed(shown):
                 card = Box(ui.left, y, ui.right, y + ui.dp(112))
                 with ui.card(card, on_tap=lambda i=i: app.open_note(i), desc="", rid="note_card",
-                             fill=mix(t.surface, ui.accent, 0.06)):
+                             fill=mix(t.surface, ui.accent, 0.06),
+                             on_long_press=lambda i=i, y=card.y2: app.note_menu(i, y)):
                     ui.text(card.x1 + ui.dp(16), card.y1 + ui.dp(14), note.title or "Untitled", 18, t.on_bg, 500,
                             max_width=card.width - ui.dp(32), rid="note_title")
                     snippet = note.body.replace("\n", " ") or " "
@@ -101,6 +102,21 @@ class NotesApp(App):
 
     def open_note(self, index: int) -> None:
         self.push(EditorScreen(self, index))
+
+    def note_menu(self, index: int, y: int) -> None:
+        """The long-press menu of a note: make a copy, delete."""
+        self.phone.show_menu([("Make a copy", lambda: self.copy_note(index)),
+                              ("Delete", lambda: self.delete_note(index))], y)
+
+    def copy_note(self, index: int) -> None:
+        notes = self.phone.state.notes.notes
+        note = notes[index]
+        notes.append(Note(note.title, note.body, self.phone.now.isoformat(timespec="minutes")))
+        self.toast("Copy made")
+
+    def delete_note(self, index: int) -> None:
+        del self.phone.state.notes.notes[index]
+        self.toast("Note deleted")
 
     def open_search(self) -> None:
         screen = NoteSearchScreen(self)
