@@ -1,4 +1,4 @@
-"""The layers of DESIGN.md import downwards only. Reads every module's imports (static, including
+"""The layers of docs/design.md import downwards only. Reads every module's imports (static, including
 imports inside functions) and fails on an edge the design does not allow."""
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def test_every_module_imports_only_layers_below_it():
         for target, line in imports(path):
             if target != own and target not in ALLOWED[own] | EXCEPTIONS.get(rel.as_posix(), set()):
                 bad.append(f"{rel}:{line} ({own}) imports {target}")
-    assert not bad, "imports against the layers of DESIGN.md:\n" + "\n".join(bad)
+    assert not bad, "imports against the layers of docs/design.md:\n" + "\n".join(bad)
 
 
 def test_the_checker_sees_a_forbidden_import(tmp_path):
