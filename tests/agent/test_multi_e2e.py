@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import base64
 import io
+import json
+from pathlib import Path
 
 from PIL import Image
 
-from mobile_agent.agent.trajectory import read_steps, read_summary
+from mobile_agent.agent.trajectory import STEPS, read_summary
 from mobile_agent.bench.mobile_eval.multi import long_date
 from mobile_agent.bench.runner import EvalConfig, run_task
 from mobile_agent.bench.suite import select
@@ -17,6 +19,14 @@ from mobile_agent.model.localserver import LocalChatServer
 from multi_harness import (
     EXECUTOR_MODEL, MANAGER_MODEL, RoleScript, make_multi, mgr, react, requests_of, role_of, staged,
 )
+
+
+def multi_records(run) -> list[dict]:
+    """The lines of a multi-mode steps.jsonl as written (the multi loop's record, a superset of the
+    single agent's StepRecord form, with roles, plan, notes and per-role calls)."""
+    text = (Path(run) / STEPS).read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
 
 NOTE_TAIL = ["Go to the home screen and open Notes", "Start a new note", "Write the note", "Save the note"]
 
@@ -62,7 +72,7 @@ def test_calendar_date_carried_to_notes(tmp_path, monkeypatch):
     row, server = _run_task("multi-1", script, tmp_path, monkeypatch, phone)
     assert row.success and row.outcome == "completed", row.detail
     assert any(n.title == f"Today is {date}" for n in phone.state.notes.notes)
-    steps = read_steps(row.trajectory)
+    steps = multi_records(row.trajectory)
     _assert_notes_carried(server, "date", date, steps)
     typed = next(s for s in steps if s["action"].startswith("Type"))
     assert typed["action"] == "Type (Today is {date})" and typed["typed"] == f"Today is {date}"
@@ -92,7 +102,7 @@ def test_weather_temperatures_carried_to_notes(tmp_path, monkeypatch):
     script = RoleScript([mgr(staged(goals, 0)), *manager], [react("Open App (Weather)"), *executor])
     row, server = _run_task("multi-2", script, tmp_path, monkeypatch, phone)
     assert row.success and row.outcome == "completed", row.detail
-    steps = read_steps(row.trajectory)
+    steps = multi_records(row.trajectory)
     _assert_notes_carried(server, "temperatures", temps, steps)
     assert any(temps in n.title for n in phone.state.notes.notes)
 
@@ -112,7 +122,7 @@ def test_lakers_result_carried_from_browser_to_notes(tmp_path, monkeypatch):
         [react("Open App (Browser)"), react(f"Click Text ({HINT})"), react("Type (Lakers game today\\n)"), *executor])
     row, server = _run_task("multi-3", script, tmp_path, monkeypatch, phone)
     assert row.success and row.outcome == "completed", row.detail
-    _assert_notes_carried(server, "result", result, read_steps(row.trajectory))
+    _assert_notes_carried(server, "result", result, multi_records(row.trajectory))
 
 
 def test_a_dropped_character_is_caught_by_the_verifier_and_fixed(tmp_path):
@@ -131,7 +141,7 @@ def test_a_dropped_character_is_caught_by_the_verifier_and_fixed(tmp_path):
                                                tmp_path)
     assert result.completed, result.error
     assert [n.title for n in phone.state.notes.notes][-1] == text
-    steps = read_steps(tmp_path)
+    steps = multi_records(tmp_path)
     first_type = steps[2]
     assert first_type["action"] == f"Type ({text})"
     v = first_type["verification"]
@@ -154,7 +164,7 @@ def test_a_repeating_executor_makes_the_manager_change_route(tmp_path):
     with LocalChatServer(script) as server:
         result = make_multi(server, phone, loop_threshold=3).run("Turn on the dark mode", tmp_path)
     assert result.completed and phone.state.settings.dark_mode
-    steps = read_steps(tmp_path)
+    steps = multi_records(tmp_path)
     third = steps[2]
     assert third["cycle"] == {"repeats": 3, "change": 1, "give_up": False}
     assert third["gesture"] == {"kind": "none"}  # the repeat was not carried out
@@ -199,7 +209,7 @@ def test_every_request_stays_within_the_image_bound(tmp_path):
             img = Image.open(io.BytesIO(base64.b64decode(p["image_url"]["url"].split(",", 1)[1])))
             assert max(img.size) <= 768
     # reflection verdicts are in the trajectory, by the verifier
-    steps = read_steps(tmp_path)
+    steps = multi_records(tmp_path)
     assert steps[1]["reflection"]["verdict"] == "as_expected" and steps[1]["roles"]["verifier"]["calls"] == 1
 
 
@@ -251,7 +261,7 @@ def test_confirm_applies_to_the_executor_and_a_declined_operation_ends_the_run(t
         result = make_multi(server, phone, confirm=confirm).run("Delete the note", tmp_path)
     assert result.outcome == "interrupted" and "declined" in result.error
     assert len(asked) == 1 and asked[0].startswith("Click Icon (delete, top right) at (")
-    assert read_steps(tmp_path)[0]["error"].startswith("the user declined")
+    assert multi_records(tmp_path)[0]["error"].startswith("the user declined")
 
 
 def test_cli_usage_errors_exit_2(tmp_path, monkeypatch, capsys):
@@ -278,6 +288,6 @@ def test_an_unreadable_manager_reply_goes_back_with_the_form_and_give_up_ends_th
     retry = requests_of(server, "manager")[1]
     assert "could not be read: the reply has no 'Plan:' section" in retry.last_user_text
     assert "1. [done|now|todo] subgoal" in retry.last_user_text
-    steps = read_steps(tmp_path)
+    steps = multi_records(tmp_path)
     assert len(steps[0]["manager"]["parse_errors"]) == 1 and steps[0]["calls"][0]["error"]
     assert [c["kind"] for c in steps[0]["calls"]][:2] == ["plan", "plan"]

@@ -123,7 +123,7 @@ def register(app: typer.Typer) -> None:
             return typer.confirm(f"Carry out {description}?", default=False)  # typer prints plain text
 
         out_dir = out or _default_out(instruction)
-        print_step = lambda rec: console.print(_step_line(rec), highlight=False)  # noqa: E731
+        print_step = lambda rec: console.print(_step_line(rec), highlight=False, soft_wrap=True)  # noqa: E731
         view = None
         on_step = print_step
         if live:
