@@ -28,6 +28,8 @@ from typing import Any, Callable, Sequence
 
 from PIL import Image
 
+from mobile_agent.device.base import device_capabilities
+from mobile_agent.device.gestures import LongPress, Swipe
 from mobile_agent.errors import ConfigError, MobileAgentError
 
 #: Longest texts the tools take (a longer one is refused with a message, never truncated silently).
@@ -257,11 +259,10 @@ class PhoneTools:
             return self._after(before, f"pressed {what} at ({x}, {y}) for {duration_ms} ms", point=[x, y])
 
     def _long_press(self, x: int, y: int, duration_ms: int) -> None:
-        press = getattr(self.device, "long_press", None)
-        if callable(press):
-            press(x, y, duration_ms)
+        if "long_press" in device_capabilities(self.device):
+            LongPress(x, y, duration_ms).perform(self.device)
         else:  # a swipe that does not move is a press on Android
-            self.device.swipe(x, y, x, y, duration_ms)
+            Swipe(x, y, x, y, duration_ms).perform(self.device)
 
     # ------------------------------------------------------------------------------ other gestures
     def type_text(self, text: str, enter: bool = False) -> dict[str, Any]:
@@ -428,9 +429,8 @@ class PhoneTools:
                            box=list(chosen.box.as_tuple()))
 
     def _settle(self) -> None:
-        wait_still = getattr(self.device, "wait_still", None)
-        if callable(wait_still):
-            wait_still(timeout_s=3.0)
+        if "wait_still" in device_capabilities(self.device):
+            self.device.wait_still(timeout_s=3.0)
 
     def _after(self, before: Image.Image, done: str, **extra: Any) -> dict[str, Any]:
         """The answer to a gesture: what was done, and whether the screen changed."""
