@@ -112,9 +112,9 @@ def _overlay(step: Step, size: tuple[int, int]) -> dict[str, Any] | None:
     r = unit * 2.2
     if isinstance(g, (Tap, LongPress)):
         x, y = float(g.x), float(g.y)
-        o["tap"] = {"x": f"{x:.0f}", "y": f"{y:.0f}", "r": f"{r:.0f}", "dot": f"{r / 4:.0f}"}
-        if isinstance(g, LongPress):  # a second, wider ring: held, not tapped
-            o["tap"]["hold"] = f"{r * 1.5:.0f}"
+        # a long press has a second, wider ring: held, not tapped
+        o["tap"] = {"x": f"{x:.0f}", "y": f"{y:.0f}", "r": f"{r:.0f}", "dot": f"{r / 4:.0f}",
+                    "hold": f"{r * 1.5:.0f}" if isinstance(g, LongPress) else None}
     elif isinstance(g, Swipe):
         x1, y1, x2, y2 = float(g.x1), float(g.y1), float(g.x2), float(g.y2)
         o["swipe"] = {"x1": f"{x1:.0f}", "y1": f"{y1:.0f}", "x2": f"{x2:.0f}", "y2": f"{y2:.0f}",
