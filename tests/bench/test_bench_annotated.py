@@ -15,6 +15,6 @@ def test_the_benchmark_keeps_no_annotated_copies(tmp_path):
     shots = sorted(p.name for p in (traj / "screens").iterdir())
     assert "step_001.png" in shots and not [s for s in shots if s.endswith("_annotated.png")]
     steps = read_steps(traj)
-    assert steps and all(s["annotated"] is None for s in steps)
+    assert steps and all(s.annotated is None for s in steps)
     page = (traj / "report.html").read_text(encoding="utf-8")
     assert "screens/step_001.png" in page and 'class="tap"' in page  # the page draws the tap itself
