@@ -128,12 +128,12 @@ def test_hybrid_perception_grounds_from_the_tree_and_vision_from_pixels(tmp_path
             result = make_agent(server, phone, perception_mode=mode).run("Turn on the dark mode", tmp_path / mode)
         assert result.completed and phone.state.settings.dark_mode is True
         steps = read_steps(tmp_path / mode)
-        messages = [s["grounding"]["message"] for s in steps[:3]]
+        messages = [s.grounding.message for s in steps[:3]]
         if mode == "hybrid":
             assert all("accessibility tree" in m for m in messages), messages
         else:
             assert not any("accessibility tree" in m for m in messages), messages
-        points[mode] = [(s["gesture"]["x"], s["gesture"]["y"]) for s in steps[:3]]
+        points[mode] = [(s.gesture.x, s.gesture.y) for s in steps[:3]]
     # Step 2 taps "Display": at its node's centre in hybrid mode.
     phone = SimPhone(seed=0)
     phone.launch("Settings")
