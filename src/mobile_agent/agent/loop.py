@@ -139,6 +139,30 @@ class _End(Exception):
         self.outcome, self.error, self.exc = outcome, error, exc
 
 
+def run_ended(exc: BaseException) -> tuple[str, str | None, BaseException | None]:
+    """The outcome, error text and exception kept for a run that ``exc`` ended (call it inside the
+    ``except`` clause: a bug below is logged with its traceback)."""
+    if isinstance(exc, _End):
+        return exc.outcome, exc.error, exc.exc
+    if isinstance(exc, KeyboardInterrupt):
+        return "interrupted", "interrupted by the user (Ctrl-C)", None
+    if isinstance(exc, MobileAgentError):  # a model or device failure outside a step's own handling
+        return "error", str(exc), exc
+    log.exception("the run failed")
+    return "error", f"internal error: {type(exc).__name__}: {exc}", exc
+
+
+def save_final_screen(device: Any, writer: TrajectoryWriter, dry_run: bool, current: Image.Image | None) -> None:
+    """Save the screen the run ended on: a new screenshot, or in a dry run (which touched nothing) the
+    last one taken; the record is written without it when the device cannot give one."""
+    try:
+        final = device.screenshot() if not dry_run else current
+        if final is not None:
+            writer.save_screen("final", final)
+    except Exception as exc:  # noqa: BLE001 - the record is written without it
+        log.warning("could not take the final screenshot: %s", exc)
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -217,21 +241,9 @@ class Agent:
                 screens.append(current)
                 del screens[:-max(1, s.history_screens - 1)]  # keep only what the history sends
                 current = after
-        except _End as end:
-            outcome, error, exc_kept = end.outcome, end.error, end.exc
-        except KeyboardInterrupt:
-            outcome, error = "interrupted", "interrupted by the user (Ctrl-C)"
-        except MobileAgentError as exc:  # a model or device failure outside a step's own handling
-            outcome, error, exc_kept = "error", str(exc), exc
-        except Exception as exc:  # noqa: BLE001 - a bug below must still leave a complete record
-            log.exception("the run failed")
-            outcome, error, exc_kept = "error", f"internal error: {type(exc).__name__}: {exc}", exc
-        try:
-            final = self.device.screenshot() if not s.dry_run else current
-            if final is not None:
-                writer.save_screen("final", final)
-        except Exception as exc:  # noqa: BLE001 - the record is written without it
-            log.warning("could not take the final screenshot: %s", exc)
+        except (KeyboardInterrupt, Exception) as exc:  # noqa: BLE001 - a bug below must still leave a complete record
+            outcome, error, exc_kept = run_ended(exc)
+        save_final_screen(self.device, writer, s.dry_run, current)
         duration = time.monotonic() - t0
         writer.write_summary({
             "instruction": instruction, "outcome": outcome, "completed": completed, "steps": self._steps,

@@ -25,7 +25,8 @@ from typing import Any
 
 from PIL import Image
 
-from mobile_agent.agent.loop import Agent, AgentSettings, RunResult, StepRun, _finish, _now
+from mobile_agent.agent.loop import (Agent, AgentSettings, RunResult, StepRun, _End, _finish, _now, run_ended,
+                                     save_final_screen)
 from mobile_agent.agent.record import StepRecord
 from mobile_agent.agent.risk import decide
 from mobile_agent.device.gestures import LongPress, Swipe, Tap, gesture_point
@@ -43,12 +44,6 @@ from mobile_agent.errors import ConfigError, DeviceError, MobileAgentError
 from mobile_agent.model.base import ChatModel, Usage
 
 log = logging.getLogger(__name__)
-
-
-class _End(Exception):
-    def __init__(self, outcome: str, error: str | None = None, exc: BaseException | None = None) -> None:
-        super().__init__(outcome)
-        self.outcome, self.error, self.exc = outcome, error, exc
 
 
 @dataclass
@@ -115,21 +110,9 @@ class MultiAgent:
                     outcome, completed = done, done == "completed"
                     break
                 current = after
-        except _End as end:
-            outcome, error, exc_kept = end.outcome, end.error, end.exc
-        except KeyboardInterrupt:
-            outcome, error = "interrupted", "interrupted by the user (Ctrl-C)"
-        except MobileAgentError as exc:
-            outcome, error, exc_kept = "error", str(exc), exc
-        except Exception as exc:  # noqa: BLE001 - a bug below must still leave a complete record
-            log.exception("the run failed")
-            outcome, error, exc_kept = "error", f"internal error: {type(exc).__name__}: {exc}", exc
-        try:
-            final = self.device.screenshot() if not s.dry_run else current
-            if final is not None:
-                writer.save_screen("final", final)
-        except Exception as exc:  # noqa: BLE001
-            log.warning("could not take the final screenshot: %s", exc)
+        except (KeyboardInterrupt, Exception) as exc:  # noqa: BLE001 - a bug below must still leave a complete record
+            outcome, error, exc_kept = run_ended(exc)
+        save_final_screen(self.device, writer, s.dry_run, current)
         duration = time.monotonic() - t0
         writer.write_summary({
             "instruction": instruction, "outcome": outcome, "completed": completed, "steps": self._steps,
