@@ -85,7 +85,8 @@ class Executor(BasePlanner):
     def choose(self, ctx: PlanContext, marked: Image.Image, candidates: Sequence[Any], question: str) -> Choice:
         n = len(candidates)
         text = prompts.choose_prompt(ctx.instruction, question, n, self.mark_base)
-        messages = [Message("user", (TextPart(text), self._image(ctx, marked)))]
+        messages = [Message.text("system", prompts.JUDGE_SYSTEM_PROMPT),
+                    Message("user", (TextPart(text), self._image(ctx, marked)))]
         calls = Calls()
         index, raw, _ = ask(self.model, messages, lambda r: parser.parse_choice(r, n, self.mark_base),
                             role="executor", kind="choice", calls=calls, ledger=self.ledger,
