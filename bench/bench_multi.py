@@ -26,6 +26,12 @@ from pathlib import Path
 
 from PIL import Image
 
+# The scripted chat server is a test fake (tests/fakes/chatserver.py, not shipped in the package):
+# this script runs from a checkout and puts the repository root on the path to import it.
+REPO_ROOT = Path(__file__).resolve().parent.parent
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
 DEFAULT_TASKS = "multi-1,multi-2,multi-3,notes-2,settings-1"
 
 
@@ -124,7 +130,7 @@ def run_one(task, multi: bool, reflect: bool, out: Path) -> dict:
     import os
 
     from mobile_agent.bench.runner import EvalConfig, run_task
-    from mobile_agent.model.localserver import LocalChatServer
+    from tests.fakes.chatserver import LocalChatServer
 
     os.environ.setdefault("BENCH_MULTI_KEY", "k")
     rec = Recorder(scripted(task, multi))

@@ -4,10 +4,10 @@ run before anything is touched."""
 
 from __future__ import annotations
 
-from agent_harness import Script, make_agent, react
+from tests.fakes.agent_harness import Script, make_agent, react
 from mobile_agent.device.sim import SimPhone
 from mobile_agent.device.uitree import TreeDriver
-from mobile_agent.model.localserver import LocalChatServer
+from tests.fakes.chatserver import LocalChatServer
 
 
 def _store_page() -> tuple[SimPhone, TreeDriver]:

@@ -3,12 +3,12 @@ openai SDK, real perception), and the prompt offering only what the device decla
 
 from __future__ import annotations
 
-from agent_harness import Script, make_agent, plan_requests, react
-from agent_tinyphone import TinyPhone
+from tests.fakes.agent_harness import Script, make_agent, plan_requests, react
+from tests.fakes.tinyphone import TinyPhone
 from mobile_agent.agent.trajectory import read_steps
 from mobile_agent.device.gestures import LongPress, NoGesture, Wait
 from mobile_agent.device.sim import SimPhone
-from mobile_agent.model.localserver import LocalChatServer
+from tests.fakes.chatserver import LocalChatServer
 
 
 def _system(req) -> str:

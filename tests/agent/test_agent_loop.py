@@ -10,14 +10,14 @@ import json
 import pytest
 from PIL import Image
 
-from agent_harness import API_KEY, MODEL, Script, make_agent, plan_requests, react
-from agent_tinyphone import BUTTONS, TinyPhone
+from tests.fakes.agent_harness import API_KEY, MODEL, Script, make_agent, plan_requests, react
+from tests.fakes.tinyphone import BUTTONS, TinyPhone
 from mobile_agent.agent import Agent, AgentSettings, BasePlanner, Plan
 from mobile_agent.agent.operations import Back, ClickText, Stop
 from mobile_agent.agent.trajectory import read_steps, read_summary
 
 from mobile_agent.errors import ConfigError, DeviceError
-from mobile_agent.model.localserver import LocalChatServer, Reply
+from tests.fakes.chatserver import LocalChatServer, Reply
 
 
 def step_dicts(run):
@@ -284,7 +284,7 @@ class _ReplayPlanner(BasePlanner):
 
 
 def test_any_planner_plugs_into_the_loop(tmp_path):
-    from agent_harness import perception
+    from tests.fakes.agent_harness import perception
 
     phone = TinyPhone()
     agent = Agent(phone, _ReplayPlanner([ClickText("Settings"), ClickText("Wi-Fi"), Back(), Stop()]), perception(),
@@ -296,7 +296,7 @@ def test_any_planner_plugs_into_the_loop(tmp_path):
 
 
 def test_several_matches_are_resolved_by_the_planner_choosing_a_numbered_mark(tmp_path):
-    from agent_tinyphone import SECOND_SETTINGS
+    from tests.fakes.tinyphone import SECOND_SETTINGS
 
     phone = TinyPhone(duplicate=True)
     script = Script([react("Click Text (Settings)"), react("Stop")], choices=["The lower one.\nAnswer: 1"])
@@ -340,7 +340,7 @@ def test_open_app_off_the_home_screen_suggests_exit(tmp_path):
 
 
 def test_the_loop_on_the_native_anthropic_client(tmp_path):
-    from agent_harness import perception
+    from tests.fakes.agent_harness import perception
     from mobile_agent.agent import LLMPlanner
     from mobile_agent.model.anthropic_client import AnthropicChatModel
     from mobile_agent.model.retry import RetryPolicy

@@ -8,11 +8,11 @@ import io
 
 from PIL import Image, ImageStat
 
-from agent_harness import API_KEY, MODEL, Script, make_agent, plan_requests, react
+from tests.fakes.agent_harness import API_KEY, MODEL, Script, make_agent, plan_requests, react
 from mobile_agent.agent.trajectory import read_steps, read_summary
 from mobile_agent.cli import main
 from mobile_agent.device.sim import SimPhone
-from mobile_agent.model.localserver import LocalChatServer
+from tests.fakes.chatserver import LocalChatServer
 
 
 def step_dicts(run):
@@ -107,7 +107,7 @@ def test_the_cli_exits_2_on_a_missing_key_or_a_rejected_key(tmp_path, monkeypatc
     monkeypatch.delenv("NO_SUCH_KEY_VAR", raising=False)
     assert main(["run", "x", "--model", "gpt-4o", "--api-key-env", "NO_SUCH_KEY_VAR", "--out", str(tmp_path)]) == 2
     monkeypatch.setenv("MY_TEST_KEY", "wrong")
-    from mobile_agent.model.localserver import Reply
+    from tests.fakes.chatserver import Reply
 
     with LocalChatServer(lambda r: Reply(status=401, error="bad key")) as server:
         code = main(["run", "Turn on the dark mode", "--model", "gpt-4o-test", "--base-url", server.openai_base_url,

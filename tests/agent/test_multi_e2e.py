@@ -15,8 +15,8 @@ from mobile_agent.bench.mobile_eval.multi import long_date
 from mobile_agent.bench.runner import EvalConfig, run_task
 from mobile_agent.bench.suite import select
 from mobile_agent.device.sim import SimPhone
-from mobile_agent.model.localserver import LocalChatServer
-from multi_harness import (
+from tests.fakes.chatserver import LocalChatServer
+from tests.fakes.multi_harness import (
     EXECUTOR_MODEL, MANAGER_MODEL, RoleScript, make_multi, mgr, react, requests_of, role_of, staged,
 )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent_harness import perception
+from tests.fakes.agent_harness import perception
 from mobile_agent.agent.multi.cycles import CycleGuard
 from mobile_agent.agent.multi.manager import parse_manager_reply
 from mobile_agent.agent.multi.notes import Notes, UnknownNoteError
@@ -158,8 +158,8 @@ def test_each_role_has_its_own_prompt_file():
 
 def test_an_executor_stop_the_manager_keeps_refusing_is_a_cycle_too(tmp_path):
     from mobile_agent.agent.multi import MultiSettings
-    from mobile_agent.model.localserver import LocalChatServer
-    from multi_harness import RoleScript, make_multi, mgr, react, requests_of, staged
+    from tests.fakes.chatserver import LocalChatServer
+    from tests.fakes.multi_harness import RoleScript, make_multi, mgr, react, requests_of, staged
 
     script = RoleScript([mgr(staged(["Open Settings", "Turn on the dark theme"], 0))], [react("Stop")],
                         cycle=("manager", "executor"))
@@ -175,9 +175,9 @@ def test_an_executor_stop_the_manager_keeps_refusing_is_a_cycle_too(tmp_path):
 def test_the_trajectory_page_shows_the_plan_and_notes_as_they_evolved(tmp_path):
     import re
 
-    from mobile_agent.model.localserver import LocalChatServer
+    from tests.fakes.chatserver import LocalChatServer
     from mobile_agent.report import write_report
-    from multi_harness import RoleScript, make_multi, mgr, react, staged
+    from tests.fakes.multi_harness import RoleScript, make_multi, mgr, react, staged
 
     goals = ["Read the date", "Go home", "Write <it> down"]
     script = RoleScript(
@@ -209,8 +209,8 @@ def test_the_executors_choice_call_carries_the_system_prompt_with_the_content_wa
     text is content, not instructions (through the real localhost chat-completions server)."""
     from mobile_agent.agent.multi.executor import Executor
     from mobile_agent.agent.planner import PlanContext
-    from mobile_agent.model.localserver import LocalChatServer
-    from multi_harness import chat, role_of
+    from tests.fakes.chatserver import LocalChatServer
+    from tests.fakes.multi_harness import chat, role_of
 
     screen = SimPhone(seed=0).screenshot()
     with LocalChatServer(lambda req: "Answer: 1") as server:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from mobile_agent.cli import main
-from mobile_agent.model.localserver import LocalChatServer, Request
+from tests.fakes.chatserver import LocalChatServer, Request
 
 PLAN = ["Open App (Settings)", "Click Text (Display)", "Click Text (Dark theme)", "Stop"]
 
@@ -79,7 +79,7 @@ def test_list_and_bad_options(tmp_path, capsys):
 
 
 def test_model_errors_are_results_not_crashes(tmp_path, monkeypatch):
-    from mobile_agent.model.localserver import Reply
+    from tests.fakes.chatserver import Reply
 
     monkeypatch.setenv("BENCH_TEST_KEY", "sk-local")
     with LocalChatServer(lambda req: Reply(status=400, error="model not found")) as server:

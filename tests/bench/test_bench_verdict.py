@@ -8,7 +8,7 @@ import json
 import re
 
 from mobile_agent.cli import main
-from mobile_agent.model.localserver import LocalChatServer
+from tests.fakes.chatserver import LocalChatServer
 
 
 def react(action: str) -> str:

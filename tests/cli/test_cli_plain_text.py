@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from mobile_agent.cli import main
-from mobile_agent.model.localserver import LocalChatServer
+from tests.fakes.chatserver import LocalChatServer
 
 HOSTILE = "[/red] hi [bold]"
 

@@ -15,9 +15,9 @@ import time
 from pathlib import Path
 from typing import Callable
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root: tests.fakes
 
-from adb_fake_server import FakeAdbServer  # noqa: E402
+from tests.fakes.adb_server import FakeAdbServer  # noqa: E402
 
 from mobile_agent.device.adb import AdbDevice  # noqa: E402
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from adb_fake_server import FakeAdbServer, FakePhone, free_port
+from tests.fakes.adb_server import FakeAdbServer, FakePhone, free_port
 from mobile_agent.cli import main
 
 

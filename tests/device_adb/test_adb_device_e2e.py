@@ -10,7 +10,7 @@ from typing import Iterator
 import pytest
 from PIL import Image, ImageDraw
 
-from adb_fake_server import FakeAdbServer, FakePhone, fixture_bytes, fixture_text
+from tests.fakes.adb_server import FakeAdbServer, FakePhone, fixture_bytes, fixture_text
 from mobile_agent.device.adb import AdbDevice
 from mobile_agent.device.adb.text import ADBKEYBOARD_IME
 from mobile_agent.errors import DeviceError, InvalidGestureError

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from adb_fake_server import FakeAdbServer, FakePhone, free_port
+from tests.fakes.adb_server import FakeAdbServer, FakePhone, free_port
 from mobile_agent.device import open_device
 from mobile_agent.device.adb import AdbDevice, AdbServer
 from mobile_agent.errors import ConfigError, DeviceDisconnectedError, DeviceError, DeviceNotFoundError
 
-SERVER_PY = Path(__file__).with_name("adb_fake_server.py")
+SERVER_PY = Path(__file__).resolve().parent.parent / "fakes" / "adb_server.py"
 
 
 def open_adb(port: int, **options) -> AdbDevice:

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from adb_fake_server import FIXTURES, fixture_text
+from tests.fakes.adb_server import FIXTURES, fixture_text
 from mobile_agent.device.adb import find_label
 from mobile_agent.device.adb.parse import (
     classify_adb_failure,

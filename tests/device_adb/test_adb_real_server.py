@@ -9,7 +9,7 @@ from typing import Iterator
 import pytest
 from adbutils.errors import AdbError
 
-from adb_fake_server import free_port
+from tests.fakes.adb_server import free_port
 from mobile_agent.device.adb import AdbDevice, AdbServer, list_devices
 from mobile_agent.device.adb.parse import classify_adb_failure
 from mobile_agent.errors import DeviceNotFoundError

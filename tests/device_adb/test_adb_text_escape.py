@@ -10,7 +10,7 @@ import string
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from adb_fake_server import android_input_text
+from tests.fakes.adb_server import android_input_text
 from mobile_agent.device.adb.text import (
     KEYCODE_ENTER,
     TextPart,

@@ -6,10 +6,7 @@ protocol over a localhost socket); the simulated phone runs as it is.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
 from typing import Callable, Iterator
 
 import pytest
@@ -18,6 +15,7 @@ from PIL import Image
 from mobile_agent.device.base import Device
 from mobile_agent.errors import InvalidGestureError
 from mobile_agent.types import Box
+from tests.fakes.adb_server import FakeAdbServer
 
 try:
     from mobile_agent.device.sim import SimPhone
@@ -25,24 +23,10 @@ except ImportError:  # the simulated phone is not there yet
     SimPhone = None  # type: ignore[assignment,misc]
 
 
-def _load_fake_adb_server():
-    path = Path(__file__).resolve().parent.parent / "device_adb" / "adb_fake_server.py"
-    name = "device_contract_adb_fake_server"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def _adb_factory() -> Iterator[Device]:
-    fake = _load_fake_adb_server()
     from mobile_agent.device import open_device
 
-    with fake.FakeAdbServer() as server:
+    with FakeAdbServer() as server:
         yield open_device("adb", adb_port=server.port, timeout_s=5.0, settle_timeout_s=1.0)
 
 

@@ -16,7 +16,7 @@ from mobile_agent.model import (
     Message, PriceTable, RetryPolicy, ScriptedChatModel, TextPart, Usage, encode_image, make_chat_model, split_spec,
 )
 from mobile_agent.model.anthropic_client import AnthropicChatModel
-from mobile_agent.model.localserver import LocalChatServer, Reply
+from tests.fakes.chatserver import LocalChatServer, Reply
 from mobile_agent.model.openai_client import OpenAIChatModel
 
 

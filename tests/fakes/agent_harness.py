@@ -8,9 +8,10 @@ from functools import lru_cache
 from typing import Iterable
 
 from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
-from mobile_agent.model.localserver import Reply, Request
 from mobile_agent.model.openai_client import OpenAIChatModel
 from mobile_agent.model.retry import RetryPolicy
+
+from .chatserver import Reply, Request
 
 API_KEY = "sk-test-agent-key"
 MODEL = "gpt-4o-test"

@@ -17,7 +17,8 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-FIXTURES = Path(__file__).parent / "fixtures"
+# the adb captures the fake answers from live beside the adb tests
+FIXTURES = Path(__file__).resolve().parent.parent / "device_adb" / "fixtures"
 
 
 def fixture_text(name: str) -> str:

@@ -7,12 +7,13 @@ from __future__ import annotations
 from collections import deque
 from typing import Iterable, Sequence
 
-from agent_harness import API_KEY, is_choice, perception, react
 from mobile_agent.agent import AgentSettings
 from mobile_agent.agent.multi import MultiAgent, MultiSettings
-from mobile_agent.model.localserver import Reply, Request
 from mobile_agent.model.openai_client import OpenAIChatModel
 from mobile_agent.model.retry import RetryPolicy
+
+from .agent_harness import API_KEY, is_choice, perception, react
+from .chatserver import Reply, Request
 
 MANAGER_MODEL = "gpt-4o-test"
 EXECUTOR_MODEL = "gpt-4o-mini-test"
