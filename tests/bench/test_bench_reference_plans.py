@@ -44,6 +44,16 @@ def test_variant_plans_succeed_by_the_tree(task_id):
     assert metrics.su == 1.0, (task.key, task.params)
 
 
+@pytest.mark.parametrize("task_id", [d.id for d in DEFS])
+def test_no_variant_starts_done_or_past_a_milestone(task_id):
+    """A variant's parameters never describe what the phone already holds (the seeded phone has a
+    "Book ideas" note, so the title "Ideas" once met the Save milestone at the first step)."""
+    for task in select(ids=[task_id], variants=31):
+        phone = task.make_phone()
+        assert reached(task, Probe(phone)) == 0, (task.key, task.params)
+        assert not task.success(Probe(phone)), (task.key, task.params)
+
+
 def test_click_icon_steps_name_their_node():
     for d in DEFS:
         for s in d.instance().plan:
