@@ -56,3 +56,27 @@ def test_word_boundaries_for_contained_matches():
 def test_closest_texts_name_similar_lines():
     lines = [line("Battery"), line("Display"), line("Network & internet")]
     assert closest_texts("Batery saver", lines, k=1) == ["Battery"]
+
+
+def test_a_number_is_no_word_of_a_longer_number():
+    # "1" (a rank) must not be found inside "4.1" (a rating), nor "30" inside a time
+    assert match_lines("1", [line("4.1·52 MB")]) == []
+    assert match_lines("30", [line("12:30 PM")]) == []
+    assert match_lines("5", [line("4.5★ 10K+")]) == []
+    (m,) = match_lines("52 MB", [line("4.1·52 MB")])
+    assert m.box.x1 > 100 + 4 * 20 - 1
+    (m,) = match_lines("4", [line("Page 4 of 9")])
+    assert m.kind == "contained"
+
+
+def test_a_line_merging_two_labels_at_an_ellipsis_is_matched_by_its_labels():
+    # OCR reads two cards' titles as one line; the first title is cut short by the app
+    merged = line("Blue and White Por... Run the Morning", x=40)
+    (m,) = match_lines("Blue and White Porcelain", [merged])
+    assert m.kind == "contained"
+    assert m.box.x2 <= 40 + 20 * len("Blue and White Por...")  # the first title, not the line's middle
+    (m,) = match_lines("Run the Morning", [merged])
+    assert m.box.x1 >= 40 + 20 * len("Blue and White Por... ") - 1
+    # a label holding an ellipsis itself still matches whole
+    (m,) = match_lines("Loading... please wait", [line("Loading... please wait")])
+    assert m.kind == "exact" and m.box.width == 20 * len("Loading... please wait")

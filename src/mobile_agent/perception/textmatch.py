@@ -198,9 +198,14 @@ def match_lines(target: str, lines: list[TextLine]) -> list[TextMatch]:
     """Every line that matches ``target``, best first (see :func:`_match_one_line`).
 
     A target of several lines (``"Title\nsubtitle"``) or cut short (``"Long title…"``) is matched
-    whole first, then by its first line.
+    whole first, then by its first line. Lines that merge labels at an ellipsis are matched by
+    their parts too (:func:`split_at_ellipses`); a part and its line in one place count once.
     """
-    target = target.strip()
+    lines = list(lines) + [part for line in lines for part in split_at_ellipses(line)]
+    return _dedupe(_match_lines(target.strip(), lines))
+
+
+def _match_lines(target: str, lines: list[TextLine]) -> list[TextMatch]:
     found = _match(target, lines)
     if found:
         return found
@@ -223,6 +228,36 @@ def match_lines(target: str, lines: list[TextLine]) -> list[TextMatch]:
         if found:
             return found
     return _script_edge_matches(target, lines)
+
+
+def split_at_ellipses(line: TextLine) -> list[TextLine]:
+    """The labels of a line OCR read across neighbouring labels, split after each word that ends
+    in an ellipsis ("Blue and White Por... Run the Morning": two cards' titles, the first cut
+    short); nothing for a line with no such word inside it. The parts are matched beside the
+    whole line, so a label that holds an ellipsis itself ("Loading... please wait") still matches."""
+    words = [w for w in line.words if w.text.strip()]
+    if len(words) < 2:
+        return []
+    parts: list[list[Word]] = [[]]
+    for w in words:
+        parts[-1].append(w)
+        if w.text.rstrip().endswith(("...", "\u2026")):
+            parts.append([])
+    parts = [p for p in parts if p]
+    if len(parts) < 2:
+        return []
+    return [TextLine(" ".join(w.text.strip() for w in p),
+                     Box(min(w.box.x1 for w in p), line.box.y1, max(w.box.x2 for w in p), line.box.y2),
+                     line.score, tuple(p)) for p in parts]
+
+
+def _dedupe(matches: list[TextMatch]) -> list[TextMatch]:
+    """Matches best first, less any that is the same place as a better one (a line and its part)."""
+    out: list[TextMatch] = []
+    for m in matches:
+        if not any(o.box.iou(m.box) > 0.5 for o in out):
+            out.append(m)
+    return out
 
 
 def _char_class(ch: str) -> str:
@@ -253,6 +288,8 @@ def _script_edge_matches(target: str, lines: list[TextLine]) -> list[TextMatch]:
         before = ln[a - 1] if a > 0 else " "
         after = ln[b] if b < len(ln) else " "
         if _char_class(before) == _char_class(tn[0]) != "other" or _char_class(after) == _char_class(tn[-1]) != "other":
+            continue
+        if _joins_number(ln, a, b):
             continue
         extra = (len(ln) - len(tn)) / max(1, len(ln))
         out.append(TextMatch(_part_box(line, tn), 0.75 - 0.2 * extra, "contained", line))
@@ -320,13 +357,25 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
     return out
 
 
+def _joins_number(text: str, a: int, b: int) -> bool:
+    """Whether ``text[a:b]`` is part of a longer number: a digit at its edge joined to another
+    digit by a decimal point, a separator or a colon ("1" of "4.1", "30" of "12:30")."""
+    if a >= 2 and text[a].isdigit() and text[a - 1] in ".,:" and text[a - 2].isdigit():
+        return True
+    return b + 1 < len(text) and text[b - 1].isdigit() and text[b] in ".,:" and text[b + 1].isdigit()
+
+
 def _contains_words(haystack: str, needle: str) -> bool:
-    """``needle`` occurs in ``haystack`` on word boundaries (for CJK, anywhere)."""
+    """``needle`` occurs in ``haystack`` on word boundaries (for CJK, anywhere). A number's
+    decimal point, thousands separator or time colon joins it ("1" is no word of "4.1", nor "30"
+    of "12:30")."""
     if not needle:
         return False
     if any(ord(ch) > 0x2E80 for ch in needle):
         return needle in haystack
-    return re.search(r"(?<![\w])" + re.escape(needle) + r"(?![\w])", haystack) is not None
+    lead = r"(?<![\w])(?<!\d[.,:])" if needle[0].isdigit() else r"(?<![\w])"
+    trail = r"(?![\w])(?![.,:]\d)" if needle[-1].isdigit() else r"(?![\w])"
+    return re.search(lead + re.escape(needle) + trail, haystack) is not None
 
 
 def closest_texts(target: str, lines: list[TextLine], k: int = 5) -> list[str]:
