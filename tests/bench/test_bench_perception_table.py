@@ -3,6 +3,8 @@ on a wide screen with the real perception stack."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from mobile_agent.bench.perception import (
@@ -64,3 +66,34 @@ def test_benchmark_prints_every_figure_of_the_table_on_a_wide_screen():
     for phrase in ("first point inside", "original Mobile-Agent", "top-1, no position hint",
                    "with the position hint", "any candidate inside", "detected at all", "full parse at"):
         assert phrase in text
+
+
+def _reasons(phone) -> dict[str, str]:
+    from mobile_agent.bench.perception import parse_tree, text_target_reason
+
+    w, h = phone.size()
+    nodes = parse_tree(phone.ui_tree(), w, h)
+    return {n.text: text_target_reason(n, nodes) for n in nodes if n.text}
+
+
+def test_text_nodes_a_user_could_not_ask_for_by_text_are_counted_apart_with_their_reason():
+    from mobile_agent.device.sim import SimPhone
+
+    shop = SimPhone(seed=0)
+    shop.launch("Shop")
+    shop.tap(540, 273)  # the search field: the keyboard opens
+    r = _reasons(shop)
+    assert r["Search products or suppliers"] == "" and r["baseball cap"] == ""
+    assert r["q"] == "keyboard" and r["?123"] == "keyboard"
+    clock = re.search(r'text="([^"]+)" resource-id="clock"', shop.ui_tree())
+    assert clock and r[clock.group(1)] == "status bar"
+    store = SimPhone(seed=0)
+    store.launch("Store")
+    r = _reasons(store)
+    assert r["Install"] == "repeated"  # one button per app row: "Install" alone cannot say which
+    assert r["Top charts"] == ""
+    maps = SimPhone(seed=0)
+    maps.launch("Maps")
+    r = _reasons(maps)
+    assert r["Coffee"] == "cut by the screen edge"  # a chip scrolled half out of sight
+    assert r["Restaurants"] == ""  # a chip of the same row, whole

@@ -10,10 +10,12 @@ simulated phone by tapping the clickable nodes of every app (breadth first, a fe
 from __future__ import annotations
 
 import hashlib
+import pickle
 import statistics
 import time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
@@ -37,6 +39,7 @@ class Node:
     has_text_below: bool = False
     clipped: bool = False  # partly off the screen
     covered: bool = False  # its centre lies under a clickable node drawn later (a scrim, a drawer, a dialog)
+    cut: bool = False  # at the side edge of a row that scrolls sideways: partly scrolled out of sight
 
 
 @dataclass
@@ -87,6 +90,10 @@ class BenchResult:
     icon_hint_hit: int = 0
     icon_hint_any: int = 0
     icon_hint_misses: list[str] = field(default_factory=list)
+    # text nodes left out of the table's Click Text rows, by reason (see :func:`text_target_reason`):
+    # reason -> [nodes, first point inside, with choice inside]
+    text_left_out: dict[str, list[int]] = field(default_factory=dict)
+    text_first_misses: list[str] = field(default_factory=list)
     sizes: list[tuple[int, int]] = field(default_factory=list)  # each full parse's screen size
     reference_s: list[float] = field(default_factory=list)  # RapidOCR's own defaults, side by side
     reference_pair_s: list[tuple[float, float]] = field(default_factory=list)  # (ours, reference) per screen
@@ -135,6 +142,9 @@ class BenchResult:
                 "icon_detected_at_all": {"share": share(self.icon_target_detected, self.match_total),
                                          "hit": self.icon_target_detected, "total": self.match_total},
                 "icon_hint_misses": self.icon_hint_misses[:40],
+                "click_text_left_out": {k: {"nodes": v[0], "first_point_hit": v[1], "with_choice_hit": v[2]}
+                                        for k, v in sorted(self.text_left_out.items())},
+                "click_text_first_point_misses": self.text_first_misses[:60],
             },
             "parse_s": stats(self.parse_s), "parse_cpu_s": stats(self.parse_cpu_s),
             "incremental_cpu_s": stats(self.incremental_cpu_s), "ocr_s": stats(self.ocr_s), "icons_s": stats(self.icons_s),
@@ -182,29 +192,32 @@ def parse_tree(xml: str, width: int, height: int) -> list[Node]:
     clickables: list[tuple[int, Box]] = []  # (pre-order index, box) of every clickable node
     counter = [0]
 
-    def walk(el: ET.Element) -> bool:
+    def walk(el: ET.Element, row: Box | None) -> bool:
         order = counter[0]
         counter[0] += 1
+        try:
+            full: Box | None = Box.from_bounds(el.get("bounds", "")) if el.tag == "node" else None
+        except ValueError:
+            full = None
+        if full is not None and el.get("scrollable") == "true" and full.width > full.height:
+            row = full.intersect(screen)  # a row that scrolls sideways: its children may be cut at its edges
         has_text = False
         for child in el.findall("node"):
-            has_text = walk(child) or has_text
-        if el.tag != "node":
-            return has_text
-        try:
-            full = Box.from_bounds(el.get("bounds", ""))
-        except ValueError:
+            has_text = walk(child, row) or has_text
+        if el.tag != "node" or full is None:
             return has_text
         box = full.intersect(screen)
         text = (el.get("text") or "").strip()
         if el.get("clickable") == "true" and not box.is_empty():
             clickables.append((order, box))
         if box.width >= 12 and box.height >= 12:
+            cut = row is not None and box != row and (box.x1 <= row.x1 or box.x2 >= row.x2)
             out.append(Node(text, (el.get("content-desc") or "").strip(), box, el.get("clickable") == "true",
-                            el.get("package") or "", el.get("class") or "", has_text, box != full))
+                            el.get("package") or "", el.get("class") or "", has_text, box != full, cut=cut))
             spans.append((order, counter[0] - 1))
         return has_text or bool(text)
 
-    walk(root)
+    walk(root, None)
     for node, (_, end) in zip(out, spans):
         c = node.box.center
         node.covered = any(o > end and b.contains_point(c) for o, b in clickables)
@@ -217,6 +230,78 @@ _UNDRAWN_TEXT = ("Switch", "ToggleButton", "CheckBox", "RadioButton", "SeekBar",
 def _text_is_drawn(n: Node) -> bool:
     """Switches, check boxes and sliders carry a state text (ON, OFF, 60) that is not drawn."""
     return not n.cls.endswith(_UNDRAWN_TEXT)
+
+
+_KEYBOARD_MARKS = ("inputmethod", "keyboard", "honeyboard")
+SYSTEMUI = "com.android.systemui"
+
+LEFT_OUT_REASONS = {
+    "status bar": "a text of the status bar (clock, battery level, network speed): tapping it does nothing",
+    "keyboard": "a key of the on-screen keyboard: the agent types with Type, not Click Text",
+    "cut by the screen edge": "at the side edge of a row that scrolls sideways (chips, tabs), partly "
+                              "scrolled out of sight and narrower than its text: the text is not all on the screen",
+    "repeated": "the same text in another node on the screen: a request by that text alone cannot say "
+                "which one is meant (the planner's choice among numbered marks, or a position, decides)",
+}
+
+
+def _norm(text: str) -> str:
+    from mobile_agent.perception.textmatch import normalize_text
+
+    return normalize_text(text)
+
+
+def text_target_reason(n: Node, nodes: Sequence[Node]) -> str:
+    """Why the text node ``n`` is no target a user could ask for by its text alone (one of
+    :data:`LEFT_OUT_REASONS`), or ``""`` for a Click Text target of the table.
+
+    Such nodes are still grounded and counted apart (``click_text_left_out``), never dropped
+    silently. ``nodes`` are the screen's nodes (for repeated texts)."""
+    if n.package == SYSTEMUI and not n.clickable:
+        return "status bar"
+    if any(m in n.package.lower() for m in _KEYBOARD_MARKS):
+        return "keyboard"
+    if n.cut and n.box.width < 0.25 * n.box.height * len(_norm(n.text).replace(" ", "")):
+        # cut at the edge of a row scrolled sideways, and narrower than its text needs (a chip's
+        # text is about half its height tall, a character about half as wide as tall)
+        return "cut by the screen edge"
+    key = _norm(n.text)
+    if key and any(o is not n and o.text and not o.covered and not o.clipped and _text_is_drawn(o)
+                   and _norm(o.text) == key for o in nodes):
+        return "repeated"
+    return ""
+
+
+class CachedOcr:
+    """An OCR engine that keeps each screenshot's lines in ``folder`` (by the pixels' hash and the
+    engine's settings), so that a second benchmark run reads no screen again. Only for figures
+    that do not time the OCR: the benchmark's timed parses never go through it. Empty the folder
+    after changing the OCR code. Everything else (``read_glyphs``, ``recognize``) is the engine's."""
+
+    def __init__(self, inner: Any, folder: str | Path) -> None:
+        self.inner = inner
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.name = inner.name
+        settings = sorted((k, v) for k, v in vars(inner).items() if isinstance(v, (int, float, str, bool)))
+        self._tag = hashlib.sha256(repr((inner.name, settings)).encode()).hexdigest()[:8]
+
+    def read(self, rgb: np.ndarray, det_scale: float | None = None) -> Any:
+        key = hashlib.sha256(np.ascontiguousarray(rgb).tobytes()).hexdigest()[:24]
+        f = self.folder / f"{key}-{rgb.shape[1]}x{rgb.shape[0]}-{self._tag}.pkl"
+        if f.exists():
+            try:
+                return pickle.loads(f.read_bytes())
+            except Exception:  # noqa: BLE001 - a damaged cache file is read again
+                pass
+        lines = self.inner.read(rgb, det_scale) if det_scale is not None else self.inner.read(rgb)
+        tmp = f.with_suffix(".tmp")
+        tmp.write_bytes(pickle.dumps(lines))
+        tmp.replace(f)
+        return lines
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
 
 
 def _key(image: Image.Image) -> bytes:
@@ -317,7 +402,8 @@ def reference_ocr() -> Callable[[Image.Image], Any]:
 
 def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], Any],
                   log: Callable[[str], None] | None = None, repeat_parse: int = 1,
-                  reference: Callable[[Image.Image], Any] | None = None) -> BenchResult:
+                  reference: Callable[[Image.Image], Any] | None = None,
+                  grounding_perception: Any | None = None, timing: bool = True) -> BenchResult:
     """Measure parse times, text grounding, icon recall, icon matching and app grounding.
 
     The issue's table, per target (what computes each figure; icon grounding itself lives in
@@ -335,19 +421,29 @@ def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], 
       node's centre.
     - full parse: each screen parsed cold (icons included); with ``reference`` (RapidOCR's own
       defaults) timed on the same screen right before or after (the order alternating).
+      ``timing=False`` leaves the timed parses (full and incremental) out.
+
+    ``grounding_perception`` (default: one from ``make_perception``) grounds the targets; one
+    whose OCR keeps its lines (:class:`CachedOcr`) makes a rerun cheap. Timed parses always use
+    their own perception from ``make_perception``, nothing cached.
+
+    Text nodes a user could not ask for by their text alone (:func:`text_target_reason`) are
+    left out of the Click Text rows and counted apart, by reason.
     """
     from mobile_agent.perception.icons.offline import description_glyphs
 
     res = BenchResult(screens=len(screens))
-    p = make_perception()
-    timer = make_perception()
-    timer.parse(screens[0].image)  # load the models once, outside the timings
-    if reference is not None:
-        reference(screens[0].image)
+    p = grounding_perception if grounding_perception is not None else make_perception()
+    timer = make_perception() if timing else None
+    if timer is not None:
+        timer.parse(screens[0].image)  # load the models once, outside the timings
+        if reference is not None:
+            reference(screens[0].image)
     for i, s in enumerate(screens):
         w, h = s.image.size
         # Full parse, cold: nothing reused from earlier screens (memo and recognition cache emptied).
-        for k in range(repeat_parse):
+        for k in range(repeat_parse if timer is not None else 0):
+            assert timer is not None
             ref_t = None
             if reference is not None and (i + k) % 2 == 1:
                 t = time.perf_counter()
@@ -370,7 +466,7 @@ def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], 
                 res.reference_pair_s.append((res.parse_s[-1], ref_t))
         # Incremental: the step from the parent screen, when under a fifth of the screen changed
         # (the previous step's parse is there, as in an agent's run).
-        if s.parent is not None:
+        if s.parent is not None and timer is not None:
             before = screens[s.parent].image
             frac = changed_fraction(changed_regions(before, s.image), w, h)
             if 0.0 < frac < 0.2:
@@ -385,13 +481,15 @@ def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], 
         res_full = p.parse(s.image, icons=True)
         icons = res_full.icons or []
         # Text grounding: every visible text node (status bar clock included) that a tap can reach.
+        # The table's Click Text rows count the nodes a user could ask for by their text alone;
+        # the others (text_target_reason) are grounded too and counted apart.
         for n in s.nodes:
             if not n.text or len(n.text) > 80 or n.clipped or not _text_is_drawn(n):
                 continue
             if n.covered:
                 res.text_covered += 1
                 continue
-            res.text_total += 1
+            reason = text_target_reason(n, s.nodes)
 
             def oracle(marked: Image.Image, cands: Sequence[Candidate], question: str, box: Box = n.box) -> int | None:
                 for k, c in enumerate(cands):
@@ -399,19 +497,32 @@ def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], 
                         return k
                 return None
 
+            g_alone = p.ground_text(s.image, n.text)
+            first_ok = _inside(_first_point(g_alone), n.box)
+            alone_ok = g_alone.status == "found" and _inside(g_alone.chosen, n.box)
+            if alone_ok:
+                chosen_ok = True
+            else:
+                g = p.ground_text(s.image, n.text, choose=oracle)
+                chosen_ok = g.status == "found" and _inside(g.chosen, n.box)
+            if reason:
+                counts = res.text_left_out.setdefault(reason, [0, 0, 0])
+                counts[0] += 1
+                counts[1] += first_ok
+                counts[2] += chosen_ok
+                continue
+            res.text_total += 1
             orig = original_line_matches(n.text, res_full.lines)
             res.original_first_hit += bool(orig) and n.box.contains_point(orig[0].center)
             res.original_any_hit += any(n.box.contains_point(b.center) for b in orig)
-            g_alone = p.ground_text(s.image, n.text)
-            res.text_first_hit += _inside(_first_point(g_alone), n.box)
-            if g_alone.status == "found" and _inside(g_alone.chosen, n.box):
-                res.text_hit_alone += 1
-                res.text_hit += 1
-                continue
-            g = p.ground_text(s.image, n.text, choose=oracle)
-            if g.status == "found" and _inside(g.chosen, n.box):
-                res.text_hit += 1
-            else:
+            res.text_first_hit += first_ok
+            res.text_hit_alone += alone_ok
+            res.text_hit += chosen_ok
+            fp = _first_point(g_alone)
+            if not first_ok:
+                res.text_first_misses.append(f"{s.name}: {n.text!r} {g_alone.status} -> {fp and fp.point.as_tuple()} "
+                                             f"node {n.box.as_tuple()}")
+            if not chosen_ok:
                 res.text_misses.append(f"{s.name}: {n.text!r} {g.status} {g.point and g.point.as_tuple()} "
                                        f"node {n.box.as_tuple()}")
         # Icon recall and matching: clickable nodes with no text in or under them.
@@ -463,7 +574,7 @@ def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], 
                 g = p.ground_app(s.image, label)
                 res.app_hit += g.status == "found" and any(_inside(g.chosen, b) for b in boxes)
         if log:
-            log(f"[{i + 1}/{len(screens)}] {s.name}: parse {res.parse_s[-1]:.2f} s")
+            log(f"[{i + 1}/{len(screens)}] {s.name}" + (f": parse {res.parse_s[-1]:.2f} s" if res.parse_s else ""))
     return res
 
 
@@ -489,6 +600,12 @@ def format_report(d: dict[str, Any]) -> Iterable[str]:
         yield "the issue's table:"
         yield row("Click Text, first point inside the target's node", "click_text_first_point")
         yield row("Click Text, with the planner choosing among marks", "click_text_with_choice")
+        left = tb.get("click_text_left_out") or {}
+        if left:
+            yield "  text nodes left out of the Click Text rows (grounded and counted apart):"
+            for reason, v in left.items():
+                yield (f"    {reason}: {v['nodes']} nodes; first point {v['first_point_hit']}/{v['nodes']}, "
+                       f"with choice {v['with_choice_hit']}/{v['nodes']}")
         yield row("original Mobile-Agent exact/contains line matching, first point", "original_line_matching_first_point")
         yield row("original Mobile-Agent line matching, any matching line (with choice)",
                   "original_line_matching_with_choice")

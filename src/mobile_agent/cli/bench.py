@@ -25,6 +25,11 @@ def add_perception_commands(group: typer.Typer) -> None:
         repeat: int = typer.Option(1, "--repeat", help="Cold full parses per screen (for timing spread)."),
         reference: bool = typer.Option(True, "--reference/--no-reference",
                                        help="Time RapidOCR's own defaults on each screen beside the full parse."),
+        ocr_cache: Optional[str] = typer.Option(None, "--ocr-cache", help="Folder where the grounding's OCR "
+                                                "lines are kept between runs (by the screen's pixels); the "
+                                                "timed parses never use it. Empty it after changing the OCR."),
+        timing: bool = typer.Option(True, "--timing/--no-timing", help="Time full and incremental parses "
+                                    "(--no-timing: accuracy figures only)."),
         as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
         out: Optional[str] = typer.Option(None, "--out", help="Also write the JSON figures to this file."),
         verbose: bool = typer.Option(False, "--verbose", "-v", help="Print progress and the misses."),
@@ -32,7 +37,15 @@ def add_perception_commands(group: typer.Typer) -> None:
         """Parse time, text grounding, icon recall and offline icon matching on the simulated phone,
         with its ui_tree as ground truth. Prints figures; asserts nothing."""
         from mobile_agent.perception import Perception
-        from mobile_agent.bench.perception import collect_sim_screens, format_report, reference_ocr, run_benchmark
+        from mobile_agent.bench.perception import (
+            CachedOcr,
+            collect_sim_screens,
+            format_report,
+            reference_ocr,
+            run_benchmark,
+        )
+        from mobile_agent.errors import ConfigError
+        from mobile_agent.perception.ocr import make_ocr
 
         if screen_set not in ("sim", "wide"):
             typer.echo(f"error: unknown screen set {screen_set!r}: use sim or wide", err=True)
@@ -44,10 +57,19 @@ def add_perception_commands(group: typer.Typer) -> None:
             screens = collect_wide_screens(seed=seed, depth=depth, max_screens=max_screens, log=log)
         else:
             screens = collect_sim_screens(seed=seed, depth=depth, max_screens=max_screens, dark=dark, log=log)
+        grounding = None
+        if ocr_cache:
+            try:
+                grounding = Perception(ocr=CachedOcr(make_ocr(ocr), ocr_cache))
+            except (ConfigError, OSError) as exc:
+                typer.echo(f"error: --ocr-cache {ocr_cache}: {exc}", err=True)
+                raise typer.Exit(2)
         result = run_benchmark(screens, lambda: Perception(ocr=ocr), log=log, repeat_parse=max(1, repeat),
-                               reference=reference_ocr() if reference else None)
+                               reference=reference_ocr() if reference and timing else None,
+                               grounding_perception=grounding, timing=timing)
         d = result.to_dict()
-        d["settings"] = {"set": screen_set, "seed": seed, "depth": depth, "dark": dark, "ocr": ocr}
+        d["settings"] = {"set": screen_set, "seed": seed, "depth": depth, "dark": dark, "ocr": ocr,
+                         "screens": len(screens), "timing": timing}
         if out:
             from mobile_agent.fsutil import atomic_write_text
 
@@ -61,6 +83,8 @@ def add_perception_commands(group: typer.Typer) -> None:
             for key in ("text_grounding", "icon_recall", "icon_matching_top1"):
                 for miss in d[key]["misses"]:
                     typer.echo(f"  miss ({key}): {miss}")
+            for miss in d["table"]["click_text_first_point_misses"]:
+                typer.echo(f"  miss (Click Text, first point): {miss}")
             for miss in d["table"]["icon_hint_misses"]:
                 typer.echo(f"  miss (icon with hint): {miss}")
 
