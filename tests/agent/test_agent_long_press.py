@@ -6,7 +6,7 @@ from __future__ import annotations
 from tests.fakes.agent_harness import Script, make_agent, plan_requests, react
 from tests.fakes.tinyphone import TinyPhone
 from mobile_agent.agent.trajectory import read_steps
-from mobile_agent.device.gestures import LongPress, NoGesture, Wait
+from mobile_agent.device.gestures import LongPress, Wait
 from mobile_agent.device.sim import SimPhone
 from tests.fakes.chatserver import LocalChatServer
 
@@ -44,9 +44,15 @@ def test_a_device_that_declares_nothing_is_not_offered_long_press_or_wait(tmp_pa
     with LocalChatServer(Script(plans)) as server:
         result = make_agent(server, phone).run("Open Settings", tmp_path)
     assert result.completed and phone.screen == "settings"
-    first, second = plan_requests(server)[:2]
+    first, retry = plan_requests(server)[:2]
     assert "Long Press" not in _system(first) and "- Wait:" not in _system(first)
     assert "Click Text (text)" in _system(first)
-    assert "Your last operation, Wait, could not be carried out: this phone cannot do Wait." in second.text
-    wait = read_steps(tmp_path)[0]
-    assert isinstance(wait.gesture, NoGesture) and wait.reflection.feedback
+    # an operation the device does not offer goes back at once, saying so, with only what it offers
+    feedback = retry.body["messages"][-1]["content"]
+    assert feedback.startswith("Your reply could not be read: Wait is not available on this device.\n")
+    offered = feedback.split("where the operation is one of: ")[1]
+    assert offered.startswith("Open App (name) | Click Text (text)") and offered.endswith("Exit | Stop")
+    assert "Wait" not in offered and "Long Press" not in offered and feedback.count("Click Text") == 1
+    step = read_steps(tmp_path)[0]
+    assert step.action == "Click Text (Settings)" and step.model.parse_errors == ["Wait is not available on this device"]
+    assert step.calls[0].error == "could not be read: Wait is not available on this device"

@@ -107,6 +107,12 @@ def test_unparseable_replies_get_feedback_then_recover(tmp_path):
     assert msgs[-2] == {"role": "assistant", "content": "I think I should open the settings first."}
     assert "could not be read" in msgs[-1]["content"] and "no 'Action:' line" in msgs[-1]["content"]
     assert "'Swipe to the left' is not one of the operations" in third.body["messages"][-1]["content"]
+    # what was wrong, the form, then the operations once (the device's offer), nothing repeated
+    assert third.body["messages"][-1]["content"] == (
+        "Your reply could not be read: 'Swipe to the left' is not one of the operations.\n"
+        "Answer again, in exactly this form:\nObservation: ...\nThought: ...\nAction: <one operation>\n"
+        "where the operation is one of: Open App (name) | Click Text (text) | Click Icon (description, position) | "
+        "Type (text) | Page Up | Page Down | Back | Exit | Stop")
     step1 = step_dicts(tmp_path)[0]
     assert len(step1["model"]["parse_errors"]) == 2 and step1["operation"] == {"op": "Click Text", "text": "Settings"}
 

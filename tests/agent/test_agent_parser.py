@@ -242,3 +242,26 @@ def test_canonical_forms_of_any_text_round_trip(text):
 def test_icon_descriptions_round_trip(text):
     op = ClickIcon(text, ("bottom", "left"))
     assert parse_operation(str(op)) == op
+
+
+@pytest.mark.parametrize("reply", ["Observation: x\nThought: y\nAction: Long Press (Shopping list)",
+                                   '{"action": "long_press", "text": "Shopping list"}', "Wait",
+                                   'Action: {"action": "wait"}'])
+def test_an_operation_the_device_does_not_offer_is_a_parse_error_saying_so(reply):
+    from mobile_agent.agent.operations import BASIC_OPERATIONS
+
+    parse_reply(reply)  # offered by a device that can do everything
+    with pytest.raises(ParseError) as err:
+        parse_reply(reply, BASIC_OPERATIONS)
+    assert str(err.value) in ("Long Press is not available on this device", "Wait is not available on this device")
+
+
+@pytest.mark.parametrize("reply, problem", [
+    ("", "your reply is empty"), ("I would open the settings.", "your reply has no 'Action:' line"),
+    ("Observation: x\nAction:", "your 'Action:' line is empty"),
+    ("Action: Fly (home)", "'Fly (home)' is not one of the operations"),
+])
+def test_parse_errors_say_briefly_what_was_wrong(reply, problem):
+    with pytest.raises(ParseError) as err:
+        parse_reply(reply)
+    assert str(err.value) == problem  # the operations are listed once, by the feedback, not in each error

@@ -69,3 +69,45 @@ def test_a_bad_line_names_its_line(tmp_path):
     (tmp_path / STEPS).write_text('{"step": 1}\n{"step": 2, "gesture": {"kind": "tap"}}\n', encoding="utf-8")
     with pytest.raises(ValueError, match="line 2 is not a step record: .*'x' must be a number"):
         read_steps(tmp_path)
+
+
+# A multi-mode steps.jsonl written by the multi loop before it wrote the typed record (its own dicts:
+# call kinds operation/choice/reflection, latency_s, cost_usd on every call), from a run of the
+# Mobile-Eval task multi-1 with reflection on: an unreadable manager reply, a subgoal the executor
+# says is reached (Stop), a Type with a note filled in, a choice among marks, the manager's done.
+OLD_MULTI = Path(__file__).parent / "fixtures" / "multi_steps_written_before_typed_records.jsonl"
+
+
+def test_a_multi_mode_steps_file_of_the_earlier_format_reads_back(tmp_path):
+    shutil.copy(OLD_MULTI, tmp_path / STEPS)
+    old = [json.loads(line) for line in OLD_MULTI.read_text(encoding="utf-8").splitlines()]
+    records = read_steps(tmp_path)
+    assert len(records) == len(old) == 8 and all(r.mode == "multi" and r.multi is not None for r in records)
+    kinds = {"operation": "plan", "choice": "choose", "reflection": "reflect", "plan": "plan"}
+    for rec, d in zip(records, old):
+        new = rec.to_dict()
+        # every field but the calls is written back as it was (the report reads them unchanged)
+        assert {k: v for k, v in new.items() if k != "calls"} == {k: v for k, v in d.items() if k != "calls"}
+        # the calls: one vocabulary of kinds, the role kept, latency_s read as duration_s
+        assert [(c.role, c.kind, c.raw, c.prompt_tokens, c.completion_tokens, c.error, c.duration_s)
+                for c in rec.calls] == [(c["role"], kinds[c["kind"]], c["raw"], c["prompt_tokens"],
+                                         c["completion_tokens"], c["error"], c["latency_s"]) for c in d["calls"]]
+    assert records[1].calls[0].error and records[1].model.raw and records[1].action == "Stop"
+    assert records[5].multi.typed and records[5].multi.typed != records[5].operation.text
+    assert [c.kind for c in records[6].calls] == ["plan", "plan", "choose", "reflect"]
+    assert records[7].completion.by == "manager" and records[7].multi.notes == old[7]["notes"]
+
+
+def test_single_and_multi_records_share_one_call_record_and_the_role_is_a_field():
+    from mobile_agent.agent.record import CallRecord, MultiRecord
+
+    single = StepRecord(1, calls=[CallRecord("plan", "Action: Back", 10, 2, 0.5)])
+    multi = StepRecord(1, calls=[CallRecord("plan", "Plan: ...", 10, 2, 0.5, role="manager", cost_usd=0.01),
+                                 CallRecord("plan", None, 0, 0, 0.1, "APIError: 500", role="executor")],
+                       multi=MultiRecord(subgoal="Open Settings"))
+    s, m = single.to_dict(), multi.to_dict()
+    assert "mode" not in s and "role" not in s["calls"][0] and "cost_usd" not in s["calls"][0]
+    assert m["mode"] == "multi" and [c["role"] for c in m["calls"]] == ["manager", "executor"]
+    assert m["roles"] == {"manager": {"calls": 1, "prompt_tokens": 10, "completion_tokens": 2, "cost_usd": 0.01},
+                          "executor": {"calls": 1, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": None}}
+    assert StepRecord.from_dict(m).to_dict() == m and StepRecord.from_dict(s).to_dict() == s

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from mobile_agent.agent.trajectory import STEPS, read_summary
+from mobile_agent.agent.trajectory import STEPS, read_steps, read_summary
 from mobile_agent.bench.mobile_eval.multi import long_date
 from mobile_agent.bench.runner import EvalConfig, run_task
 from mobile_agent.bench.suite import select
@@ -22,8 +22,8 @@ from tests.fakes.multi_harness import (
 
 
 def multi_records(run) -> list[dict]:
-    """The lines of a multi-mode steps.jsonl as written (the multi loop's record, a superset of the
-    single agent's StepRecord form, with roles, plan, notes and per-role calls)."""
+    """The lines of a multi-mode steps.jsonl as written (the typed StepRecord with its MultiRecord:
+    roles, plan, notes and calls with their role)."""
     text = (Path(run) / STEPS).read_text(encoding="utf-8")
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
@@ -84,12 +84,17 @@ def test_calendar_date_carried_to_notes(tmp_path, monkeypatch):
     summary = read_summary(row.trajectory)
     assert summary["mode"] == "multi" and summary["notes"] == {"date": date}
     kinds = [(c["role"], c["kind"]) for s in steps for c in s["calls"]]
-    assert kinds.count(("manager", "plan")) == 7 and kinds.count(("executor", "operation")) == 6
+    assert kinds.count(("manager", "plan")) == 7 and kinds.count(("executor", "plan")) == 6
     assert summary["roles"]["manager"]["calls"] == 7
-    assert summary["roles"]["executor"]["calls"] == 6 + kinds.count(("executor", "choice"))
+    assert summary["roles"]["executor"]["calls"] == 6 + kinds.count(("executor", "choose"))
     assert summary["tokens"]["total"] == sum(r["prompt_tokens"] + r["completion_tokens"]
                                              for r in summary["roles"].values())
     assert steps[0]["notes"] == {} and steps[0]["plan"][0] == {"text": "Open the Calendar app", "status": "now"}
+    # the same typed record as single mode, read back by the same reader, the role a field of each call
+    records = read_steps(row.trajectory)
+    assert [r.to_dict() for r in records] == steps
+    assert records[0].multi.subgoal == "Open the Calendar app" and records[0].calls[0].role == "manager"
+    assert records[-1].completion.by == "manager" and records[-1].multi.notes == {"date": date}
 
 
 def test_weather_temperatures_carried_to_notes(tmp_path, monkeypatch):

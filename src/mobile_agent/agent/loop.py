@@ -77,8 +77,8 @@ class AgentSettings:
     ``dry_run``: plan and ground one step, draw where it would tap, touch nothing.
     ``reflect``: an extra model call after each operation that changed the screen (as expected /
     wrong page). ``completion_check``: after Stop, ask whether the instruction is really complete.
-    ``on_step``: called with each step's record as it is written (for live output): a
-    :class:`StepRecord` (the multi-agent loop passes its own JSON form; ``as_step_record`` reads both).
+    ``on_step``: called with each step's :class:`StepRecord` as it is written (for live output; single
+    and multi mode alike).
     ``on_finish``: called with the run folder once ``summary.json`` is written (the CLI and the
     benchmark write the HTML report there; the agent layer itself knows nothing of reports).
     """
@@ -102,7 +102,7 @@ class AgentSettings:
     launch_fallback: bool = False
     on_finish: Callable[[Path], None] | None = None
     device_name: str = ""
-    on_step: Callable[[StepRecord | dict[str, Any]], None] | None = None
+    on_step: Callable[[StepRecord], None] | None = None
     perception_mode: str = "vision"  # "hybrid": the device's ui_tree() beside the pixels where it gives one
 
     def __post_init__(self) -> None:
@@ -342,9 +342,10 @@ class Agent:
 
     _pending_device_s = 0.0
 
-    def plan(self, step: StepRun) -> Plan:
+    def plan(self, step: StepRun, record: bool = True) -> Plan:
         """Ask the planner for the next operation and record its reply. Raises ``_End`` when the
-        planner fails (the step is recorded first)."""
+        planner fails (the step is written first, unless ``record`` is False: the multi-agent loop
+        writes its own)."""
         rec = step.rec
         try:
             plan: Plan = self.planner.plan(step.ctx)
@@ -353,7 +354,8 @@ class Agent:
             if isinstance(exc, PlanningError):
                 rec.model.raw = exc.raw
             rec.error = str(exc)
-            self.record(step)
+            if record:
+                self.record(step)
             raise _End("error", str(exc), exc)
         step.calls.merge(plan.calls)
         op = plan.operation

@@ -13,8 +13,10 @@ import json
 import re
 from dataclasses import dataclass
 
+from typing import Sequence
+
 from mobile_agent.agent.operations import (
-    GRAMMAR, OPERATION_TYPES, ClickIcon, LongPress, Operation, Type, normalize_position,
+    OPERATION_TYPES, ClickIcon, LongPress, Operation, Type, grammar, normalize_position,
 )
 from mobile_agent.errors import ParseError
 
@@ -75,10 +77,12 @@ def sections(reply: str) -> dict[str, str]:
     return out
 
 
-def parse_reply(reply: str) -> ParsedReply:
-    """Parse a whole ReAct reply. Raises :class:`ParseError` saying what is wrong, in words the
-    model can act on. A reply that is one JSON object (``{"observation": ..., "thought": ...,
-    "action": "click_text", "text": ...}``) is read too."""
+def parse_reply(reply: str, operations: Sequence[type] = OPERATION_TYPES) -> ParsedReply:
+    """Parse a whole ReAct reply. Raises :class:`ParseError` saying briefly what is wrong, in words
+    the model can act on (:func:`mobile_agent.agent.prompts.parse_error_feedback` adds the form and
+    the operations on offer). An operation that is not among ``operations`` (those the device
+    supports) is an error too. A reply that is one JSON object (``{"observation": ..., "thought":
+    ..., "action": "click_text", "text": ...}``) is read too."""
     whole = normalize_text(reply).strip()
     if whole.startswith("{") and whole.endswith("}"):
         try:
@@ -86,7 +90,7 @@ def parse_reply(reply: str) -> ParsedReply:
         except json.JSONDecodeError:
             d = None
         if isinstance(d, dict):
-            op = _json_action(whole)
+            op = _offered(_json_action(whole), operations)
             text = lambda k: d[k] if isinstance(d.get(k), str) else ""  # noqa: E731
             return ParsedReply(text("observation"), text("thought"), str(op), op)
     secs = sections(reply)
@@ -94,17 +98,18 @@ def parse_reply(reply: str) -> ParsedReply:
         body = [ln for ln in normalize_text(reply).splitlines() if ln.strip()]
         if not secs and len(body) == 1:  # a bare operation, no sections
             try:
-                return ParsedReply("", "", _clean_line(body[0]), parse_operation(body[0]))
+                op = parse_operation(body[0])
             except ParseError:
                 pass
-        raise ParseError(
-            "your reply has no 'Action:' line. Answer with 'Observation: ...', 'Thought: ...' and, last, "
-            f"'Action: <one operation>' where the operation is one of: {GRAMMAR}"
-        )
+            else:
+                return ParsedReply("", "", _clean_line(body[0]), _offered(op, operations))
+        if not body:
+            raise ParseError("your reply is empty")
+        raise ParseError("your reply has no 'Action:' line")
     action_text = secs["action"]
     lines = [ln for ln in action_text.splitlines() if ln.strip()]
     if not lines:
-        raise ParseError(f"your 'Action:' line is empty. Write one operation after it, one of: {GRAMMAR}")
+        raise ParseError("your 'Action:' line is empty")
     first_error: ParseError | None = None
     for line in lines:
         try:
@@ -112,9 +117,16 @@ def parse_reply(reply: str) -> ParsedReply:
         except ParseError as exc:
             first_error = first_error or exc
             continue
-        return ParsedReply(secs.get("observation", ""), secs.get("thought", ""), _clean_line(line), op)
+        return ParsedReply(secs.get("observation", ""), secs.get("thought", ""), _clean_line(line),
+                           _offered(op, operations))
     assert first_error is not None
     raise first_error
+
+
+def _offered(op: Operation, operations: Sequence[type]) -> Operation:
+    if type(op) not in operations:
+        raise ParseError(f"{op.op} is not available on this device")
+    return op
 
 
 def _clean_line(line: str) -> str:
@@ -267,7 +279,7 @@ def parse_operation(line: str) -> Operation:
         t, rest = found
         return _build(t, None if t.argument == "none" else _argument(rest), s)
     shown = s if len(s) <= 120 else s[:117] + "..."
-    raise ParseError(f"'{shown}' is not one of the operations. Write exactly one of: {GRAMMAR}")
+    raise ParseError(f"'{shown}' is not one of the operations")
 
 
 def _json_action(s: str) -> Operation:
@@ -275,22 +287,21 @@ def _json_action(s: str) -> Operation:
     try:
         d = json.loads(s)
     except json.JSONDecodeError as exc:
-        raise ParseError(f"the action looks like JSON but is not valid JSON ({exc.msg}); write one operation, "
-                         f"one of: {GRAMMAR}") from None
+        raise ParseError(f"the action looks like JSON but is not valid JSON ({exc.msg})") from None
     if not isinstance(d, dict):
-        raise ParseError(f"a JSON action is an object with an \"action\" key; write one of: {GRAMMAR}")
+        raise ParseError("a JSON action is an object with an \"action\" key")
     if isinstance(d.get("action"), dict):  # {"thought": ..., "action": {"action": ...}}
         d = d["action"]
     name = next((d[k] for k in ("action", "action_type", "operation", "op", "type") if isinstance(d.get(k), str)), None)
     if name is None:
-        raise ParseError(f"the JSON action has no \"action\" name; write one of: {GRAMMAR}")
+        raise ParseError("the JSON action has no \"action\" name")
     key = name.strip().lower()
     t = _JSON_NAMES.get(key) or _JSON_NAMES.get(re.sub(r"[\s-]+", "_", key))
     if t is None:
         found = _name(name.strip())
         t = found[0] if found is not None and not found[1].strip() else None
     if t is None:
-        raise ParseError(f"'{name}' is not one of the operations. Write exactly one of: {GRAMMAR}")
+        raise ParseError(f"'{name}' is not one of the operations")
     if t.argument == "none":
         return t()
     own = [f for f in t.__dataclass_fields__ if f != "position"][0]

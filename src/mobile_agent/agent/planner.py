@@ -8,12 +8,11 @@ scripted planners of the benchmark) subclass :class:`BasePlanner` and override o
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 
 from PIL import Image
-
-import time
 
 from mobile_agent.agent import parser, prompts
 from mobile_agent.agent.operations import OPERATION_TYPES, Operation
@@ -67,21 +66,22 @@ class Calls:
     count: int = 0
     records: list[CallRecord] = field(default_factory=list)
 
-    def add(self, r: ChatResponse, kind: str = "plan") -> CallRecord:
+    def add(self, r: ChatResponse, kind: str = "plan", role: str | None = None) -> CallRecord:
         self.usage = self.usage + r.usage
         if r.cost_usd is not None:
             self.cost_usd = (self.cost_usd or 0.0) + r.cost_usd
         self.model_s += r.latency_s
         self.count += 1
-        rec = CallRecord(kind, r.text, r.usage.prompt_tokens, r.usage.completion_tokens, r.latency_s)
+        rec = CallRecord(kind, r.text, r.usage.prompt_tokens, r.usage.completion_tokens, r.latency_s, role=role,
+                         cost_usd=r.cost_usd if role is not None else None)
         self.records.append(rec)
         return rec
 
-    def failed(self, kind: str, error: BaseException, duration_s: float) -> None:
+    def failed(self, kind: str, error: BaseException, duration_s: float, role: str | None = None) -> None:
         """A call that got no reply (the model's service failed after its retries)."""
         self.model_s += duration_s
         self.count += 1
-        self.records.append(CallRecord(kind, None, 0, 0, duration_s, f"{type(error).__name__}: {error}"))
+        self.records.append(CallRecord(kind, None, 0, 0, duration_s, f"{type(error).__name__}: {error}", role=role))
 
     def merge(self, other: Calls) -> None:
         self.usage = self.usage + other.usage
@@ -185,7 +185,8 @@ class BasePlanner:
         return Reflection(None)
 
 
-def _summary(messages: Sequence[Message]) -> str:
+def request_summary(messages: Sequence[Message]) -> str:
+    """A short description of a request: roles, text lengths, images (for the step record)."""
     parts = []
     for m in messages:
         imgs = m.images
@@ -194,6 +195,36 @@ def _summary(messages: Sequence[Message]) -> str:
             s += " + " + ", ".join(f"{i.mime.split('/')[1]} {i.width}x{i.height} {len(i.data) // 1024} KB" for i in imgs)
         parts.append(s)
     return "; ".join(parts)
+
+
+def ask(model: ChatModel, messages: list[Message], parse: Callable[[str], Any], calls: Calls, *, kind: str,
+        what: str, retry_text: Callable[[str], str], retries: int = 2, max_tokens: int | None = None,
+        role: str | None = None) -> tuple[Any, str, list[str]]:
+    """Call ``model`` and parse its reply; on a :class:`ParseError` send the reply back with
+    ``retry_text(error)``, at most ``retries`` times. Returns (parsed, raw reply, parse errors).
+    Every call is recorded in ``calls`` (as ``kind``, by ``role``); a failure of the model's service
+    is re-raised carrying ``calls``; replies never read raise :class:`PlanningError` (``what``
+    names what could not be read: "the model's reply", "the manager's plan")."""
+    errors: list[str] = []
+    raw = ""
+    for _ in range(retries + 1):
+        t = time.monotonic()
+        try:
+            resp = model.complete(messages, max_tokens=max_tokens)
+        except MobileAgentError as exc:
+            calls.failed(kind, exc, time.monotonic() - t, role)
+            exc.calls = calls  # type: ignore[attr-defined]
+            raise
+        record = calls.add(resp, kind, role)
+        raw = resp.text
+        try:
+            return parse(raw), raw, errors
+        except ParseError as exc:
+            record.error = f"could not be read: {exc}"
+            errors.append(str(exc))
+            messages = messages + [Message.text("assistant", raw), Message.text("user", retry_text(str(exc)))]
+    raise PlanningError(f"{what} could not be read after {retries + 1} replies; last problem: {errors[-1]}",
+                        raw, calls, errors)
 
 
 class LLMPlanner(BasePlanner):
@@ -207,6 +238,9 @@ class LLMPlanner(BasePlanner):
     screenshot (perception numbers from 0).
     """
 
+    #: the role its calls are recorded with (None in single mode; the multi mode's executor says so)
+    role: str | None = None
+
     def __init__(self, model: ChatModel, *, parse_retries: int = 2, mark_base: int = 0,
                  max_tokens: int | None = None) -> None:
         self.model = model
@@ -218,33 +252,10 @@ class LLMPlanner(BasePlanner):
     def _image(self, ctx: PlanContext, image: Image.Image):
         return encode_image(image, ctx.image_max_side, ctx.jpeg_quality)
 
-    def _ask(self, messages: list[Message], calls: Calls, parse, what: str, kind: str):
-        """Call the model, parse, and on a parse error send the reply back with the error, bounded.
-        Every call is recorded in ``calls`` (as ``kind``); a failure of the model's service is
-        re-raised carrying ``calls``."""
-        errors: list[str] = []
-        raw = ""
-        for _ in range(self.parse_retries + 1):
-            t = time.monotonic()
-            try:
-                resp = self.model.complete(messages, max_tokens=self.max_tokens)
-            except MobileAgentError as exc:
-                calls.failed(kind, exc, time.monotonic() - t)
-                exc.calls = calls  # type: ignore[attr-defined]
-                raise
-            record = calls.add(resp, kind)
-            raw = resp.text
-            try:
-                return parse(raw), raw, errors
-            except ParseError as exc:
-                record.error = f"could not be read: {exc}"
-                errors.append(str(exc))
-                messages = messages + [Message.text("assistant", raw),
-                                       Message.text("user", prompts.parse_error_feedback(str(exc)))]
-        raise PlanningError(
-            f"the model's {what} could not be read after {self.parse_retries + 1} replies; last problem: {errors[-1]}",
-            raw, calls, errors,
-        )
+    def _ask(self, messages: list[Message], calls: Calls, parse, what: str, kind: str,
+             retry_text: Callable[[str], str] = prompts.parse_error_feedback):
+        return ask(self.model, messages, parse, calls, kind=kind, what=f"the model's {what}", retry_text=retry_text,
+                   retries=self.parse_retries, max_tokens=self.max_tokens, role=self.role)
 
     def plan(self, ctx: PlanContext) -> Plan:
         text = prompts.step_prompt(ctx.instruction, ctx.step, ctx.history_tuples(), ctx.feedback,
@@ -254,8 +265,9 @@ class LLMPlanner(BasePlanner):
         parts.append(self._image(ctx, ctx.screenshot))
         messages = [Message.text("system", prompts.system_prompt(ctx.operations)), Message("user", tuple(parts))]
         calls = Calls()
-        parsed, raw, errors = self._ask(messages, calls, parser.parse_reply, "reply", "plan")
-        return Plan(parsed.observation, parsed.thought, parsed.operation, raw, calls, _summary(messages), errors)
+        parsed, raw, errors = self._ask(messages, calls, lambda r: parser.parse_reply(r, ctx.operations), "reply",
+                                        "plan", lambda e: prompts.parse_error_feedback(e, ctx.operations))
+        return Plan(parsed.observation, parsed.thought, parsed.operation, raw, calls, request_summary(messages), errors)
 
     def choose(self, ctx: PlanContext, marked: Image.Image, candidates: Sequence[Any], question: str) -> Choice:
         n = len(candidates)
@@ -264,7 +276,7 @@ class LLMPlanner(BasePlanner):
                     Message("user", (TextPart(text), self._image(ctx, marked)))]
         calls = Calls()
         index, raw, _ = self._ask(messages, calls, lambda r: parser.parse_choice(r, n, self.mark_base), "choice",
-                                  "choose")
+                                  "choose", prompts.choice_retry_text)
         return Choice(index, raw, calls)
 
     def check_completion(self, ctx: PlanContext) -> Completion:
@@ -272,7 +284,8 @@ class LLMPlanner(BasePlanner):
         messages = [Message.text("system", prompts.JUDGE_SYSTEM_PROMPT),
                     Message("user", (TextPart(text), self._image(ctx, ctx.screenshot)))]
         calls = Calls()
-        verdict, raw, _ = self._ask(messages, calls, parser.parse_completion, "completion verdict", "complete")
+        verdict, raw, _ = self._ask(messages, calls, parser.parse_completion, "completion verdict", "complete",
+                                    prompts.completion_retry_text)
         return Completion(verdict.value == "complete", verdict.reason, raw, calls)
 
     def reflect(self, ctx: PlanContext, before: Image.Image, after: Image.Image, operation: Operation,
@@ -281,5 +294,6 @@ class LLMPlanner(BasePlanner):
         messages = [Message.text("system", prompts.JUDGE_SYSTEM_PROMPT),
                     Message("user", (TextPart(text), self._image(ctx, before), self._image(ctx, after)))]
         calls = Calls()
-        verdict, raw, _ = self._ask(messages, calls, parser.parse_reflection, "reflection verdict", "reflect")
+        verdict, raw, _ = self._ask(messages, calls, parser.parse_reflection, "reflection verdict", "reflect",
+                                    prompts.reflection_retry_text)
         return Reflection(verdict.value, verdict.reason, raw, calls)

@@ -3,8 +3,10 @@
 :meth:`StepRecord.to_dict` is the one writer of a step's JSON line (the trajectory writer calls
 it) and :meth:`StepRecord.from_dict` the one reader (:func:`mobile_agent.agent.trajectory.read_steps`);
 the field names and their order are the ones docs/interfaces.md fixes, so reports read the file as
-before. ``from_dict`` also reads the lines written before these types (no ``calls`` list, a launch
-fallback written as ``{"kind": "none", "launch": ...}``).
+before. Single and multi mode write the same record: a multi-mode step carries its manager's turn,
+plan and notes in :class:`MultiRecord`, and each call its ``role``. ``from_dict`` also reads the
+lines written before these types (no ``calls`` list, a launch fallback written as
+``{"kind": "none", "launch": ...}``, multi mode's own call kinds and ``latency_s``).
 """
 
 from __future__ import annotations
@@ -15,14 +17,18 @@ from typing import Any
 from mobile_agent.agent.operations import Operation, operation_from_dict, operation_to_dict
 from mobile_agent.device.gestures import Gesture, NoGesture, gesture_from_dict
 
-#: The kinds of model call a step makes.
+#: The kinds of model call a step makes: choosing the operation (in multi mode also the manager's
+#: plan), choosing among numbered marks, the completion check and the reflection.
 CALL_KINDS = ("plan", "choose", "complete", "reflect")
+# The kinds multi mode wrote before it wrote this record.
+_OLD_KINDS = {"operation": "plan", "choice": "choose", "reflection": "reflect"}
 
 
 @dataclass
 class CallRecord:
-    """One request to the model: what it was for, its raw reply (None when it failed), its tokens,
-    how long it took and, when it failed or could not be read, why."""
+    """One request to the model: what it was for (``kind``; in multi mode also the ``role`` that
+    asked), its raw reply (None when it failed), its tokens and cost, how long it took and, when it
+    failed or could not be read, why."""
 
     kind: str
     raw: str | None = None
@@ -30,16 +36,39 @@ class CallRecord:
     completion_tokens: int = 0
     duration_s: float = 0.0
     error: str | None = None
+    role: str | None = None
+    cost_usd: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "raw": self.raw, "prompt_tokens": self.prompt_tokens,
-                "completion_tokens": self.completion_tokens, "duration_s": round(self.duration_s, 3),
-                "error": self.error}
+        d: dict[str, Any] = {} if self.role is None else {"role": self.role}
+        d.update(kind=self.kind, raw=self.raw, prompt_tokens=self.prompt_tokens,
+                 completion_tokens=self.completion_tokens, duration_s=round(self.duration_s, 3), error=self.error)
+        if self.cost_usd is not None:
+            d["cost_usd"] = self.cost_usd
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> CallRecord:
-        return cls(str(d.get("kind", "")), d.get("raw"), int(d.get("prompt_tokens") or 0),
-                   int(d.get("completion_tokens") or 0), float(d.get("duration_s") or 0.0), d.get("error"))
+        kind = str(d.get("kind", ""))
+        duration = d.get("duration_s", d.get("latency_s"))
+        return cls(_OLD_KINDS.get(kind, kind) if d.get("role") else kind, d.get("raw"),
+                   int(d.get("prompt_tokens") or 0), int(d.get("completion_tokens") or 0), float(duration or 0.0),
+                   d.get("error"), d.get("role"), d.get("cost_usd"))
+
+
+def per_role(calls: list[CallRecord]) -> dict[str, dict[str, Any]]:
+    """Calls, tokens and cost of each role in ``calls`` (multi mode's ``roles``)."""
+    out: dict[str, dict[str, Any]] = {}
+    for c in calls:
+        if c.role is None:
+            continue
+        r = out.setdefault(c.role, {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": None})
+        r["calls"] += 1
+        r["prompt_tokens"] += c.prompt_tokens
+        r["completion_tokens"] += c.completion_tokens
+        if c.cost_usd is not None:
+            r["cost_usd"] = round((r["cost_usd"] or 0.0) + c.cost_usd, 6)
+    return out
 
 
 @dataclass
@@ -133,16 +162,23 @@ class ReflectionRecord:
 
 @dataclass
 class CompletionRecord:
+    """Whether the instruction is complete, why, and the reply that said so; ``by`` names who
+    judged when it was not the completion check (multi mode: the manager)."""
+
     complete: bool
     reason: str = ""
     raw: str = ""
+    by: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"complete": self.complete, "reason": self.reason, "raw": self.raw}
+        d: dict[str, Any] = {"complete": self.complete, "reason": self.reason, "raw": self.raw}
+        if self.by is not None:
+            d["by"] = self.by
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> CompletionRecord:
-        return cls(bool(d.get("complete")), d.get("reason") or "", d.get("raw") or "")
+        return cls(bool(d.get("complete")), d.get("reason") or "", d.get("raw") or "", d.get("by"))
 
 
 @dataclass
@@ -159,6 +195,27 @@ class Timings:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Timings:
         return cls(*(float(d.get(k) or 0.0) for k in ("perception_s", "model_s", "device_s", "total_s")))
+
+
+@dataclass
+class MultiRecord:
+    """What a multi-mode step adds: the manager's turn (its observation, route, status, raw reply,
+    the alerts it was shown, its input and parse errors), the subgoal the executor worked on, the
+    plan and the notes after the turn, a cycle, the text typed after notes were filled in and the
+    verifier's deterministic check. Written at the top level of the step's line, as before."""
+
+    manager: dict[str, Any] | None = None
+    subgoal: str | None = None
+    cycle: dict[str, Any] | None = None
+    typed: str | None = None
+    verification: dict[str, Any] | None = None
+    plan: list[dict[str, Any]] = field(default_factory=list)
+    notes: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> MultiRecord:
+        return cls(d.get("manager"), d.get("subgoal"), d.get("cycle"), d.get("typed"), d.get("verification"),
+                   list(d.get("plan") or []), dict(d.get("notes") or {}))
 
 
 @dataclass
@@ -180,6 +237,11 @@ class StepRecord:
     error: str | None = None
     completion: CompletionRecord | None = None
     calls: list[CallRecord] = field(default_factory=list)
+    multi: MultiRecord | None = None
+
+    @property
+    def mode(self) -> str:
+        return "single" if self.multi is None else "multi"
 
     @property
     def carried_out(self) -> bool:
@@ -199,10 +261,31 @@ class StepRecord:
             "gesture": self.gesture.to_dict(), "reflection": self.reflection.to_dict(),
             "timings": self.timings.to_dict(), "error": self.error,
         }
+        if self.multi is not None:
+            return self._multi_dict(d)
         if self.completion is not None:
             d["completion"] = self.completion.to_dict()
         if self.calls:
             d["calls"] = [c.to_dict() for c in self.calls]
+        return d
+
+    def _multi_dict(self, d: dict[str, Any]) -> dict[str, Any]:
+        m = self.multi
+        assert m is not None
+        d["mode"] = "multi"
+        if m.manager is not None:
+            d["manager"] = m.manager
+        if (m.manager is not None and "status" in m.manager) or m.subgoal is not None:
+            d["subgoal"] = m.subgoal  # written once the manager's turn was read, even when None
+        if self.completion is not None:
+            d["completion"] = self.completion.to_dict()
+        for key in ("cycle", "typed", "verification"):
+            if getattr(m, key) is not None:
+                d[key] = getattr(m, key)
+        d["roles"] = per_role(self.calls)
+        d["calls"] = [c.to_dict() for c in self.calls]
+        d["plan"] = list(m.plan)
+        d["notes"] = dict(m.notes)
         return d
 
     @classmethod
@@ -227,12 +310,12 @@ class StepRecord:
                 error=d.get("error"),
                 completion=CompletionRecord.from_dict(d["completion"]) if d.get("completion") else None,
                 calls=[CallRecord.from_dict(c) for c in d.get("calls") or []],
+                multi=MultiRecord.from_dict(d) if d.get("mode") == "multi" else None,
             )
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"step record {d.get('step')!r} is malformed: {type(exc).__name__}: {exc}") from None
 
 
 def as_step_record(step: StepRecord | dict[str, Any]) -> StepRecord:
-    """``step`` as a typed record: the multi-agent loop hands its hooks the JSON form (with its own
-    fields, which the typed record leaves aside)."""
+    """``step`` as a typed record (a JSON line's dict is read with :meth:`StepRecord.from_dict`)."""
     return step if isinstance(step, StepRecord) else StepRecord.from_dict(step)

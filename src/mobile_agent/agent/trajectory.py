@@ -82,11 +82,9 @@ class TrajectoryWriter:
         atomic_write_bytes(self.dir / rel, _png(image))
         return rel
 
-    def append_step(self, record: StepRecord | dict[str, Any]) -> None:
-        """Add one step to ``steps.jsonl`` (the file is rewritten atomically, so it is never half-written).
-        A dict is written as it is (the multi-agent loop's record, with its own fields)."""
-        d = record.to_dict() if isinstance(record, StepRecord) else record
-        self._lines.append(json.dumps(d, ensure_ascii=False))
+    def append_step(self, record: StepRecord) -> None:
+        """Add one step to ``steps.jsonl`` (the file is rewritten atomically, so it is never half-written)."""
+        self._lines.append(json.dumps(record.to_dict(), ensure_ascii=False))
         atomic_write_text(self.dir / STEPS, "\n".join(self._lines) + "\n")
 
     def write_summary(self, summary: dict[str, Any]) -> None:

@@ -24,9 +24,9 @@ def _default_out(instruction: str) -> Path:
 
 
 def _step_line(step: StepRecord | dict[str, Any]) -> str:
-    """One line about a step for the terminal (a multi-mode record, a dict, adds its subgoal)."""
-    subgoal = step.get("subgoal") if isinstance(step, dict) else None
+    """One line about a step for the terminal (a multi-mode record adds its subgoal)."""
     rec = as_step_record(step)
+    subgoal = rec.multi.subgoal if rec.multi is not None else None
     if not isinstance(rec.gesture, NoGesture):
         where = rec.gesture.describe()
     elif rec.completion is not None:

@@ -5,17 +5,14 @@ parser, grounded and carried out by the same code as in single mode. It may run 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
-
-from PIL import Image
+from typing import Sequence
 
 from mobile_agent.agent import parser, prompts
-from mobile_agent.agent.multi.calls import RoleLedger, ask, summary
 from mobile_agent.agent.multi.manager import StepReport, Subgoal, plan_lines
 from mobile_agent.agent.multi.notes import Notes
 from mobile_agent.agent.multi.prompts import system_prompt
-from mobile_agent.agent.planner import BasePlanner, Calls, Choice, Plan, PlanContext
-from mobile_agent.model.base import ChatModel, Message, TextPart, encode_image
+from mobile_agent.agent.planner import Calls, LLMPlanner, Plan, PlanContext, ask, request_summary
+from mobile_agent.model.base import ChatModel, Message, TextPart
 
 
 @dataclass(frozen=True)
@@ -41,34 +38,22 @@ def executor_prompt(instruction: str, a: Assignment, step: int, earlier_screens:
         parts.append("Your recent operations: (none yet)")
     if a.feedback:
         parts += ["", "Feedback on your last operation:"] + [f"- {f}" for f in a.feedback]
-    parts.append("")
-    if earlier_screens:
-        parts.append(f"The first {earlier_screens} image(s) are earlier screenshots, oldest first; the last image "
-                     f"is the current screen (step {step}).")
-    else:
-        parts.append(f"The image is the current screen (step {step}).")
-    parts.append("Answer with Observation, Thought and Action for the current subgoal.")
+    parts += ["", prompts.screens_line(step, earlier_screens),
+              "Answer with Observation, Thought and Action for the current subgoal."]
     return "\n".join(parts)
 
 
-class Executor(BasePlanner):
-    """The executor role. ``plan`` needs :attr:`assignment` set for the step; ``choose`` answers the
-    grounding's question among numbered marks (the same prompt as single mode)."""
+class Executor(LLMPlanner):
+    """The executor role: the single agent's planner with the executor's prompt. ``plan`` needs
+    :attr:`assignment` set for the step; ``choose`` answers the grounding's question among numbered
+    marks (the same prompt as single mode). Its calls are recorded with the role ``executor``."""
 
     role = "executor"
 
     def __init__(self, model: ChatModel, *, parse_retries: int = 2, mark_base: int = 0,
                  max_tokens: int | None = None) -> None:
-        self.model = model
-        self.name = model.name
-        self.parse_retries = parse_retries
-        self.mark_base = mark_base
-        self.max_tokens = max_tokens
+        super().__init__(model, parse_retries=parse_retries, mark_base=mark_base, max_tokens=max_tokens)
         self.assignment = Assignment("(no subgoal yet)")
-        self.ledger: RoleLedger | None = None
-
-    def _image(self, ctx: PlanContext, image: Image.Image):
-        return encode_image(image, ctx.image_max_side, ctx.jpeg_quality)
 
     def plan(self, ctx: PlanContext) -> Plan:
         text = executor_prompt(ctx.instruction, self.assignment, ctx.step, len(ctx.earlier_screens))
@@ -77,20 +62,7 @@ class Executor(BasePlanner):
         parts.append(self._image(ctx, ctx.screenshot))
         messages = [Message.text("system", system_prompt("executor")), Message("user", tuple(parts))]
         calls = Calls()
-        parsed, raw, errors = ask(self.model, messages, parser.parse_reply, role="executor", kind="operation",
-                                  calls=calls, ledger=self.ledger, retry_text=prompts.parse_error_feedback,
-                                  retries=self.parse_retries, max_tokens=self.max_tokens)
-        return Plan(parsed.observation, parsed.thought, parsed.operation, raw, calls, summary(messages), errors)
-
-    def choose(self, ctx: PlanContext, marked: Image.Image, candidates: Sequence[Any], question: str) -> Choice:
-        n = len(candidates)
-        text = prompts.choose_prompt(ctx.instruction, question, n, self.mark_base)
-        messages = [Message.text("system", prompts.JUDGE_SYSTEM_PROMPT),
-                    Message("user", (TextPart(text), self._image(ctx, marked)))]
-        calls = Calls()
-        index, raw, _ = ask(self.model, messages, lambda r: parser.parse_choice(r, n, self.mark_base),
-                            role="executor", kind="choice", calls=calls, ledger=self.ledger,
-                            retry_text=lambda e: f"Your reply could not be read: {e}\nAnswer with one line "
-                                                 "'Answer: <number>' or 'Answer: none'.",
-                            retries=self.parse_retries, max_tokens=self.max_tokens)
-        return Choice(index, raw, calls)
+        parsed, raw, errors = ask(self.model, messages, lambda r: parser.parse_reply(r, ctx.operations), calls,
+                                  kind="plan", what="the executor's operation", retry_text=lambda e: prompts.parse_error_feedback(e, ctx.operations),
+                                  retries=self.parse_retries, max_tokens=self.max_tokens, role=self.role)
+        return Plan(parsed.observation, parsed.thought, parsed.operation, raw, calls, request_summary(messages), errors)

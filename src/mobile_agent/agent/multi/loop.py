@@ -27,17 +27,16 @@ from PIL import Image
 
 from mobile_agent.agent.loop import (Agent, AgentSettings, RunResult, StepRun, _End, _finish, _now, run_ended,
                                      save_final_screen)
-from mobile_agent.agent.record import StepRecord
+from mobile_agent.agent.record import CompletionRecord, MultiRecord, StepRecord, per_role
 from mobile_agent.agent.risk import decide
 from mobile_agent.device.gestures import LongPress, Swipe, Tap, gesture_point
-from mobile_agent.agent.multi.calls import RoleLedger
 from mobile_agent.agent.multi.cycles import CycleGuard
 from mobile_agent.agent.multi.executor import Assignment, Executor
 from mobile_agent.agent.multi.manager import Manager, ManagerReply, StepReport, Subgoal
 from mobile_agent.agent.multi.notes import Notes, UnknownNoteError
 from mobile_agent.agent.multi.verifier import Verifier, deterministic_check
-from mobile_agent.agent.operations import Stop, Type, operation_to_dict
-from mobile_agent.agent.planner import Calls, PlanContext, PlanningError
+from mobile_agent.agent.operations import Stop, Type
+from mobile_agent.agent.planner import Calls, PlanContext, PlanningError, calls_of
 from mobile_agent.agent.reflection import screen_changed
 from mobile_agent.agent.trajectory import TrajectoryWriter, draw_gesture
 from mobile_agent.errors import ConfigError, DeviceError, MobileAgentError
@@ -144,33 +143,25 @@ class MultiAgent:
         """One turn of every role. Returns (the screen after it, the outcome if the run ends here)."""
         s = self.settings
         t_step = time.monotonic()
-        timings = {"perception_s": 0.0, "model_s": 0.0, "device_s": 0.0, "total_s": 0.0}
-        calls, ledger = Calls(), RoleLedger()
-        self.executor.ledger = ledger
-        shot = writer.save_screen(f"step_{step:03d}", screen)
-        rec: dict[str, Any] = {
-            "step": step, "screenshot": shot, "annotated": None,
-            "model": {"raw": None, "prompt_tokens": 0, "completion_tokens": 0, "input_summary": ""},
-            "observation": "", "thought": "", "action": None, "operation": None,
-            "grounding": None, "gesture": {"kind": "none"},
-            "reflection": {"changed": None, "verdict": None, "feedback": None},
-            "timings": timings, "error": None, "mode": "multi",
-        }
+        calls = Calls()
         ctx = self._ctx(instruction, step, screen)
+        rec = StepRecord(step, screenshot=writer.save_screen(f"step_{step:03d}", screen), multi=MultiRecord())
+        m = rec.multi
+        assert m is not None
+        tm = rec.timings
 
         def finish(outcome: str | None = None, after: Image.Image | None = None):
-            timings["model_s"] = round(calls.model_s, 3)
-            timings["perception_s"] = round(timings["perception_s"], 3)
-            timings["device_s"] = round(timings["device_s"], 3)
-            timings["total_s"] = round(time.monotonic() - t_step, 3)
-            rec["model"].update(prompt_tokens=calls.usage.prompt_tokens, completion_tokens=calls.usage.completion_tokens,
-                                calls=calls.count, cost_usd=calls.cost_usd)
-            per_role = ledger.per_role()
-            rec["roles"] = per_role
-            rec["calls"] = [c.to_dict() for c in ledger.calls]
-            rec["plan"] = [g.to_dict() for g in self.plan]
-            rec["notes"] = self.notes.as_dict()
-            for role, r in per_role.items():
+            tm.model_s = round(calls.model_s, 3)
+            tm.perception_s = round(tm.perception_s, 3)
+            tm.device_s = round(tm.device_s, 3)
+            tm.total_s = round(time.monotonic() - t_step, 3)
+            rec.model.prompt_tokens = calls.usage.prompt_tokens
+            rec.model.completion_tokens = calls.usage.completion_tokens
+            rec.model.calls, rec.model.cost_usd = calls.count, calls.cost_usd
+            rec.calls = list(calls.records)
+            m.plan = [g.to_dict() for g in self.plan]
+            m.notes = self.notes.as_dict()
+            for role, r in per_role(rec.calls).items():
                 tot = self._roles.setdefault(role, {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0,
                                                     "cost_usd": None})
                 for k in ("calls", "prompt_tokens", "completion_tokens"):
@@ -187,37 +178,37 @@ class MultiAgent:
             return after, outcome
 
         def fail(outcome: str, message: str, exc: BaseException | None = None):
-            rec["error"] = message
+            rec.error = message
             finish(outcome)
             raise _End(outcome, message, exc)
 
         # 1. the manager: plan, notes, done?
         alerts, self.alerts = self.alerts, []
         try:
-            reply, summary, mcalls, merrors = self.manager.update(ctx, self.plan, self.notes, self.reports, alerts,
-                                                                  ledger)
+            reply, summary, mcalls, merrors = self.manager.update(ctx, self.plan, self.notes, self.reports, alerts)
         except PlanningError as exc:
             calls.merge(exc.calls)
-            rec["manager"] = {"raw": exc.raw, "parse_errors": exc.errors}
+            m.manager = {"raw": exc.raw, "parse_errors": exc.errors}
             fail("error", str(exc), exc)
         except MobileAgentError as exc:
+            calls.merge(calls_of(exc))
             fail("error", str(exc), exc)
         calls.merge(mcalls)
         self._apply(reply, step)
-        rec["manager"] = {"observation": reply.observation, "route": reply.route, "status": reply.status,
-                          "raw": reply.raw, "alerts": alerts, "input_summary": summary}
+        m.manager = {"observation": reply.observation, "route": reply.route, "status": reply.status,
+                     "raw": reply.raw, "alerts": alerts, "input_summary": summary}
         if merrors:
-            rec["manager"]["parse_errors"] = merrors
+            m.manager["parse_errors"] = merrors
         current = reply.current
-        rec["subgoal"] = current.text if current is not None else None
+        m.subgoal = current.text if current is not None else None
         if reply.status == "done":
-            rec.update(observation=reply.observation, thought="The manager judges the instruction done.",
-                       action=str(Stop()), operation=operation_to_dict(Stop()))
-            rec["completion"] = {"complete": True, "reason": reply.observation, "raw": reply.raw, "by": "manager"}
-            rec["reflection"]["verdict"] = "as_expected"
+            rec.observation, rec.thought = reply.observation, "The manager judges the instruction done."
+            rec.action, rec.operation = str(Stop()), Stop()
+            rec.completion = CompletionRecord(True, reply.observation, reply.raw, by="manager")
+            rec.reflection.verdict = "as_expected"
             return finish("completed" if not s.dry_run else "dry_run")
         if reply.status == "give_up":
-            rec.update(observation=reply.observation, action=str(Stop()), operation=operation_to_dict(Stop()))
+            rec.observation, rec.action, rec.operation = reply.observation, str(Stop()), Stop()
             fail("error", f"the manager gave up: {reply.observation or reply.route or 'no reason given'}")
         if current is None:
             fail("error", "the manager's plan has no open subgoal but the status is continue")
@@ -226,21 +217,12 @@ class MultiAgent:
         self.executor.assignment = Assignment(current.text, tuple(self.plan), self.notes,
                                               tuple(self.reports[-self.multi.recent:]), tuple(self.feedback))
         self.feedback = []
+        piece = StepRun(ctx, rec, calls, t_step, writer)
         try:
-            plan = self.executor.plan(self._ctx(instruction, step, screen))
-        except PlanningError as exc:
-            calls.merge(exc.calls)
-            rec["model"]["raw"] = exc.raw
-            fail("error", str(exc), exc)
-        except MobileAgentError as exc:
-            fail("error", str(exc), exc)
-        calls.merge(plan.calls)
+            plan = self._pieces.plan(piece, record=False)
+        except _End as end:
+            fail(end.outcome, end.error or end.outcome, end.exc)
         op = plan.operation
-        rec["model"]["raw"] = plan.raw
-        rec["model"]["input_summary"] = plan.input_summary
-        if plan.parse_errors:
-            rec["model"]["parse_errors"] = plan.parse_errors
-        rec.update(observation=plan.observation, thought=plan.thought, action=str(op), operation=operation_to_dict(op))
 
         def report(outcome_text: str) -> None:
             self.reports.append(StepReport(step, str(op), outcome_text, current.text))
@@ -249,14 +231,14 @@ class MultiAgent:
         #    refusing too)
         cycle = self.guard.check(op, screen)
         if cycle is not None:
-            rec["cycle"] = {"repeats": cycle.repeats, "change": cycle.change, "give_up": cycle.give_up}
+            m.cycle = {"repeats": cycle.repeats, "change": cycle.change, "give_up": cycle.give_up}
             if cycle.give_up:
                 fail("loop", f"loop: {op} was chosen {cycle.repeats} times on the same screen after "
                              f"{cycle.change - 1} route change(s); stopped")
             report("not carried out: a cycle (" + cycle.ban() + ")")
             self.alerts.append(cycle.alert())
             self.feedback.append(cycle.ban())
-            rec["reflection"]["feedback"] = cycle.ban()
+            rec.reflection.feedback = cycle.ban()
             return finish(None, screen)
 
         if isinstance(op, Stop):
@@ -276,29 +258,27 @@ class MultiAgent:
                       "exactly, or the text itself.")
                 report(f"not carried out: {exc}")
                 self.feedback.append(fb)
-                rec["reflection"]["feedback"] = fb
+                rec.reflection.feedback = fb
                 return finish(None, screen)
             act_op = Type(typed)
             if typed != op.text:
-                rec["typed"] = typed
-        piece = StepRun(ctx, StepRecord(step), calls, t_step, writer)
+                m.typed = typed
         gesture, grounding_fb = self._pieces.ground(act_op, piece)
-        timings["perception_s"] += piece.rec.timings.perception_s
-        if piece.rec.grounding is not None:
-            rec["grounding"] = piece.rec.grounding.to_dict()
-        rec["gesture"] = gesture.to_dict()
-        boxes = [c["box"] for c in (rec["grounding"] or {}).get("candidates", [])]
+        rec.gesture = gesture
+        grounding = rec.grounding.to_dict() if rec.grounding is not None else None
+        boxes = [c.box for c in rec.grounding.candidates] if rec.grounding is not None else []
         point = gesture_point(gesture) if isinstance(gesture, (Tap, LongPress)) else None
         where = f" at ({point[0]}, {point[1]})" if point is not None else ""
         if s.save_annotated and (isinstance(gesture, (Tap, LongPress, Swipe)) or boxes):
-            rec["annotated"] = writer.save_screen(f"step_{step:03d}_annotated", draw_gesture(screen, gesture, boxes))
+            rec.annotated = writer.save_screen(f"step_{step:03d}_annotated", draw_gesture(screen, gesture, boxes))
         if grounding_fb is not None:
-            rec["reflection"]["feedback"] = grounding_fb
+            rec.reflection.feedback = grounding_fb
             report("not carried out: nothing matched")
             self.feedback.append(grounding_fb)
-            self.alerts.append(f"{op} could not be carried out: {(rec['grounding'] or {}).get('message') or 'nothing matched'}")
+            self.alerts.append(f"{op} could not be carried out: "
+                               f"{(rec.grounding.message if rec.grounding else '') or 'nothing matched'}")
             return finish("dry_run" if s.dry_run else None, screen)
-        risk = decide(act_op, rec["grounding"], self.perception, screen, s.risk_rules) if s.confirm is not None else None
+        risk = decide(act_op, grounding, self.perception, screen, s.risk_rules) if s.confirm is not None else None
         if risk is not None and risk.risky:
             if not s.confirm(act_op, f"{act_op}{where}: {risk.why}"):
                 fail("interrupted", f"the user declined {act_op}")
@@ -309,9 +289,9 @@ class MultiAgent:
         try:
             after = self._pieces.act(gesture, screen)
         except DeviceError as exc:
-            timings["device_s"] += time.monotonic() - t
+            tm.device_s += time.monotonic() - t
             fail("error", f"device: {exc}", exc)
-        timings["device_s"] += time.monotonic() - t
+        tm.device_s += time.monotonic() - t
 
         # 5. the verifier: a deterministic check, then the reflection verdict
         t = time.monotonic()
@@ -323,14 +303,15 @@ class MultiAgent:
             except (DeviceError, AttributeError) as exc:
                 log.warning("could not read the ui tree: %s", exc)
         check = deterministic_check(op, typed, screen, after, self.perception, changed, tree)
-        timings["perception_s"] += time.monotonic() - t
-        rec["reflection"]["changed"] = changed
+        tm.perception_s += time.monotonic() - t
+        rec.reflection.changed = changed
         outcome_text = f"done{where}; the screen {'changed' if changed else 'did not change'}"
         if check is not None:
-            rec["verification"] = check.to_dict()
+            m.verification = check.to_dict()
             if check.passed is False:
                 msg = check.message()
-                rec["reflection"].update(verdict="check_failed" if changed else "no_change", feedback=msg)
+                rec.reflection.verdict = "check_failed" if changed else "no_change"
+                rec.reflection.feedback = msg
                 outcome_text += f"; check failed: {msg}"
                 self.alerts.append(f"{op}: {msg}")
                 self.feedback.append(f"Your last operation, {op}: {msg}.")
@@ -339,20 +320,20 @@ class MultiAgent:
             if check.passed:
                 outcome_text += f"; checked: {check.seen}"
         if not changed and check is None:
-            rec["reflection"]["verdict"] = "no_change"
+            rec.reflection.verdict = "no_change"
         if changed and self.verifier.model is not None:
             try:
-                refl = self.verifier.reflect(ctx, screen, after, op, plan.thought, ledger)
+                refl = self.verifier.reflect(ctx, screen, after, op, plan.thought)
                 calls.merge(refl.calls)
-                rec["reflection"].update(verdict=refl.verdict, reason=refl.reason)
+                rec.reflection.verdict, rec.reflection.reason = refl.verdict, refl.reason
                 if refl.verdict == "wrong_page":
                     outcome_text += f"; the verifier: it led to an unexpected page ({refl.reason})"
                     self.alerts.append(f"{op} led to an unexpected page: {refl.reason}")
             except MobileAgentError as exc:
-                calls.merge(getattr(exc, "calls", Calls()))
-                rec["reflection"]["reason"] = f"reflection call failed: {exc}"
-        elif changed and rec["reflection"]["verdict"] is None:
-            rec["reflection"]["verdict"] = "as_expected" if check is not None and check.passed else None
+                calls.merge(calls_of(exc))
+                rec.reflection.reason = f"reflection call failed: {exc}"
+        elif changed and rec.reflection.verdict is None:
+            rec.reflection.verdict = "as_expected" if check is not None and check.passed else None
         report(outcome_text)
         return finish(None, after)
 

@@ -23,8 +23,7 @@ from typing import Sequence
 from mobile_agent.agent import parser
 from mobile_agent.agent.multi.notes import Notes, valid_name
 from mobile_agent.agent.multi.prompts import system_prompt
-from mobile_agent.agent.multi.calls import RoleLedger, ask, summary
-from mobile_agent.agent.planner import Calls, PlanContext
+from mobile_agent.agent.planner import Calls, PlanContext, ask, request_summary
 from mobile_agent.errors import ParseError
 from mobile_agent.model.base import ChatModel, Message, TextPart, encode_image
 
@@ -200,14 +199,14 @@ class Manager:
         self.max_tokens = max_tokens
 
     def update(self, ctx: PlanContext, plan: Sequence[Subgoal], notes: Notes, reports: Sequence[StepReport],
-               alerts: Sequence[str], ledger: RoleLedger | None = None) -> tuple[ManagerReply, str, Calls, list[str]]:
+               alerts: Sequence[str]) -> tuple[ManagerReply, str, Calls, list[str]]:
         """One manager turn on the current screen: (the parsed reply, input summary, calls, parse errors).
         Raises :class:`~mobile_agent.agent.planner.PlanningError` when no reply could be read."""
         text = manager_prompt(ctx.instruction, ctx.step, plan, notes, reports, alerts)
         image = encode_image(ctx.screenshot, ctx.image_max_side, ctx.jpeg_quality)
         messages = [Message.text("system", system_prompt("manager")), Message("user", (TextPart(text), image))]
         calls = Calls()
-        reply, _raw, errors = ask(self.model, messages, parse_manager_reply, role="manager", kind="plan",
-                                  calls=calls, ledger=ledger, retry_text=manager_retry_text,
-                                  retries=self.parse_retries, max_tokens=self.max_tokens)
-        return reply, summary(messages), calls, errors
+        reply, _raw, errors = ask(self.model, messages, parse_manager_reply, calls, kind="plan",
+                                  what="the manager's plan", retry_text=manager_retry_text,
+                                  retries=self.parse_retries, max_tokens=self.max_tokens, role=self.role)
+        return reply, request_summary(messages), calls, errors

@@ -23,10 +23,9 @@ from typing import Any, Sequence
 from PIL import Image
 
 from mobile_agent.agent import parser, prompts
-from mobile_agent.agent.multi.calls import RoleLedger, ask
 from mobile_agent.agent.multi.prompts import system_prompt
 from mobile_agent.agent.operations import ClickIcon, ClickText, OpenApp, Operation, PageDown, PageUp, Type
-from mobile_agent.agent.planner import Calls, PlanContext, Reflection
+from mobile_agent.agent.planner import Calls, PlanContext, Reflection, ask
 from mobile_agent.agent.reflection import screen_changed
 from mobile_agent.model.base import ChatModel, Message, TextPart, encode_image
 
@@ -159,8 +158,8 @@ class Verifier:
         self.parse_retries = parse_retries
         self.max_tokens = max_tokens
 
-    def reflect(self, ctx: PlanContext, before: Image.Image, after: Image.Image, op: Operation, expectation: str,
-                ledger: RoleLedger | None = None) -> Reflection:
+    def reflect(self, ctx: PlanContext, before: Image.Image, after: Image.Image, op: Operation,
+                expectation: str) -> Reflection:
         if self.model is None:
             return Reflection(None)
         text = prompts.reflection_prompt(ctx.instruction, op, expectation)
@@ -168,9 +167,7 @@ class Verifier:
                   encode_image(after, ctx.image_max_side, ctx.jpeg_quality))
         messages = [Message.text("system", system_prompt("verifier")), Message("user", (TextPart(text), *images))]
         calls = Calls()
-        verdict, raw, _ = ask(self.model, messages, parser.parse_reflection, role="verifier", kind="reflection",
-                              calls=calls, ledger=ledger,
-                              retry_text=lambda e: f"Your reply could not be read: {e}\nAnswer in two lines:\n"
-                                                   "Verdict: A | B | C\nReason: <one sentence>",
-                              retries=self.parse_retries, max_tokens=self.max_tokens)
+        verdict, raw, _ = ask(self.model, messages, parser.parse_reflection, calls, kind="reflect",
+                              what="the verifier's reflection", retry_text=prompts.reflection_retry_text,
+                              retries=self.parse_retries, max_tokens=self.max_tokens, role=self.role)
         return Reflection(verdict.value, verdict.reason, raw, calls)
