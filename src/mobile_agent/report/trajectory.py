@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
+from mobile_agent.agent.record import CallRecord
 from mobile_agent.device.gestures import Gesture, LongPress, Swipe, Tap, TypeText, gesture_from_dict
 from mobile_agent.report.htmlkit import (
     data_uri, fmt_cost, fmt_int, fmt_seconds, num, relative_src, render_template, static_text, thumbnail_uri,
@@ -141,6 +142,31 @@ def _shot(screen: Screen | None, images: _Images, alt: str,
             "overlay": overlay(screen.size) if overlay else None}
 
 
+def _calls(rec: dict[str, Any]) -> list[CallRecord]:
+    """The step's kept model calls, typed (a call the record garbled is left out)."""
+    out: list[CallRecord] = []
+    for c in rec.get("calls") if isinstance(rec.get("calls"), list) else []:
+        try:
+            out.append(CallRecord.from_dict(c))
+        except (AttributeError, TypeError, ValueError):
+            continue
+    return out
+
+
+def _call_rows(calls: list[CallRecord]) -> list[dict[str, Any]]:
+    """What the template shows of each call: role, kind, tokens, time, error, and the raw reply
+    (collapsed, its first line as the summary)."""
+    rows = []
+    for i, c in enumerate(calls, start=1):
+        raw = c.raw if isinstance(c.raw, str) else None
+        first = (raw or "").strip().splitlines()[0] if raw and raw.strip() else "(empty reply)"
+        rows.append({"i": i, "role": _text(c.role), "kind": c.kind,
+                     "tokens": f"{fmt_int(c.prompt_tokens)} + {fmt_int(c.completion_tokens)}",
+                     "duration": fmt_seconds(c.duration_s), "error": _text(c.error), "raw": raw,
+                     "preview": first if len(first) <= 60 else first[:59] + "…"})
+    return rows
+
+
 def _step_info(step: Step) -> dict[str, Any]:
     """What the template shows of one step record (every value text, escaped by the template)."""
     rec = step.record
@@ -148,7 +174,9 @@ def _step_info(step: Step) -> dict[str, Any]:
                             "observation": _text(rec.get("observation")).strip(),
                             "thought": _text(rec.get("thought")).strip(), "grounding": None,
                             "gesture": _gesture_text(rec.get("gesture")), "reflection": None, "completion": None,
-                            "timings": "", "model": "", "error": _text(rec.get("error")), "extra": None}
+                            "timings": "", "model": "", "error": _text(rec.get("error")), "extra": None,
+                            "calls": _call_rows(_calls(rec))}
+    info["call_roles"] = any(c["role"] for c in info["calls"])
     grounding = rec.get("grounding")
     if isinstance(grounding, dict):
         chosen = grounding.get("chosen")
