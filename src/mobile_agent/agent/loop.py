@@ -163,6 +163,24 @@ def save_final_screen(device: Any, writer: TrajectoryWriter, dry_run: bool, curr
         log.warning("could not take the final screenshot: %s", exc)
 
 
+def start_run(instruction: str, out_dir: str | Path) -> tuple[TrajectoryWriter, str, float]:
+    """Check the instruction and open the run folder: (its writer, the start time, the monotonic start)."""
+    if not instruction.strip():
+        raise ConfigError("the instruction is empty: say what the agent should do")
+    return TrajectoryWriter(out_dir), _now(), time.monotonic()
+
+
+def run_summary(instruction: str, outcome: str, completed: bool, steps: int, started: str, duration: float,
+                usage: Usage, cost: float | None, model: str, device: str, error: str | None) -> dict[str, Any]:
+    """The fields of ``summary.json`` both modes write (docs/interfaces.md)."""
+    return {
+        "instruction": instruction, "outcome": outcome, "completed": completed, "steps": steps,
+        "started_at": started, "ended_at": _now(), "duration_s": round(duration, 3),
+        "tokens": {"prompt": usage.prompt_tokens, "completion": usage.completion_tokens, "total": usage.total_tokens},
+        "cost_usd": None if cost is None else round(cost, 6), "model": model, "device": device, "error": error,
+    }
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -203,11 +221,8 @@ class Agent:
     def run(self, instruction: str, out_dir: str | Path) -> RunResult:
         """Carry out ``instruction``, writing the trajectory to ``out_dir``. Never raises for a run
         that goes wrong (the outcome says how it ended); Ctrl-C ends it cleanly as ``interrupted``."""
-        if not instruction.strip():
-            raise ConfigError("the instruction is empty: say what the agent should do")
         s = self.settings
-        writer = TrajectoryWriter(out_dir)
-        started, t0 = _now(), time.monotonic()
+        writer, started, t0 = start_run(instruction, out_dir)
         self._usage, self._cost, self._steps = Usage(), None, 0
         self._pending_device_s = 0.0
         history: list[HistoryEntry] = []
@@ -245,16 +260,10 @@ class Agent:
             outcome, error, exc_kept = run_ended(exc)
         save_final_screen(self.device, writer, s.dry_run, current)
         duration = time.monotonic() - t0
-        writer.write_summary({
-            "instruction": instruction, "outcome": outcome, "completed": completed, "steps": self._steps,
-            "started_at": started, "ended_at": _now(), "duration_s": round(duration, 3),
-            "tokens": {"prompt": self._usage.prompt_tokens, "completion": self._usage.completion_tokens,
-                       "total": self._usage.total_tokens},
-            "cost_usd": None if self._cost is None else round(self._cost, 6),
-            "model": getattr(self.planner, "name", type(self.planner).__name__),
-            "device": s.device_name or type(self.device).__name__,
-            "error": error,
-        })
+        writer.write_summary(run_summary(
+            instruction, outcome, completed, self._steps, started, duration, self._usage, self._cost,
+            getattr(self.planner, "name", type(self.planner).__name__), s.device_name or type(self.device).__name__,
+            error))
         if s.on_finish is not None:
             _finish(s.on_finish, writer.dir)
         return RunResult(outcome, completed, self._steps, writer.dir, self._usage, self._cost, duration, error, exc_kept)

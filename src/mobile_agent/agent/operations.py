@@ -60,12 +60,20 @@ class _Op:
     grounds: ClassVar[str | None] = None
     needs: ClassVar[str | None] = None
 
+    def __post_init__(self) -> None:
+        if hasattr(self, "position"):
+            object.__setattr__(self, "position", normalize_position(self.position))
+
     def __str__(self) -> str:
-        return self.op
+        """The canonical grammar form: ``Stop``, ``Click Text (Wi-Fi)``, ``Click Icon (a cog, top right)``."""
+        if self.argument == "none":
+            return self.op
+        position = getattr(self, "position", ())
+        return f"{self.op} ({self.words()}, {' '.join(position)})" if position else f"{self.op} ({self.words()})"
 
     def words(self) -> str:
         """The words of its parameter (what it names on the screen), or ``""``."""
-        return ""
+        return "" if self.argument == "none" else getattr(self, fields(self)[0].name)  # type: ignore[arg-type]
 
     def gesture(self, geo: Geometry) -> Gesture:
         """The gesture of an operation that grounds nothing."""
@@ -79,67 +87,44 @@ class _Op:
 @dataclass(frozen=True)
 class OpenApp(_Op):
     name: str
-    op: ClassVar[str] = "Open App"
-    grammar: ClassVar[str] = "Open App (name)"
-    help: ClassVar[str] = "open an app by the name written under its icon on the home screen."
-    pattern: ClassVar[str] = r"open[\s_-]*(?:the\s+|an?\s+)?app(?:lication)?"
-    chinese: ClassVar[tuple[str, ...]] = ("打开应用", "打开")
-    json_names: ClassVar[tuple[str, ...]] = ("open_app", "launch_app", "launch")
-    argument: ClassVar[str] = "text"
-    grounds: ClassVar[str | None] = "app"
-
-    def __str__(self) -> str:
-        return f"Open App ({self.name})"
-
-    def words(self) -> str:
-        return self.name
+    op = "Open App"
+    grammar = "Open App (name)"
+    help = "open an app by the name written under its icon on the home screen."
+    pattern = r"open[\s_-]*(?:the\s+|an?\s+)?app(?:lication)?"
+    chinese = ("打开应用", "打开")
+    json_names = ("open_app", "launch_app", "launch")
+    argument = "text"
+    grounds = "app"
 
 
 @dataclass(frozen=True)
 class ClickText(_Op):
     text: str
-    op: ClassVar[str] = "Click Text"
-    grammar: ClassVar[str] = "Click Text (text)"
-    help: ClassVar[str] = ("tap the text on the screen. Use this whenever the thing to tap shows text; write "
-                           "the text exactly as it appears on the screen, as short as is unambiguous.")
-    pattern: ClassVar[str] = r"(?:click|tap)[\s_-]*(?:on\s+)?(?:the\s+)?text"
-    chinese: ClassVar[tuple[str, ...]] = ("点击文本", "点击文字")
-    json_names: ClassVar[tuple[str, ...]] = ("click_text", "tap_text")
-    argument: ClassVar[str] = "text"
-    grounds: ClassVar[str | None] = "text"
-
-    def __str__(self) -> str:
-        return f"Click Text ({self.text})"
-
-    def words(self) -> str:
-        return self.text
+    op = "Click Text"
+    grammar = "Click Text (text)"
+    help = ("tap the text on the screen. Use this whenever the thing to tap shows text; write "
+            "the text exactly as it appears on the screen, as short as is unambiguous.")
+    pattern = r"(?:click|tap)[\s_-]*(?:on\s+)?(?:the\s+)?text"
+    chinese = ("点击文本", "点击文字")
+    json_names = ("click_text", "tap_text")
+    argument = "text"
+    grounds = "text"
 
 
 @dataclass(frozen=True)
 class ClickIcon(_Op):
     description: str
     position: tuple[str, ...] = field(default=())
-    op: ClassVar[str] = "Click Icon"
-    grammar: ClassVar[str] = "Click Icon (description, position)"
-    help: ClassVar[str] = ("tap an icon that has no text. Describe its colour and shape; the position is one "
-                           "or two of top, bottom, left, right, center, e.g. Click Icon (white magnifier on a "
-                           "blue circle, top right).")
-    pattern: ClassVar[str] = r"(?:click|tap)[\s_-]*(?:on\s+)?(?:the\s+|an?\s+)?icon"
-    chinese: ClassVar[tuple[str, ...]] = ("点击图标",)
-    json_names: ClassVar[tuple[str, ...]] = ("click_icon", "tap_icon")
-    argument: ClassVar[str] = "target"
-    grounds: ClassVar[str | None] = "icon"
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "position", normalize_position(self.position))
-
-    def __str__(self) -> str:
-        if self.position:
-            return f"Click Icon ({self.description}, {' '.join(self.position)})"
-        return f"Click Icon ({self.description})"
-
-    def words(self) -> str:
-        return self.description
+    op = "Click Icon"
+    grammar = "Click Icon (description, position)"
+    help = ("tap an icon that has no text. Describe its colour and shape; the position is one "
+            "or two of top, bottom, left, right, center, e.g. Click Icon (white magnifier on a "
+            "blue circle, top right).")
+    pattern = r"(?:click|tap)[\s_-]*(?:on\s+)?(?:the\s+|an?\s+)?icon"
+    chinese = ("点击图标",)
+    json_names = ("click_icon", "tap_icon")
+    argument = "target"
+    grounds = "icon"
 
 
 @dataclass(frozen=True)
@@ -148,28 +133,17 @@ class LongPress(_Op):
 
     target: str
     position: tuple[str, ...] = field(default=())
-    op: ClassVar[str] = "Long Press"
-    grammar: ClassVar[str] = "Long Press (text or icon description, position)"
-    help: ClassVar[str] = ("press and hold a text or an icon, for its menu of actions (delete, share, pin...). "
-                           "Write the text as it appears, or describe the icon; the position is optional, "
-                           "as for Click Icon.")
-    pattern: ClassVar[str] = r"long[\s_-]*(?:press|click|tap)(?:[\s_-]*on)?(?:\s+the)?"
-    chinese: ClassVar[tuple[str, ...]] = ("长按",)
-    json_names: ClassVar[tuple[str, ...]] = ("long_press", "long_click")
-    argument: ClassVar[str] = "target"
-    grounds: ClassVar[str | None] = "target"
-    needs: ClassVar[str | None] = "long_press"
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "position", normalize_position(self.position))
-
-    def __str__(self) -> str:
-        if self.position:
-            return f"Long Press ({self.target}, {' '.join(self.position)})"
-        return f"Long Press ({self.target})"
-
-    def words(self) -> str:
-        return self.target
+    op = "Long Press"
+    grammar = "Long Press (text or icon description, position)"
+    help = ("press and hold a text or an icon, for its menu of actions (delete, share, pin...). "
+            "Write the text as it appears, or describe the icon; the position is optional, "
+            "as for Click Icon.")
+    pattern = r"long[\s_-]*(?:press|click|tap)(?:[\s_-]*on)?(?:\s+the)?"
+    chinese = ("长按",)
+    json_names = ("long_press", "long_click")
+    argument = "target"
+    grounds = "target"
+    needs = "long_press"
 
     def at(self, x: int, y: int, geo: Geometry | None = None) -> Gesture:
         return g.LongPress(x, y, geo.long_press_ms if geo is not None else g.LONG_PRESS_MS)
@@ -178,20 +152,14 @@ class LongPress(_Op):
 @dataclass(frozen=True)
 class Type(_Op):
     text: str
-    op: ClassVar[str] = "Type"
-    grammar: ClassVar[str] = "Type (text)"
-    help: ClassVar[str] = ("type into the input field that has the focus. Use it only after clicking an input "
-                           "field, when it shows a cursor or the keyboard. End the text with \\n to press Enter.")
-    pattern: ClassVar[str] = r"type(?:[\s_-]*(?:the\s+)?text)?"
-    chinese: ClassVar[tuple[str, ...]] = ("输入文本", "输入")
-    json_names: ClassVar[tuple[str, ...]] = ("type", "input_text", "type_text", "input")
-    argument: ClassVar[str] = "text"
-
-    def __str__(self) -> str:
-        return f"Type ({self.text})"
-
-    def words(self) -> str:
-        return self.text
+    op = "Type"
+    grammar = "Type (text)"
+    help = ("type into the input field that has the focus. Use it only after clicking an input "
+            "field, when it shows a cursor or the keyboard. End the text with \\n to press Enter.")
+    pattern = r"type(?:[\s_-]*(?:the\s+)?text)?"
+    chinese = ("输入文本", "输入")
+    json_names = ("type", "input_text", "type_text", "input")
+    argument = "text"
 
     def gesture(self, geo: Geometry) -> Gesture:
         return g.TypeText(self.text)
@@ -201,13 +169,13 @@ class Type(_Op):
 class PageUp(_Op):
     """Scroll so that content above comes into view (a swipe downwards)."""
 
-    op: ClassVar[str] = "Page Up"
-    grammar: ClassVar[str] = "Page Up"
-    help: ClassVar[str] = "scroll to see content above."
-    pattern: ClassVar[str] = r"page[\s_-]*up|scroll[\s_-]*up"
+    op = "Page Up"
+    grammar = "Page Up"
+    help = "scroll to see content above."
+    pattern = r"page[\s_-]*up|scroll[\s_-]*up"
     # 下滑: the finger slides down, the content above comes into view.
-    chinese: ClassVar[tuple[str, ...]] = ("向上翻页", "上翻", "下滑")
-    json_names: ClassVar[tuple[str, ...]] = ("page_up", "scroll_up", "swipe_down")
+    chinese = ("向上翻页", "上翻", "下滑")
+    json_names = ("page_up", "scroll_up", "swipe_down")
 
     def gesture(self, geo: Geometry) -> Gesture:
         w, h = geo.width, geo.height
@@ -218,13 +186,13 @@ class PageUp(_Op):
 class PageDown(_Op):
     """Scroll so that content below comes into view (a swipe upwards)."""
 
-    op: ClassVar[str] = "Page Down"
-    grammar: ClassVar[str] = "Page Down"
-    help: ClassVar[str] = "scroll to see content below."
-    pattern: ClassVar[str] = r"page[\s_-]*down|scroll[\s_-]*down"
+    op = "Page Down"
+    grammar = "Page Down"
+    help = "scroll to see content below."
+    pattern = r"page[\s_-]*down|scroll[\s_-]*down"
     # 上滑: the finger slides up, the content below comes into view.
-    chinese: ClassVar[tuple[str, ...]] = ("向下翻页", "下翻", "上滑")
-    json_names: ClassVar[tuple[str, ...]] = ("page_down", "scroll_down", "swipe_up")
+    chinese = ("向下翻页", "下翻", "上滑")
+    json_names = ("page_down", "scroll_down", "swipe_up")
 
     def gesture(self, geo: Geometry) -> Gesture:
         w, h = geo.width, geo.height
@@ -233,12 +201,12 @@ class PageDown(_Op):
 
 @dataclass(frozen=True)
 class Back(_Op):
-    op: ClassVar[str] = "Back"
-    grammar: ClassVar[str] = "Back"
-    help: ClassVar[str] = "go back to the previous screen."
-    pattern: ClassVar[str] = r"back"
-    chinese: ClassVar[tuple[str, ...]] = ("返回",)
-    json_names: ClassVar[tuple[str, ...]] = ("back", "go_back", "navigate_back")
+    op = "Back"
+    grammar = "Back"
+    help = "go back to the previous screen."
+    pattern = r"back"
+    chinese = ("返回",)
+    json_names = ("back", "go_back", "navigate_back")
 
     def gesture(self, geo: Geometry) -> Gesture:
         return g.Key("back")
@@ -248,12 +216,12 @@ class Back(_Op):
 class Exit(_Op):
     """Go to the home screen."""
 
-    op: ClassVar[str] = "Exit"
-    grammar: ClassVar[str] = "Exit"
-    help: ClassVar[str] = "go to the home screen."
-    pattern: ClassVar[str] = r"exit"
-    chinese: ClassVar[tuple[str, ...]] = ("退出", "回到主页")
-    json_names: ClassVar[tuple[str, ...]] = ("exit", "home", "go_home", "navigate_home")
+    op = "Exit"
+    grammar = "Exit"
+    help = "go to the home screen."
+    pattern = r"exit"
+    chinese = ("退出", "回到主页")
+    json_names = ("exit", "home", "go_home", "navigate_home")
 
     def gesture(self, geo: Geometry) -> Gesture:
         return g.Key("home")
@@ -263,13 +231,13 @@ class Exit(_Op):
 class Wait(_Op):
     """Touch nothing and wait until the screen is still (a loading screen, an animation)."""
 
-    op: ClassVar[str] = "Wait"
-    grammar: ClassVar[str] = "Wait"
-    help: ClassVar[str] = "touch nothing and wait, when the screen is loading or still changing."
-    pattern: ClassVar[str] = r"wait"
-    chinese: ClassVar[tuple[str, ...]] = ("等待",)
-    json_names: ClassVar[tuple[str, ...]] = ("wait",)
-    needs: ClassVar[str | None] = "wait_still"
+    op = "Wait"
+    grammar = "Wait"
+    help = "touch nothing and wait, when the screen is loading or still changing."
+    pattern = r"wait"
+    chinese = ("等待",)
+    json_names = ("wait",)
+    needs = "wait_still"
 
     def gesture(self, geo: Geometry) -> Gesture:
         return g.Wait(geo.wait_s)
@@ -279,12 +247,12 @@ class Wait(_Op):
 class Stop(_Op):
     """The instruction is complete."""
 
-    op: ClassVar[str] = "Stop"
-    grammar: ClassVar[str] = "Stop"
-    help: ClassVar[str] = "the instruction is completely done. You will be asked to confirm with the final screen."
-    pattern: ClassVar[str] = r"stop"
-    chinese: ClassVar[tuple[str, ...]] = ("停止", "完成")
-    json_names: ClassVar[tuple[str, ...]] = ("stop", "finish", "done", "complete")
+    op = "Stop"
+    grammar = "Stop"
+    help = "the instruction is completely done. You will be asked to confirm with the final screen."
+    pattern = r"stop"
+    chinese = ("停止", "完成")
+    json_names = ("stop", "finish", "done", "complete")
 
 
 Operation = Union[OpenApp, ClickText, ClickIcon, LongPress, Type, PageUp, PageDown, Back, Exit, Wait, Stop]

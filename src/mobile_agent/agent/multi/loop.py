@@ -25,8 +25,8 @@ from typing import Any
 
 from PIL import Image
 
-from mobile_agent.agent.loop import (Agent, AgentSettings, RunResult, StepRun, _End, _finish, _now, run_ended,
-                                     save_final_screen)
+from mobile_agent.agent.loop import (Agent, AgentSettings, RunResult, StepRun, _End, _finish, run_ended,
+                                     run_summary, save_final_screen, start_run)
 from mobile_agent.agent.record import CompletionRecord, MultiRecord, StepRecord, per_role
 from mobile_agent.agent.risk import decide
 from mobile_agent.device.gestures import LongPress, Swipe, Tap, gesture_point
@@ -81,11 +81,8 @@ class MultiAgent:
     # --- the run ---------------------------------------------------------------------------------
 
     def run(self, instruction: str, out_dir: str | Path) -> RunResult:
-        if not instruction.strip():
-            raise ConfigError("the instruction is empty: say what the agent should do")
         s = self.settings
-        writer = TrajectoryWriter(out_dir)
-        started, t0 = _now(), time.monotonic()
+        writer, started, t0 = start_run(instruction, out_dir)
         self._usage, self._cost, self._steps = Usage(), None, 0
         self._roles: dict[str, dict[str, Any]] = {}
         self.notes = Notes()
@@ -114,12 +111,8 @@ class MultiAgent:
         save_final_screen(self.device, writer, s.dry_run, current)
         duration = time.monotonic() - t0
         writer.write_summary({
-            "instruction": instruction, "outcome": outcome, "completed": completed, "steps": self._steps,
-            "started_at": started, "ended_at": _now(), "duration_s": round(duration, 3),
-            "tokens": {"prompt": self._usage.prompt_tokens, "completion": self._usage.completion_tokens,
-                       "total": self._usage.total_tokens},
-            "cost_usd": None if self._cost is None else round(self._cost, 6),
-            "model": self.name, "device": s.device_name or type(self.device).__name__, "error": error,
+            **run_summary(instruction, outcome, completed, self._steps, started, duration, self._usage, self._cost,
+                          self.name, s.device_name or type(self.device).__name__, error),
             "mode": "multi",
             "models": {"manager": self.manager.name, "executor": self.executor.name,
                        "verifier": self.manager.name if self.verifier.model is not None else None},
