@@ -296,3 +296,20 @@ def test_an_unreadable_manager_reply_goes_back_with_the_form_and_give_up_ends_th
     steps = multi_records(tmp_path)
     assert len(steps[0]["manager"]["parse_errors"]) == 1 and steps[0]["calls"][0]["error"]
     assert [c["kind"] for c in steps[0]["calls"]][:2] == ["plan", "plan"]
+
+
+def test_an_operation_the_executor_is_not_offered_goes_back_with_what_it_is_offered(tmp_path):
+    goals = ["Open Settings"]
+    script = RoleScript([mgr(staged(goals, 0)), mgr([("done", g) for g in goals], status="done")],
+                        [react("Long Press (Settings)"), react("Open App (Settings)")])
+    with LocalChatServer(script) as server:
+        result = make_multi(server, SimPhone(seed=0)).run("Open the settings", tmp_path)
+    assert result.completed
+    retry = requests_of(server, "executor")[1].last_user_text
+    assert retry.startswith("Your reply could not be read: Long Press is not available on this device.\n")
+    offered = retry.split("where the operation is one of: ")[1]
+    assert offered == ("Open App (name) | Click Text (text) | Click Icon (description, position) | Type (text) | "
+                       "Page Up | Page Down | Back | Exit | Stop")  # what the executor's prompt offers
+    first = read_steps(tmp_path)[0]
+    assert first.action == "Open App (Settings)" and [(c.role, c.kind, bool(c.error)) for c in first.calls] == [
+        ("manager", "plan", False), ("executor", "plan", True), ("executor", "plan", False)]

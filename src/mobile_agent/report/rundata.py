@@ -98,14 +98,21 @@ def read_screen(run_dir: Path, rel: Any) -> Screen | None:
     return Screen(rel, path, size)
 
 
+def _read_json(p: Path) -> tuple[Any, json.JSONDecodeError | None]:
+    """A JSON file's value, or the error that says why it is not JSON."""
+    try:
+        return json.loads(p.read_text(encoding="utf-8", errors="replace")), None
+    except json.JSONDecodeError as exc:
+        return None, exc
+
+
 def _read_summary(run_dir: Path, gaps: list[Gap]) -> dict[str, Any] | None:
     p = run_dir / SUMMARY
     if not p.is_file():
         gaps.append(Gap(f"no {SUMMARY}: the run did not finish (it crashed, was killed, or is still running)."))
         return None
-    try:
-        data = json.loads(p.read_text(encoding="utf-8", errors="replace"))
-    except json.JSONDecodeError as exc:
+    data, exc = _read_json(p)
+    if exc is not None:
         gaps.append(Gap(f"{SUMMARY} is not valid JSON ({exc.msg} at line {exc.lineno}); it was probably cut off."))
         return None
     if not isinstance(data, dict):
@@ -174,9 +181,8 @@ def _read_verdict(run_dir: Path, gaps: list[Gap]) -> dict[str, Any] | None:
     p = run_dir / VERDICT
     if not p.is_file():
         return None
-    try:
-        data = json.loads(p.read_text(encoding="utf-8", errors="replace"))
-    except json.JSONDecodeError as exc:
+    data, exc = _read_json(p)
+    if exc is not None:
         gaps.append(Gap(f"{VERDICT} is not valid JSON ({exc.msg}); the benchmark's verdict is unknown."))
         return None
     return data if isinstance(data, dict) else None

@@ -35,7 +35,7 @@ from mobile_agent.agent.multi.executor import Assignment, Executor
 from mobile_agent.agent.multi.manager import Manager, ManagerReply, StepReport, Subgoal
 from mobile_agent.agent.multi.notes import Notes, UnknownNoteError
 from mobile_agent.agent.multi.verifier import Verifier, deterministic_check
-from mobile_agent.agent.operations import Stop, Type
+from mobile_agent.agent.operations import BASIC_OPERATIONS, Stop, Type
 from mobile_agent.agent.planner import Calls, PlanContext, PlanningError, calls_of
 from mobile_agent.agent.reflection import screen_changed
 from mobile_agent.agent.trajectory import TrajectoryWriter, draw_gesture
@@ -129,8 +129,10 @@ class MultiAgent:
 
     def _ctx(self, instruction: str, step: int, screen: Image.Image, feedback: list[str] | None = None) -> PlanContext:
         s = self.settings
+        # the executor's prompt (prompts/executor.txt) offers the basic operations: its parser and
+        # its parse-error feedback offer the same
         return PlanContext(instruction=instruction, step=step, screenshot=screen, feedback=tuple(feedback or ()),
-                           image_max_side=s.image_max_side, jpeg_quality=s.jpeg_quality)
+                           image_max_side=s.image_max_side, jpeg_quality=s.jpeg_quality, operations=BASIC_OPERATIONS)
 
     def _step(self, instruction: str, step: int, screen: Image.Image, writer: TrajectoryWriter):
         """One turn of every role. Returns (the screen after it, the outcome if the run ends here)."""
