@@ -50,29 +50,28 @@ def new_note(params: Params, s) -> Task:
     )
 
 
-def note_with_text(params: Params, s) -> Task:
-    text = params.pick("text", "Hello, this is a note", TEXTS)
+def saved_note_task(tier: int, text: str, instruction: str, paper_instruction: str, s) -> Task:
+    """A task done when a note saved during it holds ``text``; the plan writes it as a new note."""
     count = len(s.notes.notes)
     return Task(
-        id="", apps=(), tier=2,
-        instruction=f'Create a new note in Notes and write "{text}", then save it.',
-        paper_instruction='Create a new note in Notes and write "Hello, this is a note", then save it.',
+        id="", apps=(), tier=tier, instruction=instruction, paper_instruction=paper_instruction,
         plan=[*write_note(text, before=count), stop()],
         success=lambda p: note_with(p, text, count),
     )
 
 
+def note_with_text(params: Params, s) -> Task:
+    text = params.pick("text", "Hello, this is a note", TEXTS)
+    return saved_note_task(
+        2, text, f'Create a new note in Notes and write "{text}", then save it.',
+        'Create a new note in Notes and write "Hello, this is a note", then save it.', s)
+
+
 def write_down(params: Params, s) -> Task:
     memo = params.pick("memo", "meeting at 3pm", MEMOS)
-    count = len(s.notes.notes)
-    return Task(
-        id="", apps=(), tier=3,
-        instruction=f'I have something to remember, please write it down for me: "{memo}".',
-        paper_instruction='I suddenly have something to record, so help me create a new note in Notes and write '
-                          '"meeting at 3pm".',
-        plan=[*write_note(memo, before=count), stop()],
-        success=lambda p: note_with(p, memo, count),
-    )
+    return saved_note_task(
+        3, memo, f'I have something to remember, please write it down for me: "{memo}".',
+        'I suddenly have something to record, so help me create a new note in Notes and write "meeting at 3pm".', s)
 
 
 TASKS = [("notes-1", (APP,), 1, new_note), ("notes-2", (APP,), 2, note_with_text),
