@@ -1,11 +1,14 @@
-"""Click Icon figures on the simulated phone's screens: icon detected at all, top-1 without a
-position hint, top-1 with the hint, any candidate inside (with the hint). Prints figures; asserts
-nothing.
+"""Click Icon figures: icon detected at all, top-1 without a position hint, top-1 with the hint,
+any candidate inside (with the hint). Prints figures; asserts nothing.
 
-    python bench/bench_icons.py [--set sim|wide] [--screens 120] [--seed 0] [--dark] [--cache DIR] [--misses] [--hybrid]
+    python bench/bench_icons.py [--set sim|wide|heldout] [--screens N] [--seed 0] [--dark] [--cache DIR] [--misses] [--hybrid]
 
-Targets are the clickable nodes without text that have a content-desc (the tree is the ground
-truth). The position hint is what a planner would say of where the node is: top / bottom for the
+sim and wide: the simulated phone's screens (120); targets are the clickable nodes without text
+that have a content-desc (the tree is the ground truth). heldout: the held-out icon set
+(``mobile_agent.bench.icon_heldout``, 60 screens laid out as real apps lay them out, drawn with icon
+fonts the matcher neither uses nor was developed against); targets are its icons whose family is
+unique on their screen, the hit box their 48 dp touch target; the run says whether the screens are
+the frozen set (seed 0, 60 screens). The position hint is what a planner would say of where the node is: top / bottom for the
 upper and lower thirds, left / right for the outer 45%, center otherwise.
 
 OCR is the slow part and does not change with icon work, so ``--cache DIR`` keeps each screen's
@@ -61,15 +64,21 @@ class CachedOcr:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--screens", type=int, default=120)
+    ap.add_argument("--screens", type=int, default=None, help="default: 120 (sim, wide), 60 (heldout)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--dark", action="store_true")
     ap.add_argument("--cache", type=Path, default=None, help="folder for OCR lines kept between runs")
     ap.add_argument("--misses", action="store_true", help="print each miss")
     ap.add_argument("--hybrid", action="store_true", help="also ground with the screen's accessibility tree")
-    ap.add_argument("--set", dest="screen_set", choices=("sim", "wide"), default="sim",
-                    help="sim: the simulated phone's own look; wide: the same screens in other looks")
+    ap.add_argument("--set", dest="screen_set", choices=("sim", "wide", "heldout"), default="sim",
+                    help="sim: the simulated phone's own look; wide: the same screens in other looks; "
+                         "heldout: the held-out icon set")
     args = ap.parse_args(argv)
+    if args.screen_set == "heldout":
+        if args.hybrid:
+            ap.error("--hybrid needs an accessibility tree: the held-out set has none")
+        return heldout(args)
+    args.screens = args.screens or 120
 
     import mobile_agent.bench.perception as bp
     from mobile_agent.bench.perception import _text_is_drawn, collect_sim_screens
@@ -143,6 +152,68 @@ def main(argv: list[str] | None = None) -> int:
     if args.hybrid:
         print(f"hybrid (tree) top-1, no hint:       {pct(tree_top1)}")
         print(f"hybrid (tree) top-1, with the hint: {pct(tree_top1_hint)}")
+    if args.misses:
+        for m in misses:
+            print("  miss", m)
+    return 0
+
+
+def heldout(args: argparse.Namespace) -> int:
+    from mobile_agent.bench import icon_heldout as ho
+    from mobile_agent.errors import ConfigError
+    from mobile_agent.perception import Perception
+    from mobile_agent.perception.ocr import make_ocr
+
+    count = args.screens or ho.SCREENS
+    try:
+        screens = ho.heldout_screens(seed=args.seed, count=count)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    digest = ho.set_digest(screens)
+    frozen = args.seed == ho.SEED and count == ho.SCREENS and digest == ho.FROZEN_SHA256
+    if args.cache:
+        args.cache.mkdir(parents=True, exist_ok=True)
+    p = Perception(ocr=CachedOcr(make_ocr("rapidocr"), args.cache), incremental=False)
+    n = detected = top1 = top1_hint = any_hint = 0
+    by_family: dict[str, list[int]] = {}
+    misses: list[str] = []
+    for s in screens:
+        w, h = s.image.size
+        icons = p.parse(s.image, icons=True).icons or []
+        for t in s.targets:
+            n += 1
+            det = any(t.box.contains_point(ib.box.center) or ib.box.contains_point(t.box.center) for ib in icons)
+            detected += det
+            g = p.ground_icon(s.image, t.description)
+            ok = g.status == "found" and g.chosen is not None and t.box.contains_point(g.chosen.point)
+            hint = hint_of(t.box, w, h)
+            gh = p.ground_icon(s.image, t.description, hint)
+            okh = gh.status == "found" and gh.chosen is not None and t.box.contains_point(gh.chosen.point)
+            anyh = any(t.box.contains_point(c.point) for c in gh.candidates)
+            top1 += ok
+            top1_hint += okh
+            any_hint += anyh
+            f = by_family.setdefault(t.family, [0, 0, 0])
+            f[0] += 1
+            f[1] += ok
+            f[2] += okh
+            if not ok or not okh:
+                misses.append(f"{s.name} [{s.look}]: {t.description!r} {hint} box {t.box.as_tuple()} -> "
+                              f"{g.point and g.point.as_tuple()} / hint {gh.point and gh.point.as_tuple()}"
+                              f"{'' if det else ' (not detected)'}")
+
+    def pct(k: int) -> str:
+        return f"{100.0 * k / max(1, n):.1f}% ({k}/{n})"
+
+    print(f"held-out icon set, seed {args.seed}: screens {len(screens)}, icon targets {n}; set sha256 {digest[:16]}"
+          f" ({'the frozen set' if frozen else 'NOT the frozen set'})")
+    print(f"icon detected at all:              {pct(detected)}")
+    print(f"Click Icon top-1, no position hint: {pct(top1)}")
+    print(f"Click Icon top-1, with the hint:    {pct(top1_hint)}")
+    print(f"any candidate inside (with hint):   {pct(any_hint)}")
+    print("by family (targets: top-1 no hint / with hint): " + ", ".join(
+        f"{fam} {v[0]}: {v[1]}/{v[2]}" for fam, v in sorted(by_family.items(), key=lambda kv: -kv[1][0])))
     if args.misses:
         for m in misses:
             print("  miss", m)
