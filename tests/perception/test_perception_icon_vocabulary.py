@@ -1,7 +1,7 @@
 """The icon vocabulary: the words apps put in content-desc and the words models write ("Navigate
 up", "back arrow", "kebab", "bin", "paper plane", ...) each ground on a rendered example. The
-examples are Phosphor glyphs (an icon set the matcher does not use as its reference: it compares
-with Font Awesome and Codicons), all on one screen, so that each word must pick its glyph out of
+examples are Phosphor and Remix Icon glyphs (icon sets the matcher does not use as references: it
+compares with Font Awesome, Codicons and Material Icons), all on one screen, so that each word must pick its glyph out of
 some thirty others; light at 1080x2400, dark at 720x1600, light at 1440x3200."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from mobile_agent.perception import Perception
 from mobile_agent.perception.icons.offline import description_families
-from icon_sets import PHOSPHOR, icon_grid
+from icon_sets import PHOSPHOR, REMIX, icon_grid
 
 FAMILY = {
     "Navigate up": "back", "back arrow": "back", "More options": "more", "kebab": "more", "three dots": "more",
@@ -25,20 +25,23 @@ FAMILY = {
 
 
 def test_every_word_names_its_glyph_family():
-    assert set(FAMILY) == set(PHOSPHOR)
+    assert set(FAMILY) == set(PHOSPHOR) == set(REMIX)
     wrong = {w: description_families(w) for w, fam in FAMILY.items() if description_families(w) != {fam}}
     assert not wrong, wrong
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("size,dark", [((1080, 2400), False), ((720, 1600), True), ((1440, 3200), False)])
-def test_every_vocabulary_entry_grounds_on_a_glyph_of_another_icon_set(size, dark):
-    img, boxes = icon_grid(sorted(set(PHOSPHOR.values())), *size, dark=dark)
+@pytest.mark.parametrize("size,dark,icon_set", [((1080, 2400), False, "phosphor"), ((720, 1600), True, "phosphor"),
+                                                ((1440, 3200), False, "phosphor"), ((1080, 2400), True, "remixicon"),
+                                                ((720, 1600), False, "remixicon")])
+def test_every_vocabulary_entry_grounds_on_a_glyph_of_another_icon_set(size, dark, icon_set):
+    table = PHOSPHOR if icon_set == "phosphor" else REMIX
+    img, boxes = icon_grid(sorted(set(table.values())), *size, dark=dark, icon_set=icon_set)
     p = Perception()
     missed = []
-    for words, glyph in PHOSPHOR.items():
+    for words, glyph in table.items():
         g = p.ground_icon(img, words)
         if not (g.found and boxes[glyph].contains_point(g.point)):
             got = [n for n, b in boxes.items() if g.point is not None and b.contains_point(g.point)]
             missed.append(f"{words!r} -> {got or g.status}")
-    assert not missed, f"{len(missed)} of {len(PHOSPHOR)} missed: {missed}"
+    assert not missed, f"{len(missed)} of {len(table)} missed: {missed}"

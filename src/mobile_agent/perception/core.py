@@ -66,6 +66,8 @@ class Perception:
         self.incremental = incremental
         self.incremental_max_change = incremental_max_change
         self.max_candidates = max_candidates
+        # Weight of the layout prior in Click Icon (icons/layout.py); 0 turns it off.
+        self.layout_weight = 0.06
         self.memo_size = 4
         self._memos: list[_Memo] = []  # most recent last
 
@@ -282,6 +284,13 @@ class Perception:
         if near:
             scores = [sc + 0.3 * _nearness(i.box, near, w) for i, sc in zip(icons, scores)]
         scores = [sc * _system_bar_factor(i.box, description, w, h) for i, sc in zip(icons, scores)]
+        # Where apps put icons of this family (toolbar ends, bottom navigation, FAB): a small prior.
+        from mobile_agent.perception.icons.layout import layout_prior
+        from mobile_agent.perception.icons.offline import description_families
+
+        fams = description_families(description)
+        if fams and self.layout_weight:
+            scores = [sc + self.layout_weight * layout_prior(fams, i.box, w, h) for i, sc in zip(icons, scores)]
         # An icon labelled with the very words of the description (a tab's house above "Home") is
         # what Click Text names; Click Icon is for icons without text, so it yields to those.
         labels = [l.box for l in res.lines if _is_text_line(l) and compact(l.text) == compact(description)]

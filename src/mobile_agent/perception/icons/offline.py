@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from pathlib import Path
 from typing import Sequence
 
 import cv2
@@ -77,7 +78,7 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "inbox": ("inbox", "envelope"),
     "location": ("location_dot", "location_crosshairs"), "pin": ("location_dot", "thumbtack"), "map": ("map", "r:map", "location_dot"),
     "gps": ("location_crosshairs", "location_dot"), "navigate": ("location_arrow",), "directions": ("diamond_turn_right", "location_arrow"),
-    "download": ("download",), "upload": ("upload",), "filter": ("filter",), "sort": ("sort", "arrow_down_wide_short"),
+    "download": ("download",), "upload": ("upload",), "filter": ("filter", "mi:filter_list~0.7"), "sort": ("sort", "arrow_down_wide_short"),
     "calendar": ("calendar", "r:calendar"), "date": ("calendar",), "clock": ("clock", "r:clock"), "time": ("clock", "r:clock"),
     "timer": ("stopwatch", "clock"), "history": ("clock_rotate_left",),
     "lock": ("lock",), "unlock": ("lock_open",), "wifi": ("wifi",), "wi-fi": ("wifi",), "internet": ("wifi", "globe"),
@@ -189,6 +190,72 @@ OTHER_SETS: dict[str, tuple[str, ...]] = {
     "compass": ("cd:compass",), "location_crosshairs": ("cd:target",), "video": ("cd:device-camera-video",),
 }
 
+# Google's Material Icons (filled), the glyphs most Android apps draw: Font Awesome glyph name ->
+# Material names (``mi:``), a third artist's rendering of each family. The font ships in
+# ``icons/refs`` (Apache-2.0; provenance in MaterialIcons-Regular.txt).
+MATERIAL_OF: dict[str, tuple[str, ...]] = {
+    "magnifying_glass": ("search",), "gear": ("settings",),
+    "heart": ("favorite", "favorite_border"), "comment": ("chat_bubble", "chat_bubble_outline", "comment"),
+    "message": ("chat_bubble_outline",), "comments": ("forum",), "reply": ("reply",), "share_nodes": ("share",),
+    "+": ("add",), "circle_plus": ("add_circle", "add_circle_outline"), "pen": ("edit",), "pencil": ("edit",),
+    "pen_to_square": ("edit", "create"), "arrow_left": ("arrow_back",), "chevron_left": ("arrow_back_ios", "chevron_left"),
+    "play": ("play_arrow",), "paper_plane": ("send@45",), "cart_shopping": ("shopping_cart", "add_shopping_cart"),
+    "microphone": ("mic",), "bars": ("menu",), "ellipsis_vertical": ("more_vert",), "ellipsis": ("more_horiz",),
+    "xmark": ("close",), "circle_xmark": ("cancel",), "check": ("check",), "circle_check": ("check_circle",),
+    "star": ("star", "star_border"), "bell": ("notifications", "notifications_none"), "trash": ("delete",),
+    "trash_can": ("delete", "delete_outline"), "house": ("home",), "camera": ("photo_camera",), "image": ("image",),
+    "images": ("photo_library",), "circle_user": ("account_circle",), "user": ("person",),
+    "phone": ("call",), "envelope": ("mail", "email"), "inbox": ("inbox",), "location_dot": ("place",),
+    "map": ("map",), "download": ("file_download",), "upload": ("file_upload",), "filter": ("filter_alt",),
+    "calendar": ("event", "calendar_today"), "clock": ("schedule",), "clock_rotate_left": ("history",),
+    "lock": ("lock",), "lock_open": ("lock_open",), "globe": ("public",), "language": ("language",),
+    "bookmark": ("bookmark", "bookmark_border"), "arrow_rotate_right": ("refresh",), "rotate_right": ("refresh",),
+    "arrows_rotate": ("sync",), "circle_info": ("info",), "circle_question": ("help", "help_outline"),
+    "thumbs_up": ("thumb_up",), "thumbs_down": ("thumb_down",), "eye": ("visibility",), "eye_slash": ("visibility_off",),
+    "link": ("link",), "paperclip": ("attach_file",), "face_smile": ("insert_emoticon",), "copy": ("content_copy",),
+    "tag": ("local_offer",), "folder": ("folder",), "file": ("insert_drive_file",), "list": ("list",),
+    "chevron_down": ("expand_more",), "chevron_up": ("expand_less",), "chevron_right": ("chevron_right",),
+    "arrow_down": ("arrow_downward",), "arrow_up": ("arrow_upward",), "arrow_right": ("arrow_forward",),
+    "magnifying_glass_plus": ("zoom_in",), "pause": ("pause",), "stop": ("stop",), "credit_card": ("credit_card",),
+    "gift": ("card_giftcard",), "fire": ("whatshot",), "box_archive": ("archive",), "thumbtack": ("push_pin",),
+    "book": ("book",), "lightbulb": ("lightbulb",), "volume_high": ("volume_up",), "volume_xmark": ("volume_off",),
+    "right_from_bracket": ("logout",), "expand": ("fullscreen",), "compress": ("fullscreen_exit",),
+    "compass": ("explore",), "location_crosshairs": ("my_location",), "video": ("videocam",),
+    "bag_shopping": ("shopping_bag",), "basket_shopping": ("shopping_basket",), "store": ("store",),
+    "grip": ("apps",), "keyboard": ("keyboard",), "qrcode": ("qr_code",), "flag": ("flag",), "moon": ("dark_mode",),
+    "sun": ("light_mode",), "wifi": ("wifi",), "music": ("music_note",), "headphones": ("headphones",),
+    "forward_step": ("skip_next",), "backward_step": ("skip_previous",), "forward": ("fast_forward",),
+    "backward": ("fast_rewind",), "repeat": ("repeat",), "shuffle": ("shuffle",), "print": ("print",),
+    "palette": ("palette",), "delete_left": ("backspace",), "table_cells": ("grid_view",), "sort": ("sort",),
+}
+_MATERIAL_CODEPOINTS: dict[str, int] = {
+    'search': 0xe8b6, 'settings': 0xe8b8, 'tune': 0xe429, 'favorite': 0xe87d, 'favorite_border': 0xe87e,
+    'chat_bubble': 0xe0ca, 'chat_bubble_outline': 0xe0cb, 'comment': 0xe0b9, 'forum': 0xe0bf, 'reply': 0xe15e,
+    'share': 0xe80d, 'add': 0xe145, 'edit': 0xe3c9, 'create': 0xe150, 'arrow_back': 0xe5c4, 'arrow_back_ios': 0xe5e0,
+    'chevron_left': 0xe5cb, 'play_arrow': 0xe037, 'send': 0xe163, 'shopping_cart': 0xe8cc, 'mic': 0xe029,
+    'menu': 0xe5d2, 'more_vert': 0xe5d4, 'more_horiz': 0xe5d3, 'close': 0xe5cd, 'cancel': 0xe5c9, 'check': 0xe5ca,
+    'check_circle': 0xe86c, 'star': 0xe838, 'star_border': 0xe83a, 'notifications': 0xe7f4,
+    'notifications_none': 0xe7f5, 'delete': 0xe872, 'delete_outline': 0xe92e, 'home': 0xe88a, 'photo_camera': 0xe412,
+    'image': 0xe3f4, 'photo_library': 0xe413, 'account_circle': 0xe853, 'person': 0xe7fd, 'call': 0xe0b0,
+    'mail': 0xe158, 'email': 0xe0be, 'inbox': 0xe156, 'place': 0xe55f, 'map': 0xe55b, 'file_download': 0xe2c4,
+    'file_upload': 0xe2c6, 'filter_list': 0xe152, 'filter_alt': 0xef4f, 'event': 0xe878, 'calendar_today': 0xe935,
+    'schedule': 0xe8b5, 'history': 0xe889, 'lock': 0xe897, 'lock_open': 0xe898, 'public': 0xe80b, 'language': 0xe894,
+    'bookmark': 0xe866, 'bookmark_border': 0xe867, 'refresh': 0xe5d5, 'sync': 0xe627, 'info': 0xe88e, 'help': 0xe887,
+    'help_outline': 0xe8fd, 'thumb_up': 0xe8dc, 'thumb_down': 0xe8db, 'visibility': 0xe8f4, 'visibility_off': 0xe8f5,
+    'link': 0xe157, 'attach_file': 0xe226, 'insert_emoticon': 0xe24e, 'content_copy': 0xe14d, 'local_offer': 0xe54e,
+    'folder': 0xe2c7, 'insert_drive_file': 0xe24d, 'list': 0xe896, 'expand_more': 0xe5cf, 'expand_less': 0xe5ce,
+    'chevron_right': 0xe5cc, 'arrow_downward': 0xe5db, 'arrow_upward': 0xe5d8, 'arrow_forward': 0xe5c8,
+    'zoom_in': 0xe8ff, 'pause': 0xe034, 'stop': 0xe047, 'credit_card': 0xe870, 'card_giftcard': 0xe8f6,
+    'whatshot': 0xe80e, 'archive': 0xe149, 'push_pin': 0xf10d, 'book': 0xe865, 'lightbulb': 0xe0f0,
+    'volume_up': 0xe050, 'volume_off': 0xe04f, 'logout': 0xe9ba, 'fullscreen': 0xe5d0, 'fullscreen_exit': 0xe5d1,
+    'explore': 0xe87a, 'my_location': 0xe55c, 'videocam': 0xe04b, 'shopping_bag': 0xf1cc, 'shopping_basket': 0xe8cb,
+    'store': 0xe8d1, 'apps': 0xe5c3, 'keyboard': 0xe312, 'qr_code': 0xef6b, 'flag': 0xe153, 'dark_mode': 0xe51c,
+    'light_mode': 0xe518, 'wifi': 0xe63e, 'music_note': 0xe405, 'headphones': 0xf01f, 'skip_next': 0xe044,
+    'skip_previous': 0xe045, 'fast_forward': 0xe01f, 'fast_rewind': 0xe020, 'repeat': 0xe040, 'shuffle': 0xe043,
+    'print': 0xe8ad, 'palette': 0xe40a, 'backspace': 0xe14a, 'grid_view': 0xe9b0, 'sort': 0xe164,
+    'add_circle': 0xe147, 'add_circle_outline': 0xe148, 'add_shopping_cart': 0xe854, 'person_outline': 0xe7ff,
+}
+
 COLORS: dict[str, tuple[float, float] | str] = {
     "red": (345.0, 15.0), "orange": (15.0, 40.0), "yellow": (40.0, 70.0), "gold": (40.0, 60.0),
     "green": (70.0, 170.0), "teal": (160.0, 190.0), "cyan": (170.0, 200.0), "blue": (195.0, 255.0),
@@ -223,13 +290,15 @@ def _qta_font(style: str) -> tuple[str, dict[str, int]] | None:
                           for k, v in json.loads(cmap[-1].read_text(encoding="utf-8")).items()}
 
 
-def family_renderings(spec: str) -> list[str]:
-    """``spec`` and the same glyph drawn by the other reference sets (Codicons, Elusive)."""
+def family_renderings(spec: str, material: bool = True) -> list[str]:
+    """``spec`` and the same glyph drawn by the other reference sets (Codicons, Elusive and, with
+    ``material``, Google's Material Icons)."""
     base, _, weight = spec.partition("~")
     base, _, rot = base.partition("@")
     name = base.rpartition(":")[2]
     out = [spec]
-    for other in OTHER_SETS.get(name, ()):
+    others = OTHER_SETS.get(name, ()) + (tuple(f"mi:{m}" for m in MATERIAL_OF.get(name, ())) if material else ())
+    for other in others:
         other, _, own_rot = other.partition("@")
         turn = (float(rot or 0) + float(own_rot or 0)) % 360
         out.append(other + (f"@{turn:g}" if turn else "") + (f"~{weight}" if weight else ""))
@@ -258,7 +327,11 @@ def reference_mask(spec: str) -> np.ndarray | None:
     spec, _, rot = spec.partition("@")
     style, _, name = spec.rpartition(":")
     style = style or "s"
-    if style in _QTA_FONTS:
+    if style == "mi":
+        if name not in _MATERIAL_CODEPOINTS:
+            return None
+        path, ch = str(Path(__file__).with_name("refs") / "MaterialIcons-Regular.ttf"), chr(_MATERIAL_CODEPOINTS[name])
+    elif style in _QTA_FONTS:
         qta = _qta_font(style)
         if qta is None or name not in qta[1]:
             return None
@@ -376,6 +449,19 @@ def ink_mask(crop: np.ndarray) -> np.ndarray | None:
     if len(xs) < 6:
         return None
     return mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def _full_mask(outer: np.ndarray) -> np.ndarray | None:
+    """Everything that differs from the border's colour in ``outer`` (an icon's padded crop), as a
+    tight mask whose outer contour is the candidate's silhouette."""
+    border = np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]]).astype(np.int16)
+    bg = np.median(border, axis=0)
+    dist = np.abs(outer.astype(np.int16) - bg).max(axis=2)
+    full = (dist >= 30).astype(np.uint8) * 255
+    ys, xs = np.nonzero(full)
+    if len(xs) < 20:
+        return None
+    return full[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
 
 
 def inner_mask(outer: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
@@ -530,6 +616,57 @@ def picture_score(crop: np.ndarray) -> float:
     return min(1.0, colours / 40.0) * min(1.0, spread / 40.0) * (1.0 if min(h, w) >= 100 else 0.7)
 
 
+def texture_score(crop: np.ndarray) -> float:
+    """How much a crop of any size looks like part of a photo (many colours, shading, grain)
+    rather than a glyph: 0 to 1. A glyph is its background, its ink and their anti-aliased blends
+    (colours on one line between the two), at most with one more flat colour (a pill, a disc);
+    a photo has many colours off that line."""
+    h, w = crop.shape[:2]
+    if min(h, w) < 12:
+        return 0.0
+    small = cv2.resize(crop, (24, 24), interpolation=cv2.INTER_AREA).reshape(-1, 3).astype(np.float32)
+    border = np.concatenate([small.reshape(24, 24, 3)[0], small.reshape(24, 24, 3)[-1],
+                             small.reshape(24, 24, 3)[:, 0], small.reshape(24, 24, 3)[:, -1]])
+    bg = np.median(border, axis=0)
+    far = small[int(np.argmax(np.abs(small - bg).sum(axis=1)))]
+    d = far - bg
+    t = np.clip(((small - bg) @ d) / max(1.0, float(d @ d)), 0.0, 1.0)
+    resid = np.linalg.norm(small - (bg + t[:, None] * d), axis=1)
+    off = small[resid > 30]
+    if len(off) < 8:
+        return 0.0
+    _, counts = np.unique((off // 32).astype(np.int32), axis=0, return_counts=True)
+    bins = int((counts >= 4).sum())
+    return float(np.clip((bins - 2) / 8.0, 0.0, 1.0))
+
+
+def roundness(mask: np.ndarray) -> float:
+    """1 for a filled disc (an avatar's outline), lower for other silhouettes."""
+    h, w = mask.shape[:2]
+    if min(h, w) < 8:
+        return 0.0
+    aspect = min(h, w) / max(h, w)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return 0.0
+    c = max(contours, key=cv2.contourArea)
+    area = cv2.contourArea(c)
+    fill = area / float(h * w)
+    perim = cv2.arcLength(c, True) or 1.0
+    circ = 4.0 * np.pi * area / (perim * perim)
+    return max(0.0, 1.0 - abs(fill - np.pi / 4) / 0.2) * max(0.0, min(1.0, (circ - 0.6) / 0.3)) * aspect
+
+
+# A description of the account's picture ("profile picture", "Profile photo", "account avatar"):
+# a round photo or a letter on a disc, not a glyph.
+AVATAR_WORDS = {"avatar", "profile", "account"}
+
+
+def is_avatar_description(description: str) -> bool:
+    words = set(re.findall(r"[a-z]+", description.lower()))
+    return bool(words & {"avatar"}) or bool(words & AVATAR_WORDS and words & {"picture", "photo", "image", "pic"})
+
+
 def description_colors(description: str) -> list[str]:
     return [w for w in re.findall(r"[a-z]+", description.lower()) if w in COLORS]
 
@@ -566,8 +703,9 @@ class OfflineIconMatcher:
 
     name = "offline"
 
-    def __init__(self, sets: int = 2) -> None:
-        # 1: Font Awesome only (the matcher before the second set); 2: Font Awesome and Codicons.
+    def __init__(self, sets: int = 3) -> None:
+        # 1: Font Awesome only (the matcher before the second set); 2: Font Awesome and Codicons;
+        # 3: and Material Icons.
         self.sets = sets
 
     def knows(self, description: str) -> bool:
@@ -578,12 +716,13 @@ class OfflineIconMatcher:
         glyphs = description_glyphs(description)
         colors = description_colors(description)
         pictures = bool(PICTURE_WORDS & set(re.findall(r"[a-z]+", description.lower())))
+        avatar = is_avatar_description(description)
         # Earlier glyphs of a word are its usual picture; later ones are weaker alternatives.
         refs = []
         for k, g in enumerate(glyphs):
             prior = glyph_weight(g) * (1.0 - 0.03 * min(k, 3))
             g, zone = glyph_zone(g)
-            for r in family_renderings(g) if self.sets > 1 else (g,):
+            for r in family_renderings(g, material=self.sets > 2) if self.sets > 1 else (g,):
                 f = _reference_features(r)
                 if f is not None:
                     refs.append((f, prior, zone))
@@ -614,8 +753,18 @@ class OfflineIconMatcher:
                         ar = min(aspect, raspect) / max(aspect, raspect)
                         best = max(best, prior * c * (0.75 + 0.25 * ar))
                 shape = max(0.0, min(1.0, (best + 0.2) / 1.2))
-            if pictures:
+            if avatar:
+                # A round, photo-like (or letter-on-disc) candidate is the avatar; a person glyph
+                # still counts by shape.
+                full = _full_mask(outer)
+                rnd = roundness(full) if full is not None else 0.0
+                tex = max(texture_score(crop), 0.6 if inner_mask(outer, mask) is not None else 0.0)
+                shape = max(shape, 0.95 * rnd * max(0.5, tex))
+            elif pictures:
                 shape = max(shape, 0.9 * picture_score(crop))
+            else:
+                # Clutter: part of a photo, a thumbnail or an avatar is no glyph.
+                shape *= 1.0 - 0.5 * texture_score(crop)
             if colors:
                 border = np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]]).astype(np.int16)
                 bg = np.median(border, axis=0)
