@@ -19,9 +19,10 @@ TOP_BAR = 0.14  # status bar (24 dp) and top app bar (56-64 dp) of a 640-900 dp 
 BOTTOM_BAR = 0.87  # bottom navigation (56-80 dp)
 
 # The usual actions of a top app bar. Icons that apps put beside content as often as in the bar
-# (like, comment, bookmark, star, camera) get no toolbar prior.
+# (like, comment, bookmark, star, camera) get no toolbar prior; Close has its own place (an end of
+# the bar), and a chip's or a field's x is anywhere.
 _TOOLBAR_ACTIONS = {"search", "share", "notifications", "cart", "settings", "filter", "refresh", "edit", "delete",
-                    "account", "mic", "add", "close", "download", "help", "info", "check"}
+                    "account", "mic", "add", "download", "help", "info", "check"}
 _NAV_DESTINATIONS = {"home", "search", "notifications", "account", "like", "cart", "settings", "comment", "add",
                      "mail", "location", "calendar", "image", "video", "music", "star", "bookmark", "apps"}
 

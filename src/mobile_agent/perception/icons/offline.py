@@ -35,7 +35,8 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "reply": ("comment", "r:comment", "reply"), "chat": ("comment", "message", "r:message"),
     "message": ("message", "r:message", "comment"), "messages": ("message", "comments"),
     "bubble": ("comment", "r:comment"), "sms": ("message", "comment"),
-    "share": ("share_nodes", "share", "arrow_up_from_bracket"), "forward": ("share", "forward"),
+    "share": ("share_nodes", "share", "arrow_up_from_bracket", "share_from_square~0.95", "r:share_from_square~0.95"),
+    "forward": ("share", "forward"),
     "plus": ("+", "circle_plus", "square_plus"), "add": ("+", "circle_plus", "square_plus"),
     "new": ("+", "pen_to_square"), "create": ("+", "pen_to_square"), "compose": ("pen_to_square", "pen", "+"),
     # Android names the system bar's triangle "Back" and a toolbar's arrow "Navigate up".
@@ -196,7 +197,7 @@ OTHER_SETS: dict[str, tuple[str, ...]] = {
 MATERIAL_OF: dict[str, tuple[str, ...]] = {
     "magnifying_glass": ("search",), "gear": ("settings",),
     "heart": ("favorite", "favorite_border"), "comment": ("chat_bubble", "chat_bubble_outline", "comment"),
-    "message": ("chat_bubble_outline",), "comments": ("forum",), "reply": ("reply",), "share_nodes": ("share",),
+    "message": ("chat_bubble_outline",), "comments": ("forum",), "reply": ("reply",), "share_nodes": ("share",), "arrow_up_from_bracket": ("ios_share",), "share_from_square": ("ios_share",),
     "+": ("add",), "circle_plus": ("add_circle", "add_circle_outline"), "pen": ("edit",), "pencil": ("edit",),
     "pen_to_square": ("edit", "create"), "arrow_left": ("arrow_back",), "chevron_left": ("arrow_back_ios", "chevron_left"),
     "play": ("play_arrow",), "paper_plane": ("send@45",), "cart_shopping": ("shopping_cart", "add_shopping_cart"),
@@ -231,7 +232,7 @@ MATERIAL_OF: dict[str, tuple[str, ...]] = {
 _MATERIAL_CODEPOINTS: dict[str, int] = {
     'search': 0xe8b6, 'settings': 0xe8b8, 'tune': 0xe429, 'favorite': 0xe87d, 'favorite_border': 0xe87e,
     'chat_bubble': 0xe0ca, 'chat_bubble_outline': 0xe0cb, 'comment': 0xe0b9, 'forum': 0xe0bf, 'reply': 0xe15e,
-    'share': 0xe80d, 'add': 0xe145, 'edit': 0xe3c9, 'create': 0xe150, 'arrow_back': 0xe5c4, 'arrow_back_ios': 0xe5e0,
+    'share': 0xe80d, 'ios_share': 0xe6b8, 'add': 0xe145, 'edit': 0xe3c9, 'create': 0xe150, 'arrow_back': 0xe5c4, 'arrow_back_ios': 0xe5e0,
     'chevron_left': 0xe5cb, 'play_arrow': 0xe037, 'send': 0xe163, 'shopping_cart': 0xe8cc, 'mic': 0xe029,
     'menu': 0xe5d2, 'more_vert': 0xe5d4, 'more_horiz': 0xe5d3, 'close': 0xe5cd, 'cancel': 0xe5c9, 'check': 0xe5ca,
     'check_circle': 0xe86c, 'star': 0xe838, 'star_border': 0xe83a, 'notifications': 0xe7f4,
