@@ -1,13 +1,16 @@
-"""Offline icon matcher: reference glyphs rendered from Font Awesome 6, compared by shape.
+"""Offline icon matcher: reference glyphs rendered from three icon sets, compared by shape.
 
 Needs no weights. A description's words ("search", "heart", "three dots", "red plus") map to Font
-Awesome glyph names through a small vocabulary; each glyph is rendered, and a candidate box is
-compared to it by the shape of its ink (blurred mask correlation and filled silhouette correlation
-at 32x32, aspect ratio). Colour words in the description ("red", "blue"...) add a bonus when the
-candidate's ink has that hue.
+Awesome glyph names through a small vocabulary; each glyph is rendered, with the same glyph drawn by
+Codicons (or Elusive Icons) and by Google's Material Icons (shipped in ``refs/``), and a candidate
+box is compared to them by the shape of its ink (blurred mask correlation and filled silhouette
+correlation at 32x32, an edge-orientation histogram, aspect ratio). Colour words in the description
+("red", "blue"...) add a bonus when the candidate's ink has that hue. An avatar description
+("profile picture") favours round, photo-like candidates; for any other description a photo-like
+candidate (``texture_score``) loses up to half its score.
 
-The references come from Font Awesome on purpose: the simulated phone draws Material Design icons,
-so matching does not get to compare a glyph with itself.
+Material Icons are close to the Material Design Icons the simulated phone draws, so the sim set no
+longer measures unseen glyphs; the held-out icon set (``mobile_agent.bench.icon_heldout``) does.
 """
 
 from __future__ import annotations
