@@ -97,3 +97,25 @@ def test_text_nodes_a_user_could_not_ask_for_by_text_are_counted_apart_with_thei
     r = _reasons(maps)
     assert r["Coffee"] == "cut by the screen edge"  # a chip scrolled half out of sight
     assert r["Restaurants"] == ""  # a chip of the same row, whole
+
+
+def test_text_figures_alone_with_the_ocr_kept_between_runs(tmp_path):
+    from mobile_agent.bench.perception import CachedOcr, collect_sim_screens
+    from mobile_agent.perception import Perception
+    from mobile_agent.perception.ocr import make_ocr
+
+    screens = [s for s in collect_sim_screens(seed=0, max_screens=9) if s.app == "Settings"][:1]
+    assert screens
+
+    def run():
+        p = Perception(ocr=CachedOcr(make_ocr("rapidocr"), tmp_path))
+        return run_benchmark(screens, lambda: Perception(), grounding_perception=p, timing=False,
+                             icons=False).to_dict()
+
+    first = run()
+    assert len(list(tmp_path.glob("*.pkl"))) == 1  # the screen's lines, kept
+    tb = first["table"]
+    assert tb["click_text_first_point"]["total"] >= 8 and tb["click_text_first_point"]["share"] >= 0.9
+    assert tb["click_icon_top1_no_hint"]["total"] == 0 and first["parse_s"] is None
+    assert "status bar" in tb["click_text_left_out"]
+    assert run()["table"] == tb  # read back from the folder: the same figures

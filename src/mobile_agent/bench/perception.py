@@ -403,7 +403,8 @@ def reference_ocr() -> Callable[[Image.Image], Any]:
 def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], Any],
                   log: Callable[[str], None] | None = None, repeat_parse: int = 1,
                   reference: Callable[[Image.Image], Any] | None = None,
-                  grounding_perception: Any | None = None, timing: bool = True) -> BenchResult:
+                  grounding_perception: Any | None = None, timing: bool = True,
+                  icons: bool = True) -> BenchResult:
     """Measure parse times, text grounding, icon recall, icon matching and app grounding.
 
     The issue's table, per target (what computes each figure; icon grounding itself lives in
@@ -421,7 +422,8 @@ def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], 
       node's centre.
     - full parse: each screen parsed cold (icons included); with ``reference`` (RapidOCR's own
       defaults) timed on the same screen right before or after (the order alternating).
-      ``timing=False`` leaves the timed parses (full and incremental) out.
+      ``timing=False`` leaves the timed parses (full and incremental) out; ``icons=False``, the
+      icon and Open App figures (text figures only).
 
     ``grounding_perception`` (default: one from ``make_perception``) grounds the targets; one
     whose OCR keeps its lines (:class:`CachedOcr`) makes a rerun cheap. Timed parses always use
@@ -478,8 +480,8 @@ def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], 
                     res.incremental_s.append(time.perf_counter() - t)
                     res.incremental_cpu_s.append(time.process_time() - c)
                     res.incremental_fraction.append(frac)
-        res_full = p.parse(s.image, icons=True)
-        icons = res_full.icons or []
+        res_full = p.parse(s.image, icons=icons)
+        icon_boxes = res_full.icons or []
         # Text grounding: every visible text node (status bar clock included) that a tap can reach.
         # The table's Click Text rows count the nodes a user could ask for by their text alone;
         # the others (text_target_reason) are grounded too and counted apart.
@@ -525,54 +527,55 @@ def run_benchmark(screens: Sequence[BenchScreen], make_perception: Callable[[], 
             if not chosen_ok:
                 res.text_misses.append(f"{s.name}: {n.text!r} {g.status} {g.point and g.point.as_tuple()} "
                                        f"node {n.box.as_tuple()}")
-        # Icon recall and matching: clickable nodes with no text in or under them.
-        desc_count: dict[str, int] = {}
-        for n in s.nodes:
-            if n.clickable and not (n.text and _text_is_drawn(n)) and not n.has_text_below and n.desc:
-                desc_count[n.desc] = desc_count.get(n.desc, 0) + 1
-        for n in s.nodes:
-            if not n.clickable or (n.text and _text_is_drawn(n)) or n.has_text_below:
-                continue
-            res.icon_total += 1
-            c = n.box.center
-            if any(ib.box.contains_point(c) for ib in icons):
-                res.icon_hit += 1
-            else:
-                res.icon_misses.append(f"{s.name}: {n.desc or n.cls} {n.box.as_tuple()}")
-            if n.desc:
-                res.match_total += 1
-                known = bool(description_glyphs(n.desc))
-                res.match_known_total += known
-                g = p.ground_icon(s.image, n.desc)
-                ok = g.status == "found" and _inside(g.chosen, n.box)
-                res.match_hit += ok
-                res.match_known_hit += ok and known
-                unique = desc_count.get(n.desc, 0) == 1
-                res.match_unique_total += unique
-                res.match_unique_hit += ok and unique
-                if not ok:
-                    res.match_misses.append(f"{s.name}: {n.desc!r} -> {g.point and g.point.as_tuple()} "
-                                            f"node {n.box.as_tuple()}")
-                res.icon_target_detected += any(ib.box.contains_point(c) for ib in icons)
-                hint = position_hint(n.box, w, h)
-                gh = p.ground_icon(s.image, n.desc, hint)
-                ok_h = gh.status == "found" and _inside(gh.chosen, n.box)
-                res.icon_hint_hit += ok_h
-                res.icon_hint_any += any(_inside(cd, n.box) for cd in gh.candidates)
-                if not ok_h:
-                    res.icon_hint_misses.append(f"{s.name}: {n.desc!r} {' '.join(hint)} -> "
-                                                f"{gh.point and gh.point.as_tuple()} node {n.box.as_tuple()}")
-        # Open App: every app label on the launcher.
-        if s.name == "home":
-            apps: dict[str, list[Box]] = {}
+        if icons:
+            # Icon recall and matching: clickable nodes with no text in or under them.
+            desc_count: dict[str, int] = {}
             for n in s.nodes:
-                if n.clickable and (n.text or n.desc) and n.package.endswith("launcher"):
-                    apps.setdefault(n.text or n.desc, []).append(n.box)
-            for label, boxes in apps.items():
-                # A hit: the tap lands on one of the app's launcher entries (grid or dock).
-                res.app_total += 1
-                g = p.ground_app(s.image, label)
-                res.app_hit += g.status == "found" and any(_inside(g.chosen, b) for b in boxes)
+                if n.clickable and not (n.text and _text_is_drawn(n)) and not n.has_text_below and n.desc:
+                    desc_count[n.desc] = desc_count.get(n.desc, 0) + 1
+            for n in s.nodes:
+                if not n.clickable or (n.text and _text_is_drawn(n)) or n.has_text_below:
+                    continue
+                res.icon_total += 1
+                c = n.box.center
+                if any(ib.box.contains_point(c) for ib in icon_boxes):
+                    res.icon_hit += 1
+                else:
+                    res.icon_misses.append(f"{s.name}: {n.desc or n.cls} {n.box.as_tuple()}")
+                if n.desc:
+                    res.match_total += 1
+                    known = bool(description_glyphs(n.desc))
+                    res.match_known_total += known
+                    g = p.ground_icon(s.image, n.desc)
+                    ok = g.status == "found" and _inside(g.chosen, n.box)
+                    res.match_hit += ok
+                    res.match_known_hit += ok and known
+                    unique = desc_count.get(n.desc, 0) == 1
+                    res.match_unique_total += unique
+                    res.match_unique_hit += ok and unique
+                    if not ok:
+                        res.match_misses.append(f"{s.name}: {n.desc!r} -> {g.point and g.point.as_tuple()} "
+                                                f"node {n.box.as_tuple()}")
+                    res.icon_target_detected += any(ib.box.contains_point(c) for ib in icon_boxes)
+                    hint = position_hint(n.box, w, h)
+                    gh = p.ground_icon(s.image, n.desc, hint)
+                    ok_h = gh.status == "found" and _inside(gh.chosen, n.box)
+                    res.icon_hint_hit += ok_h
+                    res.icon_hint_any += any(_inside(cd, n.box) for cd in gh.candidates)
+                    if not ok_h:
+                        res.icon_hint_misses.append(f"{s.name}: {n.desc!r} {' '.join(hint)} -> "
+                                                    f"{gh.point and gh.point.as_tuple()} node {n.box.as_tuple()}")
+            # Open App: every app label on the launcher.
+            if s.name == "home":
+                apps: dict[str, list[Box]] = {}
+                for n in s.nodes:
+                    if n.clickable and (n.text or n.desc) and n.package.endswith("launcher"):
+                        apps.setdefault(n.text or n.desc, []).append(n.box)
+                for label, boxes in apps.items():
+                    # A hit: the tap lands on one of the app's launcher entries (grid or dock).
+                    res.app_total += 1
+                    g = p.ground_app(s.image, label)
+                    res.app_hit += g.status == "found" and any(_inside(g.chosen, b) for b in boxes)
         if log:
             log(f"[{i + 1}/{len(screens)}] {s.name}" + (f": parse {res.parse_s[-1]:.2f} s" if res.parse_s else ""))
     return res

@@ -30,6 +30,8 @@ def add_perception_commands(group: typer.Typer) -> None:
                                                 "timed parses never use it. Empty it after changing the OCR."),
         timing: bool = typer.Option(True, "--timing/--no-timing", help="Time full and incremental parses "
                                     "(--no-timing: accuracy figures only)."),
+        icons: bool = typer.Option(True, "--icons/--no-icons", help="Icon and Open App figures "
+                                   "(--no-icons: text figures only)."),
         as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
         out: Optional[str] = typer.Option(None, "--out", help="Also write the JSON figures to this file."),
         verbose: bool = typer.Option(False, "--verbose", "-v", help="Print progress and the misses."),
@@ -66,10 +68,11 @@ def add_perception_commands(group: typer.Typer) -> None:
                 raise typer.Exit(2)
         result = run_benchmark(screens, lambda: Perception(ocr=ocr), log=log, repeat_parse=max(1, repeat),
                                reference=reference_ocr() if reference and timing else None,
-                               grounding_perception=grounding, timing=timing)
+                               grounding_perception=grounding, timing=timing, icons=icons)
         d = result.to_dict()
         d["settings"] = {"set": screen_set, "seed": seed, "depth": depth, "dark": dark, "ocr": ocr,
-                         "screens": len(screens), "timing": timing}
+                         "screens": len(screens), "timing": timing,
+                         "icons": icons}
         if out:
             from mobile_agent.fsutil import atomic_write_text
 
