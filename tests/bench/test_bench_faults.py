@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import psutil
 import pytest
@@ -19,7 +20,9 @@ from mobile_agent.bench.runner import EvalConfig, run_eval
 from mobile_agent.bench.suite import select
 from mobile_agent.errors import ConfigError
 from mobile_agent.fsutil import FolderLock
+from tests.fakes.faults import Faults
 
+ROOT = Path(__file__).resolve().parents[2]  # the repository: the script imports tests.fakes
 CLI = "import sys\nfrom mobile_agent.cli import main\nsys.exit(main(sys.argv[1:]))"
 
 
@@ -58,7 +61,8 @@ def test_a_full_disk_is_an_environment_failure_not_an_agent_failure(tmp_path):
 
 def test_an_oserror_of_a_task_is_recorded_as_an_environment_failure(tmp_path):
     tasks = select(ids=["settings-1", "settings-2"])
-    run = run_eval(EvalConfig(fault="oserror:settings-1"), tasks, tmp_path)
+    faults = Faults("oserror", ("settings-1",))
+    run = run_eval(EvalConfig(), faults.tasks(tasks), tmp_path, task_source=faults)
     assert not run.complete and list(run.environment) == ["settings-1"]
     assert "No space left on device" in run.failed["settings-1"]
     assert [r.task_key for r in run.rows] == ["settings-2"]
@@ -68,10 +72,11 @@ def test_an_oserror_of_a_task_is_recorded_as_an_environment_failure(tmp_path):
 
 def test_workers_end_when_the_eval_process_is_killed(tmp_path):
     script = ("import sys\nfrom mobile_agent.bench.runner import EvalConfig, run_eval\n"
-              "from mobile_agent.bench.suite import select\n"
-              "run_eval(EvalConfig(fault='hang:settings-1,settings-2,settings-3'), "
-              "select(ids=['settings-1', 'settings-2', 'settings-3']), sys.argv[1], workers=2)\n")
-    parent = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)])
+              "from mobile_agent.bench.suite import select\nfrom tests.fakes.faults import Faults\n"
+              "faults = Faults('hang', ('settings-1', 'settings-2', 'settings-3'))\n"
+              "run_eval(EvalConfig(), faults.tasks(select(ids=list(faults.keys))), sys.argv[1], workers=2, "
+              "task_source=faults)\n")
+    parent = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)], cwd=ROOT)
     try:
         proc = psutil.Process(parent.pid)
         deadline = time.monotonic() + 60

@@ -14,6 +14,7 @@ from mobile_agent.bench.engines import DevicePool, parse_devices
 from mobile_agent.bench.runner import EvalConfig, run_eval
 from mobile_agent.bench.suite import select
 from mobile_agent.errors import ConfigError
+from tests.fakes.faults import Faults
 
 METRICS = ("success", "ps", "re", "cr", "steps", "furthest", "correct_steps", "outcome")
 
@@ -58,7 +59,10 @@ def test_killed_worker_retried_once_stored_once_and_devices_never_shared(ray_loc
 
     tasks = select(ids=["settings-1", "settings-2", "store-1"])
     # One device for two CPUs: without the pool two tasks would run on it at once.
-    run = run_eval(EvalConfig(fault="exit-once:settings-2"), tasks, tmp_path, engine="ray",
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    once = Faults("exit-once", ("settings-2",), marker_dir=str(marks))
+    run = run_eval(EvalConfig(), once.tasks(tasks), tmp_path, engine="ray", task_source=once,
                    ray_options=RayOptions(devices=["sim:a"], retries=1))
     assert run.complete, run.failed
     engine = {r.task_key: r.detail["engine"] for r in run.rows}
@@ -69,7 +73,8 @@ def test_killed_worker_retried_once_stored_once_and_devices_never_shared(ray_loc
     assert all(e["device"] == "sim:a" for e in engine.values())
     assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), "one device, two tasks at once"
     # A worker that dies on every attempt: bounded, reported, not stored.
-    again = run_eval(EvalConfig(fault="exit:store-1"), tasks[2:], tmp_path / "dies", engine="ray",
+    dies = Faults("exit", ("store-1",))
+    again = run_eval(EvalConfig(), dies.tasks(tasks[2:]), tmp_path / "dies", engine="ray", task_source=dies,
                      ray_options=RayOptions(retries=1))
     assert "store-1" in again.failed and "2 attempts" in again.failed["store-1"]
     assert rows_in_store(tmp_path / "dies", again.config_id) == []

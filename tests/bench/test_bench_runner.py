@@ -10,6 +10,7 @@ from mobile_agent.bench.human import HumanJudge
 from mobile_agent.bench.runner import EvalConfig, run_eval
 from mobile_agent.bench.store import ResultStore
 from mobile_agent.bench.suite import select
+from tests.fakes.faults import Faults
 
 KEYS = ["settings-1", "settings-2", "settings-3"]
 
@@ -21,11 +22,12 @@ def stored(out, cid) -> set[str]:
 
 def test_worker_dies_then_resume_finishes(tmp_path):
     tasks = select(ids=KEYS)
-    crashed = run_eval(EvalConfig(fault="exit:settings-2"), tasks, tmp_path, workers=2)
+    faults = Faults("exit", ("settings-2",))
+    crashed = run_eval(EvalConfig(), faults.tasks(tasks), tmp_path, workers=2, task_source=faults)
     assert crashed.crashed and "--resume" in crashed.crashed
     before = stored(tmp_path, crashed.config_id)
     assert "settings-2" not in before
-    # The fault is no part of the configuration: the rerun resumes the same one, in this process.
+    # The rerun resumes the same configuration, in this process.
     seen = []
     again = run_eval(EvalConfig(), tasks, tmp_path, workers=1, resume=True,
                      on_result=lambda key, row, err: seen.append(key))
@@ -39,7 +41,8 @@ def test_worker_dies_then_resume_finishes(tmp_path):
 
 def test_task_that_raises_is_not_stored_and_reruns(tmp_path):
     tasks = select(ids=KEYS[:2])
-    first = run_eval(EvalConfig(fault="raise:settings-1"), tasks, tmp_path)
+    faults = Faults("raise", ("settings-1",))
+    first = run_eval(EvalConfig(), faults.tasks(tasks), tmp_path, task_source=faults)
     assert list(first.failed) == ["settings-1"] and "fault injected" in first.failed["settings-1"]
     assert stored(tmp_path, first.config_id) == {"settings-2"}
     seen = []

@@ -28,7 +28,7 @@ PLANNERS = ("oracle", "noisy", "model", "scripted")
 @dataclass
 class EvalConfig:
     """What defines a benchmark configuration. Results are stored (and resumed) per configuration:
-    every field but ``fault`` goes into its identity."""
+    every field goes into its identity."""
 
     suite: str = "mobile-eval"
     planner: str = "oracle"
@@ -45,7 +45,6 @@ class EvalConfig:
     mode: str = "single"  # "single" (the paper's agent) or "multi" (manager, executor, verifier, notes)
     executor_model: str | None = None  # multi mode: the executor's model (default: model)
     perception: str = "vision"  # "hybrid": the accessibility tree beside the pixels (the paper's method is vision)
-    fault: str | None = field(default=None, compare=False)  # tests only: "KIND:TASK[,TASK]", KIND exit, raise, hang or oserror
 
     def __post_init__(self) -> None:
         if self.planner not in PLANNERS:
@@ -78,7 +77,6 @@ class EvalConfig:
 
     def identity(self) -> dict[str, Any]:
         d = asdict(self)
-        d.pop("fault")
         for key, default in (("mode", "single"), ("executor_model", None)):  # identities from before the modes
             if d[key] == default:
                 d.pop(key)
@@ -91,11 +89,18 @@ class EvalConfig:
 
 
 def task_by_key(config: EvalConfig, key: str) -> Task:
+    """The task of ``config``'s suite with this key (``id`` or ``id#variant``)."""
     tid, variant = parse_task_key(key)
     for d in suite_defs(config.suite):
         if d.id == tid:
             return d.instance(variant, config.base_seed)
     raise ConfigError(f"unknown task {tid!r}")
+
+
+#: How a worker (of the process pool or of Ray) makes the task of a key: called with the
+#: configuration and the key. It travels to the workers pickled, so it is a module-level function
+#: or an instance of a module-level class (Ray pickles it with cloudpickle, the pool with pickle).
+TaskSource = Callable[[EvalConfig, str], Task]
 
 
 # --- environment failures ----------------------------------------------------------------------------
@@ -156,18 +161,6 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
     """Run one task and measure it. On the simulated phone the metrics come from its state; with
     ``judge`` (a :class:`mobile_agent.bench.human.HumanJudge`) a person judges instead."""
     from mobile_agent.agent import Agent, AgentSettings
-
-    if config.fault and task.key in config.fault.partition(":")[2].split(","):
-        kind = config.fault.partition(":")[0]
-        if kind == "exit":
-            os._exit(3)
-        if kind == "hang":
-            time.sleep(3600)
-        if kind == "oserror":
-            import errno
-
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        raise RuntimeError(f"fault injected at task {task.key}")
     from mobile_agent.report import write_report
 
     phone = device if device is not None else task.make_phone()
@@ -328,13 +321,13 @@ def _parent_death_signal() -> None:
 
 
 def run_task_by_key(config_d: dict[str, Any], key: str, out_dir: str, cid: str, threads: int,
-                    device: str | None = None) -> dict[str, Any]:
+                    device: str | None = None, task_source: TaskSource | None = None) -> dict[str, Any]:
     """One task run in a worker of either engine, from plain values: the row as a dict.
     ``device`` names a device of a pool: ``adb:SERIAL`` opens that phone (the run is then judged
     later, by a person at the driver: ``detail.judge_pending``); ``sim:NAME`` or None: a fresh
-    simulated phone."""
+    simulated phone. ``task_source`` makes the task of ``key`` (default: the suite's definition)."""
     config = EvalConfig(**config_d)
-    task = task_by_key(config, key)
+    task = (task_source or task_by_key)(config, key)
     if device is not None and device.startswith("adb:"):
         from mobile_agent.device import open_device
 
@@ -364,8 +357,9 @@ def apply_human_verdict(row: ResultRow, verdict: Any) -> None:
         row.detail["steps"] = verdict.steps
 
 
-def _worker_run(config_d: dict[str, Any], key: str, out_dir: str, cid: str, threads: int) -> dict[str, Any]:
-    return run_task_by_key(config_d, key, out_dir, cid, threads)
+def _worker_run(config_d: dict[str, Any], key: str, out_dir: str, cid: str, threads: int,
+                task_source: TaskSource | None = None) -> dict[str, Any]:
+    return run_task_by_key(config_d, key, out_dir, cid, threads, task_source=task_source)
 
 
 # --- a selection -------------------------------------------------------------------------------------
@@ -396,12 +390,15 @@ Listener = Callable[[str, "ResultRow | None", "str | None"], None]
 def run_eval(config: EvalConfig, tasks: Sequence[Task], out_dir: str | Path, *, workers: int = 1,
              resume: bool = False, on_start: Callable[[int, int], None] | None = None,
              on_result: Listener | None = None, judge: Any = None, device: Any = None,
-             lock: bool = True, engine: str = "local", ray_options: Any = None) -> EvalRun:
+             lock: bool = True, engine: str = "local", ray_options: Any = None,
+             task_source: TaskSource | None = None) -> EvalRun:
     """Run ``tasks``; store each result as it ends. With ``resume``, tasks already stored for this
     configuration are skipped. ``workers`` > 1 runs tasks in that many processes (simulated phone
     only). ``on_result(key, row, error)`` is called as each task ends. ``engine="ray"`` runs each
     task as a Ray task (:mod:`mobile_agent.bench.engines.ray`, ``ray_options`` a ``RayOptions``);
-    the results go to the same store, written here only.
+    the results go to the same store, written here only. Workers make each task again from its key
+    with ``task_source`` (default :func:`task_by_key`, the suite's definitions); a caller with tasks
+    of its own passes a source that gives the same tasks (see :data:`TaskSource`).
 
     The output folder is locked while it runs (a second run on it gets a :class:`ConfigError`);
     ``lock=False`` when the caller holds the lock itself. A task whose environment failed
@@ -420,14 +417,15 @@ def run_eval(config: EvalConfig, tasks: Sequence[Task], out_dir: str | Path, *, 
         folder_lock.acquire()
     try:
         return _run_eval(config, tasks, out, t0, workers, resume, on_start, on_result, judge, device, engine,
-                         ray_options)
+                         ray_options, task_source)
     finally:
         folder_lock.release()
 
 
 def _run_eval(config: EvalConfig, tasks: Sequence[Task], out: Path, t0: float, workers: int, resume: bool,
               on_start: Callable[[int, int], None] | None, on_result: Listener | None, judge: Any,
-              device: Any, engine: str = "local", ray_options: Any = None) -> EvalRun:
+              device: Any, engine: str = "local", ray_options: Any = None,
+              task_source: TaskSource | None = None) -> EvalRun:
     with ResultStore(out) as store:
         cid = store.register(config.identity())
         done = store.done(cid) if resume else set()
@@ -469,7 +467,7 @@ def _run_eval(config: EvalConfig, tasks: Sequence[Task], out: Path, t0: float, w
                 from mobile_agent.bench.engines.ray import RayOptions, run_ray
 
                 crashed = run_ray(config, todo, out, cid, finish, ray_options or RayOptions(num_cpus=workers),
-                                  judge=judge)
+                                  judge=judge, task_source=task_source)
             elif workers == 1:
                 for task in todo:
                     try:
@@ -485,7 +483,7 @@ def _run_eval(config: EvalConfig, tasks: Sequence[Task], out: Path, t0: float, w
                         interrupted = True
                         break
             else:
-                crashed = _run_pool(config, todo, out, cid, workers, finish)
+                crashed = _run_pool(config, todo, out, cid, workers, finish, task_source)
         except KeyboardInterrupt:
             interrupted = True
         keys = [t.key for t in tasks]
@@ -496,7 +494,8 @@ def _run_eval(config: EvalConfig, tasks: Sequence[Task], out: Path, t0: float, w
 
 
 def _run_pool(config: EvalConfig, todo: Sequence[Task], out: Path, cid: str, workers: int,
-              finish: Callable[[str, "ResultRow | None", "str | None"], None]) -> str | None:
+              finish: Callable[[str, "ResultRow | None", "str | None"], None],
+              task_source: TaskSource | None = None) -> str | None:
     import multiprocessing as mp
 
     cfg = asdict(config)
@@ -507,7 +506,7 @@ def _run_pool(config: EvalConfig, todo: Sequence[Task], out: Path, cid: str, wor
     pending: dict[Future, str] = {}
     try:
         for t in todo:
-            pending[pool.submit(_worker_run, cfg, t.key, str(out), cid, threads)] = t.key
+            pending[pool.submit(_worker_run, cfg, t.key, str(out), cid, threads, task_source)] = t.key
         while pending:
             finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
             for fut in finished:

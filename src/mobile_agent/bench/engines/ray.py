@@ -97,9 +97,10 @@ Finish = Callable[..., None]  # (key, row | None, error | None, environment fail
 
 
 def run_ray(config: Any, todo: Sequence[Task], out: Path, cid: str, finish: Finish, options: RayOptions,
-            judge: Any = None) -> str | None:
+            judge: Any = None, task_source: Any = None) -> str | None:
     """Run ``todo`` on Ray; hand each result (or error) to ``finish`` as it arrives. Returns None, or
-    a message when the run could not go on."""
+    a message when the run could not go on. ``task_source``: how a worker makes a task from its
+    key (:data:`mobile_agent.bench.runner.TaskSource`; default the suite's definitions)."""
     ray = import_ray()
     pool = DevicePool(options.devices) if options.devices else None
     started = False
@@ -120,14 +121,14 @@ def run_ray(config: Any, todo: Sequence[Task], out: Path, cid: str, finish: Fini
             raise ConfigError(f"cannot start or reach Ray at {options.address or 'this machine'}: {exc}") from exc
         started = True
     try:
-        return _drive(ray, config, todo, out, cid, finish, options, pool, judge)
+        return _drive(ray, config, todo, out, cid, finish, options, pool, judge, task_source)
     finally:
         if started:
             ray.shutdown()
 
 
 def _drive(ray: Any, config: Any, todo: Sequence[Task], out: Path, cid: str, finish: Finish, options: RayOptions,
-           pool: DevicePool | None, judge: Any) -> str | None:
+           pool: DevicePool | None, judge: Any, task_source: Any = None) -> str | None:
     from mobile_agent.bench.runner import apply_human_verdict
 
     have = ray.cluster_resources()
@@ -159,7 +160,7 @@ def _drive(ray: Any, config: Any, todo: Sequence[Task], out: Path, cid: str, fin
                 elif device is None and SIM_RESOURCE in have:
                     resources[SIM_RESOURCE] = 1.0
                 ref = remote.options(**base, resources=resources or None).remote(
-                    cfg, key, str(out), cid, device, attempts.get(key, 0), threads)
+                    cfg, key, str(out), cid, device, attempts.get(key, 0), threads, task_source)
                 inflight[ref] = (key, device)
             ready, _ = ray.wait(list(inflight), num_returns=1)
             for ref in ready:
@@ -220,17 +221,12 @@ def _task_error(exc: BaseException) -> str:
 
 
 def _ray_task(config_d: dict[str, Any], key: str, out_dir: str, cid: str, device: str | None, attempt: int,
-              threads: int) -> dict[str, Any]:
+              threads: int, task_source: Any = None) -> dict[str, Any]:
     """One task run in a Ray worker (the worker never touches the results store)."""
     from mobile_agent.bench.runner import run_task_by_key
 
-    fault = config_d.get("fault") or ""
-    if fault.startswith("exit-once:") and fault.partition(":")[2] == key:
-        config_d = {**config_d, "fault": None}
-        if attempt == 0:
-            os._exit(3)  # tests: the worker dies mid-task on the first attempt only
     started = time.time()
-    data = run_task_by_key(config_d, key, out_dir, cid, threads, device=device)
+    data = run_task_by_key(config_d, key, out_dir, cid, threads, device=device, task_source=task_source)
     data.setdefault("detail", {})
     data["detail"]["engine"] = {"engine": "ray", "device": device, "attempt": attempt + 1, "pid": os.getpid(),
                                 "started": started, "ended": time.time()}
