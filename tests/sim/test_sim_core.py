@@ -225,6 +225,7 @@ def test_disturbances_permission_loading_and_ads():
     for _ in range(3):
         if d.find(text="Loading…") is None:
             break
+        phone.screenshot()  # seen once more, then a tap: time passes
         phone.tap(540, 1200)
     assert d.find(text="Loading…") is None
     assert d.find(text="Allow") is not None

@@ -24,7 +24,8 @@ What it does, step by step:
   how far a wrong hint misleads grounding.
 
 Like the oracle it never reads the phone's state or tree; where perception asks which of several
-candidates it means, it takes the one the reference step names.
+candidates it means, it takes the one the reference step names. Like the oracle it reads the screen
+before a step that needs it and waits on a loading screen.
 """
 
 from __future__ import annotations
@@ -37,10 +38,10 @@ from PIL import Image
 
 from mobile_agent.agent.loop import NOT_CARRIED_OUT
 from mobile_agent.agent.operations import (
-    ClickIcon, ClickText, Exit, OpenApp, Operation, PageDown, PageUp, Stop, Type,
+    ClickIcon, ClickText, Exit, OpenApp, Operation, PageDown, PageUp, Stop, Type, Wait,
 )
 from mobile_agent.agent.planner import BasePlanner, Choice, Plan, PlanContext
-from mobile_agent.bench.oracle import pick_candidate
+from mobile_agent.bench.oracle import MAX_WAITS, looks_before, pick_candidate, screen_loading
 from mobile_agent.bench.task import Task
 from mobile_agent.types import POSITIONS
 
@@ -75,6 +76,7 @@ class _Queued:
     ref: int | None = None  # index of the reference step it carries out (None: a wrong step or its undoing)
     exact: bool = True  # said in the reference plan's own words
     why: str = ""
+    loading: bool = False  # a Wait on a loading screen, outside the plan
 
 
 @dataclass
@@ -92,8 +94,10 @@ class NoisyPlanner(BasePlanner):
 
     name = "noisy"
 
-    def __init__(self, task: Task, seed: int = 0, rates: NoiseRates | None = None) -> None:
+    def __init__(self, task: Task, seed: int = 0, rates: NoiseRates | None = None, perception: Any = None) -> None:
         self.task = task
+        self.perception = perception  # reads the screen for loading screens
+        self.waits = 0
         self.rates = rates or NoiseRates()
         self.rng = random.Random(f"noisy:{seed}:{task.key}")
         self.index = 0  # the next reference step to plan
@@ -184,8 +188,26 @@ class NoisyPlanner(BasePlanner):
             return wrong[0]
         return item
 
+    def _upcoming(self) -> Operation:
+        if self.queue:
+            return self.queue[0].op
+        return self.task.plan[min(self.index, len(self.task.plan) - 1)].op
+
     def plan(self, ctx: PlanContext) -> Plan:
         last = self.current
+        if looks_before(self._upcoming()):
+            if self.waits < MAX_WAITS and screen_loading(self.perception, ctx.screenshot):
+                self.waits += 1
+                i = self.index
+                if not self.queue and i < len(self.task.plan) and isinstance(self.task.plan[i].op, Wait):
+                    self.index += 1
+                    self.current = _Queued(Wait(), i, loading=True)  # the plan's own Wait
+                else:
+                    self.current = _Queued(Wait(), None, loading=True, why="a loading screen")
+                return self._answer(self.current, "The app is still loading: wait.")
+            self.waits = 0
+        if last is not None and last.loading:
+            last = None  # a Wait on a loading screen: nothing to retry or undo
         outcome = ctx.history[-1].outcome if ctx.history else ""
         missed = outcome.startswith(NOT_CARRIED_OUT)
         if last is not None and last.ref is not None and not last.exact and last.ref not in self.retried and (

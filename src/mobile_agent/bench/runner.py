@@ -133,15 +133,17 @@ def _perception(ocr: str, threads: int | None = None) -> Any:
     return _PERCEPTION[ocr]
 
 
-def make_planner(config: EvalConfig, task: Task) -> Any:
+def make_planner(config: EvalConfig, task: Task, perception: Any = None) -> Any:
+    """The planner of ``config`` for ``task``; the oracle and noisy planners read the screen with
+    ``perception`` (for loading screens)."""
     if config.planner == "oracle":
         from mobile_agent.bench.oracle import OraclePlanner
 
-        return OraclePlanner(task)
+        return OraclePlanner(task, perception)
     if config.planner == "noisy":
         from mobile_agent.bench.noisy import NoisyPlanner
 
-        return NoisyPlanner(task, seed=config.base_seed)
+        return NoisyPlanner(task, seed=config.base_seed, perception=perception)
     from mobile_agent.agent import LLMPlanner
     from mobile_agent.model import make_chat_model
 
@@ -190,8 +192,9 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
         agent: Any = MultiAgent(phone, chat(config.model or ""), _perception(config.ocr, threads), settings,
                                 executor_model=chat(config.executor_model) if config.executor_model else None)
     else:
-        planner = make_planner(config, task)
-        agent = Agent(phone, planner, _perception(config.ocr, threads), settings)
+        perception = _perception(config.ocr, threads)
+        planner = make_planner(config, task, perception)
+        agent = Agent(phone, planner, perception, settings)
     result = agent.run(instruction, traj)
     detail: dict[str, Any] = {"params": task.params, "plan": [str(o) for o in task.operations()]}
     env = environment_failure(result.exception)

@@ -6,7 +6,7 @@ order), independently of perception.
 
 from __future__ import annotations
 
-from mobile_agent.agent.operations import Geometry, Operation
+from mobile_agent.agent.operations import Geometry, Operation, Wait
 from mobile_agent.bench.metrics import Metrics, ProgressTracker
 from mobile_agent.bench.task import RefStep, Task, norm
 from mobile_agent.device.uitree import TreeDriver, UINode
@@ -57,6 +57,8 @@ def replay(task: Task) -> tuple[Metrics, list[int]]:
     driver = TreeDriver(phone)
     tracker = ProgressTracker(task, phone)
     for i, s in enumerate(task.plan, start=1):
+        if isinstance(s.op, Wait):
+            phone.screenshot()  # a Wait comes after a look at the screen (the loop's screenshot): time passes
         tree_act(driver, s)
         tracker.after_step(i, s.op, True)
     return tracker.metrics(), [o.reached for o in tracker.outcomes]

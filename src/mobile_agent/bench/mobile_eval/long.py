@@ -4,15 +4,19 @@ or more across two or three apps, where something read in one app is written in 
 - ``long-price``: the lowest price of a product in Shop and on the web (Browser), the cheaper of the
   two written in a new note (Shop, Browser, Notes; 13 steps).
 - ``long-address``: a place found in Maps, its address mailed to a friend (Maps, Mail; 12 steps).
+- ``long-install-setting``: Budget Buddy installed from Store, opened, and one of its settings
+  changed: its currency to another one, or one of its switches turned on or off (Store, Budget
+  Buddy; 11 steps for a currency, 10 for a switch). The install takes a while: the plan waits for it
+  (Wait), then opens the app from the Store's Open button.
 
 Each task has a state check, a reference plan with a milestone after every step, and parameters
-drawn per variant (the product, the place, the friend). Installing an app from Store and changing
-one of its settings is not here yet: the simulated phone's installed apps have no settings screen.
+drawn per variant (the product, the place, the friend, the setting and its new value).
 """
 
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from mobile_agent.agent.operations import ClickIcon, Exit, OpenApp
 from mobile_agent.bench.task import Params, Probe, Task, click, norm, step, stop, typed
@@ -150,8 +154,64 @@ def mail_address(params: Params, s) -> Task:
     )
 
 
+#: The setting changes of ``long-install-setting``: (setting, new value); variant 0 takes the first.
+SETTING_CHANGES: tuple[tuple[str, object], ...] = (
+    ("currency", "Euro"), ("currency", "British Pound"), ("currency", "Japanese Yen"), ("currency", "Swiss Franc"),
+    ("bill_reminders", True), ("weekly_summary", False), ("round_amounts", True))
+
+
+def install_then_setting(params: Params, s) -> Task:
+    from mobile_agent.agent.operations import Wait
+    from mobile_agent.bench.mobile_eval.store import APP as STORE, install_started
+    from mobile_agent.device.sim.apps.store import BUDGET_DEFAULTS, BUDGET_SWITCHES
+
+    app = "Budget Buddy"
+    key, value = params.pick("change", SETTING_CHANGES[0], SETTING_CHANGES)
+    titles = {k: title for k, title, _ in BUDGET_SWITCHES}
+    assert BUDGET_DEFAULTS[key] != value
+
+    def setting(p: Probe) -> object:
+        return p.state.store.app_settings.get(app, BUDGET_DEFAULTS)[key]
+
+    def installed(p: Probe) -> bool:
+        return app in p.state.store.installed
+
+    def done(p: Probe) -> bool:
+        return installed(p) and setting(p) == value
+
+    def on(screen: str) -> "Callable[[Probe], bool]":
+        return lambda p: p.in_app(app) and p.screen_name == screen and installed(p)
+
+    plan = [
+        step(OpenApp(STORE), lambda p: p.in_app(STORE)),
+        step(click("Search for apps & games"), lambda p: p.in_app(STORE) and p.screen_name == "SearchScreen"),
+        step(typed(app + "\n"), lambda p: p.in_app(STORE) and norm(app) in [norm(q) for q in p.state.store.searches]),
+        step(click("Install"), lambda p: install_started(p, app), pick="top", alternatives=(click(app),)),
+        step(Wait(), lambda p: p.in_app(STORE) and installed(p), note="the download"),
+        step(click("Open"), lambda p: p.in_app(app) and installed(p), pick="top"),
+        step(click("Get started"), on("BudgetOverviewScreen")),
+        step(click("Settings"), on("BudgetSettingsScreen")),
+    ]
+    if key == "currency":
+        plan += [step(click("Currency"), on("BudgetCurrencyScreen")),
+                 step(click(str(value)), lambda p: done(p) and p.screen_name == "BudgetSettingsScreen")]
+        what = f"its currency to {value}"
+    else:
+        plan += [step(click(titles[key]), done)]
+        what = f"{titles[key]} {'on' if value else 'off'}"
+    plan.append(stop())
+    return Task(
+        id="", apps=(), tier=3,
+        instruction=f"Install {app} from Store, open it, and in its settings set {what}.",
+        paper_instruction=f"Install {app} from the Play Store, open it and in its settings set {what}.",
+        plan=plan, success=done,
+        description=f"success: {app} installed and its setting {key} = {value!r} (the app's own state)",
+    )
+
+
 TASKS = [("long-price", ("Shop", "Browser", "Notes"), 2, cheaper_price),
-         ("long-address", ("Maps", "Mail"), 3, mail_address)]
+         ("long-address", ("Maps", "Mail"), 3, mail_address),
+         ("long-install-setting", ("Store", "Budget Buddy"), 3, install_then_setting)]
 
 
 def task_defs():

@@ -9,6 +9,7 @@ painted, dumped by :meth:`SimPhone.ui_tree` and hit by taps.
 from __future__ import annotations
 
 import datetime as dt
+import zlib
 from dataclasses import dataclass
 from typing import Callable, ClassVar, Iterable
 
@@ -26,9 +27,18 @@ DISTURBANCES = ("permission", "loading", "ads", "typo", "shade")
 #: With the "shade" disturbance, the notification shade opens at the end of this gesture (a swipe that
 #: grazed the status bar), once per run.
 SHADE_GESTURE = 2
+#: With the "loading" disturbance, an app shows a loading screen on its first launch for 1 to this
+#: many screenshots (drawn from the seed and the app: :func:`loading_screens`).
+LOADING_MAX = 2
 KEYBOARD_PACKAGE = "com.sim.inputmethod"
 SYSTEMUI_PACKAGE = "com.android.systemui"
 LAUNCHER_PACKAGE = "com.sim.launcher"
+
+
+def loading_screens(seed: int, app: str) -> int:
+    """How many screenshots the loading screen of ``app``'s first launch lasts on a phone of ``seed``
+    with the "loading" disturbance (1 to :data:`LOADING_MAX`): the same on every run."""
+    return 1 + zlib.crc32(f"{seed}:{app}".encode()) % LOADING_MAX
 
 
 class Screen:
@@ -80,6 +90,10 @@ class App:
     def push(self, screen: Screen) -> None:
         self.phone.clear_focus()
         self.stack.append(screen)
+
+    def on_wait(self) -> None:
+        """Time passed while the user waited (the Wait operation on a screen they had looked at);
+        an app with work under way (a download) lets it finish."""
 
     def pop(self) -> None:
         """Go back one screen; at the root, leave the app for the home screen."""
@@ -139,7 +153,9 @@ class SimPhone:
         width, height: screen size in pixels (default 1080x2400); layout scales with the width.
         dark: start with the dark theme on (the Settings switch changes it later).
         disturbances: any of ``"permission"`` (a dialog on an app's first launch), ``"loading"``
-            (a loading screen for one or two gestures after launch), ``"ads"`` (an ad banner),
+            (a loading screen after an app's first launch, seen in :func:`loading_screens` screenshots:
+            it ends when time passes (``wait_still``, the Wait operation, or any gesture) after each of
+            them; a tap lands on the loading screen, not on the app), ``"ads"`` (an ad banner),
             ``"typo"`` (the keyboard drops one character that is not a space, drawn from the seed in
             the second half, of the first text of four or more characters typed into a field),
             ``"shade"`` (the notification shade opened by mistake at the end of gesture :data:`SHADE_GESTURE`;
@@ -174,7 +190,12 @@ class SimPhone:
         self._frame: _Frame | None = None
         self._launched: set[str] = set()
         self._permission_pending: str | None = None
-        self._loading_until: int = -1
+        self._load_app: str | None = None  # the app whose loading screen is up
+        self._load_left = 0  # screenshots of it still to be seen (then time passes once more)
+        self._load_seen = False  # a screenshot of it was taken since time last passed
+        self.loading_waited = 0  # times that time passed on the loading screen now up (the benchmark's probe)
+        self._seen = False  # a screenshot was taken since the last gesture or wait
+        self.waits = 0  # waits on a screen looked at (wait_still after a screenshot): time that passed
         self._ads_closed: set[str] = set()
         self._typo_pending = "typo" in self.disturbances
         self.shade_open = False
@@ -244,7 +265,8 @@ class SimPhone:
         if not app.stack:
             app.stack.append(app.root())
         if first and "loading" in self.disturbances:
-            self._loading_until = self.gestures + 1 + (self.seed + len(self._launched)) % 2
+            self._load_app, self._load_left = app.name, loading_screens(self.seed, app.name)
+            self._load_seen, self.loading_waited = False, 0
         if first and "permission" in self.disturbances and app.name != "Settings":
             self._permission_pending = app.name
         return True
@@ -314,7 +336,26 @@ class SimPhone:
     def size(self) -> tuple[int, int]:
         return (self.width, self.height)
 
+    @property
+    def loading(self) -> bool:
+        """A loading screen is on screen (its app in front, its last screenshot not yet past)."""
+        return self._load_left > 0 and self.state.foreground == self._load_app
+
+    def _pass_time(self) -> None:
+        """Time passes (a wait, a gesture): a loading screen seen since it last passed goes one
+        screenshot further; after its last one the app's content is there."""
+        if self._load_left > 0 and self._load_seen:
+            self._load_left -= 1
+            self.loading_waited += 1
+            self._load_seen = False
+            if self._load_left == 0:
+                self._load_app = None
+                self._dirty()
+
     def screenshot(self) -> Image.Image:
+        self._seen = True
+        if self.loading:
+            self._load_seen = True
         frame = self._current()
         if frame.image is None:
             img = Image.new("RGB", (self.width, self.height), self.theme.bg)
@@ -325,8 +366,18 @@ class SimPhone:
 
     def wait_still(self, timeout_s: float = 0.0) -> bool:
         """The simulated phone renders synchronously: the screen is still as soon as a gesture
-        returns (its loading screens last a number of gestures, not a time)."""
-        return True
+        returns, unless a loading screen is up: then time passes (see ``disturbances``) and the
+        answer is whether the loading is over. A wait on a screen looked at since the last gesture
+        (a screenshot) lets time pass for the apps too (:meth:`App.on_wait`: a download finishes);
+        the wait of the agent's settling after a gesture, before its screenshot, does not."""
+        self._pass_time()
+        if self._seen:
+            self._seen = False
+            self.waits += 1
+            for app in list(self.apps.values()):
+                app.on_wait()
+            self._dirty()
+        return not self.loading
 
     def ui_tree(self) -> str:
         frame = self._current()
@@ -427,6 +478,8 @@ class SimPhone:
         self._frame = None
 
     def _gesture(self) -> None:
+        self._pass_time()
+        self._seen = False
         self.gestures += 1
         if "shade" in self.disturbances and self.gestures == SHADE_GESTURE:
             self.shade_open = True
@@ -457,7 +510,7 @@ class SimPhone:
         else:
             root.children.append(self._status_bar(on_wallpaper=False, color=app.screen.status_bar_color))
             ui = UI(self, app.screen, area, t, app.package, accent=self._accent(app))
-            if self.gestures < self._loading_until:
+            if self._load_left > 0 and self._load_app == app.name:
                 self._loading(ui, app)
             else:
                 app.screen.build(ui)
@@ -684,13 +737,37 @@ class SimPhone:
 
     # ---------------------------------------------------------------- disturbances
     def _loading(self, ui: UI, app: App) -> None:
-        c = ui.area.center
+        """The app's logo, a spinner and "Loading…" over a skeleton of grey bars (where its content
+        will be), as apps show while they fetch."""
+        a, t = ui.area, ui.theme
+        bar = mix(t.bg, t.on_bg, 0.08)
+        pad = ui.dp(16)
+
+        def skeleton(cv: Canvas, b: Box) -> None:
+            y = b.y1 + pad
+            for i in range(9):
+                h = ui.dp(56 if i == 0 else 18)
+                w = b.width - 2 * pad if i % 3 != 2 else (b.width - 2 * pad) * 3 // 5
+                cv.rect(Box(b.x1 + pad, y, b.x1 + pad + w, y + h), fill=bar, radius=ui.dp(6))
+                y += h + ui.dp(14 if i % 3 != 2 else 30)
+
+        ui.add(Node(Box(a.x1, a.y1, a.x2, a.y1 + a.height * 2 // 5), cls="android.view.View", desc="Loading content",
+                    paint=skeleton))
+        c = Box(a.x1, a.y1 + a.height * 2 // 5, a.x2, a.y2).center
         r = ui.dp(40)
         col = app.color
         ui.add(Node(Box(c.x - r, c.y - r, c.x + r, c.y + r), cls="android.widget.ImageView", desc=f"{app.name} logo",
                     paint=lambda cv, b: (cv.ellipse(b, fill=col), cv.icon(b.center.x, b.center.y, app.icon,
                                                                            ui.dp(40), (255, 255, 255)))))
-        ui.text(c.x, c.y + ui.dp(64), "Loading…", 16, ui.theme.on_bg2, align="center")
+        sr, sy = ui.dp(14), c.y + ui.dp(76)
+        spin = Box(c.x - sr, sy - sr, c.x + sr, sy + sr)
+
+        def spinner(cv: Canvas, b: Box) -> None:
+            cv.ellipse(b, outline=bar, width=ui.dp(4))
+            cv.draw.arc(cv._b(b), start=-90, end=120, fill=col, width=ui.dp(4))
+
+        ui.add(Node(spin, cls="android.widget.ProgressBar", desc="Loading", paint=spinner))
+        ui.text(c.x, sy + ui.dp(30), "Loading…", 16, t.on_bg2, align="center")
 
     def _ad(self, ui: UI, app: App) -> None:
         t = ui.theme

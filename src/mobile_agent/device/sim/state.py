@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from typing import Any
 from dataclasses import dataclass, field
 
 
@@ -124,6 +125,7 @@ class StoreState:
     searches: list[str] = field(default_factory=list)
     installed: list[str] = field(default_factory=list)  # app names installed from the store
     installing: dict[str, int] = field(default_factory=dict)  # app name -> progress percent
+    app_settings: dict[str, dict[str, Any]] = field(default_factory=dict)  # app name -> its settings, once read
 
 
 @dataclass

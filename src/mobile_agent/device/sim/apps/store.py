@@ -496,6 +496,15 @@ class StoreApp(App):
         self.started[name] = self.phone.gestures
         st.installing[name] = INSTALL_STEPS[0]
 
+    def on_wait(self) -> None:
+        """Waiting on the phone lets the downloads under way finish."""
+        st = self.phone.state.store
+        for name in list(self.started):
+            del self.started[name]
+            st.installing.pop(name, None)
+            if name not in st.installed:
+                st.installed.append(name)
+
     def cancel(self, name: str) -> None:
         self.started.pop(name, None)
         self.phone.state.store.installing.pop(name, None)
@@ -605,6 +614,107 @@ class InstagramApp(InstalledApp):
     signin_hint = "Phone number, username or email"
 
 
+# ---------------------------------------------------------------- Budget Buddy: an app with settings
+#: Budget Buddy's currencies: (name on screen, code).
+CURRENCIES: tuple[tuple[str, str], ...] = (("US Dollar", "USD"), ("Euro", "EUR"), ("British Pound", "GBP"),
+                                           ("Japanese Yen", "JPY"), ("Swiss Franc", "CHF"))
+#: Budget Buddy's settings as a freshly installed app has them (the benchmark's checks read them).
+BUDGET_DEFAULTS: dict[str, object] = {"currency": "US Dollar", "bill_reminders": False, "weekly_summary": True,
+                                      "round_amounts": False}
+#: Its switches: (setting, title on screen, subtitle).
+BUDGET_SWITCHES: tuple[tuple[str, str, str], ...] = (
+    ("bill_reminders", "Bill reminders", "A notification 3 days before a bill is due"),
+    ("weekly_summary", "Weekly summary", "Your spending every Monday morning"),
+    ("round_amounts", "Round amounts", "Show whole units, no cents"),
+)
+
+
+def budget_settings(phone: "SimPhone") -> dict[str, object]:
+    """Budget Buddy's settings on this phone (its defaults until changed)."""
+    return phone.state.store.app_settings.setdefault("Budget Buddy", dict(BUDGET_DEFAULTS))
+
+
+class BudgetOverviewScreen(Screen):
+    """Budget Buddy's first screen after the welcome: this month's spending, and a bottom bar whose
+    Settings tab opens its settings."""
+
+    def build(self, ui: UI) -> None:
+        app: BudgetBuddyApp = self.app  # type: ignore[assignment]
+        t = ui.theme
+        cur = dict(CURRENCIES)[str(budget_settings(self.phone)["currency"])]
+        ui.top_bar("Budget Buddy")
+        y = ui.area.y1 + ui.dp(80)
+        ui.text(ui.left, y, "Spent this month", 14, t.on_bg2)
+        ui.text(ui.left, y + ui.dp(22), f"1,284.50 {cur}", 32, t.on_bg, 500, rid="spent")
+        y += ui.dp(84)
+        for title, amount, icon in (("Groceries", "412.30", "cart-outline"), ("Transport", "96.00", "train"),
+                                    ("Eating out", "188.20", "silverware-fork-knife"), ("Bills", "588.00", "receipt")):
+            y = ui.list_row(y, title, trailing_text=f"{amount} {cur}", icon=icon, icon_color=app.color).y2
+        ui.bottom_nav([("chart-donut", "Overview", None), ("wallet-outline", "Budgets", None),
+                       ("cog-outline", "Settings", app.open_settings)], selected=0)
+
+
+class BudgetSettingsScreen(Screen):
+    """Budget Buddy's settings: the currency (a list to choose from) and three switches."""
+
+    def build(self, ui: UI) -> None:
+        app: BudgetBuddyApp = self.app  # type: ignore[assignment]
+        t = ui.theme
+        st = budget_settings(self.phone)
+        ui.top_bar("Settings", back=app.pop)
+        y = ui.area.y1 + ui.dp(72)
+        ui.text(ui.left, y, "General", 14, app.color, 500)
+        y += ui.dp(28)
+        y = ui.list_row(y, "Currency", str(st["currency"]), on_tap=app.open_currency, icon="currency-usd",
+                        rid="currency", chevron=True).y2
+        ui.divider(y)
+        y += ui.dp(12)
+        ui.text(ui.left, y, "Notifications and display", 14, app.color, 500)
+        y += ui.dp(28)
+        for key, title, sub in BUDGET_SWITCHES:
+            y = ui.list_row(y, title, sub, switch=bool(st[key]), on_switch=lambda k=key: app.toggle(k), rid=key).y2
+
+
+class BudgetCurrencyScreen(Screen):
+    """The currencies, the chosen one marked; a tap chooses one and goes back to the settings."""
+
+    def build(self, ui: UI) -> None:
+        app: BudgetBuddyApp = self.app  # type: ignore[assignment]
+        chosen = budget_settings(self.phone)["currency"]
+        ui.top_bar("Currency", back=app.pop)
+        y = ui.area.y1 + ui.dp(72)
+        for name, code in CURRENCIES:
+            y = ui.list_row(y, name, code, on_tap=lambda n=name: app.choose_currency(n),
+                            icon="check" if name == chosen else "circle-small", rid=f"currency_{code.lower()}").y2
+
+
+class BudgetBuddyApp(InstalledApp):
+    name = "Budget Buddy"
+    item = find_item("Budget Buddy")  # type: ignore[assignment]
+    package = item.package
+    icon = item.icon
+    color = item.color
+    welcome_title = "Welcome to Budget Buddy"
+    welcome_text = item.tagline + ". " + item.description
+
+    def proceed(self) -> None:
+        self.push(BudgetOverviewScreen(self))
+
+    def open_settings(self) -> None:
+        self.push(BudgetSettingsScreen(self))
+
+    def open_currency(self) -> None:
+        self.push(BudgetCurrencyScreen(self))
+
+    def choose_currency(self, name: str) -> None:
+        budget_settings(self.phone)["currency"] = name
+        self.pop()
+
+    def toggle(self, key: str) -> None:
+        st = budget_settings(self.phone)
+        st[key] = not st[key]
+
+
 def _generic_app(item: StoreItem) -> type[InstalledApp]:
     ident = re.sub(r"[^A-Za-z0-9]", "", item.name) + "App"
     return type(ident, (InstalledApp,), {
@@ -616,7 +726,7 @@ def _generic_app(item: StoreItem) -> type[InstalledApp]:
 
 
 #: One installable App class per catalog entry.
-INSTALLABLE_APPS: list[type[InstalledApp]] = [WhatsAppApp, InstagramApp] + [
-    _generic_app(i) for i in CATALOG if i.name not in ("WhatsApp", "Instagram")]
+INSTALLABLE_APPS: list[type[InstalledApp]] = [WhatsAppApp, InstagramApp, BudgetBuddyApp] + [
+    _generic_app(i) for i in CATALOG if i.name not in ("WhatsApp", "Instagram", "Budget Buddy")]
 
 APPS = [StoreApp, *INSTALLABLE_APPS]
