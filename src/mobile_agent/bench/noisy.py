@@ -96,7 +96,7 @@ class NoisyPlanner(BasePlanner):
 
     def __init__(self, task: Task, seed: int = 0, rates: NoiseRates | None = None, perception: Any = None) -> None:
         self.task = task
-        self.perception = perception  # reads the screen for loading screens
+        self.perception = perception if "loading" in task.disturbances else None  # as the oracle
         self.waits = 0
         self.rates = rates or NoiseRates()
         self.rng = random.Random(f"noisy:{seed}:{task.key}")

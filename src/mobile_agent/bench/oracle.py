@@ -6,8 +6,9 @@ pixels. Where perception finds several candidates and asks, it takes the one the
 names (``RefStep.pick``: best-ranked, top, bottom, left or right). When a step could not be
 carried out (nothing matched), it gives up with Stop: the plan cannot go on from there.
 
-Before a step that needs the screen, it reads the screen as a model would (OCR through the same
-perception pipeline, whose cache makes this read the one grounding then uses): on a loading screen
+On a phone with loading screens (the disturbed tier), before a step that needs the screen, it reads
+the screen as a model would (OCR through the same perception pipeline, whose cache makes this read
+the one grounding then uses): on a loading screen
 ("Loading…") it waits instead, as often as the loading lasts (at most :data:`MAX_WAITS` times in a
 row; a Wait of its plan counts as one of them).
 """
@@ -69,7 +70,9 @@ class OraclePlanner(BasePlanner):
 
     def __init__(self, task: Task, perception: Any = None) -> None:
         self.task = task
-        self.perception = perception  # reads the screen for loading screens (None: it never waits unasked)
+        # reads the screen for loading screens, on a phone that shows them (elsewhere the read would only
+        # cost time: hybrid grounding, for one, reads no pixels where the tree answers)
+        self.perception = perception if "loading" in task.disturbances else None
         self.index = 0
         self.waits = 0  # Waits in a row on a loading screen
         self.gave_up: str | None = None
