@@ -25,6 +25,24 @@ from pathlib import Path
 from typing import Any
 
 
+def _pct(k: int, n: int) -> str:
+    return f"{100.0 * k / max(1, n):.1f}% ({k}/{n})"
+
+
+def _miss(target: str, g, gh, detected: bool) -> str:
+    """One miss line: the target, where grounding tapped without and with the hint, detection."""
+    return (f"{target} -> {g.point and g.point.as_tuple()} / hint {gh.point and gh.point.as_tuple()}"
+            f"{'' if detected else ' (not detected)'}")
+
+
+def _print_four(n: int, detected: int, top1: int, top1_hint: int, any_hint: int) -> None:
+    """The issue's four icon figures, in the same words for every set."""
+    print(f"icon detected at all:              {_pct(detected, n)}")
+    print(f"Click Icon top-1, no position hint: {_pct(top1, n)}")
+    print(f"Click Icon top-1, with the hint:    {_pct(top1_hint, n)}")
+    print(f"any candidate inside (with hint):   {_pct(any_hint, n)}")
+
+
 def hint_of(box: Any, width: int, height: int) -> tuple[str, ...]:
     c = box.center
     fx, fy = c.x / width, c.y / height
@@ -137,21 +155,13 @@ def main(argv: list[str] | None = None) -> int:
                 gt = p.ground_icon(s.image, node.desc, hint, tree=xml)
                 tree_top1_hint += gt.status == "found" and node.box.contains_point(gt.chosen.point)
             if not ok or not okh:
-                misses.append(f"{s.name}: {node.desc!r} {hint} node {node.box.as_tuple()} -> "
-                              f"{g.point and g.point.as_tuple()} / hint {gh.point and gh.point.as_tuple()}"
-                              f"{'' if det else ' (not detected)'}")
-
-    def pct(k: int) -> str:
-        return f"{100.0 * k / max(1, n):.1f}% ({k}/{n})"
+                misses.append(_miss(f"{s.name}: {node.desc!r} {hint} node {node.box.as_tuple()}", g, gh, det))
 
     print(f"screens {len(screens)}, icon targets with a content-desc {n}")
-    print(f"icon detected at all:              {pct(detected)}")
-    print(f"Click Icon top-1, no position hint: {pct(top1)}")
-    print(f"Click Icon top-1, with the hint:    {pct(top1_hint)}")
-    print(f"any candidate inside (with hint):   {pct(any_hint)}")
+    _print_four(n, detected, top1, top1_hint, any_hint)
     if args.hybrid:
-        print(f"hybrid (tree) top-1, no hint:       {pct(tree_top1)}")
-        print(f"hybrid (tree) top-1, with the hint: {pct(tree_top1_hint)}")
+        print(f"hybrid (tree) top-1, no hint:       {_pct(tree_top1, n)}")
+        print(f"hybrid (tree) top-1, with the hint: {_pct(tree_top1_hint, n)}")
     if args.misses:
         for m in misses:
             print("  miss", m)
@@ -199,19 +209,12 @@ def heldout(args: argparse.Namespace) -> int:
             f[1] += ok
             f[2] += okh
             if not ok or not okh:
-                misses.append(f"{s.name} [{s.look}]: {t.description!r} {hint} box {t.box.as_tuple()} -> "
-                              f"{g.point and g.point.as_tuple()} / hint {gh.point and gh.point.as_tuple()}"
-                              f"{'' if det else ' (not detected)'}")
-
-    def pct(k: int) -> str:
-        return f"{100.0 * k / max(1, n):.1f}% ({k}/{n})"
+                misses.append(_miss(f"{s.name} [{s.look}]: {t.description!r} {hint} box {t.box.as_tuple()}", g, gh,
+                                    det))
 
     print(f"held-out icon set, seed {args.seed}: screens {len(screens)}, icon targets {n}; set sha256 {digest[:16]}"
           f" ({'the frozen set' if frozen else 'NOT the frozen set'})")
-    print(f"icon detected at all:              {pct(detected)}")
-    print(f"Click Icon top-1, no position hint: {pct(top1)}")
-    print(f"Click Icon top-1, with the hint:    {pct(top1_hint)}")
-    print(f"any candidate inside (with hint):   {pct(any_hint)}")
+    _print_four(n, detected, top1, top1_hint, any_hint)
     print("by family (targets: top-1 no hint / with hint): " + ", ".join(
         f"{fam} {v[0]}: {v[1]}/{v[2]}" for fam, v in sorted(by_family.items(), key=lambda kv: -kv[1][0])))
     if args.misses:
