@@ -8,18 +8,17 @@ that have a content-desc (the tree is the ground truth). heldout: the held-out i
 (``mobile_agent.bench.icon_heldout``, 60 screens laid out as real apps lay them out, drawn with icon
 fonts the matcher neither uses nor was developed against); targets are its icons whose family is
 unique on their screen, the hit box their 48 dp touch target; the run says whether the screens are
-the frozen set (seed 0, 60 screens). The position hint is what a planner would say of where the node is: top / bottom for the
-upper and lower thirds, left / right for the outer 45%, center otherwise.
+the frozen set (seed 0, 60 screens). The position hint is what a planner would say of where the node is
+(``mobile_agent.bench.perception.position_hint``, as the perception benchmark uses it).
 
 OCR is the slow part and does not change with icon work, so ``--cache DIR`` keeps each screen's
-OCR lines there (by the screenshot's hash) and the next run only detects and matches icons.
+OCR lines there (``mobile_agent.bench.perception.CachedOcr``, as ``bench perception --ocr-cache``)
+and the next run only detects and matches icons.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
-import pickle
 import sys
 from pathlib import Path
 from typing import Any
@@ -43,43 +42,6 @@ def _print_four(n: int, detected: int, top1: int, top1_hint: int, any_hint: int)
     print(f"any candidate inside (with hint):   {_pct(any_hint, n)}")
 
 
-def hint_of(box: Any, width: int, height: int) -> tuple[str, ...]:
-    c = box.center
-    fx, fy = c.x / width, c.y / height
-    words = []
-    if fy < 0.33:
-        words.append("top")
-    elif fy > 0.67:
-        words.append("bottom")
-    if fx < 0.4:
-        words.append("left")
-    elif fx > 0.6:
-        words.append("right")
-    return tuple(words) or ("center",)
-
-
-class CachedOcr:
-    """An OCR engine that reads each screenshot once and keeps its lines in a folder."""
-
-    def __init__(self, inner: Any, folder: Path | None) -> None:
-        self.inner, self.folder, self.name = inner, folder, inner.name
-        self.mem: dict[str, Any] = {}
-
-    def read(self, rgb: Any, det_scale: float | None = None) -> Any:
-        key = hashlib.sha256(rgb.tobytes()).hexdigest()[:24] + f"-{rgb.shape[1]}x{rgb.shape[0]}"
-        if key in self.mem:
-            return self.mem[key]
-        f = self.folder / f"{key}.pkl" if self.folder else None
-        if f is not None and f.exists():
-            lines = pickle.loads(f.read_bytes())
-        else:
-            lines = self.inner.read(rgb)
-            if f is not None:
-                f.write_bytes(pickle.dumps(lines))
-        self.mem[key] = lines
-        return lines
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--screens", type=int, default=None, help="default: 120 (sim, wide), 60 (heldout)")
@@ -99,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     args.screens = args.screens or 120
 
     import mobile_agent.bench.perception as bp
-    from mobile_agent.bench.perception import _text_is_drawn, collect_sim_screens
+    from mobile_agent.bench.perception import CachedOcr, _text_is_drawn, collect_sim_screens, position_hint
 
     # Keep each screen's XML beside the nodes the collector parses from it (for --hybrid).
     xml_of: list[tuple[Any, str]] = []
@@ -142,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
             g = p.ground_icon(s.image, node.desc)
             ok = g.status == "found" and g.chosen is not None and node.box.contains_point(g.chosen.point)
             top1 += ok
-            hint = hint_of(node.box, w, h)
+            hint = position_hint(node.box, w, h)
             gh = p.ground_icon(s.image, node.desc, hint)
             okh = gh.status == "found" and gh.chosen is not None and node.box.contains_point(gh.chosen.point)
             top1_hint += okh
@@ -170,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def heldout(args: argparse.Namespace) -> int:
     from mobile_agent.bench import icon_heldout as ho
+    from mobile_agent.bench.perception import CachedOcr, position_hint
     from mobile_agent.errors import ConfigError
     from mobile_agent.perception import Perception
     from mobile_agent.perception.ocr import make_ocr
@@ -197,7 +160,7 @@ def heldout(args: argparse.Namespace) -> int:
             detected += det
             g = p.ground_icon(s.image, t.description)
             ok = g.status == "found" and g.chosen is not None and t.box.contains_point(g.chosen.point)
-            hint = hint_of(t.box, w, h)
+            hint = position_hint(t.box, w, h)
             gh = p.ground_icon(s.image, t.description, hint)
             okh = gh.status == "found" and gh.chosen is not None and t.box.contains_point(gh.chosen.point)
             anyh = any(t.box.contains_point(c.point) for c in gh.candidates)

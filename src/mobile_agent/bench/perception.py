@@ -273,31 +273,41 @@ def text_target_reason(n: Node, nodes: Sequence[Node]) -> str:
 
 
 class CachedOcr:
-    """An OCR engine that keeps each screenshot's lines in ``folder`` (by the pixels' hash and the
-    engine's settings), so that a second benchmark run reads no screen again. Only for figures
-    that do not time the OCR: the benchmark's timed parses never go through it. Empty the folder
-    after changing the OCR code. Everything else (``read_glyphs``, ``recognize``) is the engine's."""
+    """An OCR engine that reads each screenshot once: its lines are kept in memory and, with a
+    ``folder``, on disk (by the pixels' hash and the engine's settings), so that a second benchmark
+    run reads no screen again. Only for figures that do not time the OCR: the benchmark's timed
+    parses never go through it. Empty the folder after changing the OCR code. Everything else
+    (``read_glyphs``, ``recognize``) is the engine's."""
 
-    def __init__(self, inner: Any, folder: str | Path) -> None:
+    def __init__(self, inner: Any, folder: str | Path | None) -> None:
         self.inner = inner
-        self.folder = Path(folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
+        self.folder = Path(folder) if folder is not None else None
+        if self.folder is not None:
+            self.folder.mkdir(parents=True, exist_ok=True)
         self.name = inner.name
         settings = sorted((k, v) for k, v in vars(inner).items() if isinstance(v, (int, float, str, bool)))
         self._tag = hashlib.sha256(repr((inner.name, settings)).encode()).hexdigest()[:8]
+        self._mem: dict[str, Any] = {}
 
     def read(self, rgb: np.ndarray, det_scale: float | None = None) -> Any:
-        key = hashlib.sha256(np.ascontiguousarray(rgb).tobytes()).hexdigest()[:24]
-        f = self.folder / f"{key}-{rgb.shape[1]}x{rgb.shape[0]}-{self._tag}.pkl"
-        if f.exists():
+        key = (hashlib.sha256(np.ascontiguousarray(rgb).tobytes()).hexdigest()[:24]
+               + f"-{rgb.shape[1]}x{rgb.shape[0]}-{self._tag}")
+        if key in self._mem:
+            return self._mem[key]
+        f = self.folder / f"{key}.pkl" if self.folder is not None else None
+        lines = None
+        if f is not None and f.exists():
             try:
-                return pickle.loads(f.read_bytes())
+                lines = pickle.loads(f.read_bytes())
             except Exception:  # noqa: BLE001 - a damaged cache file is read again
-                pass
-        lines = self.inner.read(rgb, det_scale) if det_scale is not None else self.inner.read(rgb)
-        tmp = f.with_suffix(".tmp")
-        tmp.write_bytes(pickle.dumps(lines))
-        tmp.replace(f)
+                lines = None
+        if lines is None:
+            lines = self.inner.read(rgb, det_scale) if det_scale is not None else self.inner.read(rgb)
+            if f is not None:
+                tmp = f.with_suffix(".tmp")
+                tmp.write_bytes(pickle.dumps(lines))
+                tmp.replace(f)
+        self._mem[key] = lines
         return lines
 
     def __getattr__(self, name: str) -> Any:
