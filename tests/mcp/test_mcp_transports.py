@@ -3,6 +3,7 @@ and over streamable HTTP on localhost; it ends cleanly on EOF and on Ctrl-C (SIG
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import signal
@@ -60,31 +61,33 @@ def _initialized(proc: subprocess.Popen) -> dict:
     return json.loads(line)
 
 
-def test_stdio_server_ends_cleanly_on_eof(tmp_path):
-    proc = start_cli("mcp", "--device", "sim", cwd=tmp_path)
+@contextlib.contextmanager
+def _server(tmp_path, *args: str):
+    """``mobile-agent mcp --device sim ARGS`` as a process; killed if the test leaves it running,
+    and its stderr must hold no traceback."""
+    proc = start_cli("mcp", "--device", "sim", *args, cwd=tmp_path)
     try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    err = proc.stderr.read().decode()
+    assert "Traceback" not in err, err
+
+
+def test_stdio_server_ends_cleanly_on_eof(tmp_path):
+    with _server(tmp_path) as proc:
         reply = _initialized(proc)
         assert reply["id"] == 1 and reply["result"]["serverInfo"]["name"] == "mobile-agent"
         proc.stdin.close()
         assert proc.wait(timeout=30) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    err = proc.stderr.read().decode()
-    assert "Traceback" not in err, err
 
 
 def test_stdio_server_ends_cleanly_on_ctrl_c(tmp_path):
-    proc = start_cli("mcp", "--device", "sim", cwd=tmp_path)
-    try:
+    with _server(tmp_path) as proc:
         _initialized(proc)
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    err = proc.stderr.read().decode()
-    assert "Traceback" not in err, err
 
 
 def _url(proc: subprocess.Popen, timeout_s: float = 60.0) -> str:
@@ -103,8 +106,7 @@ def _url(proc: subprocess.Popen, timeout_s: float = 60.0) -> str:
 
 @pytest.mark.slow
 def test_http_client_walks_settings_then_ctrl_c_ends_the_server(tmp_path):
-    proc = start_cli("mcp", "--device", "sim", "--transport", "http", "--port", "0", cwd=tmp_path)
-    try:
+    with _server(tmp_path, "--transport", "http", "--port", "0") as proc:
         url = _url(proc)
 
         async def scenario():
@@ -118,11 +120,6 @@ def test_http_client_walks_settings_then_ctrl_c_ends_the_server(tmp_path):
         assert bad.is_error and "there is no element 10000" in text_of(bad)
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    err = proc.stderr.read().decode()
-    assert "Traceback" not in err, err
 
 
 def test_http_port_in_use_is_a_usage_error(tmp_path):
