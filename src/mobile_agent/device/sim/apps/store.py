@@ -575,6 +575,11 @@ class InstalledApp(App):
     signin_text = "Enter your phone number or email to continue."
     signin_hint = "Phone number or email"
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """An installed app looks as its store item does: its package, icon and colour come from it."""
+        super().__init_subclass__(**kwargs)
+        cls.package, cls.icon, cls.color = cls.item.package, cls.item.icon, cls.item.color
+
     def root(self) -> Screen:
         return WelcomeScreen(self)
 
@@ -589,9 +594,6 @@ class InstalledApp(App):
 class WhatsAppApp(InstalledApp):
     name = "WhatsApp"
     item = find_item("WhatsApp")  # type: ignore[assignment]
-    package = item.package
-    icon = item.icon
-    color = item.color
     welcome_title = "Welcome to WhatsApp"
     welcome_text = ("Read our Privacy Policy. Tap \"Agree and continue\" to accept the Terms of Service.")
     welcome_button = "Agree and continue"
@@ -603,9 +605,6 @@ class WhatsAppApp(InstalledApp):
 class InstagramApp(InstalledApp):
     name = "Instagram"
     item = find_item("Instagram")  # type: ignore[assignment]
-    package = item.package
-    icon = item.icon
-    color = item.color
     welcome_title = "Welcome to Instagram"
     welcome_text = "Sign up to see photos and videos from your friends."
     welcome_button = "Log in"
@@ -691,9 +690,6 @@ class BudgetCurrencyScreen(Screen):
 class BudgetBuddyApp(InstalledApp):
     name = "Budget Buddy"
     item = find_item("Budget Buddy")  # type: ignore[assignment]
-    package = item.package
-    icon = item.icon
-    color = item.color
     welcome_title = "Welcome to Budget Buddy"
     welcome_text = item.tagline + ". " + item.description
 
