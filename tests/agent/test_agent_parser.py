@@ -5,12 +5,14 @@ from __future__ import annotations
 import pytest
 
 from mobile_agent.agent.operations import (
-    GRAMMAR, OPERATION_TYPES, Back, ClickIcon, ClickText, Exit, LongPress, OpenApp, PageDown, PageUp, Stop, Type,
-    Wait, operation_from_dict, operation_to_dict,
+    GRAMMAR, OPERATION_TYPES, Back, ClickIcon, ClickText, Exit, Geometry, LongPress, OpenApp, PageDown, PageUp, Stop,
+    Type, Wait, operation_from_dict, operation_to_dict,
 )
 from mobile_agent.agent.parser import (
     parse_choice, parse_completion, parse_operation, parse_reflection, parse_reply,
 )
+from mobile_agent.device.gestures import Key, LongPress as LongPressGesture, NoGesture, Swipe, Tap, TypeText
+from mobile_agent.device.gestures import Wait as WaitGesture
 from mobile_agent.errors import ParseError
 
 REPLY_CASES = [
@@ -104,6 +106,13 @@ def test_canonical_form_round_trips():
 def test_grammar_is_derived_from_the_operation_classes():
     assert GRAMMAR.split(" | ") == [t.grammar for t in OPERATION_TYPES]
     assert "Long Press (text or icon description, position)" in GRAMMAR and GRAMMAR.endswith("Wait | Stop")
+    # grammar and argument follow from the name and the fields (Long Press writes its own words)
+    assert GRAMMAR == ("Open App (name) | Click Text (text) | Click Icon (description, position) | "
+                       "Long Press (text or icon description, position) | Type (text) | Page Up | Page Down | "
+                       "Back | Exit | Wait | Stop")
+    assert {t.op: t.argument for t in OPERATION_TYPES} == {
+        "Open App": "text", "Click Text": "text", "Click Icon": "target", "Long Press": "target", "Type": "text",
+        "Page Up": "none", "Page Down": "none", "Back": "none", "Exit": "none", "Wait": "none", "Stop": "none"}
 
 
 def test_old_operation_dicts_still_read_and_bad_ones_say_why():
@@ -265,3 +274,15 @@ def test_parse_errors_say_briefly_what_was_wrong(reply, problem):
     with pytest.raises(ParseError) as err:
         parse_reply(reply)
     assert str(err.value) == problem  # the operations are listed once, by the feedback, not in each error
+
+
+def test_operations_that_ground_nothing_become_their_gestures():
+    geo = Geometry(1080, 2400, swipe_ms=300, wait_s=2.5)
+    # the page scrolls swipe down the middle, between 30% and 70% of the height (Page Up: the finger
+    # slides down), the keys press back and home
+    assert PageUp().gesture(geo) == Swipe(540, 720, 540, 1680, 300)
+    assert PageDown().gesture(geo) == Swipe(540, 1680, 540, 720, 300)
+    assert (Back().gesture(geo), Exit().gesture(geo)) == (Key("back"), Key("home"))
+    assert (Type("hi\n").gesture(geo), Wait().gesture(geo)) == (TypeText("hi\n"), WaitGesture(2.5))
+    assert Stop().gesture(geo) == NoGesture() and ClickText("OK").at(5, 7) == Tap(5, 7)
+    assert LongPress("note").at(5, 7, geo) == LongPressGesture(5, 7, geo.long_press_ms)

@@ -12,6 +12,9 @@ Each class carries what the rest of the system needs to know about it:
   ``chinese``: the names the Chinese prompts of the Mobile-Agent family use, ``json_names``: the
   ``"action"`` values of JSON-shaped actions that name it, ``argument``: how its parameter is read
   (``none``, ``text`` or ``target``: a description with an optional position);
+- ``grammar`` and ``argument`` follow from ``op`` and the fields (``Click Icon (description,
+  position)``, ``target`` for a class with a ``position``); a class writes its own only where the
+  fields' names are not the words for people (Long Press);
 - ``grounds``: what perception must find on the screen (``text``, ``icon``, ``app``, ``target``:
   text, else an icon; or None), and ``needs``: the device capability it uses (or None);
 - how it becomes a gesture: :meth:`gesture` for operations that ground nothing, :meth:`at` for those
@@ -56,9 +59,21 @@ class _Op:
     pattern: ClassVar[str]
     chinese: ClassVar[tuple[str, ...]] = ()
     json_names: ClassVar[tuple[str, ...]] = ()
-    argument: ClassVar[str] = "none"
+    argument: ClassVar[str]
     grounds: ClassVar[str | None] = None
     needs: ClassVar[str | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Derive ``grammar`` and ``argument`` from ``op`` and the fields, where the class does not
+        write its own (runs before ``@dataclass``: the fields are the class's own annotations)."""
+        super().__init_subclass__(**kwargs)
+        if "op" not in cls.__dict__:  # a base such as _Scroll, not an operation
+            return
+        params = list(cls.__dict__.get("__annotations__", {}))
+        if "grammar" not in cls.__dict__:
+            cls.grammar = f"{cls.op} ({', '.join(params)})" if params else cls.op
+        if "argument" not in cls.__dict__:
+            cls.argument = "none" if not params else "target" if "position" in params else "text"
 
     def __post_init__(self) -> None:
         if hasattr(self, "position"):
@@ -88,12 +103,10 @@ class _Op:
 class OpenApp(_Op):
     name: str
     op = "Open App"
-    grammar = "Open App (name)"
     help = "open an app by the name written under its icon on the home screen."
     pattern = r"open[\s_-]*(?:the\s+|an?\s+)?app(?:lication)?"
     chinese = ("打开应用", "打开")
     json_names = ("open_app", "launch_app", "launch")
-    argument = "text"
     grounds = "app"
 
 
@@ -101,13 +114,11 @@ class OpenApp(_Op):
 class ClickText(_Op):
     text: str
     op = "Click Text"
-    grammar = "Click Text (text)"
     help = ("tap the text on the screen. Use this whenever the thing to tap shows text; write "
             "the text exactly as it appears on the screen, as short as is unambiguous.")
     pattern = r"(?:click|tap)[\s_-]*(?:on\s+)?(?:the\s+)?text"
     chinese = ("点击文本", "点击文字")
     json_names = ("click_text", "tap_text")
-    argument = "text"
     grounds = "text"
 
 
@@ -116,14 +127,12 @@ class ClickIcon(_Op):
     description: str
     position: tuple[str, ...] = field(default=())
     op = "Click Icon"
-    grammar = "Click Icon (description, position)"
     help = ("tap an icon that has no text. Describe its colour and shape; the position is one "
             "or two of top, bottom, left, right, center, e.g. Click Icon (white magnifier on a "
             "blue circle, top right).")
     pattern = r"(?:click|tap)[\s_-]*(?:on\s+)?(?:the\s+|an?\s+)?icon"
     chinese = ("点击图标",)
     json_names = ("click_icon", "tap_icon")
-    argument = "target"
     grounds = "icon"
 
 
@@ -141,7 +150,6 @@ class LongPress(_Op):
     pattern = r"long[\s_-]*(?:press|click|tap)(?:[\s_-]*on)?(?:\s+the)?"
     chinese = ("长按",)
     json_names = ("long_press", "long_click")
-    argument = "target"
     grounds = "target"
     needs = "long_press"
 
@@ -153,78 +161,83 @@ class LongPress(_Op):
 class Type(_Op):
     text: str
     op = "Type"
-    grammar = "Type (text)"
     help = ("type into the input field that has the focus. Use it only after clicking an input "
             "field, when it shows a cursor or the keyboard. End the text with \\n to press Enter.")
     pattern = r"type(?:[\s_-]*(?:the\s+)?text)?"
     chinese = ("输入文本", "输入")
     json_names = ("type", "input_text", "type_text", "input")
-    argument = "text"
 
     def gesture(self, geo: Geometry) -> Gesture:
         return g.TypeText(self.text)
 
 
+class _Scroll(_Op):
+    """A page scroll: a swipe down the middle of the screen, ``swipe`` giving where the finger
+    starts and ends as fractions of the screen's height."""
+
+    swipe: ClassVar[tuple[float, float]]
+
+    def gesture(self, geo: Geometry) -> Gesture:
+        w, h = geo.width, geo.height
+        start, end = self.swipe
+        return g.Swipe(w // 2, int(h * start), w // 2, int(h * end), geo.swipe_ms)
+
+
 @dataclass(frozen=True)
-class PageUp(_Op):
+class PageUp(_Scroll):
     """Scroll so that content above comes into view (a swipe downwards)."""
 
     op = "Page Up"
-    grammar = "Page Up"
     help = "scroll to see content above."
     pattern = r"page[\s_-]*up|scroll[\s_-]*up"
     # 下滑: the finger slides down, the content above comes into view.
     chinese = ("向上翻页", "上翻", "下滑")
     json_names = ("page_up", "scroll_up", "swipe_down")
-
-    def gesture(self, geo: Geometry) -> Gesture:
-        w, h = geo.width, geo.height
-        return g.Swipe(w // 2, int(h * 0.3), w // 2, int(h * 0.7), geo.swipe_ms)
+    swipe = (0.3, 0.7)
 
 
 @dataclass(frozen=True)
-class PageDown(_Op):
+class PageDown(_Scroll):
     """Scroll so that content below comes into view (a swipe upwards)."""
 
     op = "Page Down"
-    grammar = "Page Down"
     help = "scroll to see content below."
     pattern = r"page[\s_-]*down|scroll[\s_-]*down"
     # 上滑: the finger slides up, the content below comes into view.
     chinese = ("向下翻页", "下翻", "上滑")
     json_names = ("page_down", "scroll_down", "swipe_up")
+    swipe = (0.7, 0.3)
+
+
+class _Press(_Op):
+    """A press of a system key (``key``: ``back`` or ``home``)."""
+
+    key: ClassVar[str]
 
     def gesture(self, geo: Geometry) -> Gesture:
-        w, h = geo.width, geo.height
-        return g.Swipe(w // 2, int(h * 0.7), w // 2, int(h * 0.3), geo.swipe_ms)
+        return g.Key(self.key)
 
 
 @dataclass(frozen=True)
-class Back(_Op):
+class Back(_Press):
     op = "Back"
-    grammar = "Back"
     help = "go back to the previous screen."
     pattern = r"back"
     chinese = ("返回",)
     json_names = ("back", "go_back", "navigate_back")
-
-    def gesture(self, geo: Geometry) -> Gesture:
-        return g.Key("back")
+    key = "back"
 
 
 @dataclass(frozen=True)
-class Exit(_Op):
+class Exit(_Press):
     """Go to the home screen."""
 
     op = "Exit"
-    grammar = "Exit"
     help = "go to the home screen."
     pattern = r"exit"
     chinese = ("退出", "回到主页")
     json_names = ("exit", "home", "go_home", "navigate_home")
-
-    def gesture(self, geo: Geometry) -> Gesture:
-        return g.Key("home")
+    key = "home"
 
 
 @dataclass(frozen=True)
@@ -232,7 +245,6 @@ class Wait(_Op):
     """Touch nothing and wait until the screen is still (a loading screen, an animation)."""
 
     op = "Wait"
-    grammar = "Wait"
     help = "touch nothing and wait, when the screen is loading or still changing."
     pattern = r"wait"
     chinese = ("等待",)
@@ -248,7 +260,6 @@ class Stop(_Op):
     """The instruction is complete."""
 
     op = "Stop"
-    grammar = "Stop"
     help = "the instruction is completely done. You will be asked to confirm with the final screen."
     pattern = r"stop"
     chinese = ("停止", "完成")
