@@ -23,7 +23,8 @@ from mobile_agent.model.base import ChatModel, ChatResponse, Message, TextPart, 
 
 @dataclass(frozen=True)
 class HistoryEntry:
-    """One finished step as the planner sees it: its operation and what came of it, in words."""
+    """One finished step as the planner sees it: its operation and what came of it, in words (in
+    multi mode, what the manager and the executor are told of the executor's steps)."""
 
     step: int
     operation: Operation

@@ -24,6 +24,13 @@ CALL_KINDS = ("plan", "choose", "complete", "reflect")
 _OLD_KINDS = {"operation": "plan", "choice": "choose", "reflection": "reflect"}
 
 
+def _with_set(d: dict[str, Any], **optional: Any) -> dict[str, Any]:
+    """``d`` with each of ``optional`` added, in order, where it is not None: the keys a line carries
+    only when they say something (and lines written before them lack)."""
+    d.update((k, v) for k, v in optional.items() if v is not None)
+    return d
+
+
 @dataclass
 class CallRecord:
     """One request to the model: what it was for (``kind``; in multi mode also the ``role`` that
@@ -43,9 +50,7 @@ class CallRecord:
         d: dict[str, Any] = {} if self.role is None else {"role": self.role}
         d.update(kind=self.kind, raw=self.raw, prompt_tokens=self.prompt_tokens,
                  completion_tokens=self.completion_tokens, duration_s=round(self.duration_s, 3), error=self.error)
-        if self.cost_usd is not None:
-            d["cost_usd"] = self.cost_usd
-        return d
+        return _with_set(d, cost_usd=self.cost_usd)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> CallRecord:
@@ -150,10 +155,8 @@ class ReflectionRecord:
     reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"changed": self.changed, "verdict": self.verdict, "feedback": self.feedback}
-        if self.reason is not None:
-            d["reason"] = self.reason
-        return d
+        return _with_set({"changed": self.changed, "verdict": self.verdict, "feedback": self.feedback},
+                         reason=self.reason)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ReflectionRecord:
@@ -171,10 +174,7 @@ class CompletionRecord:
     by: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"complete": self.complete, "reason": self.reason, "raw": self.raw}
-        if self.by is not None:
-            d["by"] = self.by
-        return d
+        return _with_set({"complete": self.complete, "reason": self.reason, "raw": self.raw}, by=self.by)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> CompletionRecord:
@@ -273,15 +273,12 @@ class StepRecord:
         m = self.multi
         assert m is not None
         d["mode"] = "multi"
-        if m.manager is not None:
-            d["manager"] = m.manager
+        _with_set(d, manager=m.manager)
         if (m.manager is not None and "status" in m.manager) or m.subgoal is not None:
             d["subgoal"] = m.subgoal  # written once the manager's turn was read, even when None
         if self.completion is not None:
             d["completion"] = self.completion.to_dict()
-        for key in ("cycle", "typed", "verification"):
-            if getattr(m, key) is not None:
-                d[key] = getattr(m, key)
+        _with_set(d, cycle=m.cycle, typed=m.typed, verification=m.verification)
         d["roles"] = per_role(self.calls)
         d["calls"] = [c.to_dict() for c in self.calls]
         d["plan"] = list(m.plan)

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from mobile_agent.agent import parser, prompts
-from mobile_agent.agent.multi.manager import StepReport, Subgoal, plan_lines
+from mobile_agent.agent.multi.manager import Subgoal, plan_lines
 from mobile_agent.agent.multi.notes import Notes
 from mobile_agent.agent.multi.prompts import system_prompt
-from mobile_agent.agent.planner import Calls, LLMPlanner, Plan, PlanContext, ask, request_summary
+from mobile_agent.agent.planner import Calls, HistoryEntry, LLMPlanner, Plan, PlanContext, ask, request_summary
 from mobile_agent.model.base import ChatModel, Message, TextPart
 
 
@@ -23,7 +23,7 @@ class Assignment:
     subgoal: str
     plan: Sequence[Subgoal] = ()
     notes: Notes | None = None
-    recent: Sequence[StepReport] = ()
+    recent: Sequence[HistoryEntry] = ()
     feedback: Sequence[str] = ()
 
 
@@ -33,7 +33,7 @@ def executor_prompt(instruction: str, a: Assignment, step: int, earlier_screens:
              f"Notes (type a value with {{name}}):\n{(a.notes or Notes()).prompt_lines()}", ""]
     if a.recent:
         parts.append("Your recent operations (oldest first):")
-        parts += [f"{r.step}. {r.action} -> {r.outcome}" for r in a.recent]
+        parts += [f"{r.step}. {r.operation} -> {r.outcome}" for r in a.recent]
     else:
         parts.append("Your recent operations: (none yet)")
     if a.feedback:

@@ -32,11 +32,11 @@ from mobile_agent.agent.risk import decide
 from mobile_agent.device.gestures import LongPress, Swipe, Tap, gesture_point
 from mobile_agent.agent.multi.cycles import CycleGuard
 from mobile_agent.agent.multi.executor import Assignment, Executor
-from mobile_agent.agent.multi.manager import Manager, ManagerReply, StepReport, Subgoal
+from mobile_agent.agent.multi.manager import Manager, ManagerReply, Subgoal
 from mobile_agent.agent.multi.notes import Notes, UnknownNoteError
 from mobile_agent.agent.multi.verifier import Verifier, deterministic_check
 from mobile_agent.agent.operations import BASIC_OPERATIONS, Stop, Type
-from mobile_agent.agent.planner import Calls, PlanContext, PlanningError, calls_of
+from mobile_agent.agent.planner import Calls, HistoryEntry, PlanContext, PlanningError, calls_of
 from mobile_agent.agent.reflection import screen_changed
 from mobile_agent.agent.trajectory import TrajectoryWriter, draw_gesture
 from mobile_agent.errors import ConfigError, DeviceError, MobileAgentError
@@ -87,7 +87,7 @@ class MultiAgent:
         self._roles: dict[str, dict[str, Any]] = {}
         self.notes = Notes()
         self.plan: list[Subgoal] = []
-        self.reports: list[StepReport] = []
+        self.reports: list[HistoryEntry] = []
         self.alerts: list[str] = []
         self.feedback: list[str] = []
         self.guard = CycleGuard(s.loop_threshold, self.multi.max_route_changes)
@@ -220,7 +220,7 @@ class MultiAgent:
         op = plan.operation
 
         def report(outcome_text: str) -> None:
-            self.reports.append(StepReport(step, str(op), outcome_text, current.text))
+            self.reports.append(HistoryEntry(step, op, outcome_text))
 
         # 3. a cycle: the same operation on the same screen, threshold times (a Stop the manager keeps
         #    refusing too)

@@ -23,7 +23,7 @@ from typing import Sequence
 from mobile_agent.agent import parser
 from mobile_agent.agent.multi.notes import Notes, valid_name
 from mobile_agent.agent.multi.prompts import system_prompt
-from mobile_agent.agent.planner import Calls, PlanContext, ask, request_summary
+from mobile_agent.agent.planner import Calls, HistoryEntry, PlanContext, ask, request_summary
 from mobile_agent.errors import ParseError
 from mobile_agent.model.base import ChatModel, Message, TextPart, encode_image
 
@@ -147,16 +147,6 @@ def parse_manager_reply(reply: str) -> ManagerReply:
 
 # --- the manager's prompt ------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class StepReport:
-    """What the manager hears of one executor step."""
-
-    step: int
-    action: str
-    outcome: str
-    subgoal: str = ""
-
-
 def plan_lines(plan: Sequence[Subgoal]) -> str:
     if not plan:
         return "(no plan yet: write one)"
@@ -164,7 +154,7 @@ def plan_lines(plan: Sequence[Subgoal]) -> str:
 
 
 def manager_prompt(instruction: str, step: int, plan: Sequence[Subgoal], notes: Notes,
-                   reports: Sequence[StepReport], alerts: Sequence[str], recent: int = 8) -> str:
+                   reports: Sequence[HistoryEntry], alerts: Sequence[str], recent: int = 8) -> str:
     parts = [f"User's instruction: {instruction}", "", f"Current plan:\n{plan_lines(plan)}", "",
              f"Notes:\n{notes.prompt_lines()}", ""]
     shown = list(reports)[-recent:]
@@ -172,7 +162,7 @@ def manager_prompt(instruction: str, step: int, plan: Sequence[Subgoal], notes: 
         skipped = len(reports) - len(shown)
         head = f"Operations so far (oldest first{f'; {skipped} earlier left out' if skipped else ''}):"
         parts.append(head)
-        parts += [f"{r.step}. {r.action} -> {r.outcome}" for r in shown]
+        parts += [f"{r.step}. {r.operation} -> {r.outcome}" for r in shown]
     else:
         parts.append("Operations so far: (none yet)")
     if alerts:
@@ -198,7 +188,7 @@ class Manager:
         self.parse_retries = parse_retries
         self.max_tokens = max_tokens
 
-    def update(self, ctx: PlanContext, plan: Sequence[Subgoal], notes: Notes, reports: Sequence[StepReport],
+    def update(self, ctx: PlanContext, plan: Sequence[Subgoal], notes: Notes, reports: Sequence[HistoryEntry],
                alerts: Sequence[str]) -> tuple[ManagerReply, str, Calls, list[str]]:
         """One manager turn on the current screen: (the parsed reply, input summary, calls, parse errors).
         Raises :class:`~mobile_agent.agent.planner.PlanningError` when no reply could be read."""
