@@ -74,15 +74,20 @@ def test_human_judge_failure_asks_how_much_was_done(tmp_path):
 
 
 def test_store_round_trip(tmp_path):
-    from mobile_agent.bench.store import ResultRow
+    from mobile_agent.bench.store import COLUMNS, ResultRow
 
+    saved = ResultRow("a-1", "a-1", 0, "A", 1, "do", True, 0.5, 1.0, 1.0, 4, 4, 2, 3, 3, "completed",
+                      prompt_tokens=7, cost_usd=0.25, duration_s=1.5, error="late", judge="human", detail={"x": [1]})
+    # the fields (and results.json's keys) stand in the table's column order, the scores after the task
+    assert list(saved.as_dict()) == list(COLUMNS[1:-1])
+    assert (saved.instruction, saved.success, saved.ps, saved.milestones, saved.outcome) == ("do", True, 0.5, 3,
+                                                                                              "completed")
     with ResultStore(tmp_path) as st:
         cid = st.register({"planner": "oracle"})
-        st.save(cid, ResultRow("a-1", "a-1", 0, "A", 1, "do", True, 0.5, 1.0, 1.0, 4, 4, 2, 3, 3, "completed",
-                               detail={"x": [1]}))
+        st.save(cid, saved)
         assert st.done(cid) == {"a-1"}
         (row,) = st.rows(cid)
-        assert row.success is True and row.detail == {"x": [1]} and row.ps == 0.5
+        assert row == saved and row.success is True
         assert st.done(st.register({"planner": "model"})) == set()
 
 

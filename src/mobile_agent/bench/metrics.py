@@ -15,7 +15,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Sequence
 
 from mobile_agent.agent.operations import Operation, Stop
@@ -46,8 +46,12 @@ class Judged:
 
 
 @dataclass
-class Metrics:
-    su: float
+class Scores:
+    """The scores of one run: success, PS, RE, CR and the counts they come from. A task's
+    :class:`Metrics` and its row in the results store (:class:`~mobile_agent.bench.store.ResultRow`)
+    are both these fields and more."""
+
+    success: bool
     ps: float
     re: float
     cr: float
@@ -56,10 +60,25 @@ class Metrics:
     correct_steps: int
     furthest: int
     milestones: int
+
+    def scores(self) -> dict[str, Any]:
+        """The fields of :class:`Scores` alone, by name."""
+        return {f.name: getattr(self, f.name) for f in fields(Scores)}
+
+
+@dataclass
+class Metrics(Scores):
+    """The scores of one run, and the benchmark's judgement of each step."""
+
     judged: list[Judged] = field(default_factory=list)
 
+    @property
+    def su(self) -> float:
+        """SU: 1.0 for a success, else 0.0."""
+        return 1.0 if self.success else 0.0
+
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {"su": self.su, **asdict(self)}
 
 
 def same_operation(op: Operation, alternative: Operation) -> bool:
@@ -110,7 +129,7 @@ def compute(task: "Task", outcomes: Sequence[StepOutcome], success: bool) -> Met
         furthest = milestones
     correct = sum(j.correct for j in judged)
     return Metrics(
-        su=1.0 if success else 0.0,
+        success=success,
         ps=correct / n if n else 0.0,
         re=task.human_steps / n if n else 0.0,
         cr=1.0 if success else (furthest / milestones if milestones else 0.0),

@@ -207,10 +207,9 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
     if tracker is not None:
         m = tracker.metrics()
         detail["steps"] = [asdict(j) for j in m.judged]
-        if not m.su:
+        if not m.success:
             detail["first_wrong"] = explain_first_wrong(m.judged, records)
-        values = dict(success=bool(m.su), ps=m.ps, re=m.re, cr=m.cr, correct_steps=m.correct_steps,
-                      furthest=m.furthest, milestones=m.milestones, human_steps=m.human_steps, steps=m.steps)
+        values = m.scores()
         judge_kind = "state"
     else:
         assert judge is not None, "a run without a phone state needs a human judge"

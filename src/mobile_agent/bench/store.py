@@ -12,6 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable
 
+from mobile_agent.bench.metrics import Scores
 from mobile_agent.errors import ConfigError
 
 DB_NAME = "results.sqlite"
@@ -73,8 +74,8 @@ def config_id(config: dict[str, Any]) -> str:
 
 
 @dataclass
-class ResultRow:
-    """One finished task."""
+class _Task:
+    """The task a result row is of: the row's first fields."""
 
     task_key: str
     task_id: str
@@ -82,15 +83,13 @@ class ResultRow:
     app: str
     tier: int
     instruction: str
-    success: bool
-    ps: float
-    re: float
-    cr: float
-    steps: int
-    human_steps: int
-    correct_steps: int
-    furthest: int
-    milestones: int
+
+
+@dataclass
+class ResultRow(Scores, _Task):
+    """One finished task: the task, its :class:`~mobile_agent.bench.metrics.Scores`, then how the
+    run went. The fields stand in the order of the table's columns (:data:`COLUMNS`)."""
+
     outcome: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -144,10 +143,8 @@ class ResultStore:
     def save(self, cid: str, row: ResultRow) -> None:
         """Write one result and commit at once (retried briefly while another writer holds the file).
         An environment failure stored earlier for the same task is cleared: the task has run now."""
-        values = (cid, row.task_key, row.task_id, row.variant, row.app, row.tier, row.instruction, int(row.success),
-                  row.ps, row.re, row.cr, row.steps, row.human_steps, row.correct_steps, row.furthest,
-                  row.milestones, row.outcome, row.prompt_tokens, row.completion_tokens, row.cost_usd,
-                  row.duration_s, row.trajectory, row.error, row.judge, json.dumps(row.detail or {}), _now())
+        fields = dict(row.as_dict(), success=int(row.success), detail=json.dumps(row.detail or {}))
+        values = (cid, *(fields[c] for c in COLUMNS[1:-1]), _now())
         sql = f"INSERT OR REPLACE INTO results ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
         self._write([(sql, values), ("DELETE FROM failures WHERE config_id = ? AND task_key = ?",
                                      (cid, row.task_key))])
