@@ -49,25 +49,36 @@ def note_after(first_app: str, seen, text: str, done) -> list:
     return [*then_notes(first_app, seen), *writing, step(save.op, done, icon_desc="Save"), stop()]
 
 
+def note_task(s, tier: int, instruction: str, paper_instruction: str, first_app: str, first_steps: list, seen,
+              text: str, accepts, description: str = "") -> Task:
+    """A task that reads something in ``first_app`` and writes it in a new note: the plan is
+    ``first_steps`` (opening ``first_app`` and what is done there), then Notes, the note ``text``,
+    Save and Stop. Success: a note made during the run whose title and body ``accepts``, once
+    ``seen`` holds (``first_app`` was used)."""
+    count = len(s.notes.notes)
+
+    def done(p: Probe) -> bool:
+        return any(accepts(n.title + " " + n.body) for n in new_notes(p, count))
+
+    return Task(
+        id="", apps=(), tier=tier, instruction=instruction, paper_instruction=paper_instruction,
+        plan=[*first_steps, *note_after(first_app, seen, text, done)],
+        success=lambda p: done(p) and seen(p),
+        description=description,
+    )
+
+
 def today_note(params: Params, s) -> Task:
     today = s.today
     params.values["date"] = today.isoformat()
-    text = f"Today is {long_date(today)}"
-    count = len(s.notes.notes)
-    seen = lambda p: p.visited("Calendar")  # noqa: E731
-
-    def done(p: Probe) -> bool:
-        return any("today is" in norm(n.title + " " + n.body) and mentions_date(n.title + " " + n.body, today)
-                   for n in new_notes(p, count))
-
-    return Task(
-        id="", apps=(), tier=1,
-        instruction='Open the Calendar and look at today\'s date, then go to Notes and create a new note to write '
-                    '"Today is <the date>".',
-        paper_instruction='Open the calendar and look at today\'s date, then go to notes and create a new note to '
-                          'write "Today is <date>".',
-        plan=[step(OpenApp("Calendar"), lambda p: p.in_app("Calendar")), *note_after("Calendar", seen, text, done)],
-        success=lambda p: done(p) and seen(p),
+    return note_task(
+        s, 1,
+        'Open the Calendar and look at today\'s date, then go to Notes and create a new note to write '
+        '"Today is <the date>".',
+        'Open the calendar and look at today\'s date, then go to notes and create a new note to '
+        'write "Today is <date>".',
+        "Calendar", [step(OpenApp("Calendar"), lambda p: p.in_app("Calendar"))], lambda p: p.visited("Calendar"),
+        f"Today is {long_date(today)}", lambda t: "today is" in norm(t) and mentions_date(t, today),
     )
 
 
@@ -76,29 +87,22 @@ def temperature_note(params: Params, s) -> Task:
     highs = [d.high for d in days]
     lows = [d.low for d in days]
     warm = max(days, key=lambda d: d.high)
-    text = (f"Next 5 days: highs from {min(highs)} to {max(highs)} C, lows from {min(lows)} to {max(lows)} C. "
-            f"Warmest on {warm.weekday} with {warm.high} C.")
-    count = len(s.notes.notes)
     values = {str(v) for v in highs + lows}
-    seen = lambda p: p.visited("Weather")  # noqa: E731
 
-    def done(p: Probe) -> bool:
-        for n in new_notes(p, count):
-            text = re.sub(r"\b5[- ]?days?\b", " ", n.title + " " + n.body, flags=re.IGNORECASE)
-            nums = set(re.findall(r"-?\d+", text))
-            if len(nums & values) >= 2:
-                return True
-        return False
+    def cites_two(text: str) -> bool:
+        text = re.sub(r"\b5[- ]?days?\b", " ", text, flags=re.IGNORECASE)
+        return len(set(re.findall(r"-?\d+", text)) & values) >= 2
 
-    return Task(
-        id="", apps=(), tier=2,
-        instruction="Check the temperature in the next 5 days, and then create a new note in Notes and write a "
-                    "temperature analysis.",
-        paper_instruction="Check the temperature in the next 5 days, and then create a new note in notes and write "
-                          "a temperature analysis.",
-        plan=[step(OpenApp("Weather"), lambda p: p.in_app("Weather")), *note_after("Weather", seen, text, done)],
-        success=lambda p: done(p) and seen(p),
-        description="success: a new note citing at least two of the forecast's temperatures, after Weather was open",
+    return note_task(
+        s, 2,
+        "Check the temperature in the next 5 days, and then create a new note in Notes and write a "
+        "temperature analysis.",
+        "Check the temperature in the next 5 days, and then create a new note in notes and write "
+        "a temperature analysis.",
+        "Weather", [step(OpenApp("Weather"), lambda p: p.in_app("Weather"))], lambda p: p.visited("Weather"),
+        f"Next 5 days: highs from {min(highs)} to {max(highs)} C, lows from {min(lows)} to {max(lows)} C. "
+        f"Warmest on {warm.weekday} with {warm.high} C.", cites_two,
+        "success: a new note citing at least two of the forecast's temperatures, after Weather was open",
     )
 
 
@@ -113,27 +117,22 @@ def lakers_note(params: Params, s) -> Task:
     g = lakers_result(s.seed)
     verb = "beat" if g["lakers_won"] else "lost to"
     other = g["opponent"].split()[-1]
-    text = (f"Sports news: the Lakers {verb} the {other} today, final score {g['score_text']}. "
-            f"{g['top_scorer']} led the Lakers with {g['top_points']} points.")
-    count = len(s.notes.notes)
     scores = {str(g["lakers_score"]), str(g["opponent_score"])}
-
-    def done(p: Probe) -> bool:
-        return any("laker" in norm(n.title + " " + n.body) and scores <= set(re.findall(r"\d+", n.title + " " + n.body))
-                   for n in new_notes(p, count))
-
-    return Task(
-        id="", apps=(), tier=3,
-        instruction="Search the result of today's Lakers game, and then create a note in Notes to write a sports "
-                    "news item about this result.",
-        paper_instruction="Search the result for today's Lakers game, and then create a note in notes to write a "
-                          "sport news for this result.",
-        plan=[step(OpenApp("Browser"), lambda p: p.in_app("Browser")),
-              step(ClickText(HINT), lambda p: p.in_app("Browser") and p.focused_rid() == "url_bar"),
-              step(Type("Lakers game today\n"), lambda p: p.in_app("Browser") and lakers_searched(p)),
-              *note_after("Browser", lakers_searched, text, done)],
-        success=lambda p: done(p) and lakers_searched(p),
-        description="success: a new note naming the Lakers and both final scores, after a Lakers search",
+    return note_task(
+        s, 3,
+        "Search the result of today's Lakers game, and then create a note in Notes to write a sports "
+        "news item about this result.",
+        "Search the result for today's Lakers game, and then create a note in notes to write a "
+        "sport news for this result.",
+        "Browser",
+        [step(OpenApp("Browser"), lambda p: p.in_app("Browser")),
+         step(ClickText(HINT), lambda p: p.in_app("Browser") and p.focused_rid() == "url_bar"),
+         step(Type("Lakers game today\n"), lambda p: p.in_app("Browser") and lakers_searched(p))],
+        lakers_searched,
+        f"Sports news: the Lakers {verb} the {other} today, final score {g['score_text']}. "
+        f"{g['top_scorer']} led the Lakers with {g['top_points']} points.",
+        lambda t: "laker" in norm(t) and scores <= set(re.findall(r"\d+", t)),
+        "success: a new note naming the Lakers and both final scores, after a Lakers search",
     )
 
 
