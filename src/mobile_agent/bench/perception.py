@@ -109,6 +109,10 @@ class BenchResult:
         def share(hit: int, total: int) -> float | None:
             return round(hit / total, 4) if total else None
 
+        def figure(hit: int, total: int, **more: Any) -> dict[str, Any]:
+            """A figure of the report: its share, what it counts of how many, then ``more``."""
+            return {"share": share(hit, total), "hit": hit, "total": total, **more}
+
         by_size: dict[str, list[float]] = {}
         for (w, h), t in zip(self.sizes, self.parse_s):
             by_size.setdefault(f"{w}x{h}", []).append(t)
@@ -125,22 +129,14 @@ class BenchResult:
             "reference_parse_s": stats(self.reference_s),
             "reference_ratio": ref_ratio,
             "table": {
-                "click_text_first_point": {"share": share(self.text_first_hit, self.text_total),
-                                           "hit": self.text_first_hit, "total": self.text_total},
-                "click_text_with_choice": {"share": share(self.text_hit, self.text_total), "hit": self.text_hit,
-                                           "total": self.text_total},
-                "original_line_matching_first_point": {"share": share(self.original_first_hit, self.text_total),
-                                                       "hit": self.original_first_hit, "total": self.text_total},
-                "original_line_matching_with_choice": {"share": share(self.original_any_hit, self.text_total),
-                                                       "hit": self.original_any_hit, "total": self.text_total},
-                "click_icon_top1_no_hint": {"share": share(self.match_hit, self.match_total),
-                                            "hit": self.match_hit, "total": self.match_total},
-                "click_icon_top1_with_hint": {"share": share(self.icon_hint_hit, self.match_total),
-                                              "hit": self.icon_hint_hit, "total": self.match_total},
-                "click_icon_any_candidate_with_hint": {"share": share(self.icon_hint_any, self.match_total),
-                                                       "hit": self.icon_hint_any, "total": self.match_total},
-                "icon_detected_at_all": {"share": share(self.icon_target_detected, self.match_total),
-                                         "hit": self.icon_target_detected, "total": self.match_total},
+                "click_text_first_point": figure(self.text_first_hit, self.text_total),
+                "click_text_with_choice": figure(self.text_hit, self.text_total),
+                "original_line_matching_first_point": figure(self.original_first_hit, self.text_total),
+                "original_line_matching_with_choice": figure(self.original_any_hit, self.text_total),
+                "click_icon_top1_no_hint": figure(self.match_hit, self.match_total),
+                "click_icon_top1_with_hint": figure(self.icon_hint_hit, self.match_total),
+                "click_icon_any_candidate_with_hint": figure(self.icon_hint_any, self.match_total),
+                "icon_detected_at_all": figure(self.icon_target_detected, self.match_total),
                 "icon_hint_misses": self.icon_hint_misses[:40],
                 "click_text_left_out": {k: {"nodes": v[0], "first_point_hit": v[1], "with_choice_hit": v[2]}
                                         for k, v in sorted(self.text_left_out.items())},
@@ -150,21 +146,16 @@ class BenchResult:
             "incremental_cpu_s": stats(self.incremental_cpu_s), "ocr_s": stats(self.ocr_s), "icons_s": stats(self.icons_s),
             "incremental_s": stats(self.incremental_s),
             "incremental_changed_fraction": stats(self.incremental_fraction),
-            "text_grounding": {"share": share(self.text_hit, self.text_total), "hit": self.text_hit,
-                               "total": self.text_total,
-                               "share_without_choice": share(self.text_hit_alone, self.text_total),
-                               "covered_left_out": self.text_covered,
-                               "misses": self.text_misses[:40]},
-            "icon_recall": {"share": share(self.icon_hit, self.icon_total), "hit": self.icon_hit,
-                            "total": self.icon_total, "misses": self.icon_misses[:40]},
-            "icon_matching_top1": {"share": share(self.match_hit, self.match_total), "hit": self.match_hit,
-                                   "total": self.match_total,
-                                   "share_known_words": share(self.match_known_hit, self.match_known_total),
-                                   "known_total": self.match_known_total,
-                                   "share_unique": share(self.match_unique_hit, self.match_unique_total),
-                                   "unique_total": self.match_unique_total, "misses": self.match_misses[:40]},
-            "app_grounding": {"share": share(self.app_hit, self.app_total), "hit": self.app_hit,
-                              "total": self.app_total},
+            "text_grounding": figure(self.text_hit, self.text_total,
+                                     share_without_choice=share(self.text_hit_alone, self.text_total),
+                                     covered_left_out=self.text_covered, misses=self.text_misses[:40]),
+            "icon_recall": figure(self.icon_hit, self.icon_total, misses=self.icon_misses[:40]),
+            "icon_matching_top1": figure(self.match_hit, self.match_total,
+                                         share_known_words=share(self.match_known_hit, self.match_known_total),
+                                         known_total=self.match_known_total,
+                                         share_unique=share(self.match_unique_hit, self.match_unique_total),
+                                         unique_total=self.match_unique_total, misses=self.match_misses[:40]),
+            "app_grounding": figure(self.app_hit, self.app_total),
         }
 
 
