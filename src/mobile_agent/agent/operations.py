@@ -17,8 +17,9 @@ Each class carries what the rest of the system needs to know about it:
   fields' names are not the words for people (Long Press);
 - ``grounds``: what perception must find on the screen (``text``, ``icon``, ``app``, ``target``:
   text, else an icon; or None), and ``needs``: the device capability it uses (or None);
-- how it becomes a gesture: :meth:`gesture` for operations that ground nothing, :meth:`at` for those
-  that do (the point grounding found).
+- how it becomes a gesture: :meth:`gesture` for operations that ground nothing (Page Up and Page
+  Down through :class:`_Scroll`'s ``swipe``, Back and Exit through :class:`_Press`'s ``key``),
+  :meth:`at` for those that do (the point grounding found).
 
 The dataclass fields are the parameters; :func:`operation_to_dict` / :func:`operation_from_dict`
 are derived from them. ``str(op)`` is the canonical grammar form, which the parser reads back to
