@@ -119,3 +119,24 @@ def test_text_only_on_the_picture_is_found_by_vision(perception, mail):
     g = perception.ground_text(img, "Lunch on Friday?", tree=without)
     assert g.found and target.bounds.contains_point(g.point)
     assert "no node of the accessibility tree" in g.message
+
+
+@pytest.mark.parametrize("words,real,copy", [("Cart", "Cart", "Messages"), ("Messages", "Messages", "Cart")])
+def test_nodes_with_the_same_desc_are_ranked_by_the_picture(perception, shop, words, real, copy):
+    """Two nodes named alike (the toolbar's cart, and the chat icon given the same content-desc): with
+    no planner and no position, the one whose pixels fit the words is tapped; a planner is asked."""
+    img, xml = shop
+    other = node(xml, desc=copy)
+    twin = xml.replace(f'content-desc="{copy}"', f'content-desc="{real}"')
+    assert twin != xml
+    g = perception.ground_icon(img, words, tree=twin)
+    assert g.found and g.point == node(xml, desc=real).bounds.center, g
+    assert "ranked by the picture" in g.message
+    asked: list[int] = []
+
+    def choose(marked, cands, question):
+        asked.append(len(cands))
+        return next(i for i, c in enumerate(cands) if other.bounds.contains_point(c.point))
+
+    g = perception.ground_icon(img, words, tree=twin, choose=choose)
+    assert asked == [2] and g.found and other.bounds.contains_point(g.point)

@@ -251,7 +251,7 @@ class Perception:
         if tree is not None:
             st, fallback = self._screen_tree(img, res, tree)
             if st is not None:
-                found = self._tree_icon(img, st, description, pos, res.lines, choose)
+                found = self._tree_icon(img, st, description, pos, res, choose)
                 if found is not None:
                     return found
                 fallback = "no node of the accessibility tree fits this description"
@@ -332,9 +332,13 @@ class Perception:
         return _noted(g, "from the accessibility tree", prefix=True)
 
     def _tree_icon(self, img: Image.Image, st: ScreenTree, description: str, pos: tuple[str, ...],
-                   lines: list[TextLine], choose: ChooseFn | None) -> Grounding | None:
+                   res: ParseResult, choose: ChooseFn | None) -> Grounding | None:
         """Tree nodes that fit an icon description: its content-desc word for word, then its
-        resource id, then the same glyph family ("back arrow" and "Navigate up")."""
+        resource id, then the same glyph family ("back arrow" and "Navigate up"). Several nodes
+        that fit equally well (a launcher's icon and its dock copy, an app's Home tab and the
+        navigation bar's) are ranked by the picture, as vision ranks icons, when no planner is there
+        to choose and no position tells them apart."""
+        lines = res.lines
         from mobile_agent.perception.icons.offline import description_families
 
         found: list[tuple[Box, float, str]] = []
@@ -363,8 +367,13 @@ class Perception:
             found = [(b, sc + 0.3 * _nearness(b, near, img.width), t) for b, sc, t in found]
         cands = _tree_candidates(found)
         top = cands[0].score
-        g = self._decide(img, [c for c in cands if c.score >= top - 0.02], pos, lines,
-                         f'the icon "{description}"', choose, what="icon", allow_many=True)
+        tied = [c for c in cands if c.score >= top - 0.02]
+        if len(tied) > 1 and choose is None and not pos:
+            g = self._ground_icon_vision(img, np.asarray(img), res, [IconBox(c.box, 1.0, "tree") for c in tied],
+                                         description, pos, None)
+            if g.status == "found" and g.chosen is not None:
+                return _noted(g, "from the accessibility tree, ranked by the picture", prefix=True)
+        g = self._decide(img, tied, pos, lines, f'the icon "{description}"', choose, what="icon", allow_many=True)
         return _noted(g, "from the accessibility tree", prefix=True)
 
     def screen_changed(self, before: Image.Image | Any, after: Image.Image | Any) -> bool:
