@@ -85,7 +85,7 @@ def love_curry(params: Params, s) -> Task:
     return Task(id="", apps=(), tier=3, instruction="I need you to help me show my love for Stephen Curry on Video.",
                 paper_instruction="I need you to help me show my love for Stephen Curry on YouTube.",
                 plan=[*search_steps(q), *open_first(q),
-                      step(ClickIcon("thumbs up"), loved, icon_desc="Like"), stop()],
+                      step(ClickIcon("thumbs up"), loved, icon_desc="Like", pick="top"), stop()],
                 success=loved,
                 description="success: a Curry video liked or commented on, or its channel subscribed to")
 
