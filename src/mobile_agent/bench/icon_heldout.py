@@ -241,6 +241,8 @@ def _mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[in
 class _Screen:
     """One screen being drawn: the canvas, its density, colours and the icons placed so far."""
 
+    descriptions = DESCRIPTIONS  # family -> what apps and models call it (a later set adds its own)
+
     def __init__(self, rng: random.Random, index: int) -> None:
         from mobile_agent.device.sim.look import load_font
 
@@ -516,7 +518,7 @@ class _Screen:
         for fam, _, _ in self.placed:
             key = SAME.get(fam, fam)
             counts[key] = counts.get(key, 0) + 1
-        targets = [Target(rng.choice(DESCRIPTIONS[fam]), SAME.get(fam, fam), box)
+        targets = [Target(rng.choice(self.descriptions[fam]), SAME.get(fam, fam), box)
                    for fam, box, ok in self.placed if ok and counts[SAME.get(fam, fam)] == 1]
         img = self.img
         quality = rng.choice((None, None, 90, 80, 70))
