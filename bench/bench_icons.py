@@ -1,14 +1,16 @@
 """Click Icon figures: icon detected at all, top-1 without a position hint, top-1 with the hint,
 any candidate inside (with the hint). Prints figures; asserts nothing.
 
-    python bench/bench_icons.py [--set sim|wide|heldout] [--screens N] [--seed 0] [--dark] [--cache DIR] [--misses] [--hybrid]
+    python bench/bench_icons.py [--set sim|wide|heldout|heldout2] [--screens N] [--seed 0] [--dark] [--cache DIR] [--misses] [--hybrid]
 
 sim and wide: the simulated phone's screens (120); targets are the clickable nodes without text
 that have a content-desc (the tree is the ground truth). heldout: the held-out icon set
 (``mobile_agent.bench.icon_heldout``, 60 screens laid out as real apps lay them out, drawn with icon
 fonts the matcher neither uses nor was developed against); targets are its icons whose family is
 unique on their screen, the hit box their 48 dp touch target; the run says whether the screens are
-the frozen set (seed 0, 60 screens). The position hint is what a planner would say of where the node is
+the frozen set (seed 0, 60 screens). heldout2: the second held-out set
+(``mobile_agent.bench.icon_heldout_v2``: thin-stroke Tabler icons, real photos, icons on photos,
+pills and gradients, low contrast, badges; needs the test extra), measured the same way. The position hint is what a planner would say of where the node is
 (``mobile_agent.bench.perception.position_hint``, as the perception benchmark uses it).
 
 OCR is the slow part and does not change with icon work, so ``--cache DIR`` keeps each screen's
@@ -50,11 +52,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=None, help="folder for OCR lines kept between runs")
     ap.add_argument("--misses", action="store_true", help="print each miss")
     ap.add_argument("--hybrid", action="store_true", help="also ground with the screen's accessibility tree")
-    ap.add_argument("--set", dest="screen_set", choices=("sim", "wide", "heldout"), default="sim",
+    ap.add_argument("--set", dest="screen_set", choices=("sim", "wide", "heldout", "heldout2"), default="sim",
                     help="sim: the simulated phone's own look; wide: the same screens in other looks; "
-                         "heldout: the held-out icon set")
+                         "heldout: the held-out icon set; heldout2: the second, harder held-out set (thin-stroke "
+                         "Tabler icons, real photos)")
     args = ap.parse_args(argv)
-    if args.screen_set == "heldout":
+    if args.screen_set in ("heldout", "heldout2"):
         if args.hybrid:
             ap.error("--hybrid needs an accessibility tree: the held-out set has none")
         return heldout(args)
@@ -131,7 +134,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def heldout(args: argparse.Namespace) -> int:
-    from mobile_agent.bench import icon_heldout as ho
+    if args.screen_set == "heldout2":
+        from mobile_agent.bench import icon_heldout_v2 as ho
+    else:
+        from mobile_agent.bench import icon_heldout as ho  # type: ignore[no-redef]
     from mobile_agent.bench.perception import CachedOcr, position_hint
     from mobile_agent.errors import ConfigError
     from mobile_agent.perception import Perception
@@ -175,7 +181,8 @@ def heldout(args: argparse.Namespace) -> int:
                 misses.append(_miss(f"{s.name} [{s.look}]: {t.description!r} {hint} box {t.box.as_tuple()}", g, gh,
                                     det))
 
-    print(f"held-out icon set, seed {args.seed}: screens {len(screens)}, icon targets {n}; set sha256 {digest[:16]}"
+    which = "second held-out icon set (v2)" if args.screen_set == "heldout2" else "held-out icon set"
+    print(f"{which}, seed {args.seed}: screens {len(screens)}, icon targets {n}; set sha256 {digest[:16]}"
           f" ({'the frozen set' if frozen else 'NOT the frozen set'})")
     _print_four(n, detected, top1, top1_hint, any_hint)
     print("by family (targets: top-1 no hint / with hint): " + ", ".join(

@@ -1,0 +1,60 @@
+"""The second held-out icon set (v2): frozen by its seed, its targets unique on their screens, its
+icons thin-stroke Tabler outlines beside real photographs, and a clear error when its packages are
+missing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mobile_agent.bench import icon_heldout_v2 as h2
+from mobile_agent.errors import ConfigError
+
+needs_packages = pytest.mark.skipif(not h2.available(), reason=h2.INSTALL)
+
+
+@needs_packages
+@pytest.mark.slow
+def test_seed_zero_is_the_frozen_set():
+    assert h2.set_digest(h2.heldout_screens()) == h2.FROZEN_SHA256
+
+
+@needs_packages
+def test_targets_are_unique_families_with_the_sets_descriptions():
+    screens = h2.heldout_screens(seed=3, count=4)
+    assert h2.set_digest(screens) == h2.set_digest(h2.heldout_screens(seed=3, count=4))
+    assert h2.set_digest(screens) != h2.set_digest(h2.heldout_screens(seed=4, count=4))
+    for s in screens:
+        w, h = s.image.size
+        assert s.targets, s.name
+        fams = [t.family for t in s.targets]
+        assert len(fams) == len(set(fams)), (s.name, fams)
+        for t in s.targets:
+            assert 0 <= t.box.x1 < t.box.x2 <= w and 0 <= t.box.y1 < t.box.y2 <= h
+            assert t.description in h2.DESCRIPTIONS[t.family] + h2.DESCRIPTIONS.get(
+                {"like": "like_outline", "account": "avatar"}.get(t.family, t.family), ())
+
+
+@needs_packages
+def test_icons_are_thin_strokes_and_the_photos_are_real():
+    # A Tabler outline at 240 px on its 24-unit grid with stroke 1.5: its strokes are 15 px wide,
+    # so its ink is a small part of its frame (a filled glyph covers far more).
+    thin = np.asarray(h2._icon_mask("outline", "bell", 1.5)) > 127
+    filled = np.asarray(h2._icon_mask("filled", "bell", 2.0)) > 127
+    assert 0.05 < thin.mean() < 0.2 and filled.mean() > 2 * thin.mean()
+    pic = np.asarray(h2._picture("chelsea.png"))
+    # a photograph: many distinct colours, not a gradient with shapes
+    assert len(np.unique((pic // 16).reshape(-1, 3), axis=0)) > 150
+
+
+def test_missing_packages_are_a_config_error_naming_them(monkeypatch):
+    monkeypatch.setattr(h2, "_pkg_dir", lambda module: None)
+    h2._tabler_dir.cache_clear()
+    try:
+        with pytest.raises(ConfigError, match="pip install pytablericons"):
+            h2._tabler_dir()
+        with pytest.raises(ConfigError, match="scikit-image"):
+            h2._photo_file("astronaut.png")
+        assert not h2.available()
+    finally:
+        h2._tabler_dir.cache_clear()
