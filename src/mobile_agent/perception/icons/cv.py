@@ -69,6 +69,43 @@ class CvIconDetector:
         k = np.ones((open_side, open_side), np.uint8)
         return cv2.morphologyEx(filled, cv2.MORPH_OPEN, k)
 
+    def white_on_picture(self, rgb: np.ndarray, ink: np.ndarray, text_boxes: Sequence[Box] = ()) -> np.ndarray:
+        """A mask (working scale) of white glyphs over pictures: pure white, unsaturated strokes
+        (found at full resolution: a 1.5 dp stroke is a pixel or two wide, and halving the image
+        blends it into the photo) whose surroundings are not flat (a photo, a gradient, a scrim on
+        a photo) and not white. White icons on a flat bar and a white page are left to the other
+        passes; text is left out as there."""
+        s = self.scale
+        lo, hi = rgb.min(axis=2), rgb.max(axis=2)
+        full = ((lo > 225) & (hi - lo < 30)).astype(np.uint8) * 255
+        white = (cv2.resize(full, (ink.shape[1], ink.shape[0]), interpolation=cv2.INTER_AREA) > 40).astype(np.uint8) * 255
+        for b in text_boxes:
+            white[int(b.y1 * s):int(np.ceil(b.y2 * s)), int(b.x1 * s):int(np.ceil(b.x2 * s))] = 0
+        joined = cv2.morphologyEx(white, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+        out = np.zeros_like(white)
+        if n <= 1:
+            return out
+        small = cv2.resize(rgb, (ink.shape[1], ink.shape[0]), interpolation=cv2.INTER_AREA)
+        hh, ww = white.shape
+        min_side = self.min_side * s
+        max_side = 0.15 * min(hh, ww)
+        for i in range(1, n):
+            x, y, bw, bh, area = (int(v) for v in stats[i])
+            if max(bw, bh) < min_side or max(bw, bh) > max_side:
+                continue
+            m = max(3, max(bw, bh) // 3)
+            x1, y1, x2, y2 = max(0, x - m), max(0, y - m), min(ww, x + bw + m), min(hh, y + bh + m)
+            ring = np.ones((y2 - y1, x2 - x1), bool)
+            ring[y - y1:y - y1 + bh, x - x1:x - x1 + bw] = False
+            around = small[y1:y2, x1:x2][ring]
+            if len(around) < 20 or (white[y1:y2, x1:x2][ring] > 0).mean() > 0.3:
+                continue
+            if float(around.reshape(-1, 3).std(axis=0).mean()) < 12.0:
+                continue  # a flat bar or disc: the ink passes see this icon already
+            out[labels == i] = 255
+        return out
+
     def detect(self, rgb: np.ndarray, text_boxes: Sequence[Box] = ()) -> list[IconBox]:
         h, w = rgb.shape[:2]
         s = self.scale
@@ -83,6 +120,10 @@ class CvIconDetector:
         # Solid shapes touching thin lines (a white heart on a picture, touched by a drawn line):
         # outlines filled, then an opening that removes lines thinner than the kernel.
         passes.append((self.solid(ink, max_side), 0, -0.05))
+        # Icons drawn over a photo (Navigate up, Share, a heart on a hero picture or a product
+        # shot), thin outlines included: the photo's texture is ink everywhere, so the glyph's
+        # strokes join the photo's; they stand out as pure white.
+        passes.append((self.white_on_picture(rgb, ink, text_boxes), 0, -0.1))
         for grown, half, bonus in passes:
             n, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
             for i in range(1, n):
