@@ -82,7 +82,7 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "inbox": ("inbox", "envelope"),
     "location": ("location_dot", "location_crosshairs"), "pin": ("location_dot", "thumbtack"), "map": ("map", "r:map", "location_dot"),
     "gps": ("location_crosshairs", "location_dot"), "navigate": ("location_arrow",), "directions": ("diamond_turn_right", "location_arrow"),
-    "download": ("download",), "upload": ("upload",), "filter": ("filter", "mi:filter_list~0.7"), "sort": ("sort", "arrow_down_wide_short"),
+    "download": ("download",), "upload": ("upload",), "filter": ("filter", "sliders~0.85", "mi:filter_list~0.7"), "sort": ("sort", "arrow_down_wide_short"),
     "calendar": ("calendar", "r:calendar"), "date": ("calendar",), "clock": ("clock", "r:clock"), "time": ("clock", "r:clock"),
     "timer": ("stopwatch", "clock"), "history": ("clock_rotate_left",),
     "lock": ("lock",), "unlock": ("lock_open",), "wifi": ("wifi",), "wi-fi": ("wifi",), "internet": ("wifi", "globe"),
@@ -499,6 +499,85 @@ def inner_mask(outer: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
     return tight
 
 
+def without_badge(outer: np.ndarray) -> np.ndarray:
+    """``outer`` (an icon's padded crop) with a notification badge painted over in the background
+    colour: a small disc of a saturated colour (a red count or dot) overlapping the icon's upper
+    corner. The badge is no part of the glyph's shape, and its colour made a bell or a cart look
+    like part of a photo (``texture_score``); a badged bell and cart lost to plain toolbar glyphs.
+    Returns ``outer`` itself when there is no badge."""
+    h, w = outer.shape[:2]
+    if min(h, w) < 12:
+        return outer
+    hsv = cv2.cvtColor(np.ascontiguousarray(outer), cv2.COLOR_RGB2HSV)
+    border = np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]]).astype(np.int16)
+    bg = np.median(border, axis=0)
+    bg_hsv = cv2.cvtColor(bg.astype(np.uint8).reshape(1, 1, 3), cv2.COLOR_RGB2HSV)[0, 0].astype(np.int16)
+    hue_far = np.abs(hsv[:, :, 0].astype(np.int16) - bg_hsv[0])
+    hue_far = np.minimum(hue_far, 180 - hue_far) > 12
+    sat = (hsv[:, :, 1] > 120) & (hsv[:, :, 2] > 110) & (hue_far | (bg_hsv[1] < 60))
+    if not sat.any():
+        return outer
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(sat.astype(np.uint8), connectivity=8)
+    side = min(h, w)
+    out = None
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        big = max(bw, bh)
+        if big < side * 0.12 or big > side * 0.55 or min(bw, bh) < 0.7 * big:
+            continue
+        if y + bh / 2 > h * 0.5:  # a badge sits on the upper half
+            continue
+        # a filled disc, with or without white digits inside it
+        hull = cv2.convexHull(np.column_stack(np.nonzero(labels == i))[:, ::-1].astype(np.int32))
+        if cv2.contourArea(hull) < 0.6 * bw * bh:
+            continue
+        # the rest of the crop must still hold ink (the icon itself)
+        rest = np.abs(outer.astype(np.int16) - bg).max(axis=2) > 40
+        rest[max(0, y - 2):y + bh + 2, max(0, x - 2):x + bw + 2] = False
+        if rest.sum() < 0.02 * h * w:
+            continue
+        if out is None:
+            out = outer.copy()
+        cx, cy, r = x + bw / 2.0, y + bh / 2.0, big / 2.0 + max(1.0, 0.15 * big)
+        yy, xx = np.ogrid[:h, :w]
+        out[(xx - cx) ** 2 + (yy - cy) ** 2 <= r * r] = bg.astype(np.uint8)
+    return outer if out is None else out
+
+
+def keyed_mask(outer: np.ndarray) -> np.ndarray | None:
+    """The strokes of a flat white (or black) glyph over a busy background (a photo, a scrim on a
+    photo), as a tight mask: near-white (near-black) pixels in components that lie towards the
+    crop's middle and are not the crop's background. ``None`` when there is no such glyph."""
+    h, w = outer.shape[:2]
+    if min(h, w) < 12:
+        return None
+    lo, hi = outer.min(axis=2).astype(np.int16), outer.max(axis=2).astype(np.int16)
+    side = min(h, w)
+    for key in ((lo > 200) & (hi - lo < 45), hi < 45):
+        k = key.astype(np.uint8)
+        if k.mean() < 0.02 or k.mean() > 0.6:
+            continue
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(k, connectivity=8)
+        keep = np.zeros(n, bool)
+        for i in range(1, n):
+            x, y, bw, bh, area = (int(v) for v in stats[i])
+            cx, cy = x + bw / 2.0, y + bh / 2.0
+            if max(bw, bh) < 0.12 * side or area > 0.5 * h * w:
+                continue
+            if abs(cx - w / 2.0) > 0.3 * w or abs(cy - h / 2.0) > 0.3 * h:
+                continue
+            keep[i] = True
+        if not keep.any():
+            continue
+        m = keep[labels].astype(np.uint8) * 255
+        ys, xs = np.nonzero(m)
+        tight = m[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+        fill = float(tight.mean()) / 255.0
+        if max(tight.shape) >= 0.35 * side and 0.06 <= fill <= 0.75:
+            return tight
+    return None
+
+
 def description_glyphs(description: str) -> list[str]:
     """Font Awesome glyphs for the shape words of ``description`` (empty when none is known)."""
     glyphs: list[str] = []
@@ -604,8 +683,11 @@ def context_phrase(description: str) -> str:
     return " ".join(keep)
 
 
+# Words that name a picture (a photo, a cover) rather than a glyph. "profile" alone is no such
+# word: a Profile tab or button is a person glyph or a round avatar (the avatar branch), and
+# taking it as a picture let any square photo thumbnail win for "Profile".
 PICTURE_WORDS = {"photo", "photos", "picture", "pictures", "image", "images", "thumbnail", "thumbnails", "cover",
-                 "artwork", "wallpaper", "poster", "preview", "avatar", "profile", "video", "clip"}
+                 "artwork", "wallpaper", "poster", "preview", "avatar", "video", "clip"}
 
 
 def picture_score(crop: np.ndarray) -> float:
@@ -642,6 +724,33 @@ def texture_score(crop: np.ndarray) -> float:
     _, counts = np.unique((off // 32).astype(np.int32), axis=0, return_counts=True)
     bins = int((counts >= 4).sum())
     return float(np.clip((bins - 2) / 8.0, 0.0, 1.0))
+
+
+def shading_score(crop: np.ndarray) -> float:
+    """How much a crop is shaded like a photo, 0 to 1, where ``texture_score`` cannot tell (a
+    black-and-white or sepia photo has its colours on one line, as a glyph has): a glyph is two
+    flat colours whose in-between tones lie only along its edges, next to a strong gradient; a
+    photo has in-between tones across smooth areas (shading)."""
+    h, w = crop.shape[:2]
+    if min(h, w) < 16:
+        return 0.0
+    side = 64
+    small = cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA).astype(np.float32)
+    border = np.concatenate([small[0], small[-1], small[:, 0], small[:, -1]])
+    bg = np.median(border, axis=0)
+    flat = small.reshape(-1, 3)
+    far = flat[int(np.argmax(np.abs(flat - bg).sum(axis=1)))]
+    d = far - bg
+    if float(np.abs(d).max()) < 40:
+        return 0.0
+    t = np.clip(((small - bg) @ d) / max(1.0, float(d @ d)), 0.0, 1.0)
+    gx = cv2.Sobel(t, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(t, cv2.CV_32F, 0, 1, ksize=3)
+    grad = np.sqrt(gx * gx + gy * gy)
+    between = (t > 0.2) & (t < 0.8)
+    smooth = grad < 0.6
+    frac = float((between & smooth).mean())
+    return float(np.clip((frac - 0.06) / 0.2, 0.0, 1.0))
 
 
 def roundness(mask: np.ndarray) -> float:
@@ -737,38 +846,63 @@ class OfflineIconMatcher:
             # A margin of background around the box helps find the border colour.
             pad = max(2, min(b.width, b.height) // 8)
             outer = rgb[max(0, b.y1 - pad):b.y2 + pad, max(0, b.x1 - pad):b.x2 + pad]
+            # A badge (a red count on a bell or a cart) is no part of the glyph: the shape is
+            # compared with and without it, and the crop without it says whether this is a photo.
+            clean = outer if avatar or colors else without_badge(outer)
+            if clean is not outer:
+                crop = clean[min(pad, b.y1):, min(pad, b.x1):][:crop.shape[0], :crop.shape[1]]
             mask = ink_mask(outer)
             if mask is None or not crop.size:
                 out.append(0.0)
                 continue
             shape = 0.5
+            tex = max(texture_score(crop), shading_score(crop))
+            # A glyph drawn over a photo (a white heart on a product shot, Navigate up on a hero
+            # picture): its flat white or black strokes, keyed out of the busy background.
+            keyed = keyed_mask(outer) if tex > 0.15 and not avatar else None
+            keyed_wins = False
             if refs:
-                best = -1.0
+                best = best_keyed = -1.0
                 masks = [mask]
                 inner = inner_mask(outer, mask)
                 if inner is not None:
                     masks.append(inner)
-                for m in masks:
+                clean_mask = ink_mask(clean) if clean is not outer else None
+                if clean_mask is not None:
+                    masks.append(clean_mask)
+                for m in masks + ([keyed] if keyed is not None else []):
                     v1, v2, hog, aspect = _normalise(m)
+                    c_best = -1.0
                     for (r1, r2, rhog, raspect), prior, zone in refs:
                         if zone and not in_zone(zone, b, width, height):
                             continue
                         c = 0.35 * float(v1 @ r1) + 0.15 * float(v2 @ r2) + 0.5 * (2.0 * float(hog @ rhog) - 1.0)
                         ar = min(aspect, raspect) / max(aspect, raspect)
-                        best = max(best, prior * c * (0.75 + 0.25 * ar))
-                shape = max(0.0, min(1.0, (best + 0.2) / 1.2))
+                        c_best = max(c_best, prior * c * (0.75 + 0.25 * ar))
+                    if m is keyed:
+                        best_keyed = c_best
+                    else:
+                        best = max(best, c_best)
+                keyed_wins = best_keyed > best
+                shape = max(0.0, min(1.0, (max(best, best_keyed) + 0.2) / 1.2))
             if avatar:
                 # A round, photo-like (or letter-on-disc) candidate is the avatar; a person glyph
                 # still counts by shape.
                 full = _full_mask(outer)
+                if full is not None:
+                    # a photo's light parts near the page's colour notch its outline: close them
+                    k = max(3, min(full.shape[:2]) // 6)
+                    full = cv2.morphologyEx(np.pad(full, k), cv2.MORPH_CLOSE, cv2.getStructuringElement(
+                        cv2.MORPH_ELLIPSE, (k, k)))[k:-k, k:-k]
                 rnd = roundness(full) if full is not None else 0.0
-                tex = max(texture_score(crop), 0.6 if inner_mask(outer, mask) is not None else 0.0)
+                tex = max(tex, 0.6 if inner_mask(outer, mask) is not None else 0.0)
                 shape = max(shape, 0.95 * rnd * max(0.5, tex))
             elif pictures:
                 shape = max(shape, 0.9 * picture_score(crop))
             else:
-                # Clutter: part of a photo, a thumbnail or an avatar is no glyph.
-                shape *= 1.0 - 0.5 * texture_score(crop)
+                # Clutter: part of a photo, a thumbnail or an avatar is no glyph, unless a flat
+                # glyph keyed out of it is what matched.
+                shape *= 1.0 - 0.5 * tex * (0.3 if keyed_wins else 1.0)
             if colors:
                 border = np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]]).astype(np.int16)
                 bg = np.median(border, axis=0)
