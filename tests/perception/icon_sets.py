@@ -185,3 +185,87 @@ def app_screen(width: int = 1080, height: int = 2400, dark: bool = False, icon_s
     draw.rounded_rectangle((x2 - s, y2 - s, x2, y2), radius=round(16 * dp), fill=accent)
     icon("add", x2 - s // 2, y2 - s // 2, (255, 255, 255))
     return img, boxes
+
+
+# Real photographs for clutter, from scikit-image's bundled pictures: those the second held-out
+# icon set does NOT use (it draws astronaut, chelsea, coffee, rocket, hubble, retina, camera), so
+# that tests and the held-out set stay apart. Licences as scikit-image documents them.
+TEST_PHOTOS = {"immunohistochemistry": ("ihc.png", "no known copyright restrictions"),  # colour
+               "coins": ("coins.png", "no known copyright restrictions (Brooklyn Museum)"),
+               "gravel": ("gravel.png", "CC0"), "brick": ("brick.png", "CC0"), "grass": ("grass.png", "CC0")}
+
+
+def real_photo(name: str, width: int, height: int, tint: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> Image.Image:
+    """A ``width`` x ``height`` piece of one of :data:`TEST_PHOTOS` (grey ones tinted by ``tint``)."""
+    import numpy as np
+
+    spec = importlib.util.find_spec("skimage")
+    assert spec is not None and spec.submodule_search_locations, "scikit-image (its bundled pictures) is needed"
+    pic = Image.open(Path(list(spec.submodule_search_locations)[0]) / "data" / TEST_PHOTOS[name][0]).convert("RGB")
+    pw, ph = pic.size
+    cw = min(pw, int(ph * width / height))
+    ch = int(cw * height / width)
+    pic = pic.crop(((pw - cw) // 2, (ph - ch) // 2, (pw - cw) // 2 + cw, (ph - ch) // 2 + ch)).resize((width, height))
+    arr = np.asarray(pic, np.float32) * np.array(tint, np.float32)
+    return Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8))
+
+
+def photo_screen(width: int = 1080, height: int = 2400, dark: bool = False, weight: str = "light"
+                 ) -> tuple[Image.Image, dict[str, Box]]:
+    """A detail page as real apps draw it, with real photos and thin-stroke icons (Phosphor's
+    ``light`` or ``thin`` weight): a hero photo under the status bar with Navigate up, Share and
+    Favorite drawn white over it; a title and text; a row whose texts hold glyph-like characters
+    ("x 2 items", "Q&A"); a row of photo thumbnails; the account's round photo and a Search and a
+    Close icon in a bar at the bottom, above the gesture navigation's inset. Returns the image and the touch box (48 dp) of each target:
+    "back", "share", "like", "avatar", "search", "close"."""
+    from mobile_agent.device.sim.look import load_font
+
+    bg, fg, sub = ((18, 18, 18), (230, 225, 229), (160, 160, 170)) if dark else \
+        ((255, 255, 255), (60, 60, 67), (100, 100, 110))
+    img = Image.new("RGB", (width, height), bg)
+    draw = ImageDraw.Draw(img)
+    dp = width / 392.0
+    half, glyph = round(24 * dp), round(24 * dp)
+    boxes: dict[str, Box] = {}
+
+    def icon(key: str, name: str, cx: int, cy: int, color: tuple[int, int, int]) -> None:
+        draw_icon(draw, f"{name}-{weight}", Box(cx - glyph // 2, cy - glyph // 2, cx + glyph // 2, cy + glyph // 2),
+                  color)
+        boxes[key] = Box(cx - half, cy - half, cx + half, cy + half)
+
+    hero = round(height * 0.32)
+    photo = real_photo("immunohistochemistry", width, hero - round(24 * dp))
+    # the dark gradient apps lay over the top of a hero picture so that the bar's icons read
+    import numpy as np
+
+    fade = np.clip(1.0 - np.arange(photo.height, dtype=np.float32) / (120 * dp), 0.0, 1.0)[:, None, None]
+    photo = Image.fromarray((np.asarray(photo, np.float32) * (1.0 - 0.45 * fade)).astype(np.uint8))
+    img.paste(photo, (0, round(24 * dp)))
+    cy = round(24 * dp) + round(32 * dp)
+    icon("back", "arrow-left", round(28 * dp), cy, (255, 255, 255))
+    icon("share", "share-network", width - round(76 * dp), cy, (255, 255, 255))
+    icon("like", "heart", width - round(28 * dp), cy, (255, 255, 255))
+    big = load_font("noto-sans", round(22 * dp), 600)
+    small = load_font("noto-sans", round(15 * dp), 400)
+    y = hero + round(16 * dp)
+    draw.text((round(16 * dp), y), "Stained tissue, 40x", font=big, fill=fg)
+    y += round(44 * dp)
+    for line in ("x 2 items in your list", "Q&A with the lab team", "Open the sample notes"):
+        draw.text((round(16 * dp), y), line, font=small, fill=sub)
+        y += round(28 * dp)
+    y += round(12 * dp)
+    thumb = (width - round(40 * dp)) // 3
+    for k, (name, tint) in enumerate((("grass", (0.8, 1.0, 0.6)), ("gravel", (0.7, 0.9, 1.0)),
+                                      ("brick", (1.0, 0.7, 0.6)))):
+        img.paste(real_photo(name, thumb, thumb, tint), (round(12 * dp) + k * (thumb + round(8 * dp)), y))
+    bar = height - round(88 * dp)  # a bottom bar, above the gesture navigation's 24 dp
+    draw.rectangle((0, bar, width, height), fill=(32, 32, 36) if dark else (243, 243, 246))
+    cy = bar + round(32 * dp)
+    side = round(32 * dp)
+    x = round(28 * dp)
+    paste_round(img, real_photo("immunohistochemistry", side, side),
+                Box(x - side // 2, cy - side // 2, x - side // 2 + side, cy - side // 2 + side))
+    boxes["avatar"] = Box(x - half, cy - half, x + half, cy + half)
+    icon("search", "magnifying-glass", width // 2, cy, fg)
+    icon("close", "x", width - round(28 * dp), cy, fg)
+    return img, boxes

