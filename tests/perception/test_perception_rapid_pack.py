@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from PIL import Image
 
 from mobile_agent.device.sim import SimPhone
 from mobile_agent.perception.ocr.rapid import RapidOcrEngine, _segments, pack_widths
@@ -87,6 +88,61 @@ def test_packed_reading_matches_reading_each_crop_alone(screens: list[np.ndarray
     assert same / total >= 0.97, (same, total)
     # a word lands where it does when its crop is read alone, give or take one CTC column
     assert offsets and max(offsets) <= 8, max(offsets)
+
+
+def _is_word(text: str | None) -> bool:
+    return text is not None and sum(ch.isalnum() for ch in text) >= 2
+
+
+def test_packing_glyph_crops_uses_fewer_inputs_and_grounds_texts_alike(screens: list[np.ndarray]) -> None:
+    """``pack_min_ratio=0`` packs glyph-sized crops (a digit, a short word in a tall box, an icon
+    read as text) with the others: fewer recogniser inputs, and Click Text lands where it lands with
+    each of them read alone in its own input (the default), for every text the default reads on
+    these screens (the calendar's digits included)."""
+    from mobile_agent.perception import Perception
+
+    now, before = RapidOcrEngine(pack_min_ratio=0.0), RapidOcrEngine()
+    assert before.pack_min_ratio == 2.0
+    p_now, p_before = Perception(ocr=now), Perception(ocr=before)
+    inputs_now = inputs_before = 0
+    targets = 0
+    for rgb in screens:
+        img = Image.fromarray(rgb)
+        boxes = now.detect(rgb)
+        widths = [int(np.ceil(48 * bx.width / bx.height)) for bx in boxes]
+        inputs_now += len(pack_widths(widths, 320, 16, now.pack_min_ratio * 48))
+        inputs_before += len(pack_widths(widths, 320, 16, before.pack_min_ratio * 48))
+        texts = {line.text for line in p_before.parse(img).lines if _is_word(line.text) or line.text.isdigit()}
+        for text in sorted(texts):
+            g_now, g_before = p_now.ground_text(img, text), p_before.ground_text(img, text)
+            assert g_now.status == g_before.status, text
+            assert len(g_now.candidates) == len(g_before.candidates), text
+            # the same places (a word's box may move by a CTC column: a pixel or two)
+            for c_now, c_before in zip(g_now.candidates, g_before.candidates):
+                assert c_before.box.contains_point(c_now.point) and c_now.box.contains_point(c_before.point), text
+            targets += 1
+    assert targets >= 80
+    assert inputs_now <= 0.6 * inputs_before, (inputs_now, inputs_before)
+
+
+def test_glyph_pass_reads_each_glyph_alone(screens: list[np.ndarray]) -> None:
+    """The glyph pass (a one- or two-character Click Text target) reads each glyph in its own
+    input, whatever the engine packs: its readings do not depend on ``pack_min_ratio``."""
+    a, b = RapidOcrEngine(pack_min_ratio=0.0), RapidOcrEngine()
+    rgb = screens[3]  # Calendar: rows of lone digits
+    known = [line.box for line in a.read(rgb)]
+    glyphs = a.read_glyphs(rgb, known)
+    assert glyphs, "the calendar should have glyphs the line detector misses"
+    assert [(g.text, g.box) for g in glyphs] == [(g.text, g.box) for g in b.read_glyphs(rgb, known)]
+
+
+def test_parse_reports_where_the_ocr_time_goes(screens: list[np.ndarray]) -> None:
+    from mobile_agent.perception import Perception
+
+    res = Perception(incremental=False).parse(Image.fromarray(screens[0]), icons=True)
+    t = res.timings
+    assert t["ocr_detect"] > 0 and t["ocr_recognize"] > 0 and t["icons"] > 0
+    assert t["ocr_detect"] + t["ocr_recognize"] <= t["ocr"] <= t["total"]
 
 
 def test_packed_word_boxes_land_on_their_words(screens: list[np.ndarray]) -> None:

@@ -108,6 +108,9 @@ class Perception:
             t1 = time.perf_counter()
             lines = self.ocr.read(rgb)
             result = ParseResult(w, h, lines, None, {"ocr": time.perf_counter() - t1}, self.ocr.name)
+            stages = getattr(self.ocr, "stage_timings", None)
+            if stages is not None:
+                result.timings.update(stages())
         if icons:
             self._add_icons(rgb, result)
         result.timings["total"] = time.perf_counter() - t0

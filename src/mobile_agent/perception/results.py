@@ -56,7 +56,8 @@ class ParseResult:
     """Everything perception read off one screenshot.
 
     ``icons`` is ``None`` when icon detection was not asked for (it runs only when an operation
-    needs it). ``timings`` holds seconds per stage (``ocr``, ``icons``, ``total``) and
+    needs it). ``timings`` holds seconds per stage (``ocr``, ``icons``, ``total``; with the RapidOCR
+    engine, ``ocr_detect`` and ``ocr_recognize`` of a full read too) and
     ``reused_lines`` how many lines an incremental parse took over from the previous result.
     """
 

@@ -8,11 +8,17 @@ screenshot that costs over a second on two cores. Here:
 - The angle classifier is off (screen text is upright).
 - Recognition reads crops of the full-resolution image, each scaled to the recogniser's 48 px
   height. The recogniser reads at least 320 px of width per input (PaddleOCR's parameter, which
-  this model needs: a lone short crop read without that padding reads worse), so crops of two
+  this model needs: a lone short crop read in a narrower input reads worse), so crops of two
   characters or more are packed side by side into 320 px inputs, 16 px apart, and the CTC columns
-  are split back among them by position; narrower crops (a single glyph or icon) are read alone.
-  That takes about a fifth off recognition, with the same readings but for a handful of spaces and
-  letter cases (measured on the simulated phone's screens; docs/perception.md).
+  are split back among them by position; glyph-sized crops (under two line heights wide: a digit,
+  a short word in a tall box, an icon the detector took for text) are read alone, each in its own
+  320 px input. That takes about a fifth off recognition, with the same readings but for a handful
+  of spaces and letter cases (measured on the simulated phone's screens; docs/perception.md).
+  ``pack_min_ratio=0`` packs glyph-sized crops too: they are half the crops of a phone screen and
+  most of the recogniser's inputs, so a parse takes about a quarter less, and Click Text and Click
+  Icon land where they did on the sim and wide sets; but a glyph read beside others reads worse
+  (a numbered label's "10" as "1", an icon as another symbol), so it is not the default
+  (docs/perception.md). The glyph pass (:meth:`read_glyphs`) reads each glyph alone either way.
   Inputs go to the recogniser 8 at a time (``rec_batch``): nearly all are 320 px wide, so a
   batch pads nothing, and 8 costs 4% less per input than 4.
 - Crops already read (same pixels) are taken from a small cache, which makes re-reading an
@@ -28,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import math
 import threading
+import time
 from collections import OrderedDict
 from itertools import pairwise
 from pathlib import Path
@@ -48,6 +55,8 @@ _REC_H = 48  # the recogniser's input height
 _REC_MIN_W = 320  # the least width it reads (PaddleOCR's rec_image_shape)
 _PACK_GAP = 16  # pixels between crops packed into one input
 _PACK_MIN_RATIO = 2.0  # crops narrower than this many times their height are read alone
+_GLYPH_W = 2 * _REC_H  # a crop narrower than this (scaled to the recogniser's height) is glyph-sized
+_GLYPH_PACK_MIN_RATIO = _GLYPH_W / _REC_H  # the glyph pass (read_glyphs) reads each glyph alone
 
 WordTuple = tuple[str, float, tuple[int, int, int, int]]
 RecResult = tuple[str, float, list[WordTuple]]
@@ -61,7 +70,8 @@ class RapidOcrEngine:
     def __init__(self, det_max_side: int = 800, text_score: float = 0.5, box_thresh: float = 0.5,
                  unclip_ratio: float = 1.6, rec_batch: int = 8, threads: int | None = None,
                  word_boxes: bool = True, crop_pad: float = 0.0, pack: bool = True,
-                 flush_denormals: bool = True, det_int8: bool = False) -> None:
+                 flush_denormals: bool = True, det_int8: bool = False,
+                 pack_min_ratio: float = _PACK_MIN_RATIO) -> None:
         try:
             from rapidocr import RapidOCR
         except ImportError as exc:  # pragma: no cover - a pinned dependency
@@ -88,6 +98,7 @@ class RapidOcrEngine:
         self.crop_pad = crop_pad
         self.rec_batch = max(1, int(rec_batch))
         self.pack = pack
+        self.pack_min_ratio = float(pack_min_ratio)
         self.flush_denormals = flush_denormals
         self.det_int8 = det_int8
         if det_int8 and not INT8_DET.exists():
@@ -95,6 +106,7 @@ class RapidOcrEngine:
                               "python bench/quantize_det.py (needs: pip install onnx)")
         self.threads = threads
         self._lock = threading.Lock()
+        self._stages = threading.local()
         self._cache: OrderedDict[bytes, RecResult] = OrderedDict()
         self._det = None
         self._rec = None
@@ -184,7 +196,8 @@ class RapidOcrEngine:
         return self.recognize(rgb, boxes)
 
     # -- recognition ----------------------------------------------------------------------------
-    def recognize(self, rgb: np.ndarray, boxes: list[Box], keep_all: bool = False) -> list[Any]:
+    def recognize(self, rgb: np.ndarray, boxes: list[Box], keep_all: bool = False,
+                  pack_min_ratio: float | None = None) -> list[Any]:
         """Read the text in each box of ``rgb``; lines under ``text_score`` or empty are dropped
         (with ``keep_all``, they are ``None`` in a list parallel to ``boxes``)."""
         if not boxes:
@@ -193,6 +206,7 @@ class RapidOcrEngine:
         keys: list[bytes] = []
         results: list[RecResult | None] = []
         h = rgb.shape[0]
+        ratio = self.pack_min_ratio if pack_min_ratio is None else pack_min_ratio
         for b in boxes:
             # Extra rows above and below make the recogniser's input shorter (it is scaled to a
             # fixed height), which costs less; ``crop_pad`` is that share of the line's height.
@@ -200,7 +214,7 @@ class RapidOcrEngine:
             y1, y2 = max(0, b.y1 - pad), min(h, b.y2 + pad)
             crop = np.ascontiguousarray(rgb[y1:y2, b.x1:b.x2, ::-1])
             key = hashlib.blake2b(crop.tobytes(), digest_size=16,
-                                  person=b"%dx%d" % (crop.shape[1], crop.shape[0])).digest()
+                                  person=b"%dx%d:%g" % (crop.shape[1], crop.shape[0], ratio)).digest()
             bgr_crops.append(crop)
             keys.append(key)
             with self._lock:
@@ -210,7 +224,7 @@ class RapidOcrEngine:
             results.append(hit)
         todo = [i for i, r in enumerate(results) if r is None]
         if todo:
-            read = self._read_crops([bgr_crops[i] for i in todo])
+            read = self._read_crops([bgr_crops[i] for i in todo], ratio)
             for i, r in zip(todo, read):
                 results[i] = r
                 with self._lock:
@@ -231,7 +245,7 @@ class RapidOcrEngine:
             lines.append(TextLine(text, b, score, wlist))
         return lines
 
-    def _read_crops(self, crops: list[np.ndarray]) -> list[RecResult]:
+    def _read_crops(self, crops: list[np.ndarray], pack_min_ratio: float) -> list[RecResult]:
         """Text, score and word boxes of each BGR crop, read in packed inputs (see the module's
         documentation): the readings rapidocr's own recogniser gives crop by crop, bar a few spaces
         and letter cases."""
@@ -239,7 +253,7 @@ class RapidOcrEngine:
         inputs = [_rec_input(c) for c in crops]
         widths = [x.shape[2] for x in inputs]
         canvases = pack_widths(widths, _REC_MIN_W, _PACK_GAP,
-                               _PACK_MIN_RATIO * _REC_H if self.pack else float("inf"))
+                               pack_min_ratio * _REC_H if self.pack else float("inf"))
         # Batches of inputs of like width: each batch is padded to its widest input.
         canvases.sort(key=lambda c: c[0] if c[0] > _REC_MIN_W else 0)
         out: list[Any] = [None] * len(crops)
@@ -262,7 +276,8 @@ class RapidOcrEngine:
         words: list[list[WordTuple]] = [[] for _ in crops]
         if self.word_boxes:
             words = self._word_boxes(crops, SimpleNamespace(txts=[t for t, _ in out], word_results=infos))
-        return [(t, sc, wl) for (t, sc), wl in zip(out, words)]
+        result = [(t, sc, wl) for (t, sc), wl in zip(out, words)]
+        return result
 
     @staticmethod
     def _decode(rec: Any, idx: np.ndarray, prob: np.ndarray, col_offset: float,
@@ -336,7 +351,7 @@ class RapidOcrEngine:
                 crops.append(Box(max(0, x1), max(0, b.y1 - top), min(w, x1 + side), min(h, b.y2 + 10)))
                 owner.append(k)
         best: dict[int, TextLine] = {}
-        for k, line in zip(owner, self.recognize(rgb, crops, keep_all=True)):
+        for k, line in zip(owner, self.recognize(rgb, crops, keep_all=True, pack_min_ratio=_GLYPH_PACK_MIN_RATIO)):
             if line is None:
                 continue
             t = line.text.strip()
@@ -347,7 +362,16 @@ class RapidOcrEngine:
         return [best[k] for k in sorted(best)]
 
     def read(self, rgb: np.ndarray, det_scale: float | None = None) -> list[TextLine]:
-        return self.recognize(rgb, self.detect(rgb, det_scale))
+        t0 = time.perf_counter()
+        boxes = self.detect(rgb, det_scale)
+        t1 = time.perf_counter()
+        lines = self.recognize(rgb, boxes)
+        self._stages.timings = {"ocr_detect": t1 - t0, "ocr_recognize": time.perf_counter() - t1}
+        return lines
+
+    def stage_timings(self) -> dict[str, float]:
+        """Seconds spent detecting and recognising in this thread's last :meth:`read`."""
+        return dict(getattr(self._stages, "timings", {}))
 
 
 def glyph_boxes(rgb: np.ndarray, known: list[Box], limit: int = 96) -> list[Box]:
