@@ -76,16 +76,17 @@ class CvIconDetector:
         a photo) and not white. White icons on a flat bar and a white page are left to the other
         passes; text is left out as there."""
         s = self.scale
-        lo, hi = rgb.min(axis=2), rgb.max(axis=2)
-        full = ((lo > 225) & (hi - lo < 30)).astype(np.uint8) * 255
+        # every channel above 225: white and unsaturated (the channels are within 30 of each other)
+        lo = cv2.min(cv2.min(rgb[:, :, 0], rgb[:, :, 1]), rgb[:, :, 2])
+        full = cv2.threshold(lo, 225, 255, cv2.THRESH_BINARY)[1]
         white = (cv2.resize(full, (ink.shape[1], ink.shape[0]), interpolation=cv2.INTER_AREA) > 40).astype(np.uint8) * 255
         for b in text_boxes:
             white[int(b.y1 * s):int(np.ceil(b.y2 * s)), int(b.x1 * s):int(np.ceil(b.x2 * s))] = 0
         joined = cv2.morphologyEx(white, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
-        out = np.zeros_like(white)
         if n <= 1:
-            return out
+            return np.zeros_like(white)
+        keep = np.zeros(n, bool)
         small = cv2.resize(rgb, (ink.shape[1], ink.shape[0]), interpolation=cv2.INTER_AREA)
         hh, ww = white.shape
         min_side = self.min_side * s
@@ -103,8 +104,8 @@ class CvIconDetector:
                 continue
             if float(around.reshape(-1, 3).std(axis=0).mean()) < 12.0:
                 continue  # a flat bar or disc: the ink passes see this icon already
-            out[labels == i] = 255
-        return out
+            keep[i] = True
+        return keep[labels].astype(np.uint8) * 255
 
     def detect(self, rgb: np.ndarray, text_boxes: Sequence[Box] = ()) -> list[IconBox]:
         h, w = rgb.shape[:2]
