@@ -76,9 +76,10 @@ class CvIconDetector:
         a photo) and not white. White icons on a flat bar and a white page are left to the other
         passes; text is left out as there."""
         s = self.scale
+        if cv2.countNonZero(ink) < 0.03 * ink.size:
+            return np.zeros_like(ink)  # no picture on this screen: nothing busy to find white on
         # every channel above 225: white and unsaturated (the channels are within 30 of each other)
-        lo = cv2.min(cv2.min(rgb[:, :, 0], rgb[:, :, 1]), rgb[:, :, 2])
-        full = cv2.threshold(lo, 225, 255, cv2.THRESH_BINARY)[1]
+        full = cv2.inRange(np.ascontiguousarray(rgb), (226, 226, 226), (255, 255, 255))
         white = (cv2.resize(full, (ink.shape[1], ink.shape[0]), interpolation=cv2.INTER_AREA) > 40).astype(np.uint8) * 255
         for b in text_boxes:
             white[int(b.y1 * s):int(np.ceil(b.y2 * s)), int(b.x1 * s):int(np.ceil(b.x2 * s))] = 0
@@ -89,12 +90,10 @@ class CvIconDetector:
         keep = np.zeros(n, bool)
         small = cv2.resize(rgb, (ink.shape[1], ink.shape[0]), interpolation=cv2.INTER_AREA)
         hh, ww = white.shape
-        min_side = self.min_side * s
-        max_side = 0.15 * min(hh, ww)
-        for i in range(1, n):
+        big = np.maximum(stats[:, 2], stats[:, 3])
+        sized = np.nonzero((big >= self.min_side * s) & (big <= 0.15 * min(hh, ww)))[0]
+        for i in sized[sized > 0]:
             x, y, bw, bh, area = (int(v) for v in stats[i])
-            if max(bw, bh) < min_side or max(bw, bh) > max_side:
-                continue
             m = max(3, max(bw, bh) // 3)
             x1, y1, x2, y2 = max(0, x - m), max(0, y - m), min(ww, x + bw + m), min(hh, y + bh + m)
             ring = np.ones((y2 - y1, x2 - x1), bool)
