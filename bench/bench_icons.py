@@ -1,7 +1,7 @@
 """Click Icon figures: icon detected at all, top-1 without a position hint, top-1 with the hint,
 any candidate inside (with the hint). Prints figures; asserts nothing.
 
-    python bench/bench_icons.py [--set sim|wide|heldout|heldout2] [--screens N] [--seed 0] [--dark] [--cache DIR] [--misses] [--hybrid]
+    python bench/bench_icons.py [--set sim|wide|heldout|heldout2] [--screens N] [--seed 0] [--dark] [--cache DIR] [--misses] [--hybrid] [--detect-time]
 
 sim and wide: the simulated phone's screens (120); targets are the clickable nodes without text
 that have a content-desc (the tree is the ground truth). heldout: the held-out icon set
@@ -44,6 +44,22 @@ def _print_four(n: int, detected: int, top1: int, top1_hint: int, any_hint: int)
     print(f"any candidate inside (with hint):   {_pct(any_hint, n)}")
 
 
+def _detect_time(p: Any, images: list[Any]) -> int:
+    """Median icon detection time per screen (``ParseResult.timings['icons']``): each screen is
+    parsed twice, the second parse timed (its OCR lines come from the cache either way)."""
+    import statistics
+
+    times = []
+    for img in images:
+        p.parse(img, icons=True)
+        p.clear_cache()
+        times.append(p.parse(img, icons=True).timings["icons"])
+        p.clear_cache()
+    print(f"icon detection, median per screen over {len(times)} screens: {statistics.median(times):.3f} s "
+          f"(quartiles {statistics.quantiles(times, n=4)[0]:.3f}-{statistics.quantiles(times, n=4)[2]:.3f} s)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--screens", type=int, default=None, help="default: 120 (sim, wide), 60 (heldout)")
@@ -52,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=None, help="folder for OCR lines kept between runs")
     ap.add_argument("--misses", action="store_true", help="print each miss")
     ap.add_argument("--hybrid", action="store_true", help="also ground with the screen's accessibility tree")
+    ap.add_argument("--detect-time", action="store_true",
+                    help="only time icon detection (each screen detected twice, the second timed; OCR from "
+                         "--cache) and print the median per screen")
     ap.add_argument("--set", dest="screen_set", choices=("sim", "wide", "heldout", "heldout2"), default="sim",
                     help="sim: the simulated phone's own look; wide: the same screens in other looks; "
                          "heldout: the held-out icon set; heldout2: the second, harder held-out set (thin-stroke "
@@ -90,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         screens = collect_sim_screens(seed=args.seed, max_screens=args.screens, dark=args.dark)
     p = Perception(ocr=CachedOcr(make_ocr("rapidocr"), args.cache), incremental=False)
+    if args.detect_time:
+        return _detect_time(p, [s.image for s in screens])
     n = detected = top1 = top1_hint = any_hint = 0
     tree_top1 = tree_top1_hint = 0
     misses: list[str] = []
@@ -154,6 +175,8 @@ def heldout(args: argparse.Namespace) -> int:
     if args.cache:
         args.cache.mkdir(parents=True, exist_ok=True)
     p = Perception(ocr=CachedOcr(make_ocr("rapidocr"), args.cache), incremental=False)
+    if args.detect_time:
+        return _detect_time(p, [s.image for s in screens])
     n = detected = top1 = top1_hint = any_hint = 0
     by_family: dict[str, list[int]] = {}
     misses: list[str] = []
