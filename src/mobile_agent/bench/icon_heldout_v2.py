@@ -1,5 +1,6 @@
-"""The second held-out icon set (v2): harder than the first, built to look like what real apps'
-screens have and the first set lacks.
+"""The second held-out icon set (v2), built to have what real apps' screens have and the first set
+lacks (measured before any matcher change, it was no harder in total than the first: see
+docs/perception.md).
 
 The first held-out set (``icon_heldout``) draws solid dingbat-style glyphs on flat backgrounds
 beside synthetic photos; on it the matcher scored far above what it scored on real apps' screens.

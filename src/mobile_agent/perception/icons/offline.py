@@ -7,10 +7,13 @@ box is compared to them by the shape of its ink (blurred mask correlation and fi
 correlation at 32x32, an edge-orientation histogram, aspect ratio). Colour words in the description
 ("red", "blue"...) add a bonus when the candidate's ink has that hue. An avatar description
 ("profile picture") favours round, photo-like candidates; for any other description a photo-like
-candidate (``texture_score``) loses up to half its score.
+candidate (``texture_score``, ``shading_score``) loses up to half its score, unless a flat white or
+black glyph keyed out of it (``keyed_mask``: an icon drawn over a photo) is what matched. A badge on
+a bell or a cart (``without_badge``) is painted out before the photo test.
 
 Material Icons are close to the Material Design Icons the simulated phone draws, so the sim set no
-longer measures unseen glyphs; the held-out icon set (``mobile_agent.bench.icon_heldout``) does.
+longer measures unseen glyphs; the held-out icon sets (``mobile_agent.bench.icon_heldout`` and
+``icon_heldout_v2``) do.
 """
 
 from __future__ import annotations
