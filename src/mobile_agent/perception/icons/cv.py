@@ -76,8 +76,6 @@ class CvIconDetector:
         a photo) and not white. White icons on a flat bar and a white page are left to the other
         passes; text is left out as there."""
         s = self.scale
-        if cv2.countNonZero(ink) < 0.03 * ink.size:
-            return np.zeros_like(ink)  # no picture on this screen: nothing busy to find white on
         # every channel above 225: white and unsaturated (the channels are within 30 of each other)
         full = cv2.inRange(np.ascontiguousarray(rgb), (226, 226, 226), (255, 255, 255))
         white = (cv2.resize(full, (ink.shape[1], ink.shape[0]), interpolation=cv2.INTER_AREA) > 40).astype(np.uint8) * 255
