@@ -238,6 +238,12 @@ def _mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[in
     return tuple(int(round(x * (1 - t) + y * t)) for x, y in zip(a, b))  # type: ignore[return-value]
 
 
+def _gradient(w: int, h: int, a: tuple[int, int, int], b: tuple[int, int, int]) -> Image.Image:
+    t = np.linspace(0.0, 1.0, w, dtype=np.float32)[None, :, None]
+    arr = np.array(a, np.float32) * (1 - t) + np.array(b, np.float32) * t
+    return Image.fromarray((arr * np.ones((h, 1, 1), np.float32)).astype(np.uint8))
+
+
 class _Screen:
     """One screen being drawn: the canvas, its density, colours and the icons placed so far."""
 
@@ -307,27 +313,55 @@ class _Screen:
                            (x - self.px(16), h // 2 - self.px(6))], fill=self.text)
         return h
 
-    def top_bar(self, y0: int, avatar_ok: bool) -> int:
+    # What a set's top bars and bottom navigation draw (the second set gives its own).
+    bar_actions = ("search", "share", "notifications", "cart", "settings", "like_outline", "refresh", "filter",
+                   "edit", "delete")
+    bar_avatar_chance, bar_badge_chance = 0.35, 0.6
+    nav_label_chance, nav_shade = 0.5, 0.06
+    nav_items = (["home", "search", "like", "account"], ["home", "search", "add", "notifications", "account"],
+                 ["home", "comment", "notifications", "settings"], ["home", "search", "cart", "account"])
+    nav_names = {"home": "Home", "search": "Search", "like": "Saved", "account": "Profile", "add": "Create",
+                 "notifications": "Alerts", "comment": "Chats", "settings": "Settings", "cart": "Cart"}
+
+    def avatar_photo(self, side: int) -> tuple[Image.Image, Image.Image]:
+        """A round profile photo for a top bar or a navigation tab."""
+        return _avatar(self.rng, side, True, None)
+
+    def bar_badge(self, ink: Box) -> None:
+        """A badge on a top bar's bell or cart."""
+        self.badge(ink, self.rng.randint(1, 9))
+
+    def nav_icon(self, family: str, cx: int, cy: int, selected: bool) -> None:
+        """A bottom navigation tab's icon."""
+        self.icon(family, cx, cy, self.text if selected else self.fg, 24)
+
+    def top_bar(self, y0: int, avatar_ok: bool, style: str | None = None) -> int:
+        """A top app bar on the surface (``plain``), an ``accent`` colour or a ``gradient``; without a
+        style, accent about a third of the time."""
         rng, h = self.rng, self.px(64)
-        coloured = rng.random() < 0.35
+        if style is None:
+            style = "accent" if rng.random() < 0.35 else "plain"
         fg = self.fg
-        if coloured:
+        if style == "gradient":
+            b = tuple(int(v) for v in rng.choice(ACCENTS))
+            self.img.paste(_gradient(self.W, h, self.accent, b), (0, y0))  # type: ignore[arg-type]
+            fg = (255, 255, 255)
+        elif style == "accent":
             self.draw.rectangle((0, y0, self.W, y0 + h), fill=self.accent)
             fg = (255, 255, 255)
         cy = y0 + h // 2
         lead = rng.choice(("back", "back", "menu"))
         self.icon(lead, self.px(28), cy, fg)
         self.text_at(self.px(72), cy, rng.choice(TITLES), 20 if self.W >= 1080 else 18, 500,
-                     (255, 255, 255) if coloured else self.text)
-        actions = rng.sample(["search", "share", "notifications", "cart", "settings", "like_outline", "refresh",
-                              "filter", "edit", "delete"], rng.choice((1, 2, 2, 3)))
+                     (255, 255, 255) if style != "plain" else self.text)
+        actions = rng.sample(list(self.bar_actions), rng.choice((1, 2, 2, 3)))
         x = self.W - self.px(28)
         if rng.random() < 0.75:
             self.icon("more", x, cy, fg)
             x -= self.px(48)
-        if avatar_ok and rng.random() < 0.35:
+        if avatar_ok and rng.random() < self.bar_avatar_chance:
             side = self.px(32)
-            img, mask = _avatar(rng, side, True, None)
+            img, mask = self.avatar_photo(side)
             self.img.paste(img, (x - side // 2, cy - side // 2), mask)
             self.touch("avatar", x, cy)
             x -= self.px(48)
@@ -335,8 +369,8 @@ class _Screen:
             if x < self.W * 0.55:
                 break
             ink = self.icon(fam, x, cy, fg)
-            if fam in ("notifications", "cart") and rng.random() < 0.6:
-                self.badge(ink, rng.randint(1, 9))
+            if fam in ("notifications", "cart") and rng.random() < self.bar_badge_chance:
+                self.bar_badge(ink)
             x -= self.px(48)
         return y0 + h
 
@@ -414,25 +448,35 @@ class _Screen:
         self.icon("bookmark", self.W - self.px(28), cy)
         return y + self.px(48)
 
+    # a chat composer: the gap under it, the first icon's x, the icons' spacing, the field's right end
+    # (dp), and its icons' size (None: the screen's)
+    composer_layout: tuple[int, int, int, int] = (16, 28, 44, 64)
+    composer_icon_dp: float | None = None
+
     def composer(self) -> None:
+        """Two of attach / camera / add, the message field, a send (or voice) button."""
         rng = self.rng
+        gap, x0, step, right = self.composer_layout
         h = self.px(64)
-        y = self.H - h - self.px(16)
-        cy = y + h // 2
-        x = self.px(28)
+        cy = self.H - h - self.px(gap) + h // 2
+        x = self.px(x0)
         for fam in rng.sample(["attach", "camera", "add"], 2):
-            self.icon(fam, x, cy)
-            x += self.px(44)
-        right = self.W - self.px(64)
-        fill = _mix(self.bg, self.fg, 0.12)
+            self.icon(fam, x, cy, self.fg, self.composer_icon_dp)
+            x += self.px(step)
+        self.message_field(x, cy, self.W - self.px(right))
+        self.send_button("send" if rng.random() < 0.75 else "mic", cy)
+
+    def message_field(self, x: int, cy: int, right: int) -> None:
         self.draw.rounded_rectangle((x - self.px(12), cy - self.px(20), right, cy + self.px(20)), radius=self.px(20),
-                                    fill=fill)
+                                    fill=_mix(self.bg, self.fg, 0.12))
         self.text_at(x + self.px(4), cy, "Message", 16, 400, self.sub)
+
+    def send_button(self, family: str, cy: int) -> None:
+        """A white glyph on an accent disc at the composer's right end."""
         r = self.px(22)
         bx = self.W - self.px(32)
         self.draw.ellipse((bx - r, cy - r, bx + r, cy + r), fill=self.accent)
-        fam = "send" if rng.random() < 0.75 else "mic"
-        self.icon(fam, bx, cy, (255, 255, 255), 22)
+        self.icon(family, bx, cy, (255, 255, 255), 22)
 
     def bubbles(self, y: int, bottom: int) -> None:
         k = 0
@@ -482,15 +526,13 @@ class _Screen:
         self.icon(rng.choice(("add", "add", "edit")), x2 - s // 2, y2 - s // 2, on, 24)
 
     def bottom_nav(self) -> int:
+        """Bottom navigation, with or without labels; the selected tab on a tonal pill."""
         rng = self.rng
-        labels = rng.random() < 0.5
+        labels = rng.random() < self.nav_label_chance
         h = self.px(80 if labels else 64)
         y = self.H - h
-        self.draw.rectangle((0, y, self.W, self.H), fill=_mix(self.bg, self.fg, 0.06))
-        items = rng.choice((["home", "search", "like", "account"], ["home", "search", "add", "notifications", "account"],
-                            ["home", "comment", "notifications", "settings"], ["home", "search", "cart", "account"]))
-        names = {"home": "Home", "search": "Search", "like": "Saved", "account": "Profile", "add": "Create",
-                 "notifications": "Alerts", "comment": "Chats", "settings": "Settings", "cart": "Cart"}
+        self.draw.rectangle((0, y, self.W, self.H), fill=_mix(self.bg, self.fg, self.nav_shade))
+        items = rng.choice(self.nav_items)
         sel = rng.randrange(len(items))
         slot = self.W / len(items)
         avatar_tab = "account" in items and rng.random() < 0.4
@@ -502,13 +544,13 @@ class _Screen:
                                             radius=self.px(16), fill=_mix(self.bg, self.accent, 0.3))
             if fam == "account" and avatar_tab:
                 side = self.px(26)
-                img, mask = _avatar(rng, side, True, None)
+                img, mask = self.avatar_photo(side)
                 self.img.paste(img, (cx - side // 2, cy - side // 2), mask)
                 self.touch("avatar", cx, cy)
             else:
-                self.icon(fam, cx, cy, self.text if k == sel else self.fg, 24)
+                self.nav_icon(fam, cx, cy, k == sel)
             if labels:
-                self.text_at(cx, y + self.px(60), names[fam], 12, 600 if k == sel else 500,
+                self.text_at(cx, y + self.px(60), self.nav_names[fam], 12, 600 if k == sel else 500,
                              self.text if k == sel else self.sub, "mm")
         return y
 
@@ -545,14 +587,7 @@ def _screen(seed: int, index: int) -> HeldoutScreen:
         if rng.random() < 0.65:
             bottom = s.bottom_nav()
         y = s.chips(top + s.px(8)) if kind in ("list", "grid") and rng.random() < 0.5 else top + s.px(8)
-        if kind == "list":
-            s.rows(y, bottom)
-        elif kind == "grid":
-            s.grid(y, bottom)
-        elif kind == "feed":
-            s.card(y, bottom)
-        else:
-            s.product(y, bottom)
+        {"list": s.rows, "grid": s.grid, "feed": s.card, "product": s.product}[kind](y, bottom)
         if kind in ("list", "grid") and rng.random() < 0.6:
             s.fab(bottom)
     img, targets, look = s.finish()

@@ -44,8 +44,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw
 
-from mobile_agent.bench.icon_heldout import (ACCENTS, DESCRIPTIONS as V1_DESCRIPTIONS, LINES, NAMES, SAME, TITLES,
-                                             HeldoutScreen, _avatar, _mix, _Screen, set_digest)
+from mobile_agent.bench.icon_heldout import (DESCRIPTIONS as V1_DESCRIPTIONS, LINES, NAMES, SAME, TITLES,
+                                             HeldoutScreen, _avatar, _gradient, _mix, _Screen, set_digest)
 from mobile_agent.errors import ConfigError
 from mobile_agent.types import Box
 
@@ -193,16 +193,18 @@ def _crop_photo(rng: random.Random, w: int, h: int, face: bool = False) -> Image
     return Image.fromarray(np.clip(arr + rng.uniform(-15, 15), 0, 255).astype(np.uint8))
 
 
-def _gradient(w: int, h: int, a: tuple[int, int, int], b: tuple[int, int, int]) -> Image.Image:
-    t = np.linspace(0.0, 1.0, w, dtype=np.float32)[None, :, None]
-    arr = np.array(a, np.float32) * (1 - t) + np.array(b, np.float32) * t
-    return Image.fromarray((arr * np.ones((h, 1, 1), np.float32)).astype(np.uint8))
-
-
 class _Screen2(_Screen):
     """A v2 screen: Tabler icons (one stroke width per screen), real photos, the harder parts."""
 
     descriptions = DESCRIPTIONS
+    bar_actions = ("search", "share", "notifications", "cart", "settings", "like", "refresh", "filter", "edit",
+                   "delete", "calendar", "mail")
+    bar_avatar_chance, bar_badge_chance = 0.4, 0.7
+    nav_label_chance, nav_shade = 0.8, 0.05
+    nav_items = (*_Screen.nav_items, ["home", "bookmark", "mail", "account"])
+    nav_names = {"home": "Home", "search": "Search", "like": "Saved", "account": "You", "add": "Create",
+                 "notifications": "Activity", "comment": "Chats", "settings": "Settings", "cart": "Cart",
+                 "bookmark": "Library", "mail": "Inbox"}
 
     def __init__(self, rng: random.Random, index: int) -> None:
         super().__init__(rng, index)
@@ -239,43 +241,6 @@ class _Screen2(_Screen):
         return img, mask.resize((side, side), Image.LANCZOS)
 
     # ------------------------------------------------------------------ parts of a screen
-    def top_bar2(self, y0: int, avatar_ok: bool, style: str) -> int:
-        """A top app bar: on the surface, on a gradient, or on an accent colour."""
-        rng, h = self.rng, self.px(64)
-        fg = self.fg
-        if style == "gradient":
-            a = self.accent
-            b = tuple(int(v) for v in rng.choice(ACCENTS))
-            self.img.paste(_gradient(self.W, h, a, b), (0, y0))
-            fg = (255, 255, 255)
-        elif style == "accent":
-            self.draw.rectangle((0, y0, self.W, y0 + h), fill=self.accent)
-            fg = (255, 255, 255)
-        cy = y0 + h // 2
-        self.icon(rng.choice(("back", "back", "menu")), self.px(28), cy, fg)
-        self.text_at(self.px(72), cy, rng.choice(TITLES), 20 if self.W >= 1080 else 18, 500,
-                     (255, 255, 255) if style != "plain" else self.text)
-        actions = rng.sample(["search", "share", "notifications", "cart", "settings", "like", "refresh", "filter",
-                              "edit", "delete", "calendar", "mail"], rng.choice((1, 2, 2, 3)))
-        x = self.W - self.px(28)
-        if rng.random() < 0.75:
-            self.icon("more", x, cy, fg)
-            x -= self.px(48)
-        if avatar_ok and rng.random() < 0.4:
-            side = self.px(32)
-            img, mask = self.avatar_photo(side)
-            self.img.paste(img, (x - side // 2, cy - side // 2), mask)
-            self.touch("avatar", x, cy)
-            x -= self.px(48)
-        for fam in actions:
-            if x < self.W * 0.55:
-                break
-            ink = self.icon(fam, x, cy, fg)
-            if fam in ("notifications", "cart") and rng.random() < 0.7:
-                self.badge2(ink)
-            x -= self.px(48)
-        return y0 + h
-
     def badge2(self, ink: Box) -> None:
         """A badge that overlaps the icon's ink (a dot or a count)."""
         rng = self.rng
@@ -417,41 +382,14 @@ class _Screen2(_Screen):
             y += side + self.px(40)
         return y
 
-    def bottom_nav2(self) -> int:
-        """Bottom navigation with labels; the selected tab's icon filled on a tonal pill."""
-        rng = self.rng
-        labels = rng.random() < 0.8
-        h = self.px(80 if labels else 64)
-        y = self.H - h
-        self.draw.rectangle((0, y, self.W, self.H), fill=_mix(self.bg, self.fg, 0.05))
-        items = rng.choice((["home", "search", "like", "account"], ["home", "search", "add", "notifications", "account"],
-                            ["home", "comment", "notifications", "settings"], ["home", "search", "cart", "account"],
-                            ["home", "bookmark", "mail", "account"]))
-        names = {"home": "Home", "search": "Search", "like": "Saved", "account": "You", "add": "Create",
-                 "notifications": "Activity", "comment": "Chats", "settings": "Settings", "cart": "Cart",
-                 "bookmark": "Library", "mail": "Inbox"}
-        sel = rng.randrange(len(items))
-        slot = self.W / len(items)
-        avatar_tab = "account" in items and rng.random() < 0.4
-        for k, fam in enumerate(items):
-            cx = int(slot * k + slot / 2)
-            cy = y + (self.px(28) if labels else h // 2)
-            if k == sel:
-                self.draw.rounded_rectangle((cx - self.px(32), cy - self.px(16), cx + self.px(32), cy + self.px(16)),
-                                            radius=self.px(16), fill=_mix(self.bg, self.accent, 0.3))
-            if fam == "account" and avatar_tab:
-                side = self.px(26)
-                img, mask = self.avatar_photo(side)
-                self.img.paste(img, (cx - side // 2, cy - side // 2), mask)
-                self.touch("avatar", cx, cy)
-            else:
-                ink = self.icon(fam, cx, cy, self.text if k == sel else self.fg, 24, filled=k == sel)
-                if fam in ("notifications", "cart", "mail") and rng.random() < 0.5:
-                    self.badge2(ink)
-            if labels:
-                self.text_at(cx, y + self.px(60), names[fam], 12, 600 if k == sel else 500,
-                             self.text if k == sel else self.sub, "mm")
-        return y
+    def bar_badge(self, ink: Box) -> None:
+        self.badge2(ink)
+
+    def nav_icon(self, family: str, cx: int, cy: int, selected: bool) -> None:
+        """The selected tab's icon filled; a bell, cart or mail may carry a badge."""
+        ink = self.icon(family, cx, cy, self.text if selected else self.fg, 24, filled=selected)
+        if family in ("notifications", "cart", "mail") and self.rng.random() < 0.5:
+            self.badge2(ink)
 
     def chat_list(self, y: int, bottom: int) -> None:
         """Conversations: real-photo avatars, names, the last message, a time."""
@@ -492,27 +430,21 @@ class _Screen2(_Screen):
             self.draw.rounded_rectangle((x2 - s, y2 - s, x2, y2), radius=self.px(16), fill=container)
             self.icon(fam, x2 - s // 2, y2 - s // 2, on, 24)
 
-    def composer2(self) -> None:
-        rng = self.rng
-        h = self.px(64)
-        y = self.H - h - self.px(12)
-        cy = y + h // 2
-        x = self.px(26)
-        for fam in rng.sample(["attach", "camera", "add"], 2):
-            self.icon(fam, x, cy, self.fg, 22)
-            x += self.px(40)
-        right = self.W - self.px(60)
+    composer_layout = (12, 26, 40, 60)
+    composer_icon_dp = 22
+
+    def message_field(self, x: int, cy: int, right: int) -> None:
+        """An outlined field."""
         self.draw.rounded_rectangle((x - self.px(14), cy - self.px(20), right, cy + self.px(20)), radius=self.px(20),
                                     outline=self.sub, width=max(1, self.px(1)))
         self.text_at(x, cy, "Message", 16, 400, self.sub)
-        fam = "send" if rng.random() < 0.75 else "mic"
-        if rng.random() < 0.5:
-            r = self.px(22)
-            bx = self.W - self.px(32)
-            self.draw.ellipse((bx - r, cy - r, bx + r, cy + r), fill=self.accent)
-            self.icon(fam, bx, cy, (255, 255, 255), 22)
+
+    def send_button(self, family: str, cy: int) -> None:
+        """On an accent disc half the time, else an accent glyph of its own."""
+        if self.rng.random() < 0.5:
+            super().send_button(family, cy)
         else:
-            self.icon(fam, self.W - self.px(32), cy, self.accent, 24)
+            self.icon(family, self.W - self.px(32), cy, self.accent, 24)
 
 
 def _screen(seed: int, index: int) -> HeldoutScreen:
@@ -523,25 +455,21 @@ def _screen(seed: int, index: int) -> HeldoutScreen:
     bottom = s.H
     if kind == "detail":
         if rng.random() < 0.5:
-            bottom = s.bottom_nav2()
+            bottom = s.bottom_nav()
         s.hero(top, bottom)
     elif kind == "chat":
-        top = s.top_bar2(top, True, rng.choice(("plain", "plain", "gradient", "accent")))
-        s.composer2()
+        top = s.top_bar(top, True, rng.choice(("plain", "plain", "gradient", "accent")))
+        s.composer()
         s.bubbles(top + s.px(16), s.H - s.px(96))
     else:
-        top = s.top_bar2(top, kind in ("shop", "chats", "feed"), rng.choice(("plain", "plain", "gradient", "accent")))
+        top = s.top_bar(top, kind in ("shop", "chats", "feed"), rng.choice(("plain", "plain", "gradient", "accent")))
         if rng.random() < 0.7:
-            bottom = s.bottom_nav2()
+            bottom = s.bottom_nav()
         y = top + s.px(8)
-        if kind == "settings":
-            s.settings_rows(y, bottom)
-        elif kind == "feed":
-            s.feed(y, bottom)
-        elif kind == "shop":
-            s.shop_grid(y, bottom)
-        else:
+        if kind == "chats":
             s.chat_list(s.chips(y) if rng.random() < 0.5 else y, bottom)
+        else:
+            {"settings": s.settings_rows, "feed": s.feed, "shop": s.shop_grid}[kind](y, bottom)
         if kind in ("chats", "settings") and rng.random() < 0.5:
             s.fab2(bottom)
     img, targets, look = s.finish()
