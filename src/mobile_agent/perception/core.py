@@ -254,7 +254,7 @@ class Perception:
         if tree is not None:
             st, fallback = self._screen_tree(img, res, tree)
             if st is not None:
-                found = self._tree_icon(img, st, description, pos, res, choose)
+                found = self._tree_icon(img, rgb, st, description, pos, res, choose)
                 if found is not None:
                     return found
                 fallback = "no node of the accessibility tree fits this description"
@@ -334,7 +334,7 @@ class Perception:
         g = self._decide(img, cands, pos, lines, what_target, choose, what=what)
         return _noted(g, "from the accessibility tree", prefix=True)
 
-    def _tree_icon(self, img: Image.Image, st: ScreenTree, description: str, pos: tuple[str, ...],
+    def _tree_icon(self, img: Image.Image, rgb: np.ndarray, st: ScreenTree, description: str, pos: tuple[str, ...],
                    res: ParseResult, choose: ChooseFn | None) -> Grounding | None:
         """Tree nodes that fit an icon description: its content-desc word for word, then its
         resource id, then the same glyph family ("back arrow" and "Navigate up"). Several nodes
@@ -372,7 +372,7 @@ class Perception:
         top = cands[0].score
         tied = [c for c in cands if c.score >= top - 0.02]
         if len(tied) > 1 and choose is None and not pos:
-            g = self._ground_icon_vision(img, np.asarray(img), res, [IconBox(c.box, 1.0, "tree") for c in tied],
+            g = self._ground_icon_vision(img, rgb, res, [IconBox(c.box, 1.0, "tree") for c in tied],
                                          description, pos, None)
             if g.status == "found" and g.chosen is not None:
                 return _noted(g, "from the accessibility tree, ranked by the picture", prefix=True)
