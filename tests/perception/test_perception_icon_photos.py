@@ -34,11 +34,8 @@ def test_thin_icons_on_a_photo_are_detected_and_grounded(perception, size, dark,
         # a box around the icon itself: centred on it, neither a fragment nor the whole photo
         assert any(abs(i.box.center.x - t.center.x) <= glyph // 3 and abs(i.box.center.y - t.center.y) <= glyph // 3
                    and 0.6 * glyph <= max(i.box.width, i.box.height) <= 1.6 * glyph for i in icons), key
-    missed = []
-    for words, key in (("Navigate up", "back"), ("Share", "share"), ("Favorite", "like"), ("heart", "like")):
-        g = perception.ground_icon(img, words)
-        if not (g.found and boxes[key].contains_point(g.point)):
-            missed.append((words, g.point and g.point.as_tuple()))
+    missed = _misses(perception, img, boxes, (("Navigate up", "back"), ("Share", "share"), ("Favorite", "like"),
+                                              ("heart", "like")))
     assert not missed, missed
 
 
@@ -53,9 +50,16 @@ def test_profile_picture_is_the_round_photo(perception, size, dark, weight):
 @pytest.mark.parametrize("size,dark,weight", LOOKS)
 def test_photos_and_text_fragments_do_not_win_over_the_named_icon(perception, size, dark, weight):
     img, boxes = photo_screen(*size, dark=dark, weight=weight)
+    missed = _misses(perception, img, boxes, (("Close", "close"), ("Search", "search"), ("magnifier", "search"),
+                                              ("close button", "close")))
+    assert not missed, missed
+
+
+def _misses(perception, img, boxes, pairs) -> list[tuple[str, tuple[int, int] | None]]:
+    """The (words, box key) pairs whose words do not ground inside that box, with where they landed."""
     missed = []
-    for words, key in (("Close", "close"), ("Search", "search"), ("magnifier", "search"), ("close button", "close")):
+    for words, key in pairs:
         g = perception.ground_icon(img, words)
         if not (g.found and boxes[key].contains_point(g.point)):
             missed.append((words, g.point and g.point.as_tuple()))
-    assert not missed, missed
+    return missed
