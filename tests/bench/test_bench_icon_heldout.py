@@ -8,6 +8,8 @@ import pytest
 from mobile_agent.bench import icon_heldout as ho
 from mobile_agent.errors import ConfigError
 
+from heldout_checks import check_targets
+
 needs_fonts = pytest.mark.skipif(not ho.available(), reason="apt-get install fonts-entypo fonts-glyphicons-halflings")
 
 
@@ -22,15 +24,7 @@ def test_targets_are_unique_families_inside_their_screen():
     screens = ho.heldout_screens(seed=3, count=4)
     assert [s.name for s in screens] == [s.name for s in ho.heldout_screens(seed=3, count=4)]
     assert ho.set_digest(screens) != ho.set_digest(ho.heldout_screens(seed=4, count=4))
-    for s in screens:
-        w, h = s.image.size
-        assert s.targets, s.name
-        fams = [t.family for t in s.targets]
-        assert len(fams) == len(set(fams)), (s.name, fams)
-        for t in s.targets:
-            assert 0 <= t.box.x1 < t.box.x2 <= w and 0 <= t.box.y1 < t.box.y2 <= h
-            assert t.description in ho.DESCRIPTIONS[t.family] + ho.DESCRIPTIONS.get(
-                {"like": "like_outline", "account": "avatar"}.get(t.family, t.family), ())
+    check_targets(screens, ho.DESCRIPTIONS)
 
 
 def test_a_missing_font_is_a_config_error_naming_the_package(monkeypatch):

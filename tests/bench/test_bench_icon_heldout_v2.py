@@ -10,6 +10,8 @@ import pytest
 from mobile_agent.bench import icon_heldout_v2 as h2
 from mobile_agent.errors import ConfigError
 
+from heldout_checks import check_targets
+
 needs_packages = pytest.mark.skipif(not h2.available(), reason=h2.INSTALL)
 
 
@@ -24,15 +26,7 @@ def test_targets_are_unique_families_with_the_sets_descriptions():
     screens = h2.heldout_screens(seed=3, count=4)
     assert h2.set_digest(screens) == h2.set_digest(h2.heldout_screens(seed=3, count=4))
     assert h2.set_digest(screens) != h2.set_digest(h2.heldout_screens(seed=4, count=4))
-    for s in screens:
-        w, h = s.image.size
-        assert s.targets, s.name
-        fams = [t.family for t in s.targets]
-        assert len(fams) == len(set(fams)), (s.name, fams)
-        for t in s.targets:
-            assert 0 <= t.box.x1 < t.box.x2 <= w and 0 <= t.box.y1 < t.box.y2 <= h
-            assert t.description in h2.DESCRIPTIONS[t.family] + h2.DESCRIPTIONS.get(
-                {"like": "like_outline", "account": "avatar"}.get(t.family, t.family), ())
+    check_targets(screens, h2.DESCRIPTIONS)
 
 
 @needs_packages
