@@ -55,8 +55,6 @@ _REC_H = 48  # the recogniser's input height
 _REC_MIN_W = 320  # the least width it reads (PaddleOCR's rec_image_shape)
 _PACK_GAP = 16  # pixels between crops packed into one input
 _PACK_MIN_RATIO = 2.0  # crops narrower than this many times their height are read alone
-_GLYPH_W = 2 * _REC_H  # a crop narrower than this (scaled to the recogniser's height) is glyph-sized
-_GLYPH_PACK_MIN_RATIO = _GLYPH_W / _REC_H  # the glyph pass (read_glyphs) reads each glyph alone
 
 WordTuple = tuple[str, float, tuple[int, int, int, int]]
 RecResult = tuple[str, float, list[WordTuple]]
@@ -276,8 +274,7 @@ class RapidOcrEngine:
         words: list[list[WordTuple]] = [[] for _ in crops]
         if self.word_boxes:
             words = self._word_boxes(crops, SimpleNamespace(txts=[t for t, _ in out], word_results=infos))
-        result = [(t, sc, wl) for (t, sc), wl in zip(out, words)]
-        return result
+        return [(t, sc, wl) for (t, sc), wl in zip(out, words)]
 
     @staticmethod
     def _decode(rec: Any, idx: np.ndarray, prob: np.ndarray, col_offset: float,
@@ -351,7 +348,8 @@ class RapidOcrEngine:
                 crops.append(Box(max(0, x1), max(0, b.y1 - top), min(w, x1 + side), min(h, b.y2 + 10)))
                 owner.append(k)
         best: dict[int, TextLine] = {}
-        for k, line in zip(owner, self.recognize(rgb, crops, keep_all=True, pack_min_ratio=_GLYPH_PACK_MIN_RATIO)):
+        # the default ratio, whatever the engine is set to: each glyph is read alone
+        for k, line in zip(owner, self.recognize(rgb, crops, keep_all=True, pack_min_ratio=_PACK_MIN_RATIO)):
             if line is None:
                 continue
             t = line.text.strip()
