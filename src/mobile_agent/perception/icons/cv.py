@@ -41,11 +41,14 @@ class CvIconDetector:
         self.grad_threshold = grad_threshold
         self.scale = scale
 
-    def ink(self, rgb: np.ndarray) -> np.ndarray:
-        """A uint8 mask of strong local contrast at the working scale."""
+    def working(self, rgb: np.ndarray) -> np.ndarray:
+        """``rgb`` at the working scale."""
         h, w = rgb.shape[:2]
         s = self.scale
-        small = cv2.resize(rgb, (max(1, int(w * s)), max(1, int(h * s))), interpolation=cv2.INTER_AREA)
+        return cv2.resize(rgb, (max(1, int(w * s)), max(1, int(h * s))), interpolation=cv2.INTER_AREA)
+
+    def ink(self, small: np.ndarray) -> np.ndarray:
+        """A uint8 mask of strong local contrast in ``small`` (the screenshot at the working scale)."""
         # Max over channels of the gradient: coloured icons on coloured backgrounds count too.
         k = np.ones((3, 3), np.uint8)
         grad = np.max(np.stack([cv2.morphologyEx(small[:, :, c], cv2.MORPH_GRADIENT, k) for c in range(3)]), axis=0)
@@ -69,16 +72,16 @@ class CvIconDetector:
         k = np.ones((open_side, open_side), np.uint8)
         return cv2.morphologyEx(filled, cv2.MORPH_OPEN, k)
 
-    def white_on_picture(self, rgb: np.ndarray, ink: np.ndarray, text_boxes: Sequence[Box] = ()) -> np.ndarray:
-        """A mask (working scale) of white glyphs over pictures: pure white, unsaturated strokes
-        (found at full resolution: a 1.5 dp stroke is a pixel or two wide, and halving the image
-        blends it into the photo) whose surroundings are not flat (a photo, a gradient, a scrim on
-        a photo) and not white. White icons on a flat bar and a white page are left to the other
+    def white_on_picture(self, rgb: np.ndarray, small: np.ndarray, text_boxes: Sequence[Box] = ()) -> np.ndarray:
+        """A mask (the size of ``small``, the working scale) of white glyphs over pictures: pure
+        white, unsaturated strokes (found at full resolution: a 1.5 dp stroke is a pixel or two
+        wide, and halving the image blends it into the photo) whose surroundings are not flat (a
+        photo, a gradient, a scrim on a photo) and not white. White icons on a flat bar and a white page are left to the other
         passes; text is left out as there."""
         s = self.scale
         # every channel above 225: white and unsaturated (the channels are within 30 of each other)
         full = cv2.inRange(np.ascontiguousarray(rgb), (226, 226, 226), (255, 255, 255))
-        white = (cv2.resize(full, (ink.shape[1], ink.shape[0]), interpolation=cv2.INTER_AREA) > 40).astype(np.uint8) * 255
+        white = (cv2.resize(full, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA) > 40).astype(np.uint8) * 255
         for b in text_boxes:
             white[int(b.y1 * s):int(np.ceil(b.y2 * s)), int(b.x1 * s):int(np.ceil(b.x2 * s))] = 0
         joined = cv2.morphologyEx(white, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
@@ -86,7 +89,6 @@ class CvIconDetector:
         if n <= 1:
             return np.zeros_like(white)
         keep = np.zeros(n, bool)
-        small = cv2.resize(rgb, (ink.shape[1], ink.shape[0]), interpolation=cv2.INTER_AREA)
         hh, ww = white.shape
         big = np.maximum(stats[:, 2], stats[:, 3])
         sized = np.nonzero((big >= self.min_side * s) & (big <= 0.15 * min(hh, ww)))[0]
@@ -107,7 +109,8 @@ class CvIconDetector:
     def detect(self, rgb: np.ndarray, text_boxes: Sequence[Box] = ()) -> list[IconBox]:
         h, w = rgb.shape[:2]
         s = self.scale
-        ink = self.ink(rgb)
+        small = self.working(rgb)
+        ink = self.ink(small)
         for b in text_boxes:
             ink[int(b.y1 * s):int(np.ceil(b.y2 * s)), int(b.x1 * s):int(np.ceil(b.x2 * s))] = 0
         found: list[IconBox] = []
@@ -121,7 +124,7 @@ class CvIconDetector:
         # Icons drawn over a photo (Navigate up, Share, a heart on a hero picture or a product
         # shot), thin outlines included: the photo's texture is ink everywhere, so the glyph's
         # strokes join the photo's; they stand out as pure white.
-        passes.append((self.white_on_picture(rgb, ink, text_boxes), 0, -0.1))
+        passes.append((self.white_on_picture(rgb, small, text_boxes), 0, -0.1))
         for grown, half, bonus in passes:
             n, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
             for i in range(1, n):
