@@ -68,6 +68,9 @@ class Perception:
         self.max_candidates = max_candidates
         # Weight of the layout prior in Click Icon (icons/layout.py); 0 turns it off.
         self.layout_weight = 0.06
+        # Weight of the framework's place prior ("Navigate up" at the top bar's start, "More
+        # options" at its end; icons/layout.py framework_prior); 0 turns it off.
+        self.framework_weight = 0.25
         self.memo_size = 4
         self._memos: list[_Memo] = []  # most recent last
 
@@ -282,18 +285,28 @@ class Perception:
             return self._decide(img, cands, pos, res.lines, f'the icon "{description}"', choose, what="icon",
                                 allow_many=True)
         assert matcher is not None
-        scores = matcher.score(rgb, [i.box for i in icons], description)
+        from mobile_agent.perception.icons.layout import framework_prior, layout_prior, three_button_bar
+        from mobile_agent.perception.icons.offline import description_families
+
+        shapes = matcher.score(rgb, [i.box for i in icons], description)
+        scores = list(shapes)
         near = _context_boxes(description, res.lines)
         if near:
             scores = [sc + 0.3 * _nearness(i.box, near, w) for i, sc in zip(icons, scores)]
-        scores = [sc * _system_bar_factor(i.box, description, w, h) for i, sc in zip(icons, scores)]
+        line_boxes = [l.box for l in res.lines]
+        nav_bar = three_button_bar([i.box for i in res.icons or []], line_boxes, w, h)
+        scores = [sc * _system_bar_factor(i.box, description, w, h, nav_bar) for i, sc in zip(icons, scores)]
         # Where apps put icons of this family (toolbar ends, bottom navigation, FAB): a small prior.
-        from mobile_agent.perception.icons.layout import layout_prior
-        from mobile_agent.perception.icons.offline import description_families
-
         fams = description_families(description)
         if fams and self.layout_weight:
             scores = [sc + self.layout_weight * layout_prior(fams, i.box, w, h) for i, sc in zip(icons, scores)]
+        # The framework's own names ("Navigate up", "More options"): the widget's place is fixed, a
+        # strong prior, for a candidate whose shape is not clearly worse than the best.
+        place = framework_prior(description, [i.box for i in icons], line_boxes, w, h)
+        if any(place) and self.framework_weight:
+            top = max(shapes)
+            scores = [sc + self.framework_weight * p * (shape >= 0.75 * top)
+                      for sc, p, shape in zip(scores, place, shapes)]
         # An icon labelled with the very words of the description (a tab's house above "Home") is
         # what Click Text names; Click Icon is for icons without text, so it yields to those.
         labels = [l.box for l in res.lines if _is_text_line(l) and compact(l.text) == compact(description)]
@@ -514,17 +527,23 @@ _NAV_WORDS = {"back", "home", "overview", "recent", "recents", "recent apps", "n
               "circle", "square", "system"}
 
 
-def _system_bar_factor(box: Box, description: str, width: int, height: int) -> float:
+def _system_bar_factor(box: Box, description: str, width: int, height: int, nav_bar: bool | None = None) -> float:
     """Icons of the status bar and the navigation bar are system UI (Back and Exit have their own
     operations; status icons are not buttons): they lose to app icons unless the description names
-    them."""
+    them. The zones are in dp (``icons.layout``): the status bar's glyphs within 34 dp of the top,
+    the three-button navigation bar the last 48 dp. ``nav_bar`` False: the screen has no
+    three-button bar (a gesture-navigation phone; ``icons.layout.three_button_bar``), so what is
+    drawn in its last 48 dp is the app's own bottom navigation; ``None``: not known."""
     if height < width:
         return 1.0
+    from mobile_agent.perception.icons.layout import NAV_BAR_DP, STATUS_DP, dp_scale
+
     words = set(description.lower().replace("-", " ").split()) | {description.lower().strip()}
     cy = box.center.y
-    if cy < height * 0.035:
+    s = dp_scale(width, height)
+    if cy < STATUS_DP * s:
         return 1.0 if words & _STATUS_WORDS else 0.6
-    if cy > height * 0.945:
+    if cy > height - NAV_BAR_DP * s and nav_bar is not False:
         return 1.0 if words & _NAV_WORDS else 0.7
     return 1.0
 
@@ -532,7 +551,9 @@ def _system_bar_factor(box: Box, description: str, width: int, height: int) -> f
 def _status_bar_excluded(box: Box, description: str, width: int, height: int) -> bool:
     """Whether an icon candidate is in the status bar (its glyphs are not buttons) while the
     description names no status glyph (Wi-Fi, battery, signal...)."""
-    if height < width or box.center.y >= height * 0.035:
+    from mobile_agent.perception.icons.layout import STATUS_DP, dp_scale
+
+    if height < width or box.center.y >= STATUS_DP * dp_scale(width, height):
         return False
     words = set(description.lower().replace("-", " ").split()) | {description.lower().strip()}
     return not (words & _STATUS_WORDS)

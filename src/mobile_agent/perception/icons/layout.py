@@ -8,15 +8,36 @@ composer at the bottom. A candidate in its family's usual place gets a prior of 
 elsewhere 0. The prior is a small term beside the shape score (see ``Perception.ground_icon``): it
 breaks near-ties, it does not outvote a clear shape match.
 
-The zones are fractions of a portrait screen; a landscape screen gets no prior.
+Android's framework names a few widgets itself, and their place is fixed: "Navigate up" (the
+toolbar's up button) and "Open navigation drawer" / "Close navigation drawer" (DrawerLayout's
+toggle) are ALWAYS the top app bar's first icon at its start, "More options" (the overflow) its last
+icon at its end; "Collapse" (a collapsible action view's up arrow) is at the start and "Clear query"
+(SearchView's x) at the end. For these exact phrases :func:`framework_prior` is a strong prior (the
+left end on a left-to-right screen, mirrored on a right-to-left one).
+
+The zones are in dp: the density is inferred from the screen's width (a phone is 360-450 dp wide,
+:data:`PHONE_DP` taken as typical), so that a 24-52 dp status bar (punch-hole phones), a 56-64 dp top
+app bar and a 48 dp navigation bar are where they are at 2.0-3.5x alike. A landscape screen gets no
+prior.
 """
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from mobile_agent.types import Box
 
-TOP_BAR = 0.14  # status bar (24 dp) and top app bar (56-64 dp) of a 640-900 dp tall screen
-BOTTOM_BAR = 0.87  # bottom navigation (56-80 dp)
+PHONE_DP = 392  # a typical phone's width in dp (360-450): the density is the width over this
+STATUS_DP = 34  # status glyphs' centres are at most 26 dp down (a 52 dp status bar); a top bar's, 52 dp or more
+TOP_BAR_DP = 124  # a status bar (up to 52 dp) and a top app bar (56-64 dp) below it
+BOTTOM_BAR_DP = 136  # bottom navigation (56-80 dp) above a three-button navigation bar (48 dp)
+NAV_BAR_DP = 48  # the system's three-button navigation bar
+END_DP = 64  # a bar's end icon: its centre within this of the screen's edge (28 dp on phones)
+
+
+def dp_scale(width: int, height: int) -> float:
+    """Pixels per dp of a portrait phone screen, inferred from its width."""
+    return min(width, height) / PHONE_DP
 
 # The usual actions of a top app bar. Icons that apps put beside content as often as in the bar
 # (like, comment, bookmark, star, camera) get no toolbar prior; Close has its own place (an end of
@@ -33,9 +54,10 @@ def layout_prior(families: set[str], box: Box, width: int, height: int) -> float
         return 0.0
     c = box.center
     fx, fy = c.x / width, c.y / height
-    if fy < 0.025:  # the status bar: not a button
+    s = dp_scale(width, height)
+    if c.y < STATUS_DP * s:  # the status bar: not a button
         return 0.0
-    top, bottom = fy < TOP_BAR, fy > BOTTOM_BAR
+    top, bottom = c.y < TOP_BAR_DP * s, c.y > height - BOTTOM_BAR_DP * s
     best = 0.0
     for fam in families:
         p = 0.0
@@ -57,3 +79,70 @@ def layout_prior(families: set[str], box: Box, width: int, height: int) -> float
             p = max(p, 0.7)
         best = max(best, p)
     return best
+
+
+# The framework's own content descriptions, and the end of the top app bar where their widget is.
+FRAMEWORK_PLACES = {"navigate up": "start", "open navigation drawer": "start", "close navigation drawer": "start",
+                    "collapse": "start", "more options": "end", "clear query": "end"}
+
+
+def framework_place(description: str) -> str | None:
+    """``start`` or ``end`` for the framework's exact phrases ("Navigate up", "More options", ...),
+    else ``None``."""
+    return FRAMEWORK_PLACES.get(" ".join(description.lower().strip(" .").split()))
+
+
+def right_to_left(lines: Sequence[Box], width: int, height: int) -> bool:
+    """Whether the top app bar is laid out right to left: its title ends near the right edge (72 dp,
+    after the up button) and no text starts near the left edge."""
+    s = dp_scale(width, height)
+    bar = [b for b in lines if STATUS_DP * s <= b.center.y < TOP_BAR_DP * s and b.width < width * 0.9]
+    return (bool(bar) and not any(b.x1 < 100 * s for b in bar)
+            and any(b.x2 > width - 100 * s and b.x1 > width * 0.3 for b in bar))
+
+
+def framework_prior(description: str, boxes: Sequence[Box], lines: Sequence[Box], width: int,
+                    height: int) -> list[float]:
+    """1 for the candidate where the framework puts the widget ``description`` names (the top app
+    bar's first icon at its start, or its last icon at its end), 0 elsewhere; all 0 for any other
+    description, on a landscape screen, or when no candidate is at that end of the bar."""
+    place = framework_place(description)
+    out = [0.0] * len(boxes)
+    if place is None or height <= width:
+        return out
+    s = dp_scale(width, height)
+    if right_to_left(lines, width, height):
+        place = "end" if place == "start" else "start"
+    bar = [k for k, b in enumerate(boxes) if STATUS_DP * s <= b.center.y < TOP_BAR_DP * s]
+    if place == "start":
+        ends = [k for k in bar if boxes[k].center.x < END_DP * s]
+        pick = min(ends, key=lambda k: boxes[k].x1, default=None)
+    else:
+        ends = [k for k in bar if boxes[k].center.x > width - END_DP * s]
+        pick = max(ends, key=lambda k: boxes[k].x2, default=None)
+    if pick is not None:
+        out[pick] = 1.0
+    return out
+
+
+def three_button_bar(icons: Sequence[Box], lines: Sequence[Box], width: int, height: int) -> bool:
+    """Whether the screen's last 48 dp hold the system's three-button navigation bar (Back, Home,
+    Overview: a centred button and the others 10-31% of the width either side of it, no word). A
+    gesture-navigation phone has none: bottom navigation drawn there is the app's."""
+    if height <= width:
+        return False
+    top = height - NAV_BAR_DP * dp_scale(width, height)
+    # a tab's label is a word, wider than tall; OCR reading the Home ring as "O" or Back as "<" is not
+    if any(b.center.y > top and b.width > 1.3 * b.height for b in lines):
+        return False
+    strip = [b for b in icons if b.center.y > top]
+    # a box inside another (a ring's hole, a glyph's part) is the same button
+    strip = [b for b in strip if not any(o is not b and o.area > b.area and o.contains_point(b.center) for o in strip)]
+    if not strip or len(strip) > 3:
+        return False
+    dx = [abs(b.center.x - width / 2) / width for b in strip]
+    centred = [d for d in dx if d < 0.05]
+    sides = [d for d in dx if d >= 0.05]
+    if len(centred) > 1 or not all(0.1 <= d <= 0.31 for d in sides):
+        return False
+    return bool(centred) or len(sides) == 2

@@ -423,8 +423,10 @@ def glyph_zone(spec: str) -> tuple[str, str]:
 
 
 def in_zone(zone: str, box: Box, width: int, height: int) -> bool:
-    if zone == "nav":
-        return height > width and box.center.y > height * 0.945
+    if zone == "nav":  # the three-button navigation bar: the last 48 dp
+        from mobile_agent.perception.icons.layout import NAV_BAR_DP, dp_scale
+
+        return height > width and box.center.y > height - NAV_BAR_DP * dp_scale(width, height)
     return True
 
 
