@@ -1,7 +1,7 @@
 """Click Icon figures: icon detected at all, top-1 without a position hint, top-1 with the hint,
 any candidate inside (with the hint). Prints figures; asserts nothing.
 
-    python bench/bench_icons.py [--set sim|wide|heldout|heldout2] [--screens N] [--seed 0] [--dark] [--cache DIR] [--misses] [--hybrid] [--detect-time]
+    python bench/bench_icons.py [--set sim|wide|heldout|heldout2|material] [--screens N] [--seed 0] [--dark] [--cache DIR] [--misses] [--hybrid] [--detect-time]
 
 sim and wide: the simulated phone's screens (120); targets are the clickable nodes without text
 that have a content-desc (the tree is the ground truth). heldout: the held-out icon set
@@ -10,7 +10,11 @@ fonts the matcher neither uses nor was developed against); targets are its icons
 unique on their screen, the hit box their 48 dp touch target; the run says whether the screens are
 the frozen set (seed 0, 60 screens). heldout2: the second held-out set
 (``mobile_agent.bench.icon_heldout_v2``: thin-stroke Tabler icons, real photos, icons on photos,
-pills and gradients, low contrast, badges; needs the test extra), measured the same way. The position hint is what a planner would say of where the node is
+pills and gradients, low contrast, badges; needs the test extra), measured the same way. material: the
+Material-styles set (``mobile_agent.bench.icon_material``: toolbars drawn with Material Symbols
+Rounded and Sharp, styles the matcher does not take as references, at 1080x2400 and 720x1600, light
+and dark, status bars of 24-52 dp, gesture or three-button navigation), measured the same way, with
+its figures also by description. The position hint is what a planner would say of where the node is
 (``mobile_agent.bench.perception.position_hint``, as the perception benchmark uses it).
 
 OCR is the slow part and does not change with icon work, so ``--cache DIR`` keeps each screen's
@@ -60,6 +64,45 @@ def _detect_time(p: Any, images: list[Any]) -> int:
     return 0
 
 
+def _match_time(p: Any, screens: list[tuple[Any, list[str]]]) -> int:
+    """Median time of one Click Icon grounding (shape matching and priors; the screen's parse is done
+    before the clock starts), and of a screen's groundings together."""
+    import statistics
+    import time
+
+    calls, per_screen = [], []
+    for img, descriptions in screens:
+        if not descriptions:
+            continue
+        p.parse(img, icons=True)
+        total = 0.0
+        for d in descriptions:
+            t0 = time.perf_counter()
+            p.ground_icon(img, d)
+            dt = time.perf_counter() - t0
+            calls.append(dt)
+            total += dt
+        per_screen.append(total)
+        p.clear_cache()
+    print(f"Click Icon matching, median per grounding over {len(calls)} groundings: {statistics.median(calls):.4f} s; "
+          f"per screen ({len(per_screen)} screens, all its targets): {statistics.median(per_screen):.3f} s")
+    return 0
+
+
+def _perception(args: argparse.Namespace, ocr: Any) -> Any:
+    """The Perception a run measures: the default one, or with the reference sets ``--ref-sets``
+    names and the framework prior's ``--framework-weight``."""
+    from mobile_agent.perception import Perception
+    from mobile_agent.perception.icons.offline import OfflineIconMatcher
+
+    p = Perception(ocr=ocr, incremental=False)
+    if args.ref_sets is not None:
+        p.matcher = OfflineIconMatcher(sets=args.ref_sets)
+    if args.framework_weight is not None:
+        p.framework_weight = args.framework_weight
+    return p
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--screens", type=int, default=None, help="default: 120 (sim, wide), 60 (heldout)")
@@ -71,12 +114,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--detect-time", action="store_true",
                     help="only time icon detection (each screen detected twice, the second timed; OCR from "
                          "--cache) and print the median per screen")
-    ap.add_argument("--set", dest="screen_set", choices=("sim", "wide", "heldout", "heldout2"), default="sim",
+    ap.add_argument("--set", dest="screen_set", choices=("sim", "wide", "heldout", "heldout2", "material"),
+                    default="sim",
                     help="sim: the simulated phone's own look; wide: the same screens in other looks; "
                          "heldout: the held-out icon set; heldout2: the second, harder held-out set (thin-stroke "
-                         "Tabler icons, real photos)")
+                         "Tabler icons, real photos); material: Material Symbols Rounded and Sharp toolbars")
+    ap.add_argument("--match-time", action="store_true",
+                    help="only time Click Icon's matching: each screen parsed first, then each target's "
+                         "ground_icon (no hint) timed; prints the median per call and per screen")
+    ap.add_argument("--ref-sets", type=int, default=None, choices=(1, 2, 3, 4),
+                    help="the offline matcher's reference sets (default 4; 3: without Material Symbols Outlined, "
+                         "as before it was added), to measure before and after side by side")
+    ap.add_argument("--framework-weight", type=float, default=None,
+                    help="weight of the framework place prior (Navigate up, More options; default the "
+                         "Perception's, 0 turns it off)")
     args = ap.parse_args(argv)
-    if args.screen_set in ("heldout", "heldout2"):
+    if args.screen_set in ("heldout", "heldout2", "material"):
         if args.hybrid:
             ap.error("--hybrid needs an accessibility tree: the held-out set has none")
         return heldout(args)
@@ -108,9 +161,12 @@ def main(argv: list[str] | None = None) -> int:
         screens = wide.collect_wide_screens(seed=args.seed, max_screens=args.screens)
     else:
         screens = collect_sim_screens(seed=args.seed, max_screens=args.screens, dark=args.dark)
-    p = Perception(ocr=CachedOcr(make_ocr("rapidocr"), args.cache), incremental=False)
+    p = _perception(args, CachedOcr(make_ocr("rapidocr"), args.cache))
     if args.detect_time:
         return _detect_time(p, [s.image for s in screens])
+    if args.match_time:
+        return _match_time(p, [(s.image, [n.desc for n in s.nodes if n.clickable and n.desc and not n.text])
+                               for s in screens])
     n = detected = top1 = top1_hint = any_hint = 0
     tree_top1 = tree_top1_hint = 0
     misses: list[str] = []
@@ -157,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
 def heldout(args: argparse.Namespace) -> int:
     if args.screen_set == "heldout2":
         from mobile_agent.bench import icon_heldout_v2 as ho
+    elif args.screen_set == "material":
+        from mobile_agent.bench import icon_material as ho  # type: ignore[no-redef]
     else:
         from mobile_agent.bench import icon_heldout as ho  # type: ignore[no-redef]
     from mobile_agent.bench.perception import CachedOcr, position_hint
@@ -166,7 +224,8 @@ def heldout(args: argparse.Namespace) -> int:
 
     count = args.screens or ho.SCREENS
     try:
-        screens = ho.heldout_screens(seed=args.seed, count=count)
+        screens = (ho.material_screens(seed=args.seed, count=count) if args.screen_set == "material"  # type: ignore[attr-defined]
+                   else ho.heldout_screens(seed=args.seed, count=count))
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -174,11 +233,14 @@ def heldout(args: argparse.Namespace) -> int:
     frozen = args.seed == ho.SEED and count == ho.SCREENS and digest == ho.FROZEN_SHA256
     if args.cache:
         args.cache.mkdir(parents=True, exist_ok=True)
-    p = Perception(ocr=CachedOcr(make_ocr("rapidocr"), args.cache), incremental=False)
+    p = _perception(args, CachedOcr(make_ocr("rapidocr"), args.cache))
     if args.detect_time:
         return _detect_time(p, [s.image for s in screens])
+    if args.match_time:
+        return _match_time(p, [(s.image, [t.description for t in s.targets]) for s in screens])
     n = detected = top1 = top1_hint = any_hint = 0
     by_family: dict[str, list[int]] = {}
+    by_words: dict[str, list[int]] = {}
     misses: list[str] = []
     for s in screens:
         w, h = s.image.size
@@ -200,16 +262,24 @@ def heldout(args: argparse.Namespace) -> int:
             f[0] += 1
             f[1] += ok
             f[2] += okh
+            f = by_words.setdefault(t.description, [0, 0, 0])
+            f[0] += 1
+            f[1] += ok
+            f[2] += okh
             if not ok or not okh:
                 misses.append(_miss(f"{s.name} [{s.look}]: {t.description!r} {hint} box {t.box.as_tuple()}", g, gh,
                                     det))
 
-    which = "second held-out icon set (v2)" if args.screen_set == "heldout2" else "held-out icon set"
+    which = {"heldout2": "second held-out icon set (v2)", "material": "Material-styles icon set"}.get(
+        args.screen_set, "held-out icon set")
     print(f"{which}, seed {args.seed}: screens {len(screens)}, icon targets {n}; set sha256 {digest[:16]}"
           f" ({'the frozen set' if frozen else 'NOT the frozen set'})")
     _print_four(n, detected, top1, top1_hint, any_hint)
     print("by family (targets: top-1 no hint / with hint): " + ", ".join(
         f"{fam} {v[0]}: {v[1]}/{v[2]}" for fam, v in sorted(by_family.items(), key=lambda kv: -kv[1][0])))
+    if args.screen_set == "material":
+        print("by description (targets: top-1 no hint / with hint): " + ", ".join(
+            f"{d!r} {v[0]}: {v[1]}/{v[2]}" for d, v in sorted(by_words.items(), key=lambda kv: -kv[1][0])))
     if args.misses:
         for m in misses:
             print("  miss", m)

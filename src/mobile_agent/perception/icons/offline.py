@@ -262,6 +262,27 @@ _MATERIAL_CODEPOINTS: dict[str, int] = {
     'print': 0xe8ad, 'palette': 0xe40a, 'backspace': 0xe14a, 'grid_view': 0xe9b0, 'sort': 0xe164,
     'add_circle': 0xe147, 'add_circle_outline': 0xe148, 'add_shopping_cart': 0xe854, 'person_outline': 0xe7ff,
 }
+# Material names drawn from Material Symbols besides those of MATERIAL_OF (bench/build_icon_refs.py
+# subsets the fonts to these and MATERIAL_OF's): the filled set's extra glyphs and the toolbar
+# glyphs of the Material-styles test screens (mobile_agent.bench.icon_material).
+MATERIAL_EXTRA: tuple[str, ...] = tuple(_MATERIAL_CODEPOINTS) + ("arrow_back_ios_new", "menu_open", "more_horiz")
+
+# Google's Material Symbols Outlined (2 dp strokes, unfilled: what Google's own apps and most
+# Compose and AppCompat apps draw), a fourth rendering of each family that MATERIAL_OF names
+# (style ``ms:``). Shipped in ``icons/refs`` as a subset (provenance and licence in
+# MaterialSymbolsOutlined-subset.txt; code points in the .json beside it).
+_SYMBOLS_FONT = "MaterialSymbolsOutlined-subset"
+
+
+@lru_cache(maxsize=1)
+def _symbols_codepoints() -> dict[str, int]:
+    import json
+
+    path = Path(__file__).with_name("refs") / f"{_SYMBOLS_FONT}.json"
+    try:
+        return {k: int(v) for k, v in json.loads(path.read_text(encoding="utf-8")).items()}
+    except (OSError, ValueError):
+        return {}
 
 COLORS: dict[str, tuple[float, float] | str] = {
     "red": (345.0, 15.0), "orange": (15.0, 40.0), "yellow": (40.0, 70.0), "gold": (40.0, 60.0),
@@ -297,14 +318,19 @@ def _qta_font(style: str) -> tuple[str, dict[str, int]] | None:
                           for k, v in json.loads(cmap[-1].read_text(encoding="utf-8")).items()}
 
 
-def family_renderings(spec: str, material: bool = True) -> list[str]:
+def family_renderings(spec: str, material: bool = True, symbols: bool = True) -> list[str]:
     """``spec`` and the same glyph drawn by the other reference sets (Codicons, Elusive and, with
-    ``material``, Google's Material Icons)."""
+    ``material``, Google's Material Icons; with ``symbols``, Material Symbols Outlined)."""
     base, _, weight = spec.partition("~")
     base, _, rot = base.partition("@")
-    name = base.rpartition(":")[2]
+    style, _, name = base.rpartition(":")
     out = [spec]
-    others = OTHER_SETS.get(name, ()) + (tuple(f"mi:{m}" for m in MATERIAL_OF.get(name, ())) if material else ())
+    if style == "mi":
+        others: tuple[str, ...] = (f"ms:{name}",) if symbols else ()
+    else:
+        mat = MATERIAL_OF.get(name, ()) if material else ()
+        others = (OTHER_SETS.get(name, ()) + tuple(f"mi:{m}" for m in mat)
+                  + (tuple(f"ms:{m}" for m in mat) if symbols else ()))
     for other in others:
         other, _, own_rot = other.partition("@")
         turn = (float(rot or 0) + float(own_rot or 0)) % 360
@@ -338,6 +364,11 @@ def reference_mask(spec: str) -> np.ndarray | None:
         if name not in _MATERIAL_CODEPOINTS:
             return None
         path, ch = str(Path(__file__).with_name("refs") / "MaterialIcons-Regular.ttf"), chr(_MATERIAL_CODEPOINTS[name])
+    elif style == "ms":
+        cps = _symbols_codepoints()
+        if name not in cps:
+            return None
+        path, ch = str(Path(__file__).with_name("refs") / f"{_SYMBOLS_FONT}.ttf"), chr(cps[name])
     elif style in _QTA_FONTS:
         qta = _qta_font(style)
         if qta is None or name not in qta[1]:
@@ -816,14 +847,28 @@ def color_fit(color: str, hsv: tuple[float, float, float]) -> float:
     return 1.0 if inside else 0.0
 
 
+def _avatar_score(outer: np.ndarray, mask: np.ndarray, tex: float) -> float:
+    """How much a candidate is an account's avatar: a round silhouette, photo-like or a letter on a
+    disc inside."""
+    full = _full_mask(outer)
+    if full is not None:
+        # a photo's light parts near the page's colour notch its outline: close them
+        k = max(3, min(full.shape[:2]) // 6)
+        full = cv2.morphologyEx(np.pad(full, k), cv2.MORPH_CLOSE, cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (k, k)))[k:-k, k:-k]
+    rnd = roundness(full) if full is not None else 0.0
+    tex = max(tex, 0.6 if inner_mask(outer, mask) is not None else 0.0)
+    return rnd * max(0.5, tex)
+
+
 class OfflineIconMatcher:
     """Shape matcher against Font Awesome reference glyphs (no weights)."""
 
     name = "offline"
 
-    def __init__(self, sets: int = 3) -> None:
+    def __init__(self, sets: int = 4) -> None:
         # 1: Font Awesome only (the matcher before the second set); 2: Font Awesome and Codicons;
-        # 3: and Material Icons.
+        # 3: and Material Icons (filled); 4: and Material Symbols Outlined.
         self.sets = sets
 
     def knows(self, description: str) -> bool:
@@ -835,12 +880,13 @@ class OfflineIconMatcher:
         colors = description_colors(description)
         pictures = bool(PICTURE_WORDS & set(re.findall(r"[a-z]+", description.lower())))
         avatar = is_avatar_description(description)
+        account = not avatar and bool(set(description_words(description)) & {"account", "profile"})
         # Earlier glyphs of a word are its usual picture; later ones are weaker alternatives.
         refs = []
         for k, g in enumerate(glyphs):
             prior = glyph_weight(g) * (1.0 - 0.03 * min(k, 3))
             g, zone = glyph_zone(g)
-            for r in family_renderings(g, material=self.sets > 2) if self.sets > 1 else (g,):
+            for r in (family_renderings(g, material=self.sets > 2, symbols=self.sets > 3) if self.sets > 1 else (g,)):
                 f = _reference_features(r)
                 if f is not None:
                     refs.append((f, prior, zone))
@@ -893,15 +939,12 @@ class OfflineIconMatcher:
             if avatar:
                 # A round, photo-like (or letter-on-disc) candidate is the avatar; a person glyph
                 # still counts by shape.
-                full = _full_mask(outer)
-                if full is not None:
-                    # a photo's light parts near the page's colour notch its outline: close them
-                    k = max(3, min(full.shape[:2]) // 6)
-                    full = cv2.morphologyEx(np.pad(full, k), cv2.MORPH_CLOSE, cv2.getStructuringElement(
-                        cv2.MORPH_ELLIPSE, (k, k)))[k:-k, k:-k]
-                rnd = roundness(full) if full is not None else 0.0
-                tex = max(tex, 0.6 if inner_mask(outer, mask) is not None else 0.0)
-                shape = max(shape, 0.95 * rnd * max(0.5, tex))
+                shape = max(shape, 0.95 * _avatar_score(outer, mask, tex))
+            elif account and tex >= 0.3:
+                # "Account" or "Profile" alone: a person glyph, or the account's round photo (a
+                # bottom navigation tab, a top bar's end), as apps draw it; a photo only, not a
+                # letter on a disc (a list row's contact).
+                shape = max(shape * (1.0 - 0.5 * tex), 0.9 * _avatar_score(outer, mask, tex))
             elif pictures:
                 shape = max(shape, 0.9 * picture_score(crop))
             else:
