@@ -16,7 +16,8 @@ def add_perception_commands(group: typer.Typer) -> None:
     def bench_perception(
         screen_set: str = typer.Option("sim", "--set", help="Screens: sim (the simulated phone as drawn by "
                                        "default) or wide (the same screens in other fonts, icon sets, densities, "
-                                       "themes, status bars, JPEG and Chinese; see docs/perception.md)."),
+                                       "themes, status bars, JPEG and Chinese) or textstress (Click Text on what real apps do to "
+                                       "text; see docs/perception.md)."),
         seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone."),
         depth: int = typer.Option(1, "--depth", help="Taps away from each app's first screen to explore."),
         max_screens: int = typer.Option(120, "--max-screens", help="Stop collecting screens after this many."),
@@ -49,10 +50,13 @@ def add_perception_commands(group: typer.Typer) -> None:
         from mobile_agent.errors import ConfigError
         from mobile_agent.perception.ocr import make_ocr
 
-        if screen_set not in ("sim", "wide"):
-            typer.echo(f"error: unknown screen set {screen_set!r}: use sim or wide", err=True)
+        if screen_set not in ("sim", "wide", "textstress"):
+            typer.echo(f"error: unknown screen set {screen_set!r}: use sim, wide or textstress", err=True)
             raise typer.Exit(2)
         log = (lambda m: typer.echo(m, err=True)) if verbose else None
+        if screen_set == "textstress":
+            _bench_text_stress(seed, max_screens, ocr, ocr_cache, as_json, out, verbose, log)
+            return
         if screen_set == "wide":
             from mobile_agent.bench.wide import collect_wide_screens
 
@@ -90,6 +94,41 @@ def add_perception_commands(group: typer.Typer) -> None:
                 typer.echo(f"  miss (Click Text, first point): {miss}")
             for miss in d["table"]["icon_hint_misses"]:
                 typer.echo(f"  miss (icon with hint): {miss}")
+
+
+def _bench_text_stress(seed: int, max_screens: int, ocr: str, ocr_cache: Optional[str], as_json: bool,
+                       out: Optional[str], verbose: bool, log: object) -> None:
+    """``bench perception --set textstress``: Click Text figures on the text stress set, by phenomenon."""
+    from mobile_agent.bench.perception import CachedOcr
+    from mobile_agent.bench.text_stress import SCREENS, collect_stress_screens, format_stress, run_stress
+    from mobile_agent.errors import ConfigError
+    from mobile_agent.perception import Perception
+    from mobile_agent.perception.ocr import make_ocr
+
+    try:
+        screens = collect_stress_screens(seed=seed, count=min(max_screens, SCREENS) if max_screens < 120 else SCREENS)
+        engine = CachedOcr(make_ocr(ocr), ocr_cache) if ocr_cache else ocr
+        perception = Perception(ocr=engine)
+    except (ConfigError, OSError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2)
+    d = run_stress(screens, perception, log=log).to_dict()  # type: ignore[arg-type]
+    d["settings"] = {"set": "textstress", "seed": seed, "ocr": ocr, "screens": len(screens)}
+    if out:
+        from mobile_agent.fsutil import atomic_write_text
+
+        atomic_write_text(out, json.dumps(d, indent=1, ensure_ascii=False))
+    if as_json:
+        typer.echo(json.dumps(d, ensure_ascii=False))
+        return
+    for line in format_stress(d):
+        typer.echo(line)
+    if verbose:
+        for name, v in d["by_phenomenon"].items():
+            for miss in v["misses"]:
+                typer.echo(f"  miss ({name}): {miss}")
+        for fp in d["absent"]["false_positives"]:
+            typer.echo(f"  false positive: {fp}")
 
 
 def register(app: typer.Typer) -> None:
