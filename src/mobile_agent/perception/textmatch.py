@@ -176,6 +176,29 @@ def _part_box(line: TextLine, target_n: str) -> Box:
     return Box(x1, line.box.y1, max(x1 + 1, x2), line.box.y2)
 
 
+def _compact_part_box(line: TextLine, tc: str) -> Box:
+    """The part of ``line`` holding ``tc`` (compact form, found in the line's compact form): the
+    words it covers, a word it covers only in part by that share of the word's box; the line's box
+    when the engine gave no words or they do not spell the line."""
+    parts = [(w, compact(w.text)) for w in line.words]
+    joined = "".join(c for _, c in parts)
+    k = joined.find(tc)
+    if k < 0:
+        return line.box
+    end = k + len(tc)
+    pos = 0
+    chosen: list[Box] = []
+    for w, c in parts:
+        a, b = max(pos, k), min(pos + len(c), end)
+        if c and a < b:
+            x1 = w.box.x1 + int(w.box.width * (a - pos) / len(c))
+            x2 = w.box.x1 + int(round(w.box.width * (b - pos) / len(c)))
+            chosen.append(Box(x1, w.box.y1, max(x1 + 1, x2), w.box.y2))
+        pos += len(c)
+    box = Box.enclosing(chosen)
+    return Box(box.x1, line.box.y1, box.x2, line.box.y2)
+
+
 def _spaced_glyph_matches(target: str, lines: list[TextLine]) -> list[TextMatch]:
     """A one- or two-character target on a line of widely spaced single glyphs (a keyboard row,
     a keypad): OCR reads such a row as one line, so the glyph is found by its place in it."""
@@ -209,6 +232,11 @@ def _match_lines(target: str, lines: list[TextLine]) -> list[TextMatch]:
     found = _match(target, lines)
     if found:
         return found
+    # A target that runs over two or three lines of one paragraph (a wrapped title, a preview cut
+    # after two lines): the lines joined, where no line alone matched.
+    found = _match(target, joined_lines(lines))
+    if found:
+        return found
     parts = [p.strip().rstrip("\u2026").rstrip(".").strip() for p in target.replace("\r", "\n").split("\n")]
     parts = [p for p in parts if compact(p)]
     if len(parts) > 1:
@@ -228,6 +256,57 @@ def _match_lines(target: str, lines: list[TextLine]) -> list[TextMatch]:
         if found:
             return found
     return _script_edge_matches(target, lines)
+
+
+def joined_lines(lines: list[TextLine], most: int = 3) -> list[TextLine]:
+    """Lines that may be one text OCR read as several, each run joined into one line: runs of two
+    to ``most`` lines of one paragraph (every next line directly below the last, a gap under 0.6
+    line heights, of a similar height, starting, centred or ending where it does), and two lines
+    side by side on one row, under a line height apart (a number in large type and its unit in
+    small type)."""
+    rows = sorted(lines, key=lambda l: (l.box.y1, l.box.x1))
+    out: list[TextLine] = []
+
+    def below(a: TextLine) -> TextLine | None:
+        ha = a.box.height
+        for b in rows:
+            hb = b.box.height
+            if b is a or not (0.75 <= hb / max(1, ha) <= 1.33):
+                continue
+            gap = b.box.y1 - a.box.y2
+            if not (-0.3 * ha <= gap <= 0.6 * min(ha, hb)):
+                continue
+            tol = 0.6 * min(ha, hb)
+            if (abs(b.box.x1 - a.box.x1) <= tol or abs(b.box.center.x - a.box.center.x) <= tol
+                    or abs(b.box.x2 - a.box.x2) <= tol):
+                return b
+        return None
+
+    def beside(a: TextLine) -> TextLine | None:
+        for b in rows:
+            h = min(a.box.height, b.box.height)
+            overlap = min(a.box.y2, b.box.y2) - max(a.box.y1, b.box.y1)
+            gap = b.box.x1 - a.box.x2
+            if (b is not a and b.box.x1 > a.box.x1 and b.box.x2 > a.box.x2 and overlap >= 0.5 * h
+                    and -h <= gap <= 0.8 * h):
+                return b
+        return None
+
+    for a in rows:
+        b = beside(a)
+        if b is not None:
+            # a number in large type and its unit in small type, read as two lines ("8,432" "steps")
+            out.append(TextLine(f"{a.text.strip()} {b.text.strip()}", Box.enclosing([a.box, b.box]),
+                                min(a.score, b.score), a.words + b.words))
+        run = [a]
+        while len(run) < most:
+            b = below(run[-1])
+            if b is None or b in run:
+                break
+            run.append(b)
+            out.append(TextLine(" ".join(l.text.strip() for l in run), Box.enclosing([l.box for l in run]),
+                                min(l.score for l in run), tuple(w for l in run for w in l.words)))
+    return out
 
 
 def split_at_ellipses(line: TextLine) -> list[TextLine]:
@@ -252,12 +331,19 @@ def split_at_ellipses(line: TextLine) -> list[TextLine]:
 
 
 def _dedupe(matches: list[TextMatch]) -> list[TextMatch]:
-    """Matches best first, less any that is the same place as a better one (a line and its part)."""
+    """Matches best first, less any that is the same place as a better one (a line and its part:
+    "Loading..." of the label "Loading... please wait" where the whole label matched)."""
     out: list[TextMatch] = []
     for m in matches:
-        if not any(o.box.iou(m.box) > 0.5 for o in out):
+        if not any(o.box.iou(m.box) > 0.5 or (m.line is not o.line and _within(m.line.box, o.line.box)
+                                              and o.box.contains_point(m.box.center)) for o in out):
             out.append(m)
     return out
+
+
+def _within(inner: Box, outer: Box) -> bool:
+    """Whether ``inner`` lies inside ``outer`` (a part of a line inside its line)."""
+    return outer.x1 <= inner.x1 and inner.x2 <= outer.x2 and outer.y1 <= inner.y1 and inner.y2 <= outer.y2
 
 
 def _char_class(ch: str) -> str:
@@ -331,17 +417,19 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
             extra = (len(lc) - len(tc)) / max(1, len(lc))
             out.append(TextMatch(_part_box(line, tn), 0.9 - 0.2 * extra, "contained", line))
             continue
-        if len(lc) >= 8 and len(lc) >= 0.35 * len(tc) and tc.startswith(lc):
-            # The first line of a target that wraps onto the next line, or is cut by the screen edge.
-            out.append(TextMatch(_words_box(line), 0.8 * len(lc) / len(tc) + 0.1, "contained", line))
+        seen = seen_share(target, line.text)
+        if seen is not None:
+            # The target cut short by the app (an ellipsis, a faded or clipped edge).
+            out.append(TextMatch(_words_box(line), 0.1 + 0.8 * seen, "contained", line))
             continue
-        if len(tc) >= 4 and tc in lc and len(tc) / len(lc) >= 0.3:
+        if len(tc) >= 4 and tc in lc and len(tc) / len(lc) >= 0.3 and not _extends_number(lc, lc.find(tc), len(tc)):
             extra = (len(lc) - len(tc)) / max(1, len(lc))
-            # the target's part of the line where it can be placed ("0.0K/s" of "0.0K/s78"), else the line
-            box = _part_box(line, tn) if tn in ln else line.box
+            # the target's part of the line where it can be placed ("0.0K/s" of "0.0K/s78"; "6.2 km"
+            # of "$19.99/mo 6.2km", read without its space), else the line
+            box = _part_box(line, tn) if tn in ln else _compact_part_box(line, tc)
             out.append(TextMatch(box, 0.85 - 0.2 * extra, "contained", line))
             continue
-        if thr >= 100.0:
+        if thr >= 100.0 or not _numbers_agree(target, line.text):
             continue
         sim = fuzz.ratio(tc, lc)
         part = 0.0
@@ -355,6 +443,72 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
             out.append(TextMatch(line.box, 0.5 + 0.35 * (best - thr) / max(1.0, 100.0 - thr) + bonus, "fuzzy", line))
     out.sort(key=lambda m: -m.score)
     return out
+
+
+_ELLIPSIS_END = re.compile(r"\s*(?:\u2026|\.{2,})\s*$")
+_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
+
+
+def seen_share(target: str, line_text: str) -> float | None:
+    """How much of ``target`` a line shows that is the target cut short, as a share of its
+    characters (compact form); ``None`` when the line is not such a cut.
+
+    How much must be seen: where the line ends in an ellipsis ("Settings and priv…"; OCR reads it
+    as "…", "..." or ".."), at least 4 characters and a quarter of the target, the last one allowed
+    to be misread; with no ellipsis, the cut must fall inside a word of the target (a faded or
+    clipped edge, "Recommended for you based on y") and show at least 8 characters and 40% of it.
+    A line that ends where a word of the target ends, with no ellipsis, is a shorter label of its
+    own ("Top rated" is not "Top rated near you", "Settings" not "Settings and security"), unless
+    the rest of the target is on the lines below (see :func:`joined_lines`) or it shows at least
+    16 characters and half of the target (a long title's first line read without its second).
+    The last character before an ellipsis, or of a word's one- or two-character fragment at a
+    faded edge ("on yc" for "on yo"), may be misread. Characters OCR confuses (l/1/i, o/0) count as equal."""
+    m = _ELLIPSIS_END.search(line_text)
+    body = line_text[: m.start()] if m else line_text
+    bc, tc = compact(body), compact(target)
+    if not bc or len(bc) >= len(tc):
+        return None
+    ft, fb = fold_glyphs(tc), fold_glyphs(bc)
+    # the last character before an ellipsis, or of a word's fragment at a faded edge, may be misread
+    words = body.split()
+    slack = len(bc) >= 6 and (m is not None or (len(words) > 1 and len(compact(words[-1])) <= 2))
+    if not (ft.startswith(fb) or (slack and ft.startswith(fb[:-1]))):
+        return None
+    share = len(bc) / len(tc)
+    if m is not None:
+        return share if len(bc) >= 4 and share >= 0.25 else None
+    if len(bc) >= 16 and share >= 0.5:
+        return share  # the first line of a long target whose next line OCR did not read with it
+    if len(bc) < 8 or share < 0.4:
+        return None
+    # the cut inside a word: the target's next character after the seen ones is a letter or digit
+    tn = normalize_text(target)
+    k = 0
+    for i, ch in enumerate(tn):
+        if ch.isalnum() or ch in "&%+#@$":
+            k += 1
+            if k == len(bc):
+                nxt = tn[i + 1] if i + 1 < len(tn) else " "
+                return share if nxt.isalnum() else None
+    return None
+
+
+def _numbers_agree(target: str, line_text: str) -> bool:
+    """Whether every number of ``target`` is a number of the line (digits alike, separators aside):
+    a fuzzy match must not turn "12:15 PM" into "12:05 PM" or "2,480 steps" into "12,480 steps"."""
+    tnums = [re.sub(r"[.,:]", "", n) for n in _NUMBER.findall(normalize_text(target))]
+    if not tnums:
+        return True
+    lnums = {re.sub(r"[.,:]", "", n) for n in _NUMBER.findall(normalize_text(line_text))}
+    return all(n in lnums for n in tnums)
+
+
+def _extends_number(text: str, k: int, n: int) -> bool:
+    """Whether ``text[k:k+n]`` begins or ends in a digit that a digit of ``text`` continues."""
+    if k < 0:
+        return False
+    return bool((k > 0 and text[k].isdigit() and text[k - 1].isdigit())
+                or (k + n < len(text) and text[k + n - 1].isdigit() and text[k + n].isdigit()))
 
 
 def _joins_number(text: str, a: int, b: int) -> bool:
