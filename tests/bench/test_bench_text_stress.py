@@ -46,13 +46,6 @@ def test_targets_lie_inside_their_screen_and_only_identical_texts_repeat():
 
 
 @needs_fonts
-def test_an_ellipsised_title_is_drawn_shorter_than_its_node_text():
-    s = ts.collect_stress_screens(seed=0, count=4)
-    cut = [t for x in s for t in x.targets if t.phenomenon == "ellipsised"]
-    assert cut and all(len(t.text) > 8 for t in cut)
-
-
-@needs_fonts
 @pytest.mark.slow
 def test_the_benchmark_command_prints_figures_by_phenomenon_that_add_up(capsys):
     from mobile_agent.cli import main

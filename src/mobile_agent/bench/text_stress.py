@@ -27,6 +27,10 @@ light or dark, sometimes JPEG-compressed. The phenomena (a target's ``phenomenon
   (:func:`~mobile_agent.bench.perception.position_hint`), counted as found when the first point
   lies inside that one;
 - ``mixed sizes``: a number in large type and its unit in small type, one node ("8,432 steps");
+- ``struck-out price``, ``struck-out price beside``: an old price struck through beside the sale price;
+- ``letter avatar beside``: a name right after a round letter avatar ("A" then "Alex Chen");
+- ``field hint``: a search field's faint hint after a magnifier, on a grey pill;
+- ``on photo, no scrim``: bold white text straight on a photograph;
 - ``plain``: the app bar's title, a list row's name, a control.
 
 Each screen also names texts that are NOT on it (``absent``: near misses of its labels, numbers one
@@ -58,9 +62,9 @@ from mobile_agent.errors import ConfigError
 from mobile_agent.types import Box
 
 SEED = 0
-SCREENS = 40
-# sha256 over seed 0's 40 screens (pixels, size), targets and absent texts, as :func:`set_digest` computes it.
-FROZEN_SHA256 = "0e1464c6d6c155df7863feae4a39d9b096dd8edff194a18c8d35e64880f81c3b"
+SCREENS = 60
+# sha256 over seed 0's 60 screens (pixels, size), targets and absent texts, as :func:`set_digest` computes it.
+FROZEN_SHA256 = "a9fb3a2225dcf58fee7fa250222b9bfe8db92972a7cb4911c4cc7bd595513fa2"
 INSTALL = "pip install -e '.[test]' (fontpkg-* fonts, scikit-image) and apt-get install fonts-dejavu-core fonts-noto-cjk"
 
 SIZES = ((720, 1600, 2.0), (1080, 2400, 2.625), (1440, 3200, 3.5))
@@ -201,6 +205,9 @@ CHINESE = ("设置", "蓝牙", "通知和状态栏", "微信支付", "我的收�
 MIXED = ("下载 App", "Wi-Fi 网络", "打开 Bluetooth", "iPhone 用户指南", "使用 WLAN 助理", "Google 账号")
 MIXED_SIZES = (("8,432", " steps"), ("72", "°F"), ("$19.99", "/mo"), ("12.4", " GB"), ("1h 32m", " today"),
                ("98", "%"), ("6.2", " km"), ("140", " kcal"))
+PRICES = (("$49.99", "$29.99"), ("$120.00", "$89.00"), ("\u20ac35", "\u20ac24.50"), ("$15.99", "$9.99"))
+FIELD_HINTS = ("Search settings", "Search contacts", "Type a message", "Search in mail", "Enter promo code")
+HERO = ("Summer collection", "New arrivals", "Weekend escapes", "Shop the look")
 DUPLICATES = ("Reply", "Follow", "Share", "Details", "Edit", "View all")
 ABSENT = (("Sign out", "near miss"), ("Wi-Fi calling", "near miss"), ("Notification history", "near miss"),
           ("Privacy policy", "unrelated"), ("Delete account", "unrelated"), ("Battery saver", "unrelated"),
@@ -643,9 +650,74 @@ def _mixed_sizes(cv: _Canvas, y: int) -> int:
     return cv.line_h(fb) + cv.px(16)
 
 
+def _price_row(cv: _Canvas, y: int) -> int:
+    """A product's old price struck through beside its sale price, and a letter avatar right before
+    a name ("A" then "Alex Chen"), which OCR may read as one word."""
+    old, new = cv.pick(PRICES)
+    fo, fn = cv.font(14), cv.font(18, 700)
+    yy = y + cv.px(12)
+    nw = cv.text((cv.m, yy), new, fn, cv.fg)
+    cv.target(new, Box(cv.m, yy, cv.m + nw, yy + cv.line_h(fn)), "struck-out price beside")
+    ox = cv.m + nw + cv.px(8)
+    oy = yy + cv.line_h(fn) - cv.line_h(fo) - cv.px(1)
+    ow = cv.text((ox, oy), old, fo, cv.grey)
+    mid = oy + int(cv.line_h(fo) * 0.55)
+    cv.draw.line((ox, mid, ox + ow, mid), fill=cv.grey, width=max(1, cv.px(1)))
+    cv.target(old, Box(ox, oy, ox + ow, oy + cv.line_h(fo)), "struck-out price")
+    yy += cv.line_h(fn) + cv.px(16)
+    name = cv.pick(SENDERS)
+    av = cv.px(32)
+    cv.draw.ellipse((cv.m, yy, cv.m + av, yy + av), fill=cv.rng.choice(ACCENTS))
+    fa = cv.font(16, 600)
+    cv.draw.text((cv.m + av // 2, yy + av // 2), name[0], font=fa, fill=(255, 255, 255), anchor="mm")
+    f = cv.font(16)
+    tx = cv.m + av + cv.px(cv.rng.choice((4, 8)))
+    ty = yy + (av - cv.line_h(f)) // 2
+    tw = cv.text((tx, ty), name, f, cv.fg)
+    cv.target(name, Box(tx, ty, tx + tw, ty + cv.line_h(f)), "letter avatar beside")
+    return yy + av + cv.px(12) - y
+
+
+def _search_field(cv: _Canvas, y: int) -> int:
+    """A search field's hint in faint grey on a grey pill, a magnifier before it."""
+    fh = cv.px(48)
+    box = Box(cv.m, y + cv.px(8), cv.w - cv.m, y + cv.px(8) + fh)
+    fill = (44, 44, 48) if cv.dark else (236, 238, 241)
+    cv.draw.rounded_rectangle(box.as_tuple(), fh // 2, fill=fill)
+    isz = cv.px(20)
+    ix, iy = box.x1 + cv.px(16), box.y1 + (fh - isz) // 2
+    lw = max(2, cv.px(2))
+    cv.draw.ellipse((ix, iy, ix + int(isz * 0.7), iy + int(isz * 0.7)), outline=cv.grey, width=lw)
+    cv.draw.line((ix + int(isz * 0.62), iy + int(isz * 0.62), ix + isz, iy + isz), fill=cv.grey, width=lw)
+    hint = cv.pick(FIELD_HINTS)
+    f = cv.font(16)
+    tx = ix + isz + cv.px(12)
+    cv.text((tx, box.y1 + (fh - cv.line_h(f)) // 2), hint, f, cv.faint)
+    cv.target(hint, Box(tx, box.y1, box.x2 - cv.px(16), box.y2), "field hint")
+    return fh + cv.px(16)
+
+
+def _hero(cv: _Canvas, y: int) -> int:
+    """A hero banner: bold white text straight on a photograph, no scrim."""
+    ch = cv.px(150)
+    cw = cv.w - 2 * cv.m
+    photo = _photo(cv.rng.choice(PHOTOS))
+    scale = max(cw / photo.width, ch / photo.height)
+    p = photo.resize((int(photo.width * scale) + 1, int(photo.height * scale) + 1), Image.BILINEAR)
+    ox = cv.rng.randint(0, max(0, p.width - cw))
+    oy = cv.rng.randint(0, max(0, p.height - ch))
+    cv.img.paste(p.crop((ox, oy, ox + cw, oy + ch)), (cv.m, y + cv.px(8)))
+    title = cv.pick(HERO)
+    f = cv.font(24, 800)
+    tx, ty = cv.m + cv.px(16), y + cv.px(8) + cv.px(16)
+    tw = cv.text((tx, ty), title, f, (255, 255, 255))
+    cv.target(title, Box(tx, ty, tx + tw, ty + cv.line_h(f)), "on photo, no scrim")
+    return ch + cv.px(16)
+
+
 BLOCKS: tuple[Callable[[_Canvas, int], int], ...] = (
     _ellipsis_rows, _preview, _faded, _caps_buttons, _display, _photo_card, _gradient, _chips, _icon_buttons,
-    _small_grey, _label_rows, _symbol_rows, _cjk_rows, _mixed_sizes)
+    _small_grey, _label_rows, _symbol_rows, _cjk_rows, _mixed_sizes, _price_row, _search_field, _hero)
 
 
 def _text_button(cv: _Canvas, label: str, x: int, y: int, h: int) -> Box:

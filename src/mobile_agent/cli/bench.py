@@ -106,7 +106,7 @@ def _bench_text_stress(seed: int, max_screens: int, ocr: str, ocr_cache: Optiona
     from mobile_agent.perception.ocr import make_ocr
 
     try:
-        screens = collect_stress_screens(seed=seed, count=min(max_screens, SCREENS) if max_screens < 120 else SCREENS)
+        screens = collect_stress_screens(seed=seed, count=min(max_screens, SCREENS))
         engine = CachedOcr(make_ocr(ocr), ocr_cache) if ocr_cache else ocr
         perception = Perception(ocr=engine)
     except (ConfigError, OSError) as exc:
