@@ -17,7 +17,7 @@ needs_fonts = pytest.mark.skipif(not ts.available(), reason=ts.INSTALL)
 
 @pytest.fixture(scope="module")
 def screens():
-    return {s.name: s for s in ts.collect_stress_screens(count=24)}
+    return {s.name: s for s in ts.collect_stress_screens(count=58)}
 
 
 @pytest.fixture(scope="module")
@@ -43,15 +43,11 @@ def _grounds_inside(perception, screen, text):
 @pytest.mark.slow
 @pytest.mark.parametrize("name, text", [
     # a three-line preview cut after two lines: no line alone holds enough of it
-    ("textstress-03", "The quarterly report is ready for review. I added comments on pages four and seven for you"),
-    ("textstress-21", "Hey! Are we still on for dinner on Friday? I booked a table for six at the new place downtown"),
-    # an ellipsised title whose last letter before the ellipsis OCR misreads ("the l..." as "the I...")
-    ("textstress-23", "Photos from the lake house trip"),
-    # a title faded out at its view's edge, the last fragment misread ("on yo" as "on yc")
-    ("textstress-05", "Recommended for you based on your listening history"),
+    ("textstress-07", "The quarterly report is ready for review. I added comments on pages four and seven for you"),
+    ("textstress-31", "Your package has shipped and should arrive by Thursday. Track it any time from your orders page"),
     # a number in large type and its unit in small type, read as two boxes / merged with the next tile
-    ("textstress-17", "8,432 steps"),
-    ("textstress-16", "6.2 km"),
+    ("textstress-03", "8,432 steps"),
+    ("textstress-08", "6.2 km"),
 ])
 def test_a_text_drawn_otherwise_than_its_node_holds_it_grounds_inside_the_node(screens, perception, name, text):
     _grounds_inside(perception, screens[name], text)
@@ -60,12 +56,10 @@ def test_a_text_drawn_otherwise_than_its_node_holds_it_grounds_inside_the_node(s
 @needs_fonts
 @pytest.mark.slow
 @pytest.mark.parametrize("name, absent, near", [
-    # numbers one digit off: a fuzzy match must not take them
-    ("textstress-07", "12:15 PM", "12:05 PM"),
-    ("textstress-16", "Until 8:00 AM", "Until 7:00 AM"),
+    # a number one digit off: a fuzzy match must not take it
+    ("textstress-29", "Until 8:00 AM", "Until 7:00 AM"),
     # a shorter label that ends where a word of the target ends, with no ellipsis, is another label
-    ("textstress-18", "Settings and security", "Settings"),
-    ("textstress-20", "Top rated near you", "Top rated"),
+    ("textstress-27", "Top rated near you", "Top rated"),
 ])
 def test_a_text_not_on_the_screen_is_none_with_the_closest_texts(screens, perception, name, absent, near):
     s = screens[name]
@@ -81,6 +75,10 @@ def _line(text: str, box: Box, words: list[tuple[str, int, int]] = ()) -> TextLi
 
 
 def test_how_much_of_a_cut_text_must_be_seen():
+    # OCR's readings of the stress set's first draft: the last letter before the ellipsis and the
+    # last fragment at a faded edge misread
+    assert seen_share("Photos from the lake house trip", "Photos from the I...")
+    assert seen_share("Recommended for you based on your listening history", "Recommended for you based on yc")
     t = "Settings and privacy"
     assert seen_share(t, "Settings and priv\u2026") and seen_share(t, "Settings and priv...")
     assert seen_share(t, "Sett\u2026") is None  # under a quarter of it
@@ -100,9 +98,16 @@ def test_lines_of_a_paragraph_and_a_number_beside_its_unit_are_joined_but_not_di
     assert "Welcome to the community! Here are a few tips to get started with y..." in texts
     assert "8,432 steps" in texts
     assert not any("On" in x.split() or x.startswith("Welcome Welcome") for x in texts)
-    (m,) = match_lines("Welcome to the community! Here are a few tips to get started with your new account",
+    (m,) = match_lines("Welcome to the community! Here are a few tips to get started with your new account settings",
                        [top, second, far])
     assert m.line.box == Box(33, 1611, 670, 1714)
+
+
+def test_numbers_one_digit_off_are_not_fuzzy_matches_but_the_same_numbers_are():
+    line = _line("12:05 PM", Box(900, 700, 1040, 740), [("12:05", 900, 990), ("PM", 1000, 1040)])
+    assert match_lines("12:15 PM", [line]) == []
+    assert match_lines("12:05PM", [line])
+    assert match_lines("2,480 steps", [_line("12,480 steps", Box(0, 0, 300, 40))]) == []
 
 
 def test_a_target_inside_a_line_read_without_its_spaces_is_tapped_on_its_own_part():

@@ -422,18 +422,18 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
             # The target cut short by the app (an ellipsis, a faded or clipped edge).
             out.append(TextMatch(_words_box(line), 0.1 + 0.8 * seen, "contained", line))
             continue
-        if len(tc) >= 4 and tc in lc and len(tc) / len(lc) >= 0.3 and not _extends_number(lc, lc.find(tc), len(tc)):
+        if len(tc) >= 4 and tc in lc and len(tc) / len(lc) >= 0.3 and not _extends_a_number(tn, ln, tc, lc):
             extra = (len(lc) - len(tc)) / max(1, len(lc))
             # the target's part of the line where it can be placed ("0.0K/s" of "0.0K/s78"; "6.2 km"
             # of "$19.99/mo 6.2km", read without its space), else the line
             box = _part_box(line, tn) if tn in ln else _compact_part_box(line, tc)
             out.append(TextMatch(box, 0.85 - 0.2 * extra, "contained", line))
             continue
-        if thr >= 100.0 or not _numbers_agree(target, line.text):
+        if thr >= 100.0:
             continue
-        sim = fuzz.ratio(tc, lc)
+        sim = fuzz.ratio(tc, lc) if _numbers_agree(target, line.text) else 0.0
         part = 0.0
-        if len(lc) > len(tc) + 2:
+        if len(lc) > len(tc) + 2 and _numbers_agree(target, line.text, partial=True):
             part = fuzz.partial_ratio(tc, lc) if len(tc) >= 6 else 0.0
         best = max(sim, part - 3.0)
         if best >= thr:
@@ -456,11 +456,12 @@ def seen_share(target: str, line_text: str) -> float | None:
     How much must be seen: where the line ends in an ellipsis ("Settings and priv…"; OCR reads it
     as "…", "..." or ".."), at least 4 characters and a quarter of the target, the last one allowed
     to be misread; with no ellipsis, the cut must fall inside a word of the target (a faded or
-    clipped edge, "Recommended for you based on y") and show at least 8 characters and 40% of it.
+    clipped edge, "Recommended for you based on y") and show at least 8 characters and 35% of it.
     A line that ends where a word of the target ends, with no ellipsis, is a shorter label of its
     own ("Top rated" is not "Top rated near you", "Settings" not "Settings and security"), unless
     the rest of the target is on the lines below (see :func:`joined_lines`) or it shows at least
-    16 characters and half of the target (a long title's first line read without its second).
+    16 characters and 35% of the target (a long title's first line read without its second, a
+    caption half hidden by a toast).
     The last character before an ellipsis, or of a word's one- or two-character fragment at a
     faded edge ("on yc" for "on yo"), may be misread. Characters OCR confuses (l/1/i, o/0) count as equal."""
     m = _ELLIPSIS_END.search(line_text)
@@ -477,10 +478,10 @@ def seen_share(target: str, line_text: str) -> float | None:
     share = len(bc) / len(tc)
     if m is not None:
         return share if len(bc) >= 4 and share >= 0.25 else None
-    if len(bc) >= 16 and share >= 0.5:
-        return share  # the first line of a long target whose next line OCR did not read with it
-    if len(bc) < 8 or share < 0.4:
+    if share < 0.35 or len(bc) < 8:
         return None
+    if len(bc) >= 16:
+        return share  # the first line of a long target whose next line OCR did not read with it
     # the cut inside a word: the target's next character after the seen ones is a letter or digit
     tn = normalize_text(target)
     k = 0
@@ -493,14 +494,26 @@ def seen_share(target: str, line_text: str) -> float | None:
     return None
 
 
-def _numbers_agree(target: str, line_text: str) -> bool:
-    """Whether every number of ``target`` is a number of the line (digits alike, separators aside):
-    a fuzzy match must not turn "12:15 PM" into "12:05 PM" or "2,480 steps" into "12,480 steps"."""
-    tnums = [re.sub(r"[.,:]", "", n) for n in _NUMBER.findall(normalize_text(target))]
-    if not tnums:
+def _numbers_agree(target: str, line_text: str, partial: bool = False) -> bool:
+    """Whether the target's digits are the line's, in order (separators aside, which OCR may drop:
+    "4 6 km" for "4.6 km"): a fuzzy match must not turn "12:15 PM" into "12:05 PM" or "2,480 steps"
+    into "12,480 steps". ``partial``: the target is matched against a part of a longer line, whose
+    digits need only hold the target's."""
+    td = "".join(ch for ch in target if ch.isdigit())
+    if not td:
         return True
-    lnums = {re.sub(r"[.,:]", "", n) for n in _NUMBER.findall(normalize_text(line_text))}
-    return all(n in lnums for n in tnums)
+    ld = "".join(ch for ch in line_text if ch.isdigit())
+    return td in ld if partial else td == ld
+
+
+def _extends_a_number(tn: str, ln: str, tc: str, lc: str) -> bool:
+    """Whether the target, found in the line, begins or ends in a digit that a digit of the line
+    continues ("2,480" in "12,480"), looked at with the line's punctuation where the target's
+    normalised form is in it ("18 MB" of "4.6★·18MB" is no part of "4.6"), else in compact forms."""
+    ts, ls = tn.replace(" ", ""), ln.replace(" ", "")
+    if ts and ts in ls:
+        return _extends_number(ls, ls.find(ts), len(ts))
+    return _extends_number(lc, lc.find(tc), len(tc))
 
 
 def _extends_number(text: str, k: int, n: int) -> bool:
