@@ -1,15 +1,23 @@
 """Full-parse time, side by side, on the simulated phone's screens (``--set sim``, 1080x2400) or the
 wide set's (``--set wide``: other fonts, icon sets, densities, themes, JPEG, Chinese): our RapidOCR
-engine as it is by default (crops of two line heights or wider packed into shared recogniser
-inputs, glyph-sized crops read alone, denormals flushed), with glyph-sized crops packed too
-(``pack_min_ratio=0``, opt-in), without packing, without flushing denormals, with the int8 text
-detector, and RapidOCR with its own default settings.
+engine as it is by default (crops packed into shared recogniser inputs, glyph-sized crops among
+themselves, denormals flushed), with glyph-sized crops read alone (``pack_min_ratio=2``, the
+default before), without packing, without flushing denormals, with the int8 text detector, and
+RapidOCR with its own default settings.
 Beside each configuration's time, its text grounding on the same screens (Click Text: first
 point, and with the planner choosing; the tree's text nodes as in ``bench perception``), so that
-a faster configuration is only taken at the same accuracy. Prints figures; asserts nothing.
+a faster configuration is only taken at the same accuracy, and how many crops grounding read again
+(by default, a short target or one no packed reading holds reads the screen's glyph-sized crops
+alone, once a screen). Prints figures; asserts nothing.
 
     python bench/bench_parse.py [--set sim|wide] [--screens 40] [--no-defaults] [--no-int8] [--no-variants]
-                                [--no-glyph-packing] [--no-grounding]
+                                [--no-glyphs-alone] [--no-grounding]
+    python bench/bench_parse.py --accuracy [--set sim|wide] [--screens 40]
+
+``--accuracy`` times nothing: it runs the perception benchmark's own figures (``mobile-agent bench
+perception --no-timing``: Click Text, original line matching, Click Icon, icon recall, Open App)
+on the same screens with the default engine and with glyph-sized crops read alone, one after the
+other, and prints both reports.
 
 Each screen is parsed cold (caches emptied) by each configuration in turn, the order rotating from
 one screen to the next, so that load on the machine falls on all of them alike. A full parse is
@@ -48,9 +56,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--set", dest="screen_set", choices=("sim", "wide"), default="sim", help="screen set")
     ap.add_argument("--no-int8", action="store_true", help="leave out the int8 text detector")
     ap.add_argument("--no-variants", action="store_true", help="leave out the unpacked and denormal variants")
-    ap.add_argument("--no-glyph-packing", action="store_true",
-                    help="leave out the opt-in packing of glyph-sized crops (pack_min_ratio=0)")
+    ap.add_argument("--no-glyphs-alone", action="store_true",
+                    help="leave out glyph-sized crops read alone (pack_min_ratio=2, the default before)")
     ap.add_argument("--no-grounding", action="store_true", help="time only; no text grounding figures")
+    ap.add_argument("--accuracy", action="store_true",
+                    help="the perception benchmark's figures (no timing), default and glyph crops read alone")
     args = ap.parse_args(argv)
 
     import numpy as np
@@ -65,12 +75,14 @@ def main(argv: list[str] | None = None) -> int:
         screens = collect_wide_screens(seed=args.seed, max_screens=args.screens)
     else:
         screens = collect_sim_screens(seed=args.seed, max_screens=args.screens)
+    if args.accuracy:
+        return _accuracy(screens, args.screen_set)
     images = [s.image.convert("RGB") for s in screens]
     base = "default"
-    glyphs = "glyph crops packed too"
+    glyphs = "glyph crops read alone"
     perceptions = {base: Perception(ocr=RapidOcrEngine(), incremental=False)}
-    if not args.no_glyph_packing:
-        perceptions[glyphs] = Perception(ocr=RapidOcrEngine(pack_min_ratio=0.0), incremental=False)
+    if not args.no_glyphs_alone:
+        perceptions[glyphs] = Perception(ocr=RapidOcrEngine(pack_min_ratio=2.0), incremental=False)
     if not args.no_variants:
         perceptions["one crop per input"] = Perception(ocr=RapidOcrEngine(pack=False), incremental=False)
         perceptions["denormals kept"] = Perception(ocr=RapidOcrEngine(flush_denormals=False), incremental=False)
@@ -90,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     readings: dict[str, list[list[str]]] = {k: [] for k in runs}
     first: dict[str, int] = {k: 0 for k in perceptions}
     chosen: dict[str, int] = {k: 0 for k in perceptions}
+    reread: dict[str, list[int]] = {k: [] for k in perceptions}  # crops read again per screen
     targets = 0
     names = list(runs)
     for n, (img, screen) in enumerate(zip(images, screens)):
@@ -111,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
                  and _text_is_drawn(nd)]
         targets += len(nodes)
         for k, p in perceptions.items():
+            before = p.ocr.crops_read
             for nd in nodes:
                 def oracle(marked: Any, cands: Any, question: str, box: Any = nd.box) -> int | None:
                     return next((i for i, c in enumerate(cands) if _inside(c, box)), None)
@@ -122,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
                     g = p.ground_text(img, nd.text, choose=oracle)
                     ok = g.status == "found" and _inside(g.chosen, nd.box)
                 chosen[k] += ok
+            reread[k].append(p.ocr.crops_read - before)
     sizes = sorted({f"{im.width}x{im.height}" for im in images})
     print(f"screens: {len(images)} of the {args.screen_set} set (seed {args.seed}) at {', '.join(sizes)}, "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
@@ -129,7 +144,8 @@ def main(argv: list[str] | None = None) -> int:
         line = f"{k}: {_fmt(times[k])}"
         if k in perceptions and targets:
             line += (f"; Click Text first point {100.0 * first[k] / targets:.1f}%, with choice "
-                     f"{100.0 * chosen[k] / targets:.1f}% of {targets}")
+                     f"{100.0 * chosen[k] / targets:.1f}% of {targets}; crops read again by grounding: "
+                     f"{sum(reread[k])} on {sum(n > 0 for n in reread[k])} of {len(reread[k])} screens")
         print(line)
     med = statistics.median(times[base])
     parts = {st: statistics.median(v) for st, v in stages.items()}
@@ -153,6 +169,24 @@ def main(argv: list[str] | None = None) -> int:
                     rest.remove(t)
                     same += 1
         print(f"lines read alike, {base} and {other}: {same}/{total} ({100.0 * same / max(1, total):.1f}%)")
+    return 0
+
+
+def _accuracy(screens: list[Any], screen_set: str) -> int:
+    from mobile_agent.bench.perception import format_report, run_benchmark
+    from mobile_agent.perception import Perception
+    from mobile_agent.perception.ocr.rapid import RapidOcrEngine
+
+    configs: dict[str, Callable[[], Any]] = {
+        "default (glyph-sized crops packed among themselves)": lambda: Perception(ocr=RapidOcrEngine()),
+        "glyph-sized crops read alone (pack_min_ratio=2)": lambda: Perception(ocr=RapidOcrEngine(pack_min_ratio=2.0)),
+    }
+    for name, make in configs.items():
+        print(f"== {name}: {len(screens)} screens of the {screen_set} set")
+        for line in format_report(run_benchmark(screens, make, timing=False).to_dict()):
+            if not line.startswith(("full parse", "  of which", "incremental parse")):
+                print(line)
+        sys.stdout.flush()
     return 0
 
 

@@ -73,7 +73,8 @@ def test_ocr_reads_the_numbers_back_at_the_size_the_model_sees(size, dark):
     scale = 1024 / max(w, h)
     small = marked.resize((round(w * scale), round(h * scale)), Image.LANCZOS)
     spots = layout_labels(img.size, boxes, [str(i) for i in range(len(boxes))])
-    words = [(wd.text.strip(), wd.box) for line in Perception(incremental=False).parse(small).lines
+    # Read as Click Text reads a short target: glyph-sized crops each alone (Perception.lines_alone).
+    words = [(wd.text.strip(), wd.box) for line in Perception(incremental=False).lines_alone(small)
              for wd in (line.words or ())]
     read = []
     for i, s in enumerate(spots):
@@ -81,3 +82,32 @@ def test_ocr_reads_the_numbers_back_at_the_size_the_model_sees(size, dark):
         if any(t == str(i) and area.contains_point(b.center) for t, b in words):
             read.append(i)
     assert len(read) >= len(spots) - 2, f"OCR read only labels {read} of {len(spots)}: {words[:20]}"
+
+
+@pytest.mark.slow
+def test_a_label_whose_packed_reading_is_wrong_is_grounded_on_its_reading_alone():
+    """The full parse reads glyph-sized crops packed beside others, and a lone number reads worse
+    so (here, a label's "10" or "9"). Click Text on such a short target reads the screen's glyph
+    crops again, each alone, and lands where the engine reading every glyph alone lands."""
+    from mobile_agent.perception.ocr.rapid import RapidOcrEngine
+
+    w, h = 720, 1600
+    img, _ = icon_grid(sorted(set(PHOSPHOR.values())), w, h, dark=True)
+    boxes = dense_row(w, h)
+    scale = 1024 / max(w, h)
+    small = draw_marks(img, boxes).resize((round(w * scale), round(h * scale)), Image.LANCZOS)
+    spots = layout_labels(img.size, boxes, [str(i) for i in range(len(boxes))])
+    areas = [Box(round(s.x1 * scale), round(s.y1 * scale), round(s.x2 * scale), round(s.y2 * scale)).expand(4)
+             for s in spots]
+    now = Perception(incremental=False)
+    alone = Perception(ocr=RapidOcrEngine(pack_min_ratio=2.0), incremental=False)
+    res = now.parse(small)
+    assert res.packed_glyphs, "the labels are glyph-sized crops, read packed"
+    words = [(wd.text.strip(), wd.box) for line in res.lines for wd in line.words]
+    misread = [str(i) for i in (9, 10)
+               if not any(t == str(i) and areas[i].contains_point(b.center) for t, b in words)]
+    assert misread, "the packed readings should miss a label here (what this test is about)"
+    for text in misread:
+        g = now.ground_text(small, text)
+        assert g.status == "found" and areas[int(text)].contains_point(g.point), (text, g.message)
+        assert g.point == alone.ground_text(small, text).point, text

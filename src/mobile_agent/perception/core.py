@@ -110,7 +110,8 @@ class Perception:
         if result is None:
             t1 = time.perf_counter()
             lines = self.ocr.read(rgb)
-            result = ParseResult(w, h, lines, None, {"ocr": time.perf_counter() - t1}, self.ocr.name)
+            result = ParseResult(w, h, lines, None, {"ocr": time.perf_counter() - t1}, self.ocr.name,
+                                 packed_glyphs=self._last_packed())
             stages = getattr(self.ocr, "stage_timings", None)
             if stages is not None:
                 result.timings.update(stages())
@@ -147,13 +148,18 @@ class Perception:
                 merged[-1][1] = max(merged[-1][1], y2)
             else:
                 merged.append([y1, y2])
-        kept = [line for line in prev if not any(line.box.y2 > y1 and line.box.y1 < y2 for y1, y2 in merged)]
+        def untouched(b: Box) -> bool:
+            return not any(b.y2 > y1 and b.y1 < y2 for y1, y2 in merged)
+
+        kept = [line for line in prev if untouched(line.box)]
+        packed = [b for b in memo.result.packed_glyphs if untouched(b)]
         fresh: list[TextLine] = []
         margin = 48  # context around each band, so that text near its edges reads as in a full parse
         bands = [(y1, y2) for y1, y2 in merged if y2 - y1 >= 8]
         read_bands = getattr(self.ocr, "read_bands", None)
         if read_bands is not None:
             fresh = list(read_bands(rgb, bands, margin=margin))
+            packed += self._last_packed()
         else:
             for y1, y2 in bands:
                 top, bottom = max(0, y1 - margin), min(h, y2 + margin)
@@ -165,7 +171,29 @@ class Perception:
         lines = kept + fresh
         lines.sort(key=lambda l: (l.box.y1 // 10, l.box.x1))
         return ParseResult(w, h, lines, None, {"ocr": time.perf_counter() - t1}, self.ocr.name,
-                           incremental=True, reused_lines=len(kept), changed_regions=regions)
+                           incremental=True, reused_lines=len(kept), changed_regions=regions, packed_glyphs=packed)
+
+    def _last_packed(self) -> list[Box]:
+        last = getattr(self.ocr, "last_packed_glyphs", None)
+        return list(last()) if last is not None else []
+
+    def lines_alone(self, image: Image.Image | str | bytes | Any) -> list[TextLine]:
+        """The parse's text lines with every glyph-sized crop the engine read packed read again
+        alone (``ParseResult.packed_glyphs``): the readings Click Text matches a short target
+        against. The same as the parse's lines where nothing was packed; a screen's glyphs are read
+        alone once (the engine caches the readings)."""
+        img = load_image(image)
+        res = self.parse(img)
+        return self._lines_alone(np.asarray(img.convert("RGB")), res)
+
+    def _lines_alone(self, rgb: np.ndarray, res: ParseResult) -> list[TextLine]:
+        read_alone = getattr(self.ocr, "read_alone", None)
+        if not res.packed_glyphs or read_alone is None:
+            return list(res.lines)
+        packed = set(res.packed_glyphs)
+        lines = [l for l in res.lines if l.box not in packed] + list(read_alone(rgb, res.packed_glyphs))
+        lines.sort(key=lambda l: (l.box.y1 // 10, l.box.x1))
+        return lines
 
     def _add_icons(self, rgb: np.ndarray, result: ParseResult) -> None:
         t = time.perf_counter()
@@ -203,10 +231,15 @@ class Perception:
                     return found
                 fallback = "no node of the accessibility tree has this text, or the picture has a closer match"
         lines = list(res.lines)
+        glyph = is_glyph_target(text)
+        if res.packed_glyphs and (glyph or not any(m.kind != "fuzzy" for m in match_lines(text, lines))):
+            # Glyph-sized crops were read packed, which reads a lone glyph less surely: a short
+            # target, or one no line holds, is matched against them read alone.
+            lines = self._lines_alone(np.asarray(img.convert("RGB")), res)
         read_glyphs = getattr(self.ocr, "read_glyphs", None)
-        if read_glyphs is not None and is_glyph_target(text):
+        if read_glyphs is not None and glyph:
             # A one- or two-character target may be a lone thin glyph the line detector misses.
-            lines += read_glyphs(np.asarray(img.convert("RGB")), [l.box for l in res.lines])
+            lines += read_glyphs(np.asarray(img.convert("RGB")), [l.box for l in lines])
         matches = _best_tier(match_lines(text, lines))
         cands = [Candidate(m.box, m.box.center, round(m.score, 4), m.line.text) for m in matches]
         return _noted(self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text"), fallback)

@@ -59,6 +59,11 @@ class ParseResult:
     needs it). ``timings`` holds seconds per stage (``ocr``, ``icons``, ``total``; with the RapidOCR
     engine, ``ocr_detect`` and ``ocr_recognize`` of a full read too) and
     ``reused_lines`` how many lines an incremental parse took over from the previous result.
+    ``packed_glyphs``: boxes of glyph-sized crops (a digit, a badge's count, an icon read as text)
+    that the RapidOCR engine read packed beside other crops, which is faster but reads a lone glyph
+    less surely; their lines in ``lines`` hold those packed readings (or none, where the packed
+    reading was empty). :meth:`Perception.lines_alone` gives the lines with them read alone, as
+    Click Text matches a short target.
     """
 
     width: int
@@ -70,6 +75,7 @@ class ParseResult:
     incremental: bool = False
     reused_lines: int = 0
     changed_regions: list[Box] = field(default_factory=list)
+    packed_glyphs: list[Box] = field(default_factory=list)
 
     @property
     def texts(self) -> list[str]:

@@ -8,17 +8,16 @@ screenshot that costs over a second on two cores. Here:
 - The angle classifier is off (screen text is upright).
 - Recognition reads crops of the full-resolution image, each scaled to the recogniser's 48 px
   height. The recogniser reads at least 320 px of width per input (PaddleOCR's parameter, which
-  this model needs: a lone short crop read in a narrower input reads worse), so crops of two
-  characters or more are packed side by side into 320 px inputs, 16 px apart, and the CTC columns
-  are split back among them by position; glyph-sized crops (under two line heights wide: a digit,
-  a short word in a tall box, an icon the detector took for text) are read alone, each in its own
-  320 px input. That takes about a fifth off recognition, with the same readings but for a handful
-  of spaces and letter cases (measured on the simulated phone's screens; docs/perception.md).
-  ``pack_min_ratio=0`` packs glyph-sized crops too: they are half the crops of a phone screen and
-  most of the recogniser's inputs, so a parse takes about a quarter less, and Click Text and Click
-  Icon land where they did on the sim and wide sets; but a glyph read beside others reads worse
-  (a numbered label's "10" as "1", an icon as another symbol), so it is not the default
-  (docs/perception.md). The glyph pass (:meth:`read_glyphs`) reads each glyph alone either way.
+  this model needs: a lone short crop read in a narrower input reads worse), so crops are packed
+  side by side into 320 px inputs, 16 px apart, and the CTC columns are split back among them by
+  position. Glyph-sized crops (under two line heights wide: a digit, a short word in a tall box,
+  an icon the detector took for text) are half the crops of a phone screen; packed with the others
+  (the default) a parse takes about a quarter less, but a glyph read beside others reads worse (a
+  numbered label's "10" as "1", an icon as another symbol). So the engine says which boxes were
+  glyph-sized and read packed (:meth:`last_packed_glyphs`), and :meth:`read_alone` reads them
+  again each in its own 320 px input, as ``pack_min_ratio=2`` would have read them: Click Text
+  does that for a short target, or when no line holds the target (docs/perception.md).
+  The glyph pass (:meth:`read_glyphs`) reads each glyph alone too.
   Inputs go to the recogniser 8 at a time (``rec_batch``): nearly all are 320 px wide, so a
   batch pads nothing, and 8 costs 4% less per input than 4.
 - Crops already read (same pixels) are taken from a small cache, which makes re-reading an
@@ -54,7 +53,8 @@ INT8_DET = Path(__file__).resolve().parent / "models" / "ppocr_det_int8.onnx"
 _REC_H = 48  # the recogniser's input height
 _REC_MIN_W = 320  # the least width it reads (PaddleOCR's rec_image_shape)
 _PACK_GAP = 16  # pixels between crops packed into one input
-_PACK_MIN_RATIO = 2.0  # crops narrower than this many times their height are read alone
+GLYPH_RATIO = 2.0  # a crop narrower than this many times its height is glyph-sized
+_PACK_MIN_RATIO = 0.0  # by default every crop under the least input width is packed
 
 WordTuple = tuple[str, float, tuple[int, int, int, int]]
 RecResult = tuple[str, float, list[WordTuple]]
@@ -106,6 +106,7 @@ class RapidOcrEngine:
         self._lock = threading.Lock()
         self._stages = threading.local()
         self._cache: OrderedDict[bytes, RecResult] = OrderedDict()
+        self.crops_read = 0  # crops the recogniser has read (cache misses), for tests and benchmarks
         self._det = None
         self._rec = None
 
@@ -191,6 +192,7 @@ class RapidOcrEngine:
                 if y1 <= (b.y1 + b.y2) / 2.0 < y2:
                     boxes.append(b)
         boxes.sort(key=lambda b: (b.y1 // 10, b.x1))
+        self._stages.packed = self.packed_glyphs(rgb, boxes)
         return self.recognize(rgb, boxes)
 
     # -- recognition ----------------------------------------------------------------------------
@@ -222,6 +224,7 @@ class RapidOcrEngine:
             results.append(hit)
         todo = [i for i, r in enumerate(results) if r is None]
         if todo:
+            self.crops_read += len(todo)
             read = self._read_crops([bgr_crops[i] for i in todo], ratio)
             for i, r in zip(todo, read):
                 results[i] = r
@@ -250,8 +253,11 @@ class RapidOcrEngine:
         _, rec = self._models()
         inputs = [_rec_input(c) for c in crops]
         widths = [x.shape[2] for x in inputs]
+        # Glyph-sized crops share inputs only among themselves: the longer crops are read exactly
+        # as when the glyphs are read alone, so reading a screen's glyphs alone again
+        # (:meth:`read_alone`) gives every line the engine would read with ``pack_min_ratio=2``.
         canvases = pack_widths(widths, _REC_MIN_W, _PACK_GAP,
-                               pack_min_ratio * _REC_H if self.pack else float("inf"))
+                               pack_min_ratio * _REC_H if self.pack else float("inf"), GLYPH_RATIO * _REC_H)
         # Batches of inputs of like width: each batch is padded to its widest input.
         canvases.sort(key=lambda c: c[0] if c[0] > _REC_MIN_W else 0)
         out: list[Any] = [None] * len(crops)
@@ -348,8 +354,8 @@ class RapidOcrEngine:
                 crops.append(Box(max(0, x1), max(0, b.y1 - top), min(w, x1 + side), min(h, b.y2 + 10)))
                 owner.append(k)
         best: dict[int, TextLine] = {}
-        # the default ratio, whatever the engine is set to: each glyph is read alone
-        for k, line in zip(owner, self.recognize(rgb, crops, keep_all=True, pack_min_ratio=_PACK_MIN_RATIO)):
+        # each glyph is read alone, whatever the engine packs
+        for k, line in zip(owner, self.recognize(rgb, crops, keep_all=True, pack_min_ratio=GLYPH_RATIO)):
             if line is None:
                 continue
             t = line.text.strip()
@@ -365,7 +371,35 @@ class RapidOcrEngine:
         t1 = time.perf_counter()
         lines = self.recognize(rgb, boxes)
         self._stages.timings = {"ocr_detect": t1 - t0, "ocr_recognize": time.perf_counter() - t1}
+        self._stages.packed = self.packed_glyphs(rgb, boxes)
         return lines
+
+    def packed_glyphs(self, rgb: np.ndarray, boxes: list[Box]) -> list[Box]:
+        """Those of ``boxes`` whose crops are glyph-sized (narrower than ``GLYPH_RATIO`` times their
+        height once scaled to the recogniser's height) and which :meth:`recognize` reads packed
+        beside others with this engine's settings: their readings may differ from a reading alone."""
+        if not self.pack or self.pack_min_ratio >= GLYPH_RATIO:
+            return []
+        h = rgb.shape[0]
+        out = []
+        for b in boxes:
+            pad = int(b.height * self.crop_pad)
+            ch = min(h, b.y2 + pad) - max(0, b.y1 - pad)
+            width = math.ceil(_REC_H * b.width / float(max(1, ch)))
+            if self.pack_min_ratio * _REC_H <= width < GLYPH_RATIO * _REC_H:
+                out.append(b)
+        return out
+
+    def last_packed_glyphs(self) -> list[Box]:
+        """The glyph-sized boxes this thread's last :meth:`read` (or :meth:`read_bands`) read packed
+        (:meth:`packed_glyphs`)."""
+        return list(getattr(self._stages, "packed", []))
+
+    def read_alone(self, rgb: np.ndarray, boxes: list[Box]) -> list[TextLine]:
+        """The text in each box, each glyph-sized crop read alone in its own recogniser input
+        (longer crops packed as always): what ``pack_min_ratio=2`` reads. Crops read so before are
+        taken from the cache, so reading a screen's glyphs alone a second time costs nothing."""
+        return self.recognize(rgb, boxes, pack_min_ratio=GLYPH_RATIO)
 
     def stage_timings(self) -> dict[str, float]:
         """Seconds spent detecting and recognising in this thread's last :meth:`read`."""
@@ -419,19 +453,24 @@ def _flush_denormals(infer: Any, threads: int | None, model_path: str | None = N
     infer.session = ort.InferenceSession(path, sess_options=opts, providers=sess.get_providers())
 
 
-def pack_widths(widths: list[int], min_width: int, gap: int, alone_below: float) -> list[tuple[int, list[tuple[int, int]]]]:
+def pack_widths(widths: list[int], min_width: int, gap: int, alone_below: float,
+                glyph_below: float = 0.0) -> list[tuple[int, list[tuple[int, int]]]]:
     """Place items of these widths side by side in inputs ``min_width`` wide, ``gap`` apart, the
     widest first, each into the first input it fits (first-fit decreasing). Items narrower than
-    ``alone_below`` get an input of their own, as does any item wider than ``min_width``.
-    Positions are multiples of 8 (the recogniser's column width). Returns ``(used width,
-    [(item, x), ...])`` for each input."""
-    bins: list[list[Any]] = []
+    ``alone_below`` get an input of their own, as does any item wider than ``min_width``. Items
+    narrower than ``glyph_below`` (and not alone) share inputs only among themselves, so that the
+    others are placed exactly as they would be without them. Positions are multiples of 8 (the
+    recogniser's column width). Returns ``(used width, [(item, x), ...])`` for each input: the
+    inputs of the wider items first, then those of the narrower ones, then the items alone."""
+    wide: list[list[Any]] = []
+    narrow: list[list[Any]] = []
     alone: list[tuple[int, list[tuple[int, int]]]] = []
     for i in sorted(range(len(widths)), key=lambda k: -widths[k]):
         w = widths[i]
         if w < alone_below or w >= min_width:
             alone.append((w, [(i, 0)]))
             continue
+        bins = narrow if w < glyph_below else wide
         for b in bins:
             x = -(-(b[0] + gap) // 8) * 8
             if x + w <= min_width:
@@ -440,7 +479,7 @@ def pack_widths(widths: list[int], min_width: int, gap: int, alone_below: float)
                 break
         else:
             bins.append([w, [(i, 0)]])
-    return [(int(b[0]), list(b[1])) for b in bins] + alone
+    return [(int(b[0]), list(b[1])) for b in wide + narrow] + alone
 
 
 def _segments(placed: list[tuple[int, int]], widths: list[int], width: int,
