@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
                  and _text_is_drawn(nd)]
         targets += len(nodes)
         for k, p in perceptions.items():
-            before = p.ocr.crops_read
+            before = p.ocr.stats["crops_read"]
             for nd in nodes:
                 def oracle(marked: Any, cands: Any, question: str, box: Any = nd.box) -> int | None:
                     return next((i for i, c in enumerate(cands) if _inside(c, box)), None)
@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
                     g = p.ground_text(img, nd.text, choose=oracle)
                     ok = g.status == "found" and _inside(g.chosen, nd.box)
                 chosen[k] += ok
-            reread[k].append(p.ocr.crops_read - before)
+            reread[k].append(p.ocr.stats["crops_read"] - before)
     sizes = sorted({f"{im.width}x{im.height}" for im in images})
     print(f"screens: {len(images)} of the {args.screen_set} set (seed {args.seed}) at {', '.join(sizes)}, "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")

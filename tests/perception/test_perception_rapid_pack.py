@@ -180,21 +180,21 @@ def test_glyphs_are_read_again_only_for_a_short_or_missing_target(screens: list[
     img = Image.fromarray(screens[3])  # Calendar: lone digits
     res = p.parse(img)
     assert res.packed_glyphs
-    read = p.ocr.crops_read
+    read = p.ocr.stats["crops_read"]
     long_text = next(l.text for l in res.lines if sum(ch.isalpha() for ch in l.text) >= 5)
     assert p.ground_text(img, long_text).status in ("found", "ambiguous")
-    assert p.ocr.crops_read == read, "a target a packed line holds reads nothing again"
+    assert p.ocr.stats["crops_read"] == read, "a target a packed line holds reads nothing again"
     p.ground_text(img, "15")
-    again = p.ocr.crops_read - read
+    again = p.ocr.stats["crops_read"] - read
     assert again >= len(res.packed_glyphs) // 2, (again, len(res.packed_glyphs))
     p.ground_text(img, "16")
     p.ground_text(img, "Nothing like this is on the screen")
-    assert p.ocr.crops_read == read + again, "the screen's glyphs are read alone once"
+    assert p.ocr.stats["crops_read"] == read + again, "the screen's glyphs are read alone once"
     q = Perception(incremental=False)
     q.parse(img)
-    before = q.ocr.crops_read
+    before = q.ocr.stats["crops_read"]
     q.ground_text(img, "Nothing like this is on the screen")
-    assert q.ocr.crops_read > before, "a target no line holds reads the glyphs alone"
+    assert q.ocr.stats["crops_read"] > before, "a target no line holds reads the glyphs alone"
 
 
 def test_incremental_parse_keeps_the_packed_glyphs_it_took_over(screens: list[np.ndarray]) -> None:
@@ -256,3 +256,23 @@ def test_flushing_denormals_keeps_boxes_and_readings(screens: list[np.ndarray]) 
     assert boxes == kept.detect(rgb)
     assert [(l.text, l.box) for l in flushed.recognize(rgb, boxes)] == \
         [(l.text, l.box) for l in kept.recognize(rgb, boxes)]
+
+
+def test_cached_lines_keep_their_packed_glyphs(screens: list[np.ndarray], tmp_path) -> None:
+    """The benchmark's OCR cache keeps each screen's packed glyph boxes with its lines, so that
+    Click Text over cached lines reads the same glyphs alone as over a fresh parse."""
+    from mobile_agent.bench.perception import CachedOcr
+    from mobile_agent.perception import Perception
+
+    fresh = Perception(incremental=False)
+    want = [fresh.parse(Image.fromarray(rgb)).packed_glyphs for rgb in screens[2:]]
+    first = Perception(ocr=CachedOcr(RapidOcrEngine(), tmp_path), incremental=False)
+    for rgb in screens[2:]:
+        first.parse(Image.fromarray(rgb))
+    again = Perception(ocr=CachedOcr(RapidOcrEngine(), tmp_path), incremental=False)
+    for k in (1, 0):  # read from the folder, in another order
+        res = again.parse(Image.fromarray(screens[2 + k]))
+        assert res.packed_glyphs and res.packed_glyphs == want[k]
+    assert again.ocr.inner.stats["crops_read"] == 0
+    g = again.ground_text(Image.fromarray(screens[3]), "15")
+    assert g.status in ("found", "ambiguous"), g.message

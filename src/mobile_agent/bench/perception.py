@@ -279,27 +279,36 @@ class CachedOcr:
         settings = sorted((k, v) for k, v in vars(inner).items() if isinstance(v, (int, float, str, bool)))
         self._tag = hashlib.sha256(repr((inner.name, settings)).encode()).hexdigest()[:8]
         self._mem: dict[str, Any] = {}
+        self._packed: list[Any] = []
 
     def read(self, rgb: np.ndarray, det_scale: float | None = None) -> Any:
         key = (hashlib.sha256(np.ascontiguousarray(rgb).tobytes()).hexdigest()[:24]
                + f"-{rgb.shape[1]}x{rgb.shape[0]}-{self._tag}")
         if key in self._mem:
-            return self._mem[key]
+            lines, self._packed = self._mem[key]
+            return lines
         f = self.folder / f"{key}.pkl" if self.folder is not None else None
-        lines = None
+        kept = None
         if f is not None and f.exists():
             try:
-                lines = pickle.loads(f.read_bytes())
+                kept = pickle.loads(f.read_bytes())
             except Exception:  # noqa: BLE001 - a damaged cache file is read again
-                lines = None
-        if lines is None:
+                kept = None
+        if not (isinstance(kept, tuple) and len(kept) == 2):  # lines and packed glyph boxes
             lines = self.inner.read(rgb, det_scale) if det_scale is not None else self.inner.read(rgb)
+            last = getattr(self.inner, "last_packed_glyphs", None)
+            kept = (lines, list(last()) if last is not None else [])
             if f is not None:
                 tmp = f.with_suffix(".tmp")
-                tmp.write_bytes(pickle.dumps(lines))
+                tmp.write_bytes(pickle.dumps(kept))
                 tmp.replace(f)
-        self._mem[key] = lines
+        self._mem[key] = kept
+        lines, self._packed = kept
         return lines
+
+    def last_packed_glyphs(self) -> list[Any]:
+        """The glyph-sized boxes the engine read packed on the screen last read (kept with its lines)."""
+        return list(self._packed)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)

@@ -106,7 +106,7 @@ class RapidOcrEngine:
         self._lock = threading.Lock()
         self._stages = threading.local()
         self._cache: OrderedDict[bytes, RecResult] = OrderedDict()
-        self.crops_read = 0  # crops the recogniser has read (cache misses), for tests and benchmarks
+        self.stats = {"crops_read": 0}  # crops the recogniser has read (cache misses): tests, benchmarks
         self._det = None
         self._rec = None
 
@@ -224,7 +224,7 @@ class RapidOcrEngine:
             results.append(hit)
         todo = [i for i, r in enumerate(results) if r is None]
         if todo:
-            self.crops_read += len(todo)
+            self.stats["crops_read"] += len(todo)
             read = self._read_crops([bgr_crops[i] for i in todo], ratio)
             for i, r in zip(todo, read):
                 results[i] = r
