@@ -48,6 +48,8 @@ def _grounds_inside(perception, screen, text):
     # a number in large type and its unit in small type, read as two boxes / merged with the next tile
     ("textstress-03", "8,432 steps"),
     ("textstress-08", "6.2 km"),
+    # a stat tile's "98%" on a screen whose status bar shows the battery at 98% too
+    ("textstress-54", "98%"),
 ])
 def test_a_text_drawn_otherwise_than_its_node_holds_it_grounds_inside_the_node(screens, perception, name, text):
     _grounds_inside(perception, screens[name], text)

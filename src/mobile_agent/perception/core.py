@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 from PIL import Image
 
-from mobile_agent.perception.change import changed_fraction, changed_regions, screen_changed
+from mobile_agent.perception.change import changed_fraction, changed_regions, screen_changed, status_bar_height
 from mobile_agent.perception.hybrid import ScreenTree, TreeNode
 from mobile_agent.perception.icons import IconDetector, IconMatcher, make_detector, make_matcher
 from mobile_agent.perception.marks import draw_marks
@@ -242,6 +242,10 @@ class Perception:
             lines += read_glyphs(np.asarray(img.convert("RGB")), [l.box for l in lines])
         matches = _best_tier(match_lines(text, lines))
         cands = [Candidate(m.box, m.box.center, round(m.score, 4), m.line.text) for m in matches]
+        # The same text in the status bar and on the app's screen (the clock and a timestamp, the
+        # battery level and a figure): the app's; a status-bar text found alone is still found.
+        top = status_bar_height(img.size[1], img.size[0])
+        cands = [c for c in cands if c.point.y >= top] or cands
         return _noted(self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text"), fallback)
 
     def ground_app(self, image: Image.Image | str | bytes | Any, name: str,
