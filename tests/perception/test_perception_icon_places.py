@@ -117,3 +117,50 @@ def test_three_button_bar_on_rendered_screens():
         if found != ("3-button" in s.look):
             wrong.append(f"{s.name} [{s.look}]: {found}")
     assert not wrong, wrong
+
+
+def _bar_and_lookalikes(w: int, h: int, d: float, style: str):
+    """A top app bar drawn with Material Symbols (up button, title, overflow) and, in the content, a
+    pager's previous arrow and a card's overflow drawn with the matcher's own reference glyphs
+    (Font Awesome): the content's glyphs match the references at least as well as the bar's."""
+    from PIL import Image, ImageDraw
+
+    from mobile_agent.bench.icon_material import draw_glyph
+    from mobile_agent.device.sim.look import load_font
+    from mobile_agent.perception.icons.offline import reference_mask
+
+    fg = (68, 71, 70)
+    img = Image.new("RGB", (w, h), (255, 255, 255))
+    cy = int(24 * d) + int(32 * d)
+    up = draw_glyph(img, style, "arrow_back", int(28 * d), cy, int(24 * d), fg)
+    ImageDraw.Draw(img).text((int(72 * d), cy), "Gallery", font=load_font("inter", int(22 * d), 400), fill=fg,
+                             anchor="lm")
+    more = draw_glyph(img, style, "more_vert", w - int(28 * d), cy, int(24 * d), fg)
+    for spec, cx, y in (("arrow_left", int(40 * d), h // 2), ("ellipsis_vertical", w - int(40 * d), h // 2 + int(120 * d))):
+        m = reference_mask(spec)
+        mask = Image.fromarray(m).resize((max(1, int(32 * d * m.shape[1] / m.shape[0])), int(32 * d)))
+        img.paste(Image.new("RGB", mask.size, fg), (cx - mask.width // 2, y - mask.height // 2), mask)
+    return img, up, more
+
+
+@pytest.mark.parametrize("w,h,d,style", [(1080, 2400, 2.625, "rounded"), (720, 1600, 2.0, "sharp")])
+def test_the_framework_place_settles_navigate_up_and_more_options(w, h, d, style):
+    """With the framework prior Click Icon answers "Navigate up" and "More options" by itself;
+    without it the bar's up button leads the pager's arrow by less than the 0.02 within which the
+    planner is asked."""
+    from mobile_agent.perception import Perception
+
+    img, up, more = _bar_and_lookalikes(w, h, d, style)
+    p = Perception()
+    asked: list[str] = []
+
+    def choose(marked, cands, question):
+        asked.append(question)
+        return 0
+
+    for words, box in (("Navigate up", up), ("More options", more)):
+        g = p.ground_icon(img, words, choose=choose)
+        assert g.found and box.contains_point(g.point) and not asked, (words, g.point, asked)
+    p.framework_weight = 0.0
+    p.ground_icon(img, "Navigate up", choose=choose)
+    assert asked, "without the framework prior the pager's arrow is within 0.02 of the up button"
