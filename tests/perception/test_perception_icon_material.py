@@ -102,3 +102,54 @@ def test_click_icon_grounds_the_vocabulary_on_rounded_and_sharp_symbols(screens)
                      for size in ((1080, 2400), (720, 1600)) for dark in (True, False)}
     assert n >= 35
     assert not missed, f"{len(missed)} of {2 * n}: {missed}"
+
+
+# words -> the Material name drawn for them in the grid below
+GRID_WORDS = {
+    "Navigate up": "arrow_back", "More options": "more_vert", "Search": "search", "Open navigation drawer": "menu",
+    "Share": "share", "Close": "close", "Settings": "settings", "Notifications": "notifications",
+    "Favorite": "favorite", "Shopping cart": "shopping_cart", "Account": "account_circle", "Add": "add",
+    "Edit": "edit", "Delete": "delete", "Home": "home", "Camera": "photo_camera", "Send": "send",
+    "Attach file": "attach_file", "Mail": "mail", "Bookmark": "bookmark", "Refresh": "refresh",
+    "Filter": "filter_list", "Voice search": "mic", "Call": "call", "Location": "place",
+    "Calendar": "calendar_today", "Download": "file_download", "Lock": "lock", "star": "star",
+    "Comment": "chat_bubble", "History": "history", "Visibility": "visibility", "Info": "info", "Help": "help",
+}
+
+
+def _grid(style: str, w: int, h: int, d: float, dark: bool):
+    """Every glyph of GRID_WORDS at 24 dp on one screen, six to a row; each one's 48 dp touch box."""
+    from PIL import Image
+
+    from mobile_agent.types import Box
+
+    bg, fg = ((28, 27, 31), (230, 225, 229)) if dark else ((255, 255, 255), (68, 71, 70))
+    img = Image.new("RGB", (w, h), bg)
+    boxes = {}
+    for k, name in enumerate(sorted(set(GRID_WORDS.values()))):
+        cx, cy = int((k % 6 + 0.5) * w / 6), int(h * 0.15 + (k // 6) * 110 * d)
+        im.draw_glyph(img, style, name, cx, cy, int(24 * d), fg)
+        boxes[name] = Box(cx - int(24 * d), cy - int(24 * d), cx + int(24 * d), cy + int(24 * d))
+    return img, boxes
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("style,size,d,dark", [("rounded", (1080, 2400), 2.625, False), ("sharp", (720, 1600), 2.0, True)])
+def test_every_word_grounds_on_a_grid_of_rounded_or_sharp_symbols(style, size, d, dark):
+    """34 words, each picking its glyph out of the 33 others. The matcher before Material Symbols
+    Outlined (sets=3: filled Material Icons and the rest) takes the outlined map pin for Help's
+    circle; with it nothing is missed."""
+    img, boxes = _grid(style, *size, d, dark)
+
+    def misses(sets: int) -> list[str]:
+        p = Perception()
+        p.matcher = OfflineIconMatcher(sets=sets)
+        out = []
+        for words, name in GRID_WORDS.items():
+            g = p.ground_icon(img, words)
+            if not (g.found and boxes[name].contains_point(g.point)):
+                out.append(f"{words!r} -> {[n for n, b in boxes.items() if g.point and b.contains_point(g.point)]}")
+        return out
+
+    assert misses(4) == []
+    assert misses(3) == ["'Location' -> ['help']"]
