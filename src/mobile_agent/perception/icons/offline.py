@@ -887,7 +887,10 @@ class OfflineIconMatcher:
         colors = description_colors(description)
         pictures = bool(PICTURE_WORDS & set(re.findall(r"[a-z]+", description.lower())))
         avatar = is_avatar_description(description)
-        account = not avatar and bool(set(description_words(description)) & {"account", "profile"})
+        # "Account" or "Profile" alone is the user's own avatar; "@ann profile" names someone whose
+        # picture is found by the name beside it, as before.
+        account = (not avatar and bool(set(description_words(description)) & {"account", "profile"})
+                   and context_phrase(description).lower() in ("", "my", "your"))
         # Earlier glyphs of a word are its usual picture; later ones are weaker alternatives.
         refs = []
         for k, g in enumerate(glyphs):
