@@ -487,15 +487,20 @@ def _display(cv: _Canvas, y: int) -> int:
     return yy + cv.line_h(fbk) + cv.px(8) - y
 
 
-def _photo_card(cv: _Canvas, y: int) -> int:
-    ch = cv.px(180)
-    cw = cv.w - 2 * cv.m
+def _photo_crop(cv: _Canvas, cw: int, ch: int) -> Image.Image:
+    """A ``cw`` x ``ch`` crop, at a random place, of one of the photographs scaled to cover it."""
     photo = _photo(cv.rng.choice(PHOTOS))
     scale = max(cw / photo.width, ch / photo.height)
     p = photo.resize((int(photo.width * scale) + 1, int(photo.height * scale) + 1), Image.BILINEAR)
     ox = cv.rng.randint(0, max(0, p.width - cw))
     oy = cv.rng.randint(0, max(0, p.height - ch))
-    p = np.asarray(p.crop((ox, oy, ox + cw, oy + ch)), np.float32)
+    return p.crop((ox, oy, ox + cw, oy + ch))
+
+
+def _photo_card(cv: _Canvas, y: int) -> int:
+    ch = cv.px(180)
+    cw = cv.w - 2 * cv.m
+    p = np.asarray(_photo_crop(cv, cw, ch), np.float32)
     scrim = cv.rng.uniform(0.35, 0.65)
     ramp = np.clip((np.arange(ch) / ch - 0.35) / 0.65, 0, 1)[:, None, None] * scrim
     p = (p * (1 - ramp)).astype(np.uint8)
@@ -701,12 +706,7 @@ def _hero(cv: _Canvas, y: int) -> int:
     """A hero banner: bold white text straight on a photograph, no scrim."""
     ch = cv.px(150)
     cw = cv.w - 2 * cv.m
-    photo = _photo(cv.rng.choice(PHOTOS))
-    scale = max(cw / photo.width, ch / photo.height)
-    p = photo.resize((int(photo.width * scale) + 1, int(photo.height * scale) + 1), Image.BILINEAR)
-    ox = cv.rng.randint(0, max(0, p.width - cw))
-    oy = cv.rng.randint(0, max(0, p.height - ch))
-    cv.img.paste(p.crop((ox, oy, ox + cw, oy + ch)), (cv.m, y + cv.px(8)))
+    cv.img.paste(_photo_crop(cv, cw, ch), (cv.m, y + cv.px(8)))
     title = cv.pick(HERO)
     f = cv.font(24, 800)
     tx, ty = cv.m + cv.px(16), y + cv.px(8) + cv.px(16)

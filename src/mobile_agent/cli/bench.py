@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from typing import Optional
+from typing import Callable, Iterable, Optional
 
 import typer
 
@@ -77,16 +77,7 @@ def add_perception_commands(group: typer.Typer) -> None:
         d["settings"] = {"set": screen_set, "seed": seed, "depth": depth, "dark": dark, "ocr": ocr,
                          "screens": len(screens), "timing": timing,
                          "icons": icons}
-        if out:
-            from mobile_agent.fsutil import atomic_write_text
-
-            atomic_write_text(out, json.dumps(d, indent=1, ensure_ascii=False))
-        if as_json:
-            typer.echo(json.dumps(d, ensure_ascii=False))
-            return
-        for line in format_report(d):
-            typer.echo(line)
-        if verbose:
+        if _emit(d, out, as_json, format_report) and verbose:
             for key in ("text_grounding", "icon_recall", "icon_matching_top1"):
                 for miss in d[key]["misses"]:
                     typer.echo(f"  miss ({key}): {miss}")
@@ -94,6 +85,22 @@ def add_perception_commands(group: typer.Typer) -> None:
                 typer.echo(f"  miss (Click Text, first point): {miss}")
             for miss in d["table"]["icon_hint_misses"]:
                 typer.echo(f"  miss (icon with hint): {miss}")
+
+
+def _emit(d: dict, out: Optional[str], as_json: bool, fmt: Callable[[dict], Iterable[str]]) -> bool:
+    """Write a benchmark's figures ``d`` to ``out`` (JSON) if given, and print them: as one JSON
+    line with ``as_json``, else as ``fmt`` lays them out. True when they were printed as text (the
+    misses may follow)."""
+    if out:
+        from mobile_agent.fsutil import atomic_write_text
+
+        atomic_write_text(out, json.dumps(d, indent=1, ensure_ascii=False))
+    if as_json:
+        typer.echo(json.dumps(d, ensure_ascii=False))
+        return False
+    for line in fmt(d):
+        typer.echo(line)
+    return True
 
 
 def _bench_text_stress(seed: int, max_screens: int, ocr: str, ocr_cache: Optional[str], as_json: bool,
@@ -114,16 +121,7 @@ def _bench_text_stress(seed: int, max_screens: int, ocr: str, ocr_cache: Optiona
         raise typer.Exit(2)
     d = run_stress(screens, perception, log=log).to_dict()  # type: ignore[arg-type]
     d["settings"] = {"set": "textstress", "seed": seed, "ocr": ocr, "screens": len(screens)}
-    if out:
-        from mobile_agent.fsutil import atomic_write_text
-
-        atomic_write_text(out, json.dumps(d, indent=1, ensure_ascii=False))
-    if as_json:
-        typer.echo(json.dumps(d, ensure_ascii=False))
-        return
-    for line in format_stress(d):
-        typer.echo(line)
-    if verbose:
+    if _emit(d, out, as_json, format_stress) and verbose:
         for name, v in d["by_phenomenon"].items():
             for miss in v["misses"]:
                 typer.echo(f"  miss ({name}): {miss}")
