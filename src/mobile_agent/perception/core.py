@@ -232,15 +232,19 @@ class Perception:
                 fallback = "no node of the accessibility tree has this text, or the picture has a closer match"
         lines = list(res.lines)
         glyph = is_glyph_target(text)
-        if res.packed_glyphs and (glyph or not any(m.kind != "fuzzy" for m in match_lines(text, lines))):
-            # Glyph-sized crops were read packed, which reads a lone glyph less surely: a short
-            # target, or one no line holds, is matched against them read alone.
-            lines = self._lines_alone(np.asarray(img.convert("RGB")), res)
+        found = None if glyph else match_lines(text, lines)
         read_glyphs = getattr(self.ocr, "read_glyphs", None)
-        if read_glyphs is not None and glyph:
-            # A one- or two-character target may be a lone thin glyph the line detector misses.
-            lines += read_glyphs(np.asarray(img.convert("RGB")), [l.box for l in lines])
-        matches = _best_tier(match_lines(text, lines))
+        if glyph or (res.packed_glyphs and not any(m.kind != "fuzzy" for m in found or ())):
+            rgb = np.asarray(img.convert("RGB"))
+            if res.packed_glyphs:
+                # Glyph-sized crops were read packed, which reads a lone glyph less surely: a short
+                # target, or one no line holds, is matched against them read alone.
+                lines = self._lines_alone(rgb, res)
+            if read_glyphs is not None and glyph:
+                # A one- or two-character target may be a lone thin glyph the line detector misses.
+                lines += read_glyphs(rgb, [l.box for l in lines])
+            found = match_lines(text, lines)
+        matches = _best_tier(found)
         cands = [Candidate(m.box, m.box.center, round(m.score, 4), m.line.text) for m in matches]
         # The same text in the status bar and on the app's screen (the clock and a timestamp, the
         # battery level and a figure): the app's; a status-bar text found alone is still found.
@@ -573,27 +577,28 @@ def _system_bar_factor(box: Box, description: str, width: int, height: int, nav_
     drawn in its last 48 dp is the app's own bottom navigation; ``None``: not known."""
     if height < width:
         return 1.0
-    from mobile_agent.perception.icons.layout import NAV_BAR_DP, STATUS_DP, dp_scale
+    from mobile_agent.perception.icons.layout import in_nav_bar, in_status_bar
 
-    words = set(description.lower().replace("-", " ").split()) | {description.lower().strip()}
-    cy = box.center.y
-    s = dp_scale(width, height)
-    if cy < STATUS_DP * s:
-        return 1.0 if words & _STATUS_WORDS else 0.6
-    if cy > height - NAV_BAR_DP * s and nav_bar is not False:
-        return 1.0 if words & _NAV_WORDS else 0.7
+    if in_status_bar(box, width, height):
+        return 1.0 if _names_any(description, _STATUS_WORDS) else 0.6
+    if in_nav_bar(box, width, height) and nav_bar is not False:
+        return 1.0 if _names_any(description, _NAV_WORDS) else 0.7
     return 1.0
 
 
 def _status_bar_excluded(box: Box, description: str, width: int, height: int) -> bool:
     """Whether an icon candidate is in the status bar (its glyphs are not buttons) while the
     description names no status glyph (Wi-Fi, battery, signal...)."""
-    from mobile_agent.perception.icons.layout import STATUS_DP, dp_scale
+    from mobile_agent.perception.icons.layout import in_status_bar
 
-    if height < width or box.center.y >= STATUS_DP * dp_scale(width, height):
+    if height < width or not in_status_bar(box, width, height):
         return False
-    words = set(description.lower().replace("-", " ").split()) | {description.lower().strip()}
-    return not (words & _STATUS_WORDS)
+    return not _names_any(description, _STATUS_WORDS)
+
+
+def _names_any(description: str, words: set[str]) -> bool:
+    """Whether ``description`` (a word of it, or the whole of it) is one of ``words``."""
+    return bool((set(description.lower().replace("-", " ").split()) | {description.lower().strip()}) & words)
 
 
 def _context_boxes(description: str, lines: Sequence[TextLine]) -> list[Box]:

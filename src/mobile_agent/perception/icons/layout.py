@@ -39,6 +39,16 @@ def dp_scale(width: int, height: int) -> float:
     """Pixels per dp of a portrait phone screen, inferred from its width."""
     return min(width, height) / PHONE_DP
 
+
+def in_status_bar(box: Box, width: int, height: int) -> bool:
+    """Whether ``box`` is centred within the status bar's glyphs (the first 34 dp)."""
+    return box.center.y < STATUS_DP * dp_scale(width, height)
+
+
+def in_nav_bar(box: Box, width: int, height: int) -> bool:
+    """Whether ``box`` is centred in the last 48 dp, where a three-button navigation bar is."""
+    return box.center.y > height - NAV_BAR_DP * dp_scale(width, height)
+
 # The usual actions of a top app bar. Icons that apps put beside content as often as in the bar
 # (like, comment, bookmark, star, camera) get no toolbar prior; Close has its own place (an end of
 # the bar), and a chip's or a field's x is anywhere.
@@ -55,7 +65,7 @@ def layout_prior(families: set[str], box: Box, width: int, height: int) -> float
     c = box.center
     fx, fy = c.x / width, c.y / height
     s = dp_scale(width, height)
-    if c.y < STATUS_DP * s:  # the status bar: not a button
+    if in_status_bar(box, width, height):  # the status bar: not a button
         return 0.0
     top, bottom = c.y < TOP_BAR_DP * s, c.y > height - BOTTOM_BAR_DP * s
     best = 0.0
@@ -131,11 +141,10 @@ def three_button_bar(icons: Sequence[Box], lines: Sequence[Box], width: int, hei
     gesture-navigation phone has none: bottom navigation drawn there is the app's."""
     if height <= width:
         return False
-    top = height - NAV_BAR_DP * dp_scale(width, height)
     # a tab's label is a word, wider than tall; OCR reading the Home ring as "O" or Back as "<" is not
-    if any(b.center.y > top and b.width > 1.3 * b.height for b in lines):
+    if any(in_nav_bar(b, width, height) and b.width > 1.3 * b.height for b in lines):
         return False
-    strip = [b for b in icons if b.center.y > top]
+    strip = [b for b in icons if in_nav_bar(b, width, height)]
     # a box inside another (a ring's hole, a glyph's part) is the same button
     strip = [b for b in strip if not any(o is not b and o.area > b.area and o.contains_point(b.center) for o in strip)]
     if not strip or len(strip) > 3:

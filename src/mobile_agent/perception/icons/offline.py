@@ -462,9 +462,9 @@ def glyph_zone(spec: str) -> tuple[str, str]:
 
 def in_zone(zone: str, box: Box, width: int, height: int) -> bool:
     if zone == "nav":  # the three-button navigation bar: the last 48 dp
-        from mobile_agent.perception.icons.layout import NAV_BAR_DP, dp_scale
+        from mobile_agent.perception.icons.layout import in_nav_bar
 
-        return height > width and box.center.y > height - NAV_BAR_DP * dp_scale(width, height)
+        return height > width and in_nav_bar(box, width, height)
     return True
 
 
