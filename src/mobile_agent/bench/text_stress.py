@@ -911,12 +911,12 @@ def run_stress(screens: Sequence[StressScreen], perception: Any,
     return res
 
 
-def format_stress(d: dict[str, Any]) -> list[str]:
+def format_stress(d: dict[str, Any], title: str = "text stress set") -> list[str]:
     def pct(a: int, b: int) -> str:
         return f"{100 * a / b:.1f}% ({a}/{b})" if b else "n/a"
 
     ct, ol = d["click_text_first_point"], d["original_line_matching_first_point"]
-    out = [f"text stress set: {d['screens']} screens, digest {d['digest'][:16]}... "
+    out = [f"{title}: {d['screens']} screens, digest {d['digest'][:16]}... "
            f"({'the frozen set' if d['frozen'] else 'NOT the frozen set'})",
            f"Click Text, first point inside the target's node: {pct(ct['hit'], ct['total'])}",
            f"original Mobile-Agent exact/contains line matching, first point: {pct(ol['hit'], ol['total'])}",

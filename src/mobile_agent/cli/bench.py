@@ -16,8 +16,9 @@ def add_perception_commands(group: typer.Typer) -> None:
     def bench_perception(
         screen_set: str = typer.Option("sim", "--set", help="Screens: sim (the simulated phone as drawn by "
                                        "default) or wide (the same screens in other fonts, icon sets, densities, "
-                                       "themes, status bars, JPEG and Chinese) or textstress (Click Text on what real apps do to "
-                                       "text; see docs/perception.md)."),
+                                       "themes, status bars, JPEG and Chinese), textstress (Click Text on what real apps do to "
+                                       "text) or textheldout (Click Text on fonts, font scales and layouts no "
+                                       "matching rule was written against; see docs/perception.md)."),
         seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone."),
         depth: int = typer.Option(1, "--depth", help="Taps away from each app's first screen to explore."),
         max_screens: int = typer.Option(120, "--max-screens", help="Stop collecting screens after this many."),
@@ -50,12 +51,12 @@ def add_perception_commands(group: typer.Typer) -> None:
         from mobile_agent.errors import ConfigError
         from mobile_agent.perception.ocr import make_ocr
 
-        if screen_set not in ("sim", "wide", "textstress"):
-            typer.echo(f"error: unknown screen set {screen_set!r}: use sim, wide or textstress", err=True)
+        if screen_set not in ("sim", "wide", "textstress", "textheldout"):
+            typer.echo(f"error: unknown screen set {screen_set!r}: use sim, wide, textstress or textheldout", err=True)
             raise typer.Exit(2)
         log = (lambda m: typer.echo(m, err=True)) if verbose else None
-        if screen_set == "textstress":
-            _bench_text_stress(seed, max_screens, ocr, ocr_cache, as_json, out, verbose, log)
+        if screen_set in ("textstress", "textheldout"):
+            _bench_text_stress(screen_set, seed, max_screens, ocr, ocr_cache, as_json, out, verbose, log)
             return
         if screen_set == "wide":
             from mobile_agent.bench.wide import collect_wide_screens
@@ -103,25 +104,34 @@ def _emit(d: dict, out: Optional[str], as_json: bool, fmt: Callable[[dict], Iter
     return True
 
 
-def _bench_text_stress(seed: int, max_screens: int, ocr: str, ocr_cache: Optional[str], as_json: bool,
-                       out: Optional[str], verbose: bool, log: object) -> None:
-    """``bench perception --set textstress``: Click Text figures on the text stress set, by phenomenon."""
+def _bench_text_stress(screen_set: str, seed: int, max_screens: int, ocr: str, ocr_cache: Optional[str],
+                       as_json: bool, out: Optional[str], verbose: bool, log: object) -> None:
+    """``bench perception --set textstress|textheldout``: Click Text figures on the text stress set
+    or the held-out text set, by phenomenon."""
     from mobile_agent.bench.perception import CachedOcr
-    from mobile_agent.bench.text_stress import SCREENS, collect_stress_screens, format_stress, run_stress
     from mobile_agent.errors import ConfigError
     from mobile_agent.perception import Perception
     from mobile_agent.perception.ocr import make_ocr
 
+    if screen_set == "textheldout":
+        from mobile_agent.bench import text_heldout as ts
+
+        collect, fmt = ts.collect_heldout_screens, ts.format_heldout
+    else:
+        from mobile_agent.bench import text_stress as ts  # type: ignore[no-redef]
+
+        collect, fmt = ts.collect_stress_screens, ts.format_stress  # type: ignore[assignment]
     try:
-        screens = collect_stress_screens(seed=seed, count=min(max_screens, SCREENS))
+        screens = collect(seed=seed, count=min(max_screens, ts.SCREENS))
         engine = CachedOcr(make_ocr(ocr), ocr_cache) if ocr_cache else ocr
         perception = Perception(ocr=engine)
     except (ConfigError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2)
-    d = run_stress(screens, perception, log=log).to_dict()  # type: ignore[arg-type]
-    d["settings"] = {"set": "textstress", "seed": seed, "ocr": ocr, "screens": len(screens)}
-    if _emit(d, out, as_json, format_stress) and verbose:
+    d = ts.run_stress(screens, perception, log=log).to_dict()  # type: ignore[arg-type]
+    d["frozen"] = d["digest"] == ts.FROZEN_SHA256
+    d["settings"] = {"set": screen_set, "seed": seed, "ocr": ocr, "screens": len(screens)}
+    if _emit(d, out, as_json, fmt) and verbose:
         for name, v in d["by_phenomenon"].items():
             for miss in v["misses"]:
                 typer.echo(f"  miss ({name}): {miss}")
