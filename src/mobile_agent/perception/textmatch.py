@@ -261,9 +261,10 @@ def _match_lines(target: str, lines: list[TextLine]) -> list[TextMatch]:
 def joined_lines(lines: list[TextLine], most: int = 3) -> list[TextLine]:
     """Lines that may be one text OCR read as several, each run joined into one line: runs of two
     to ``most`` lines of one paragraph (every next line directly below the last, a gap under 0.6
-    line heights, of a similar height, starting, centred or ending where it does), and two lines
-    side by side on one row, under a line height apart (a number in large type and its unit in
-    small type)."""
+    line heights, of a similar height, starting, centred or ending where it does), a line and the
+    words of a wider line below that lie under it (a grid's two-line label whose second line OCR
+    joined with the next cell's), and two lines side by side on one row, under a line height apart
+    (a number in large type and its unit in small type)."""
     rows = sorted(lines, key=lambda l: (l.box.y1, l.box.x1))
     out: list[TextLine] = []
 
@@ -274,7 +275,8 @@ def joined_lines(lines: list[TextLine], most: int = 3) -> list[TextLine]:
             if b is a or not (0.75 <= hb / max(1, ha) <= 1.33):
                 continue
             gap = b.box.y1 - a.box.y2
-            if not (-0.3 * ha <= gap <= 0.6 * min(ha, hb)):
+            # boxes of tightly spaced lines overlap (a launcher's two-line label under its icon)
+            if not (-0.5 * min(ha, hb) <= gap <= 0.6 * min(ha, hb)):
                 continue
             tol = 0.6 * min(ha, hb)
             if (abs(b.box.x1 - a.box.x1) <= tol or abs(b.box.center.x - a.box.center.x) <= tol
@@ -292,7 +294,32 @@ def joined_lines(lines: list[TextLine], most: int = 3) -> list[TextLine]:
                 return b
         return None
 
+    def under(a: TextLine) -> TextLine | None:
+        """The words of a wider line directly below ``a`` that lie under it: a two-line label in a
+        grid (a launcher's app names, a share sheet's targets, quick settings tiles) whose second
+        line OCR read together with the next cell's second line ("Authenticator Google")."""
+        ha = a.box.height
+        for b in rows:
+            hb = b.box.height
+            if b is a or not b.words or not (0.75 <= hb / max(1, ha) <= 1.33):
+                continue
+            if not (-0.5 * min(ha, hb) <= b.box.y1 - a.box.y2 <= 0.6 * min(ha, hb)):
+                continue
+            if b.box.width < a.box.width + ha:
+                continue
+            lo, hi = a.box.x1 - 0.3 * ha, a.box.x2 + 0.3 * ha
+            inside = [w for w in b.words if w.text.strip() and lo <= w.box.center.x <= hi]
+            if inside and len(inside) < len([w for w in b.words if w.text.strip()]):
+                return TextLine(" ".join(w.text.strip() for w in inside),
+                                Box(min(w.box.x1 for w in inside), b.box.y1, max(w.box.x2 for w in inside), b.box.y2),
+                                b.score, tuple(inside))
+        return None
+
     for a in rows:
+        part = under(a)
+        if part is not None:
+            out.append(TextLine(f"{a.text.strip()} {part.text}", Box.enclosing([a.box, part.box]),
+                                min(a.score, part.score), a.words + part.words))
         b = beside(a)
         if b is not None:
             # a number in large type and its unit in small type, read as two lines ("8,432" "steps")
@@ -422,14 +449,15 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
             # The target cut short by the app (an ellipsis, a faded or clipped edge).
             out.append(TextMatch(_words_box(line), 0.1 + 0.8 * seen, "contained", line))
             continue
-        if len(tc) >= 4 and tc in lc and len(tc) / len(lc) >= 0.3 and not _extends_a_number(tn, ln, tc, lc):
+        if (len(tc) >= 4 and tc in lc and len(tc) / len(lc) >= 0.3 and not _extends_a_number(tn, ln, tc, lc)
+                and not (" " not in tn and " " not in ln and _other_word(tc, lc))):
             extra = (len(lc) - len(tc)) / max(1, len(lc))
             # the target's part of the line where it can be placed ("0.0K/s" of "0.0K/s78"; "6.2 km"
             # of "$19.99/mo 6.2km", read without its space), else the line
             box = _part_box(line, tn) if tn in ln else _compact_part_box(line, tc)
             out.append(TextMatch(box, 0.85 - 0.2 * extra, "contained", line))
             continue
-        if thr >= 100.0:
+        if thr >= 100.0 or _other_word(tc, lc) or not _words_agree(tn, lc):
             continue
         sim = fuzz.ratio(tc, lc) if _numbers_agree(target, line.text) else 0.0
         part = 0.0
@@ -494,15 +522,50 @@ def seen_share(target: str, line_text: str) -> float | None:
     return None
 
 
+def _other_word(tc: str, lc: str) -> bool:
+    """Whether one of two compact texts is the other with letters added at its end: another word,
+    not an OCR slip ("Day" and "Days", "Delete" and "Deleted", "Follow" and "Following": a toggle's
+    or a tab's sibling label). OCR misreads a letter or drops a space, it seldom adds letters."""
+    short, long = sorted((tc, lc), key=len)
+    return len(short) >= 3 and long.startswith(short) and long[len(short):].isalpha()
+
+
+def _words_agree(tn: str, lc: str) -> bool:
+    """Whether every word of four or more characters of the target (normalised) is in the line
+    (compact), OCR slips allowed: a fuzzy match may misread letters, not leave out a word the
+    target has ("Battery Saver history" is not the tile "Battery Saver" over its state "On")."""
+    for w in tn.split(" "):
+        wc = compact(w)
+        if len(wc) >= 4 and wc not in lc and fuzz.partial_ratio(wc, lc) < 75.0:
+            return False
+    return True
+
+
+_DIGIT_LOOKALIKE = str.maketrans({"l": "1", "I": "1", "i": "1", "|": "1", "o": "0", "O": "0", "z": "2", "Z": "2"})
+_TOKEN = re.compile(r"\S+")
+
+
+def _digits(text: str) -> str:
+    """The digits of ``text``, reading letters OCR confuses with digits (l/I/i as 1, o/O as 0, z/Z
+    as 2) as digits inside a word that holds a digit: OCR reads a tracking number's "1Z999" as
+    "lz999", a code's "0" as "O"."""
+    out = []
+    for tok in _TOKEN.findall(text):
+        if any(ch.isdigit() for ch in tok):
+            tok = tok.translate(_DIGIT_LOOKALIKE)
+        out.append("".join(ch for ch in tok if ch.isdigit()))
+    return "".join(out)
+
+
 def _numbers_agree(target: str, line_text: str, partial: bool = False) -> bool:
     """Whether the target's digits are the line's, in order (separators aside, which OCR may drop:
     "4 6 km" for "4.6 km"): a fuzzy match must not turn "12:15 PM" into "12:05 PM" or "2,480 steps"
     into "12,480 steps". ``partial``: the target is matched against a part of a longer line, whose
     digits need only hold the target's."""
-    td = "".join(ch for ch in target if ch.isdigit())
+    td = _digits(target)
     if not td:
         return True
-    ld = "".join(ch for ch in line_text if ch.isdigit())
+    ld = _digits(line_text)
     return td in ld if partial else td == ld
 
 
