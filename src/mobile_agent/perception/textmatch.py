@@ -525,9 +525,12 @@ def seen_share(target: str, line_text: str) -> float | None:
 def _other_word(tc: str, lc: str) -> bool:
     """Whether one of two compact texts is the other with letters added at its end: another word,
     not an OCR slip ("Day" and "Days", "Delete" and "Deleted", "Follow" and "Following": a toggle's
-    or a tab's sibling label). OCR misreads a letter or drops a space, it seldom adds letters."""
+    or a tab's sibling label). OCR misreads a letter or drops a space, it seldom adds letters; but
+    it reads a lone upright stroke after a text (a cursor, a divider, a chevron) as "l" or "i",
+    which is no other word."""
     short, long = sorted((tc, lc), key=len)
-    return len(short) >= 3 and long.startswith(short) and long[len(short):].isalpha()
+    added = long[len(short):]
+    return len(short) >= 3 and long.startswith(short) and added.isalpha() and added not in ("l", "i")
 
 
 def _words_agree(tn: str, lc: str) -> bool:
