@@ -70,6 +70,8 @@ def test_a_sibling_word_or_a_missing_word_is_no_fuzzy_match_but_an_ocr_slip_is()
     assert match_lines("Deleted", [_line("Delete", Box(100, 300, 260, 340))]) == []
     assert match_lines("Delete", [_line("Deleted", Box(100, 300, 260, 340))]) == []
     assert match_lines("Battery Saver history", [_line("Battery Saver On", Box(100, 300, 400, 380))]) == []
+    # a chevron or a cursor after a label read as "l" is no other word
+    assert match_lines("Notifications", [_line("Notificationsl", Box(40, 400, 400, 440))])
     # a misread letter inside a word is still the text
     (m,) = match_lines("Adaptive brightness", [_line("Adaptive brightnes5", Box(40, 500, 600, 540))])
     assert m.kind == "fuzzy"
