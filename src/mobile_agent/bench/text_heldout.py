@@ -789,7 +789,7 @@ OVERLAYS: tuple[Callable[[_Held, int, int], int] | None, ...] = (None, None, _fa
 
 def _status_bar(cv: _Held) -> int:
     h = cv.px(32)
-    f = cv.font(14, 500) if cv.scale <= 1.0 else cv.font(14 / cv.scale * 1.0, 500)
+    f = cv.font(14 / max(1.0, cv.scale), 500)  # the system bar's clock does not grow past scale 1
     t = cv.rng.choice(("12:05", "9:41", "17:30", "08:02"))
     cv.text((cv.m, (h - cv.line_h(f)) // 2), t, f, cv.fg)
     pct = f"{cv.rng.randint(12, 99)}%"
