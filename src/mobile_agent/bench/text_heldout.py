@@ -32,8 +32,9 @@ phenomena (a target's ``phenomenon``):
 - ``date or time, other format``: "03.12.2026", "2026-12-03", "3 déc. 2026", "下午3:15", "15:45";
 - ``counter``: "2nd" with a raised suffix, "x2", a "99+" badge, "1/12";
 - ``camel case``: "iPhone", "WiFi", "YouTube", "PayPal";
-- ``grid label``, ``grid label, two lines``: labels under icons in an app grid, wrapped into two
-  centred lines or cut with an ellipsis (the node is the cell, icon and label);
+- ``grid label``, ``grid label, two lines``, ``grid label, cut``: labels under icons in an app
+  grid, on one line, wrapped into two centred lines, or cut with an ellipsis after two (the node is
+  the cell, icon and label);
 - ``settings title``, ``settings summary``: a preference's title and its grey summary below;
 - ``notification``, ``quick settings tile``: cards of the notification shade (app name and time,
   bold title, text) and the quick settings tiles (a label and its state);
