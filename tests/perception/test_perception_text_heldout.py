@@ -70,6 +70,8 @@ def test_a_sibling_word_or_a_missing_word_is_no_fuzzy_match_but_an_ocr_slip_is()
     assert match_lines("Deleted", [_line("Delete", Box(100, 300, 260, 340))]) == []
     assert match_lines("Delete", [_line("Deleted", Box(100, 300, 260, 340))]) == []
     assert match_lines("Battery Saver history", [_line("Battery Saver On", Box(100, 300, 400, 380))]) == []
+    # a row's text whose end a FAB covers, the glyph at the edge cut in half, still matches
+    assert match_lines("Weekend hiking plans with everyone", [_line("Weekend hiking plans wit\u0142", Box(33, 2127, 478, 2188))])
     # a chevron or a cursor after a label read as "l" is no other word
     assert match_lines("Notifications", [_line("Notificationsl", Box(40, 400, 400, 440))])
     # a misread letter inside a word is still the text
