@@ -1,7 +1,7 @@
 """Click Icon figures: icon detected at all, top-1 without a position hint, top-1 with the hint,
 any candidate inside (with the hint). Prints figures; asserts nothing.
 
-    python bench/bench_icons.py [--set sim|wide|heldout|heldout2|material] [--screens N] [--seed 0] [--dark] [--cache DIR] [--misses] [--hybrid] [--detect-time]
+    python bench/bench_icons.py [--set sim|wide|heldout|heldout2|material|iconstress] [--screens N] [--seed 0] [--dark] [--cache DIR] [--misses] [--hybrid] [--detect-time]
 
 sim and wide: the simulated phone's screens (120); targets are the clickable nodes without text
 that have a content-desc (the tree is the ground truth). heldout: the held-out icon set
@@ -14,7 +14,9 @@ pills and gradients, low contrast, badges; needs the test extra), measured the s
 Material-styles set (``mobile_agent.bench.icon_material``: toolbars drawn with Material Symbols
 Rounded and Sharp, styles the matcher does not take as references, at 1080x2400 and 720x1600, light
 and dark, status bars of 24-52 dp, gesture or three-button navigation), measured the same way, with
-its figures also by description. The position hint is what a planner would say of where the node is
+its figures also by description. iconstress: the icon stress set (``mobile_agent.bench.icon_stress``:
+what real apps' screens do to icons, Lucide icons, one phenomenon per target), measured the same way,
+with its figures also by phenomenon and by description. The position hint is what a planner would say of where the node is
 (``mobile_agent.bench.perception.position_hint``, as the perception benchmark uses it).
 
 OCR is the slow part and does not change with icon work, so ``--cache DIR`` keeps each screen's
@@ -114,11 +116,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--detect-time", action="store_true",
                     help="only time icon detection (each screen detected twice, the second timed; OCR from "
                          "--cache) and print the median per screen")
-    ap.add_argument("--set", dest="screen_set", choices=("sim", "wide", "heldout", "heldout2", "material"),
+    ap.add_argument("--set", dest="screen_set", choices=("sim", "wide", "heldout", "heldout2", "material", "iconstress"),
                     default="sim",
                     help="sim: the simulated phone's own look; wide: the same screens in other looks; "
                          "heldout: the held-out icon set; heldout2: the second, harder held-out set (thin-stroke "
-                         "Tabler icons, real photos); material: Material Symbols Rounded and Sharp toolbars")
+                         "Tabler icons, real photos); material: Material Symbols Rounded and Sharp toolbars; iconstress: what "
+                         "real apps do to icons (Lucide), figures by phenomenon")
     ap.add_argument("--match-time", action="store_true",
                     help="only time Click Icon's matching: each screen parsed first, then each target's "
                          "ground_icon (no hint) timed; prints the median per call and per screen")
@@ -129,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="weight of the framework place prior (Navigate up, More options; default the "
                          "Perception's, 0 turns it off)")
     args = ap.parse_args(argv)
-    if args.screen_set in ("heldout", "heldout2", "material"):
+    if args.screen_set in ("heldout", "heldout2", "material", "iconstress"):
         if args.hybrid:
             ap.error("--hybrid needs an accessibility tree: the held-out set has none")
         return heldout(args)
@@ -215,6 +218,8 @@ def heldout(args: argparse.Namespace) -> int:
         from mobile_agent.bench import icon_heldout_v2 as ho
     elif args.screen_set == "material":
         from mobile_agent.bench import icon_material as ho  # type: ignore[no-redef]
+    elif args.screen_set == "iconstress":
+        from mobile_agent.bench import icon_stress as ho  # type: ignore[no-redef]
     else:
         from mobile_agent.bench import icon_heldout as ho  # type: ignore[no-redef]
     from mobile_agent.bench.perception import CachedOcr, position_hint
@@ -224,8 +229,12 @@ def heldout(args: argparse.Namespace) -> int:
 
     count = args.screens or ho.SCREENS
     try:
-        screens = (ho.material_screens(seed=args.seed, count=count) if args.screen_set == "material"  # type: ignore[attr-defined]
-                   else ho.heldout_screens(seed=args.seed, count=count))
+        if args.screen_set == "material":
+            screens = ho.material_screens(seed=args.seed, count=count)  # type: ignore[attr-defined]
+        elif args.screen_set == "iconstress":
+            screens = ho.stress_screens(seed=args.seed, count=count)  # type: ignore[attr-defined]
+        else:
+            screens = ho.heldout_screens(seed=args.seed, count=count)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -241,6 +250,7 @@ def heldout(args: argparse.Namespace) -> int:
     n = detected = top1 = top1_hint = any_hint = 0
     by_family: dict[str, list[int]] = {}
     by_words: dict[str, list[int]] = {}
+    by_phen: dict[str, list[int]] = {}  # phenomenon -> targets, detected, top-1, top-1 hint, any
     misses: list[str] = []
     for s in screens:
         w, h = s.image.size
@@ -266,18 +276,28 @@ def heldout(args: argparse.Namespace) -> int:
             f[0] += 1
             f[1] += ok
             f[2] += okh
+            ph = getattr(t, "phenomenon", None)
+            if ph is not None:
+                f = by_phen.setdefault(ph, [0, 0, 0, 0, 0])
+                for k, v in enumerate((1, det, ok, okh, anyh)):
+                    f[k] += v
             if not ok or not okh:
-                misses.append(_miss(f"{s.name} [{s.look}]: {t.description!r} {hint} box {t.box.as_tuple()}", g, gh,
-                                    det))
+                misses.append(_miss(f"{s.name} [{s.look}]: {t.description!r} {hint} box {t.box.as_tuple()}"
+                                    f"{' (' + t.phenomenon + ')' if hasattr(t, 'phenomenon') else ''}", g, gh, det))
 
-    which = {"heldout2": "second held-out icon set (v2)", "material": "Material-styles icon set"}.get(
+    which = {"heldout2": "second held-out icon set (v2)", "material": "Material-styles icon set",
+             "iconstress": "icon stress set"}.get(
         args.screen_set, "held-out icon set")
     print(f"{which}, seed {args.seed}: screens {len(screens)}, icon targets {n}; set sha256 {digest[:16]}"
           f" ({'the frozen set' if frozen else 'NOT the frozen set'})")
     _print_four(n, detected, top1, top1_hint, any_hint)
     print("by family (targets: top-1 no hint / with hint): " + ", ".join(
         f"{fam} {v[0]}: {v[1]}/{v[2]}" for fam, v in sorted(by_family.items(), key=lambda kv: -kv[1][0])))
-    if args.screen_set == "material":
+    if by_phen:
+        print("by phenomenon (targets: detected / top-1 no hint / top-1 with hint / any candidate):")
+        for ph, v in sorted(by_phen.items(), key=lambda kv: -kv[1][0]):
+            print(f"  {ph:26s} {v[0]:3d}: {v[1]:3d} / {v[2]:3d} / {v[3]:3d} / {v[4]:3d}")
+    if args.screen_set in ("material", "iconstress"):
         print("by description (targets: top-1 no hint / with hint): " + ", ".join(
             f"{d!r} {v[0]}: {v[1]}/{v[2]}" for d, v in sorted(by_words.items(), key=lambda kv: -kv[1][0])))
     if args.misses:

@@ -1,0 +1,66 @@
+"""The icon stress set: frozen by its seed, every phenomenon it names present, its targets unique on
+their screens (or told apart by the position hint), Lucide's icons drawn as thin outlines, and a
+clear error when its packages are missing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mobile_agent.bench import icon_stress as st
+from mobile_agent.bench.perception import position_hint
+from mobile_agent.errors import ConfigError
+
+needs_packages = pytest.mark.skipif(not st.available(), reason=st.INSTALL)
+
+
+@needs_packages
+@pytest.mark.slow
+def test_seed_zero_is_the_frozen_set_and_has_every_phenomenon():
+    screens = st.stress_screens()
+    assert st.set_digest(screens) == st.FROZEN_SHA256
+    seen = {t.phenomenon for s in screens for t in s.targets}
+    assert seen == set(st.PHENOMENA)
+    # the issue's words and the models' words are all asked for
+    words = {t.description for s in screens for t in s.targets}
+    for w in ("Navigate up", "More options", "Search", "Open navigation drawer", "Share", "Close", "Settings",
+              "profile picture", "heart", "cart", "bell", "back arrow", "three dots", "gear", "magnifier", "bin",
+              "paper plane", "plus"):
+        assert w in words, w
+
+
+@needs_packages
+def test_targets_are_unique_or_told_apart_by_the_hint():
+    screens = st.stress_screens(seed=5, count=12)
+    assert st.set_digest(screens) == st.set_digest(st.stress_screens(seed=5, count=12))
+    assert st.set_digest(screens) != st.set_digest(st.stress_screens(seed=6, count=12))
+    for s in screens:
+        w, h = s.image.size
+        assert s.targets, s.name
+        assert (w, h) in {(sw, sh) for sw, sh, _ in st.SIZES}
+        for t in s.targets:
+            assert 0 <= t.box.x1 < t.box.x2 <= w and 0 <= t.box.y1 < t.box.y2 <= h
+            assert t.description in st.DESCRIPTIONS[t.family] and t.phenomenon in st.PHENOMENA
+        fams = [t.family for t in s.targets if t.phenomenon != "repeated (hint decides)"]
+        assert len(fams) == len(set(fams)), (s.name, fams)
+        rep = [(t.family, position_hint(t.box, w, h)) for t in s.targets if t.phenomenon == "repeated (hint decides)"]
+        assert len(rep) == len(set(rep)), (s.name, rep)
+
+
+@needs_packages
+def test_icons_are_lucide_outlines_filled_only_when_asked():
+    thin = np.asarray(st.icon_mask("notifications", 1.5)) > 127
+    thick = np.asarray(st.icon_mask("notifications", 2.25)) > 127
+    filled = np.asarray(st.icon_mask("notifications", 2.0, filled=True)) > 127
+    assert 0.05 < thin.mean() < thick.mean() < 0.3 and filled.mean() > 1.5 * thick.mean()
+
+
+def test_missing_lucide_is_a_config_error_naming_it(monkeypatch):
+    monkeypatch.setattr(st, "_pkg_dir", lambda module: None)
+    st._lucide_zip.cache_clear()
+    try:
+        with pytest.raises(ConfigError, match="pip install lucide"):
+            st._lucide_zip()
+        assert not st.available()
+    finally:
+        st._lucide_zip.cache_clear()
