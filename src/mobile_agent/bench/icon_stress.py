@@ -602,6 +602,11 @@ def _screen(seed: int, index: int) -> StressIconScreen:
     return StressIconScreen(f"iconstress-{seed}-{index:02d}-{kind}", img, targets, look)
 
 
+def stress_screen(index: int, seed: int = SEED) -> StressIconScreen:
+    """Screen ``index`` of the set drawn from ``seed`` (as :func:`stress_screens` draws it)."""
+    return _screen(seed, index)
+
+
 def stress_screens(seed: int = SEED, count: int = SCREENS) -> list[StressIconScreen]:
     """``count`` screens from ``seed``; screen ``i`` is dark when ``i`` is odd, its kind
     ``KINDS[(i // 2) % 6]`` (each screen from its own generator)."""
@@ -619,4 +624,4 @@ def set_digest(screens: list[StressIconScreen]) -> str:
 
 
 __all__ = ["DESCRIPTIONS", "FROZEN_SHA256", "PHENOMENA", "SCREENS", "SEED", "StressIconScreen", "StressIconTarget",
-           "available", "icon_mask", "set_digest", "stress_screens"]
+           "available", "icon_mask", "set_digest", "stress_screen", "stress_screens"]

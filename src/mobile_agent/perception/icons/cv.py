@@ -28,6 +28,16 @@ def nms(items: list[IconBox], iou_threshold: float = 0.5) -> list[IconBox]:
     return keep
 
 
+def _holds_label(box: Box, text_boxes: Sequence[Box]) -> bool:
+    """Whether ``box`` is the outline of a chip, a button or a field around a text (wider than tall,
+    a text line inside that spans a third of it): a control's frame, not a glyph. The glyph beside
+    the label inside it (a chip's icon, a field's magnifier) is found on its own."""
+    if box.width < 2 * box.height:
+        return False
+    return any(box.contains_point(t.center) and t.width >= box.width / 3 and t.height <= box.height
+               for t in text_boxes)
+
+
 class CvIconDetector:
     """Classical icon detector (no weights)."""
 
@@ -147,6 +157,8 @@ class CvIconDetector:
                     x, y, bw, bh = int(cx - big / 2.0), int(cy - big / 2.0), big, big
                 box = Box(max(0, int(x / s)), max(0, int(y / s)), min(w, int(np.ceil((x + bw) / s))),
                           min(h, int(np.ceil((y + bh) / s))))
+                if _holds_label(box, text_boxes):
+                    continue
                 side = max(box.width, box.height)
                 # Typical phone icons are 40-160 px and roughly square.
                 size_fit = 1.0 if 36 <= side <= 180 else 0.7

@@ -501,14 +501,18 @@ def ink_mask(crop: np.ndarray) -> np.ndarray | None:
 def _full_mask(outer: np.ndarray) -> np.ndarray | None:
     """Everything that differs from the border's colour in ``outer`` (an icon's padded crop), as a
     tight mask whose outer contour is the candidate's silhouette."""
-    border = np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]]).astype(np.int16)
-    bg = np.median(border, axis=0)
-    dist = np.abs(outer.astype(np.int16) - bg).max(axis=2)
-    full = (dist >= 30).astype(np.uint8) * 255
+    full = _full_mask_box(outer)
     ys, xs = np.nonzero(full)
     if len(xs) < 20:
         return None
     return full[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def _full_mask_box(outer: np.ndarray) -> np.ndarray:
+    """The untrimmed mask of what differs from the border's colour (as :func:`_full_mask`)."""
+    border = np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]]).astype(np.int16)
+    bg = np.median(border, axis=0)
+    return (np.abs(outer.astype(np.int16) - bg).max(axis=2) >= 30).astype(np.uint8) * 255
 
 
 def inner_mask(outer: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
@@ -813,6 +817,55 @@ def roundness(mask: np.ndarray) -> float:
     return max(0.0, 1.0 - abs(fill - np.pi / 4) / 0.2) * max(0.0, min(1.0, (circ - 0.6) / 0.3)) * aspect
 
 
+SWITCH_WORDS = {"switch", "toggle"}
+
+
+def switch_like(outer: np.ndarray, box: Box, width: int, height: int) -> bool:
+    """Whether a candidate is a switch (a settings row's Material switch: a track 52 x 32 dp, a
+    stadium with a round thumb at one end, the same whether on or off), not a glyph: wider than an
+    icon's 24 dp frame ever is (40 dp or more), 1.4-2.2 times as wide as tall, its silhouette a
+    stadium."""
+    dp = min(width, height) / 392.0
+    if box.width < 40 * dp or not 1.4 <= box.width / max(1, box.height) <= 2.2:
+        return False
+    full = _full_mask(outer)
+    if full is None:
+        return False
+    h, w = full.shape[:2]
+    if not 1.4 <= w / max(1, h) <= 2.2:
+        return False
+    contours, _ = cv2.findContours(full, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return False
+    sil = np.zeros((h, w), np.uint8)
+    cv2.drawContours(sil, [max(contours, key=cv2.contourArea)], -1, 255, thickness=cv2.FILLED)
+    stadium = np.zeros((h, w), np.uint8)
+    r = h // 2
+    cv2.rectangle(stadium, (r, 0), (w - 1 - r, h - 1), 255, thickness=cv2.FILLED)
+    cv2.circle(stadium, (r, r), r, 255, thickness=cv2.FILLED)
+    cv2.circle(stadium, (w - 1 - r, r), r, 255, thickness=cv2.FILLED)
+    a, b = sil > 0, stadium > 0
+    if float((a & b).sum()) / max(1.0, float((a | b).sum())) < 0.85:
+        return False
+    # The thumb sits at one end; a bottom navigation's active pill (a stadium too) holds its icon in
+    # the middle. Inside the track (its rim left out), what differs from the track's colour is the thumb.
+    ys, xs = np.nonzero(_full_mask_box(outer))
+    crop = outer[ys.min():ys.max() + 1, xs.min():xs.max() + 1] if len(xs) else outer
+    if crop.shape[:2] != (h, w):
+        return False
+    k = max(3, h // 6)
+    inside = cv2.erode(sil, np.ones((k, k), np.uint8)) > 0
+    if inside.sum() < 20:
+        return False
+    fill = np.median(crop[inside].astype(np.int16), axis=0)
+    thumb = inside & (np.abs(crop.astype(np.int16) - fill).max(axis=2) > 40)
+    if thumb.sum() < 0.03 * inside.sum():
+        return False
+    # the thumb's centre is half the track's height from an end (0.31 of a 52 dp track)
+    cx = float(np.nonzero(thumb)[1].mean()) / w
+    return cx < 0.4 or cx > 0.6
+
+
 # A description of the account's picture ("profile picture", "Profile photo", "account avatar"):
 # a round photo or a letter on a disc, not a glyph.
 AVATAR_WORDS = {"avatar", "profile", "account"}
@@ -821,6 +874,15 @@ AVATAR_WORDS = {"avatar", "profile", "account"}
 def is_avatar_description(description: str) -> bool:
     words = set(re.findall(r"[a-z]+", description.lower()))
     return bool(words & {"avatar"}) or bool(words & AVATAR_WORDS and words & {"picture", "photo", "image", "pic"})
+
+
+def is_own_avatar(description: str) -> bool:
+    """Whether ``description`` asks for the user's own picture: an avatar description ("profile
+    picture", "Profile photo") or "Account" / "Profile" alone (or "My account", "Your profile") that
+    names nobody ("@ann profile picture" names someone, found by the name beside it)."""
+    own = context_phrase(description).lower() in ("", "my", "your")
+    return own and (is_avatar_description(description)
+                    or bool(set(description_words(description)) & {"account", "profile"}))
 
 
 def description_colors(description: str) -> list[str]:
@@ -901,6 +963,7 @@ class OfflineIconMatcher:
                 if f is not None:
                     refs.append((f, prior, zone))
         height, width = rgb.shape[:2]
+        switch = bool(SWITCH_WORDS & set(re.findall(r"[a-z]+", description.lower())))
         out: list[float] = []
         for b in boxes:
             crop = rgb[max(0, b.y1):b.y2, max(0, b.x1):b.x2]
@@ -961,6 +1024,8 @@ class OfflineIconMatcher:
                 # Clutter: part of a photo, a thumbnail or an avatar is no glyph, unless a flat
                 # glyph keyed out of it is what matched.
                 shape *= 1.0 - 0.5 * tex * (0.3 if keyed_wins else 1.0)
+            if not switch and shape > 0 and switch_like(outer, b, width, height):
+                shape *= 0.5  # a settings row's switch is a control, named "switch" or "toggle"
             if colors:
                 border = np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]]).astype(np.int16)
                 bg = np.median(border, axis=0)

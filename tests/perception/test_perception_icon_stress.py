@@ -1,0 +1,91 @@
+"""Click Icon on screens of the icon stress set (mobile_agent.bench.icon_stress: Lucide icons, which no
+reference set of the matcher draws, in what real apps do to icons) that failed before the rules they
+led to: a chip's outline around its label is no icon (the chip's own glyph is), a settings row's
+switch is no glyph, and the user's own picture is the one where apps put the account switcher, not a
+post author's photo."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mobile_agent.bench import icon_stress as st
+from mobile_agent.perception import Perception
+from mobile_agent.perception.icons.cv import _holds_label
+from mobile_agent.perception.icons.layout import own_avatar_prior
+from mobile_agent.perception.icons.offline import is_own_avatar, switch_like
+from mobile_agent.types import Box
+
+needs_packages = pytest.mark.skipif(not st.available(), reason=st.INSTALL)
+
+
+def _target(screen: st.StressIconScreen, phenomenon: str) -> st.StressIconTarget:
+    return next(t for t in screen.targets if t.phenomenon == phenomenon)
+
+
+def test_a_wide_frame_around_a_label_is_a_control_not_a_glyph():
+    chip = Box(100, 100, 400, 164)
+    assert _holds_label(chip, [Box(180, 115, 380, 150)])
+    # the label's glyph, a square box, is kept; so is a wide box with no label, or one whose text is
+    # a small part of it (a letter on a wide banner)
+    assert not _holds_label(Box(110, 110, 160, 156), [Box(180, 115, 380, 150)])
+    assert not _holds_label(chip, [])
+    assert not _holds_label(chip, [Box(240, 120, 270, 150)])
+    assert not _holds_label(chip, [Box(500, 115, 700, 150)])
+
+
+def test_the_users_own_picture_is_at_the_top_bars_end_or_in_the_bottom_navigation():
+    for d in ("profile picture", "Profile photo", "Account", "My account", "your profile"):
+        assert is_own_avatar(d), d
+    for d in ("@ann profile picture", "Alice Chen profile photo", "Search", "Settings"):
+        assert not is_own_avatar(d), d
+    w, h = 1080, 2400
+    # the top bar's last icon and an action before it, a post author's photo, the bottom
+    # navigation's last tab and one before it
+    boxes = [Box(960, 100, 1050, 190), Box(830, 100, 920, 190), Box(40, 600, 150, 710), Box(970, 2250, 1060, 2340),
+             Box(700, 2250, 790, 2340)]
+    assert own_avatar_prior(boxes, [], w, h) == [1.0, 0.0, 0.0, 1.0, 0.0]
+    assert own_avatar_prior(boxes, [], h, w) == [0.0] * 5  # landscape: no prior
+
+
+def _switches(p: Perception, screen: st.StressIconScreen) -> list[Box]:
+    rgb = np.asarray(screen.image)
+    w, h = screen.image.size
+    out = []
+    for ib in p.parse(screen.image, icons=True).icons:
+        b = ib.box
+        pad = max(2, min(b.width, b.height) // 8)
+        if switch_like(rgb[max(0, b.y1 - pad):b.y2 + pad, max(0, b.x1 - pad):b.x2 + pad], b, w, h):
+            out.append(b)
+    return out
+
+
+@needs_packages
+def test_switches_are_told_from_glyphs_and_from_the_navigation_pill():
+    p = Perception()
+    settings = st.stress_screen(52)  # three switches on, off, on, chevrons on the other rows
+    found = _switches(p, settings)
+    w = settings.image.width
+    assert len(found) == 3 and all(b.x1 > 0.75 * w for b in found)
+    # a row's icon beside its label is still what Click Icon finds (a switch won for both before)
+    for t in settings.targets:
+        if t.description in ("Copy link", "Gallery"):
+            g = p.ground_icon(settings.image, t.description)
+            assert t.box.contains_point(g.chosen.point), (t, g.candidates[:3])
+    # the active tab's pill (a stadium holding its icon in the middle) is no switch
+    assert _switches(p, st.stress_screen(0)) == []
+
+
+@needs_packages
+@pytest.mark.parametrize("index,phenomenon", [(57, "icon + text"), (24, "profile picture")])
+def test_stress_screens_that_failed_before_ground(index, phenomenon):
+    screen = st.stress_screen(index)
+    t = _target(screen, phenomenon)
+    p = Perception()
+    g = p.ground_icon(screen.image, t.description)
+    assert g.status == "found" and t.box.contains_point(g.chosen.point), (screen.name, t, g.candidates[:3])
+    if phenomenon == "icon + text":
+        # no detected box is the frame of a chip around its label
+        lines = [line.box for line in p.parse(screen.image).lines]
+        assert not any(_holds_label(i.box, lines) for i in p.parse(screen.image, icons=True).icons)
+        assert np.asarray(screen.image).shape[:2] == (1600, 720)
