@@ -326,9 +326,8 @@ class Perception:
             return self._decide(img, cands, pos, res.lines, f'the icon "{description}"', choose, what="icon",
                                 allow_many=True)
         assert matcher is not None
-        from mobile_agent.perception.icons.layout import (framework_prior, layout_prior, own_avatar_prior,
-                                                          three_button_bar)
-        from mobile_agent.perception.icons.offline import description_families, is_own_avatar
+        from mobile_agent.perception.icons.layout import framework_prior, layout_prior, three_button_bar
+        from mobile_agent.perception.icons.offline import description_families
 
         shapes = matcher.score(rgb, [i.box for i in icons], description)
         scores = list(shapes)
@@ -345,10 +344,6 @@ class Perception:
         # The framework's own names ("Navigate up", "More options"): the widget's place is fixed, a
         # strong prior, for a candidate whose shape is not clearly worse than the best.
         place = framework_prior(description, [i.box for i in icons], line_boxes, w, h)
-        # The user's own picture ("profile picture", "Account" alone) is where apps put the account
-        # switcher (the top bar's end, the bottom navigation); other round photos are other people's.
-        if not any(place) and is_own_avatar(description):
-            place = own_avatar_prior([i.box for i in icons], line_boxes, w, h)
         if any(place) and self.framework_weight:
             top = max(shapes)
             scores = [sc + self.framework_weight * p * (shape >= 0.75 * top)

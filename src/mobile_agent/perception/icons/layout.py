@@ -135,30 +135,6 @@ def framework_prior(description: str, boxes: Sequence[Box], lines: Sequence[Box]
     return out
 
 
-def own_avatar_prior(boxes: Sequence[Box], lines: Sequence[Box], width: int, height: int) -> list[float]:
-    """1 for the candidates where apps put the signed-in user's own picture, 0 elsewhere: the top
-    app bar's last icon at its end (Gmail, Google Photos and the Play Store put the account switcher
-    there) and the bottom navigation's last tab (Instagram, Threads, YouTube's "You"), mirrored on a
-    right-to-left screen. Round photos in the content are other people's (a post's author, a contact
-    in a list). All 0 on a landscape screen."""
-    out = [0.0] * len(boxes)
-    if height <= width:
-        return out
-    s = dp_scale(width, height)
-    rtl = right_to_left(lines, width, height)
-    for rows in ([k for k, b in enumerate(boxes) if STATUS_DP * s <= b.center.y < TOP_BAR_DP * s],
-                 [k for k, b in enumerate(boxes) if b.center.y > height - BOTTOM_BAR_DP * s]):
-        if rtl:
-            ends = [k for k in rows if boxes[k].center.x < END_DP * s]
-            pick = min(ends, key=lambda k: boxes[k].x1, default=None)
-        else:
-            ends = [k for k in rows if boxes[k].center.x > width - END_DP * s]
-            pick = max(ends, key=lambda k: boxes[k].x2, default=None)
-        if pick is not None:
-            out[pick] = 1.0
-    return out
-
-
 def three_button_bar(icons: Sequence[Box], lines: Sequence[Box], width: int, height: int) -> bool:
     """Whether the screen's last 48 dp hold the system's three-button navigation bar (Back, Home,
     Overview: a centred button and the others 10-31% of the width either side of it, no word). A
