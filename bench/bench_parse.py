@@ -1,9 +1,10 @@
 """Full-parse time, side by side, on the simulated phone's screens (``--set sim``, 1080x2400) or the
 wide set's (``--set wide``: other fonts, icon sets, densities, themes, JPEG, Chinese): our RapidOCR
 engine as it is by default (crops packed into shared recogniser inputs, glyph-sized crops among
-themselves, denormals flushed), with glyph-sized crops read alone (``pack_min_ratio=2``, the
-default before), without packing, without flushing denormals, with the int8 text detector, and
-RapidOCR with its own default settings.
+themselves, runs of eight inputs a batch, denormals flushed), with planned batches (split where
+padding would cost more than another batch: ``batch_overhead=64``), with glyph-sized crops read alone (``pack_min_ratio=2``), without packing,
+without flushing denormals, with the int8 text detector, and RapidOCR with its own default
+settings.
 Beside each configuration's time, its text grounding on the same screens (Click Text: first
 point, and with the planner choosing; the tree's text nodes as in ``bench perception``), so that
 a faster configuration is only taken at the same accuracy, and how many crops grounding read again
@@ -11,13 +12,19 @@ a faster configuration is only taken at the same accuracy, and how many crops gr
 alone, once a screen). Prints figures; asserts nothing.
 
     python bench/bench_parse.py [--set sim|wide] [--screens 40] [--no-defaults] [--no-int8] [--no-variants]
-                                [--no-glyphs-alone] [--no-grounding]
+                                [--no-glyphs-alone] [--no-planned-batches] [--no-grounding]
     python bench/bench_parse.py --accuracy [--set sim|wide] [--screens 40]
+    python bench/bench_parse.py --steps [--set sim|wide] [--screens 12]
+
+``--steps`` times, screen by screen, three steps the engine does itself beside rapidocr's own
+(word boxes: ``CalRecBoxes``; the detector's input normalisation; the detection downscale with
+the channels swapped first), which give the same results (tests hold them equal).
 
 ``--accuracy`` times nothing: it runs the perception benchmark's own figures (``mobile-agent bench
 perception --no-timing``: Click Text, original line matching, Click Icon, icon recall, Open App)
-on the same screens with the default engine and with glyph-sized crops read alone, one after the
-other, and prints both reports.
+on the same screens with the default engine and with planned batches (``batch_overhead=64``),
+one after the other, and prints both reports (``--accuracy-glyphs``: glyph-sized crops read alone
+as the second configuration instead).
 
 Each screen is parsed cold (caches emptied) by each configuration in turn, the order rotating from
 one screen to the next, so that load on the machine falls on all of them alike. A full parse is
@@ -58,9 +65,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-variants", action="store_true", help="leave out the unpacked and denormal variants")
     ap.add_argument("--no-glyphs-alone", action="store_true",
                     help="leave out glyph-sized crops read alone (pack_min_ratio=2, the default before)")
+    ap.add_argument("--no-planned-batches", action="store_true",
+                    help="leave out planned batches (batch_overhead=64)")
     ap.add_argument("--no-grounding", action="store_true", help="time only; no text grounding figures")
     ap.add_argument("--accuracy", action="store_true",
-                    help="the perception benchmark's figures (no timing), default and glyph crops read alone")
+                    help="the perception benchmark's figures (no timing), default and planned batches")
+    ap.add_argument("--accuracy-glyphs", action="store_true",
+                    help="with --accuracy: glyph-sized crops read alone as the second configuration")
+    ap.add_argument("--steps", action="store_true",
+                    help="time the engine's word boxes, detector normalisation and downscale beside rapidocr's")
     args = ap.parse_args(argv)
 
     import numpy as np
@@ -75,12 +88,17 @@ def main(argv: list[str] | None = None) -> int:
         screens = collect_wide_screens(seed=args.seed, max_screens=args.screens)
     else:
         screens = collect_sim_screens(seed=args.seed, max_screens=args.screens)
+    if args.steps:
+        return _steps([s.image.convert("RGB") for s in screens], args.screen_set)
     if args.accuracy:
-        return _accuracy(screens, args.screen_set)
+        return _accuracy(screens, args.screen_set, args.accuracy_glyphs)
     images = [s.image.convert("RGB") for s in screens]
     base = "default"
     glyphs = "glyph crops read alone"
+    former = "planned batches"
     perceptions = {base: Perception(ocr=RapidOcrEngine(), incremental=False)}
+    if not args.no_planned_batches:
+        perceptions[former] = Perception(ocr=RapidOcrEngine(batch_overhead=64), incremental=False)
     if not args.no_glyphs_alone:
         perceptions[glyphs] = Perception(ocr=RapidOcrEngine(pack_min_ratio=2.0), incremental=False)
     if not args.no_variants:
@@ -156,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         r = statistics.median(b / a for a, b in zip(times[base], times[k]))
         print(f"ratio {k} / {base}: {r:.3f} (median of per-screen ratios)")
     if "RapidOCR defaults (OCR only)" in times:
-        for k in [base] + [k for k in (glyphs, "int8 detector") if k in times]:
+        for k in [base] + [k for k in (former, glyphs, "int8 detector") if k in times]:
             r = statistics.median(a / b for a, b in zip(times[k], times["RapidOCR defaults (OCR only)"]))
             print(f"ratio {k} / RapidOCR defaults: {r:.3f} (median of per-screen ratios; goal <= 0.4)")
     for other in [k for k in perceptions if k != base]:
@@ -172,15 +190,84 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _accuracy(screens: list[Any], screen_set: str) -> int:
+def _steps(images: list[Any], screen_set: str) -> int:
+    """Each screen's word boxes, detector normalisation and downscale, rapidocr's way and the
+    engine's, timed one after the other on the same inputs; medians per screen."""
+    import copy
+
+    import cv2
+    import numpy as np
+    from rapidocr.cal_rec_boxes import CalRecBoxes
+
+    from mobile_agent.perception.ocr import rapid
+
+    seen: list[tuple[Any, Any]] = []
+    ours = rapid.RapidOcrEngine._word_boxes
+
+    def keep(crops: Any, out: Any) -> Any:
+        seen.append((crops, copy.deepcopy(out)))
+        return ours(crops, out)
+
+    eng = rapid.RapidOcrEngine()
+    eng._word_boxes = keep  # type: ignore[method-assign]
+    det, _ = eng._models()
+    times: dict[str, list[float]] = {k: [] for k in (
+        "word boxes, rapidocr's CalRecBoxes", "word boxes, the engine's",
+        "detector normalisation, rapidocr's", "detector normalisation, the engine's table",
+        "downscale, channels swapped first (before)", "downscale, the engine's")}
+    names = list(times)
+
+    def timed(k: int, f: Callable[[], Any]) -> Any:
+        t = time.perf_counter()
+        out = f()
+        times[names[k]].append(time.perf_counter() - t)
+        return out
+
+    for img in images:
+        rgb = np.asarray(img)
+        seen.clear()
+        eng.clear_cache()
+        eng.read(rgb)
+        crops, out = seen[0]
+        quads = np.array([[[0, 0], [c.shape[1], 0], [c.shape[1], c.shape[0]], [0, c.shape[0]]] for c in crops],
+                         dtype=np.float32)
+        timed(0, lambda: CalRecBoxes()(crops, quads, copy.deepcopy(out), False))
+        timed(1, lambda: ours(crops, copy.deepcopy(out)))
+        scale = eng.scale_for(rgb.shape[1], rgb.shape[0])
+        small = eng._downscale(rgb, scale)
+        rh, rw = small.shape[:2]
+        part = cv2.copyMakeBorder(small, 0, -(-rh // 32) * 32 - rh, 0, -(-rw // 32) * 32 - rw, cv2.BORDER_REPLICATE)
+        pre = det.get_preprocess()
+        lut = next(iter(eng._det_lut.values()))
+
+        def table() -> Any:
+            x = np.empty((1, 3) + part.shape[:2], np.float32)
+            for c in range(3):
+                np.take(lut[:, c], part[:, :, c], out=x[0, c])
+            return x
+
+        timed(2, lambda: pre(part))
+        timed(3, table)
+        timed(4, lambda: cv2.resize(rgb[:, :, ::-1], (rw, rh), interpolation=cv2.INTER_AREA))
+        timed(5, lambda: eng._downscale(rgb, scale))
+    print(f"screens: {len(images)} of the {screen_set} set, load average {os.getloadavg()[0]:.2f}")
+    for k, v in times.items():
+        print(f"{k}: {_fmt(v)}")
+    return 0
+
+
+def _accuracy(screens: list[Any], screen_set: str, glyphs: bool = False) -> int:
     from mobile_agent.bench.perception import format_report, run_benchmark
     from mobile_agent.perception import Perception
     from mobile_agent.perception.ocr.rapid import RapidOcrEngine
 
-    configs: dict[str, Callable[[], Any]] = {
-        "default (glyph-sized crops packed among themselves)": lambda: Perception(ocr=RapidOcrEngine()),
-        "glyph-sized crops read alone (pack_min_ratio=2)": lambda: Perception(ocr=RapidOcrEngine(pack_min_ratio=2.0)),
-    }
+    configs: dict[str, Callable[[], Any]] = {"default": lambda: Perception(ocr=RapidOcrEngine())}
+    if glyphs:
+        configs["glyph-sized crops read alone (pack_min_ratio=2)"] = \
+            lambda: Perception(ocr=RapidOcrEngine(pack_min_ratio=2.0))
+    else:
+        configs["planned batches (batch_overhead=64)"] = \
+            lambda: Perception(ocr=RapidOcrEngine(batch_overhead=64))
     for name, make in configs.items():
         print(f"== {name}: {len(screens)} screens of the {screen_set} set")
         for line in format_report(run_benchmark(screens, make, timing=False).to_dict()):

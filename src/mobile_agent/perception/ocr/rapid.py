@@ -20,8 +20,15 @@ screenshot that costs over a second on two cores. Here:
   input, as ``pack_min_ratio=2`` reads them: Click Text does that for a short target, or when no
   packed line holds the target (docs/perception.md).
   The glyph pass (:meth:`read_glyphs`) reads each glyph alone too.
-  Inputs go to the recogniser 8 at a time (``rec_batch``): nearly all are 320 px wide, so a
-  batch pads nothing, and 8 costs 4% less per input than 4.
+  Inputs go to the recogniser up to 8 at a time (``rec_batch``; 8 costs 4% less per input than
+  4), sorted by width, in runs of 8, and a batch is padded to its widest input (the last 320 px
+  inputs of a screen to its long lines' width). With a finite ``batch_overhead`` (64, say) the
+  batches are planned instead (:func:`plan_batches`) so that the columns computed, plus that many
+  columns for each batch, are fewest: a tenth fewer columns on the wide set's screens and about a
+  twentieth off a parse, but readings change a little and the held-out icon set lost a target,
+  so it is not the default (docs/perception.md, "Full-parse speed").
+- Word boxes and the detector's input are computed with rapidocr's own steps, less the copies and
+  ordering a screenshot's upright crops need not; tests hold the results equal to rapidocr's.
 - Crops already read (same pixels) are taken from a small cache, which makes re-reading an
   unchanged line nearly free.
 - onnxruntime's memory arena is on (rapidocr turns it off): about a tenth off each detector call.
@@ -71,11 +78,14 @@ class RapidOcrEngine:
                  unclip_ratio: float = 1.6, rec_batch: int = 8, threads: int | None = None,
                  word_boxes: bool = True, crop_pad: float = 0.0, pack: bool = True,
                  flush_denormals: bool = True, det_int8: bool = False,
-                 pack_min_ratio: float = _PACK_MIN_RATIO) -> None:
+                 pack_min_ratio: float = _PACK_MIN_RATIO, batch_overhead: float = math.inf) -> None:
         try:
             from rapidocr import RapidOCR
         except ImportError as exc:  # pragma: no cover - a pinned dependency
             raise ConfigError("the rapidocr package is not installed: pip install rapidocr") from exc
+        if not isinstance(batch_overhead, (int, float)) or not batch_overhead >= 0:
+            raise ConfigError(f"batch_overhead={batch_overhead!r}: use a number of columns, 0 or more "
+                              "(inf, the default: runs of rec_batch inputs)")
         if det_max_side < 320:
             raise ConfigError(f"det_max_side={det_max_side} is too small to read phone text: use 640 or more")
         params: dict[str, Any] = {
@@ -97,6 +107,7 @@ class RapidOcrEngine:
         self.word_boxes = word_boxes
         self.crop_pad = crop_pad
         self.rec_batch = max(1, int(rec_batch))
+        self.batch_overhead = float(batch_overhead)
         self.pack = pack
         self.pack_min_ratio = float(pack_min_ratio)
         self.flush_denormals = flush_denormals
@@ -111,6 +122,7 @@ class RapidOcrEngine:
         self.stats = {"crops_read": 0}  # crops the recogniser has read (cache misses): tests, benchmarks
         self._det = None
         self._rec = None
+        self._det_lut: dict[Any, np.ndarray] = {}
 
     def clear_cache(self) -> None:
         """Forget recognised crops."""
@@ -146,7 +158,9 @@ class RapidOcrEngine:
     def _downscale(rgb: np.ndarray, scale: float) -> np.ndarray:
         h, w = rgb.shape[:2]
         rw, rh = max(8, int(round(w * scale))), max(8, int(round(h * scale)))
-        return cv2.resize(rgb[:, :, ::-1], (rw, rh), interpolation=cv2.INTER_AREA)
+        # Scaled first, its channels swapped after: the same pixels (each channel is scaled on its
+        # own) without copying the full-resolution screenshot into BGR order first.
+        return np.ascontiguousarray(cv2.resize(rgb, (rw, rh), interpolation=cv2.INTER_AREA)[:, :, ::-1])
 
     def _detect_small(self, small: np.ndarray, r1: int, r2: int, scale: float, w: int, h: int,
                       y_offset: int) -> list[Box]:
@@ -157,13 +171,13 @@ class RapidOcrEngine:
         # Pad (never stretch) to the multiple of 32 the network needs.
         sw, sh = -(-rw // 32) * 32, -(-rh // 32) * 32
         part = cv2.copyMakeBorder(part, 0, sh - rh, 0, sw - rw, cv2.BORDER_REPLICATE)
-        out = det(np.ascontiguousarray(part))
-        if out.boxes is None or len(out.boxes) == 0:
+        quads = self._det_quads(det, part)
+        if len(quads) == 0:
             return []
         fx = w / float(small.shape[1])
         fy = h / float(small.shape[0])
         boxes: list[Box] = []
-        for quad in out.boxes:
+        for quad in quads:
             xs = quad[:, 0] * fx
             ys = (quad[:, 1] + r1) * fy
             b = Box(max(0, int(np.floor(xs.min()))), max(0, int(np.floor(ys.min()))),
@@ -172,6 +186,28 @@ class RapidOcrEngine:
                 boxes.append(b)
         boxes.sort(key=lambda b: (b.y1 // 10, b.x1))
         return boxes
+
+    def _det_quads(self, det: Any, img: np.ndarray) -> Any:
+        """rapidocr's text detector on a BGR image whose sides are multiples of 32: its own steps
+        (normalise, run, DB post-processing, reading order), the same boxes (a test holds them
+        equal), with the normalisation looked up per pixel value in a table computed as rapidocr
+        computes it (float64, then float32) rather than in float64 over the whole image, and no
+        resize to the size the image already has."""
+        pre = det.get_preprocess()
+        key = (tuple(np.ravel(pre.mean)), tuple(np.ravel(pre.std)), pre.scale)
+        lut = self._det_lut.get(key)
+        if lut is None:
+            values = np.arange(256, dtype=np.uint8)[:, None].repeat(3, axis=1)
+            lut = ((values.astype("float32") * pre.scale - pre.mean) / pre.std).astype(np.float32)
+            self._det_lut[key] = lut
+        x = np.empty((1, 3) + img.shape[:2], np.float32)
+        for c in range(3):
+            np.take(lut[:, c], img[:, :, c], out=x[0, c])
+        preds = det.session(x)
+        quads, _ = det.postprocess_op(preds, img.shape[:2])
+        if len(quads) == 0:
+            return []
+        return det.sorted_boxes(quads)
 
     def read_bands(self, rgb: np.ndarray, bands: list[tuple[int, int]], margin: int = 48) -> list[TextLine]:
         """Text lines centred in the row bands ``[(y1, y2), ...]`` of ``rgb``.
@@ -261,11 +297,11 @@ class RapidOcrEngine:
         canvases = pack_widths(widths, _REC_MIN_W, _PACK_GAP,
                                pack_min_ratio * _REC_H if self.pack else float("inf"), GLYPH_RATIO * _REC_H)
         # Batches of inputs of like width: each batch is padded to its widest input.
-        canvases.sort(key=lambda c: c[0] if c[0] > _REC_MIN_W else 0)
+        canvases.sort(key=lambda c: max(_REC_MIN_W, c[0]))
         out: list[Any] = [None] * len(crops)
         infos: list[Any] = [None] * len(crops)
-        for k in range(0, len(canvases), self.rec_batch):
-            group = canvases[k:k + self.rec_batch]
+        for k1, k2 in plan_batches([max(_REC_MIN_W, c[0]) for c in canvases], self.rec_batch, self.batch_overhead):
+            group = canvases[k1:k2]
             cw = max(_REC_MIN_W, max(c[0] for c in group))
             batch = np.zeros((len(group), 3, _REC_H, cw), np.float32)
             for j, (_, placed) in enumerate(group):
@@ -304,25 +340,44 @@ class RapidOcrEngine:
 
     @staticmethod
     def _word_boxes(crops: list[np.ndarray], out: Any) -> list[list[WordTuple]]:
-        """Word boxes within each crop, from the recogniser's CTC column positions."""
-        from rapidocr.cal_rec_boxes import CalRecBoxes
+        """Word boxes within each crop, from the recogniser's CTC column positions: rapidocr's own
+        computation (``CalRecBoxes``) step by step, the same boxes (a test holds them equal), less
+        what an upright crop's box needs not: its corners are not put in order, as only their
+        extent is kept, and nothing is copied (that ordering and copying was two thirds of its
+        time, about 3% of a full parse)."""
+        from rapidocr.cal_rec_boxes.main import CalRecBoxes, Direction
 
-        quads = np.array([[[0, 0], [c.shape[1], 0], [c.shape[1], c.shape[0]], [0, c.shape[0]]] for c in crops],
-                         dtype=np.float32)
-        try:
-            res = CalRecBoxes()(crops, quads, out, False)
-        except Exception:  # noqa: BLE001 - word boxes are a refinement; lines stay usable without them
-            return [[] for _ in crops]
+        cal = CalRecBoxes()
+        angle = math.radians(-90)
         per_line: list[list[WordTuple]] = []
-        for k in range(len(crops)):
-            items = []
-            if k < len(res.word_results):
-                for txt, conf, quad in res.word_results[k]:
-                    if quad is None:
-                        continue
-                    q = np.asarray(quad, dtype=np.float32)
-                    items.append((str(txt), float(conf), (int(q[:, 0].min()), int(q[:, 1].min()),
-                                                          int(np.ceil(q[:, 0].max())), int(np.ceil(q[:, 1].max())))))
+        for crop, txt, info in zip(crops, out.txts, out.word_results):
+            items: list[WordTuple] = []
+            h, w = crop.shape[:2]
+            if txt is None or info is None or crop.size == 0:
+                per_line.append(items)
+                continue
+            try:
+                img_box = np.array([[0, 0], [w, 0], [w, h], [0, h]])
+                contents, boxes, confs = cal.cal_ocr_word_box(txt, img_box, info, False)
+                boxes = cal.adjust_box_overlap(boxes)
+                quad = img_box.astype(np.float32)
+                vertical = cal.get_box_direction(quad) == Direction.VERTICAL
+                # reverse_rotate_crop_image with the crop's own box: left and top are 0
+                cw, ch = int(np.linalg.norm(quad[0] - quad[1])), int(np.linalg.norm(quad[0] - quad[3]))
+                pts = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], dtype=np.float32)
+                _, inv = cv2.invert(cv2.getPerspectiveTransform(quad, pts))
+                for word, conf, points in zip(contents, confs, boxes):
+                    xs, ys = [], []
+                    for point in points:
+                        if vertical:
+                            point = cal.s_rotate(angle, point[0], point[1], 0, 0)
+                            point[0] = point[0] + cw
+                        x, y, z = np.dot(inv, np.array(point + [1]))
+                        xs.append(int(x / z))
+                        ys.append(int(y / z))
+                    items.append((str(word), float(conf), (min(xs), min(ys), max(xs), max(ys))))
+            except Exception:  # noqa: BLE001 - word boxes are a refinement; lines stay usable without them
+                items = []
             per_line.append(items)
         return per_line
 
@@ -482,6 +537,29 @@ def pack_widths(widths: list[int], min_width: int, gap: int, alone_below: float,
         else:
             bins.append([w, [(i, 0)]])
     return [(int(b[0]), list(b[1])) for b in wide + narrow] + alone
+
+
+def plan_batches(widths: list[int], size: int, overhead: float) -> list[tuple[int, int]]:
+    """Split inputs of these widths (sorted ascending) into batches ``[k1, k2)`` of at most ``size``
+    consecutive inputs, each padded to its widest, so that the columns computed (the batch's count
+    times its widest input) plus ``overhead`` columns a batch are fewest (dynamic programming). A
+    batch of eight 320 px inputs does not pad the 320 px inputs of the next to a 900 px line."""
+    n = len(widths)
+    if math.isinf(overhead):  # fewest batches: consecutive runs of ``size`` (the default)
+        return [(k, min(n, k + size)) for k in range(0, n, size)]
+    best = [0.0] + [math.inf] * n
+    start = [0] * (n + 1)
+    for j in range(1, n + 1):
+        for i in range(max(0, j - size), j):
+            cost = best[i] + (j - i) * widths[j - 1] + overhead
+            if cost <= best[j]:  # ties: the earlier batches full, as runs of ``size`` fill them
+                best[j], start[j] = cost, i
+    out = []
+    j = n
+    while j > 0:
+        out.append((start[j], j))
+        j = start[j]
+    return out[::-1]
 
 
 def _segments(placed: list[tuple[int, int]], widths: list[int], width: int,
