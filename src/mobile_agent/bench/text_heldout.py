@@ -73,6 +73,7 @@ from mobile_agent.bench.text_stress import (
     _Canvas,
     _ellipsise,
     _key,
+    set_axes,
     _on_screen,
     _pkg_file,
     _wrap,
@@ -137,12 +138,7 @@ def _font(family: str, px: int, weight: int = 400, italic: bool = False, face: i
     if path is None:
         raise ConfigError(f"the held-out text set needs the font {family}: {INSTALL}")
     f = ImageFont.truetype(str(path), px)
-    values = []
-    for ax in f.get_variation_axes():
-        n = ax["name"].decode() if isinstance(ax["name"], bytes) else str(ax["name"])
-        want = {"weight": weight, "width": 100}.get(n.lower(), ax.get("default", ax["minimum"]))
-        values.append(max(ax["minimum"], min(ax["maximum"], want)))
-    f.set_variation_by_axes(values)
+    set_axes(f, {"weight": weight, "width": 100})
     return f
 
 

@@ -128,12 +128,7 @@ def _font(family: str, px: int, weight: int = 400, width: int = 100) -> ImageFon
     if path is None:
         raise ConfigError(f"the text stress set needs the font {family}: {INSTALL}")
     f = ImageFont.truetype(str(path), px)
-    values = []
-    for ax in f.get_variation_axes():
-        n = ax["name"].decode() if isinstance(ax["name"], bytes) else str(ax["name"])
-        want = {"weight": weight, "width": width, "optical size": px / 2.6}.get(n.lower(), ax.get("default", ax["minimum"]))
-        values.append(max(ax["minimum"], min(ax["maximum"], want)))
-    f.set_variation_by_axes(values)
+    set_axes(f, {"weight": weight, "width": width, "optical size": px / 2.6})
     return f
 
 
@@ -930,3 +925,14 @@ def format_stress(d: dict[str, Any], title: str = "text stress set") -> list[str
     for k, v in a["by_kind"].items():
         out.append(f"  {k}: {pct(v['answered_none'], v['total'])}")
     return out
+
+
+def set_axes(f: ImageFont.FreeTypeFont, wants: dict[str, float]) -> None:
+    """Set a variable font's axes by name ("weight", "width", "optical size"), each clamped to the
+    font's range; an axis not named keeps its default."""
+    values = []
+    for ax in f.get_variation_axes():
+        n = ax["name"].decode() if isinstance(ax["name"], bytes) else str(ax["name"])
+        want = wants.get(n.lower(), ax.get("default", ax["minimum"]))
+        values.append(max(ax["minimum"], min(ax["maximum"], want)))
+    f.set_variation_by_axes(values)
