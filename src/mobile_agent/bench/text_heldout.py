@@ -856,6 +856,7 @@ def make_screen(rng: random.Random, index: int) -> StressScreen:
 
 def collect_heldout_screens(seed: int = SEED, count: int = SCREENS) -> list[StressScreen]:
     """The set: ``count`` screens drawn from a generator seeded with ``seed``."""
+    _font.cache_clear()  # fresh font objects: see collect_stress_screens
     rng = random.Random(f"text-heldout:{seed}")
     return [make_screen(rng, i) for i in range(count)]
 
