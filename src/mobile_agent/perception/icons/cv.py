@@ -20,12 +20,68 @@ from mobile_agent.types import Box
 
 
 def nms(items: list[IconBox], iou_threshold: float = 0.5) -> list[IconBox]:
-    """Greedy non-maximum suppression, best score first."""
+    """Greedy non-maximum suppression, best score first (ties in their order): a box is kept
+    unless a kept box overlaps it by ``iou_threshold`` or more (``Box.iou``). The overlaps of all
+    pairs are computed at once with numpy, in the same arithmetic as ``Box.iou`` (the same boxes
+    as comparing them pair by pair, which ``nms_pairwise`` does)."""
+    order = sorted(items, key=lambda i: -i.score)
+    if len(order) < 2:
+        return order
+    b = np.array([i.box.as_tuple() for i in order], dtype=np.int64)
+    x1, y1, x2, y2 = b[:, 0], b[:, 1], b[:, 2], b[:, 3]
+    area = np.maximum(0, x2 - x1) * np.maximum(0, y2 - y1)
+    iw = np.minimum(x2[:, None], x2[None, :]) - np.maximum(x1[:, None], x1[None, :])
+    ih = np.minimum(y2[:, None], y2[None, :]) - np.maximum(y1[:, None], y1[None, :])
+    inter = np.where((iw > 0) & (ih > 0), iw * ih, 0)
+    union = area[:, None] + area[None, :] - inter
+    with np.errstate(divide="ignore", invalid="ignore"):
+        iou = np.where(inter > 0, inter / union.astype(np.float64), 0.0)
+    overlaps = iou >= iou_threshold
+    suppressed = np.zeros(len(order), bool)
+    keep: list[IconBox] = []
+    for k in range(len(order)):
+        if not suppressed[k]:
+            keep.append(order[k])
+            suppressed |= overlaps[k]
+    return keep
+
+
+def nms_pairwise(items: list[IconBox], iou_threshold: float = 0.5) -> list[IconBox]:
+    """``nms`` comparing the boxes pair by pair in Python (the former code; tests hold the two equal)."""
     keep: list[IconBox] = []
     for it in sorted(items, key=lambda i: -i.score):
         if all(it.box.iou(k.box) < iou_threshold for k in keep):
             keep.append(it)
     return keep
+
+
+def component_boxes(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """The 8-connected components of ``mask`` (uint8, non-zero is foreground): their number with
+    the background (label 0), the label image, and each label's bounding box (x, y, width,
+    height; row 0 the background's, all zero): what ``cv2.connectedComponentsWithStats`` gives
+    less the areas, in its label order. Its statistics cost ten times its labelling, so the boxes
+    are those of the components' outer contours (``cv2.findContours``; an outer contour holds the
+    component's extreme pixels), each given to the label under its first point. Where the
+    contours do not give exactly one box per label, the statistics are computed after all."""
+    n, labels = cv2.connectedComponents(mask, connectivity=8, ltype=cv2.CV_32S)
+    boxes = np.zeros((n, 4), np.int64)
+    if n <= 1:
+        return n, labels, boxes
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    seen = np.zeros(n, np.int64)
+    if hierarchy is not None:
+        for c, link in zip(contours, hierarchy[0]):
+            if link[3] >= 0:
+                continue  # a hole's contour
+            x0, y0 = c[0, 0]
+            lab = labels[y0, x0]
+            boxes[lab] = cv2.boundingRect(c)
+            seen[lab] += 1
+    if seen[0] or not bool((seen[1:] == 1).all()):
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_32S)
+        boxes = stats[:, :4].astype(np.int64)
+        boxes[0] = 0
+    return n, labels, boxes
 
 
 def _holds_label(box: Box, text_boxes: Sequence[Box]) -> bool:
@@ -95,7 +151,7 @@ class CvIconDetector:
         for b in text_boxes:
             white[int(b.y1 * s):int(np.ceil(b.y2 * s)), int(b.x1 * s):int(np.ceil(b.x2 * s))] = 0
         joined = cv2.morphologyEx(white, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+        n, labels, stats = component_boxes(joined)
         if n <= 1:
             return np.zeros_like(white)
         keep = np.zeros(n, bool)
@@ -103,7 +159,7 @@ class CvIconDetector:
         big = np.maximum(stats[:, 2], stats[:, 3])
         sized = np.nonzero((big >= self.min_side * s) & (big <= 0.15 * min(hh, ww)))[0]
         for i in sized[sized > 0]:
-            x, y, bw, bh, area = (int(v) for v in stats[i])
+            x, y, bw, bh = (int(v) for v in stats[i])
             m = max(3, max(bw, bh) // 3)
             x1, y1, x2, y2 = max(0, x - m), max(0, y - m), min(ww, x + bw + m), min(hh, y + bh + m)
             ring = np.ones((y2 - y1, x2 - x1), bool)
@@ -136,9 +192,9 @@ class CvIconDetector:
         # strokes join the photo's; they stand out as pure white.
         passes.append((self.white_on_picture(rgb, small, text_boxes), 0, -0.1))
         for grown, half, bonus in passes:
-            n, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+            n, _, stats = component_boxes(grown)
             for i in range(1, n):
-                x, y, bw, bh, area = (int(v) for v in stats[i])
+                x, y, bw, bh = (int(v) for v in stats[i])
                 x, y, bw, bh = x + half, y + half, bw - 2 * half, bh - 2 * half
                 big, small_side = max(bw, bh), min(bw, bh)
                 if big < min_side or big > max_side or small_side < 3:
