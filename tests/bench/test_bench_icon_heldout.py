@@ -8,9 +8,9 @@ import pytest
 from mobile_agent.bench import icon_heldout as ho
 from mobile_agent.errors import ConfigError
 
-from heldout_checks import check_targets
+from heldout_checks import check_screens_order_free, check_seeds, check_targets, needs
 
-needs_fonts = pytest.mark.skipif(not ho.available(), reason="apt-get install fonts-entypo fonts-glyphicons-halflings")
+needs_fonts = needs(ho, "apt-get install fonts-entypo fonts-glyphicons-halflings")
 
 
 @needs_fonts
@@ -21,10 +21,12 @@ def test_seed_zero_is_the_frozen_set():
 
 @needs_fonts
 def test_targets_are_unique_families_inside_their_screen():
-    screens = ho.heldout_screens(seed=3, count=4)
-    assert [s.name for s in screens] == [s.name for s in ho.heldout_screens(seed=3, count=4)]
-    assert ho.set_digest(screens) != ho.set_digest(ho.heldout_screens(seed=4, count=4))
-    check_targets(screens, ho.DESCRIPTIONS)
+    check_targets(check_seeds(ho.heldout_screens, ho.set_digest, 4), ho.DESCRIPTIONS)
+
+
+@needs_fonts
+def test_a_screen_is_the_same_whatever_was_drawn_before_it():
+    check_screens_order_free(lambda i: ho._screen(ho.SEED, i), ho.set_digest, 3)
 
 
 def test_a_missing_font_is_a_config_error_naming_the_package(monkeypatch):

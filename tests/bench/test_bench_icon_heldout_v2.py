@@ -10,9 +10,9 @@ import pytest
 from mobile_agent.bench import icon_heldout_v2 as h2
 from mobile_agent.errors import ConfigError
 
-from heldout_checks import check_targets
+from heldout_checks import check_screens_order_free, check_seeds, check_targets, needs
 
-needs_packages = pytest.mark.skipif(not h2.available(), reason=h2.INSTALL)
+needs_packages = needs(h2)
 
 
 @needs_packages
@@ -23,10 +23,12 @@ def test_seed_zero_is_the_frozen_set():
 
 @needs_packages
 def test_targets_are_unique_families_with_the_sets_descriptions():
-    screens = h2.heldout_screens(seed=3, count=4)
-    assert h2.set_digest(screens) == h2.set_digest(h2.heldout_screens(seed=3, count=4))
-    assert h2.set_digest(screens) != h2.set_digest(h2.heldout_screens(seed=4, count=4))
-    check_targets(screens, h2.DESCRIPTIONS)
+    check_targets(check_seeds(h2.heldout_screens, h2.set_digest, 4), h2.DESCRIPTIONS)
+
+
+@needs_packages
+def test_a_screen_is_the_same_whatever_was_drawn_before_it():
+    check_screens_order_free(lambda i: h2._screen(h2.SEED, i), h2.set_digest, 3)
 
 
 @needs_packages
@@ -41,14 +43,9 @@ def test_icons_are_thin_strokes_and_the_photos_are_real():
     assert len(np.unique((pic // 16).reshape(-1, 3), axis=0)) > 150
 
 
-def test_missing_packages_are_a_config_error_naming_them(monkeypatch):
-    monkeypatch.setattr(h2, "_pkg_dir", lambda module: None)
-    h2._tabler_dir.cache_clear()
-    try:
-        with pytest.raises(ConfigError, match="pip install pytablericons"):
-            h2._tabler_dir()
-        with pytest.raises(ConfigError, match="scikit-image"):
-            h2._photo_file("astronaut.png")
-        assert not h2.available()
-    finally:
-        h2._tabler_dir.cache_clear()
+def test_missing_packages_are_a_config_error_naming_them(no_packages):
+    with pytest.raises(ConfigError, match="second held-out icon set needs Tabler.*pip install pytablericons"):
+        h2._tabler_dir()
+    with pytest.raises(ConfigError, match="second held-out icon set needs scikit-image"):
+        h2._picture("astronaut.png")
+    assert not h2.available()

@@ -11,7 +11,9 @@ from mobile_agent.bench import icon_stress as st
 from mobile_agent.bench.perception import position_hint
 from mobile_agent.errors import ConfigError
 
-needs_packages = pytest.mark.skipif(not st.available(), reason=st.INSTALL)
+from heldout_checks import check_screens_order_free, check_seeds, needs
+
+needs_packages = needs(st)
 
 
 @needs_packages
@@ -31,10 +33,7 @@ def test_seed_zero_is_the_frozen_set_and_has_every_phenomenon():
 
 @needs_packages
 def test_targets_are_unique_or_told_apart_by_the_hint():
-    screens = st.stress_screens(seed=5, count=12)
-    assert st.set_digest(screens) == st.set_digest(st.stress_screens(seed=5, count=12))
-    assert st.set_digest(screens) != st.set_digest(st.stress_screens(seed=6, count=12))
-    for s in screens:
+    for s in check_seeds(st.stress_screens, st.set_digest, 12, seed=5):
         w, h = s.image.size
         assert s.targets, s.name
         assert (w, h) in {(sw, sh) for sw, sh, _ in st.SIZES}
@@ -48,6 +47,11 @@ def test_targets_are_unique_or_told_apart_by_the_hint():
 
 
 @needs_packages
+def test_a_screen_is_the_same_whatever_was_drawn_before_it():
+    check_screens_order_free(st.stress_screen, st.set_digest, 3)
+
+
+@needs_packages
 def test_icons_are_lucide_outlines_filled_only_when_asked():
     thin = np.asarray(st.icon_mask("notifications", 1.5)) > 127
     thick = np.asarray(st.icon_mask("notifications", 2.25)) > 127
@@ -55,12 +59,7 @@ def test_icons_are_lucide_outlines_filled_only_when_asked():
     assert 0.05 < thin.mean() < thick.mean() < 0.3 and filled.mean() > 1.5 * thick.mean()
 
 
-def test_missing_lucide_is_a_config_error_naming_it(monkeypatch):
-    monkeypatch.setattr(st, "_pkg_dir", lambda module: None)
-    st._lucide_zip.cache_clear()
-    try:
-        with pytest.raises(ConfigError, match="pip install lucide"):
-            st._lucide_zip()
-        assert not st.available()
-    finally:
-        st._lucide_zip.cache_clear()
+def test_missing_lucide_is_a_config_error_naming_it(no_packages):
+    with pytest.raises(ConfigError, match="icon stress set needs Lucide.*pip install lucide"):
+        st._lucide_zip()
+    assert not st.available()

@@ -11,7 +11,9 @@ import pytest
 from mobile_agent.bench import text_heldout as th
 from mobile_agent.perception.textmatch import compact
 
-needs_fonts = pytest.mark.skipif(not th.available(), reason=th.INSTALL)
+from heldout_checks import check_order_free, check_seeds, needs
+
+needs_fonts = needs(th)
 
 
 @needs_fonts
@@ -35,18 +37,14 @@ def test_seed_zero_is_the_frozen_set_and_draws_every_phenomenon():
 
 @needs_fonts
 def test_a_seed_gives_the_same_screens_and_another_seed_others():
-    a, b = th.collect_heldout_screens(seed=3, count=2), th.collect_heldout_screens(seed=3, count=2)
-    assert th.set_digest(a) == th.set_digest(b)
-    assert th.set_digest(a) != th.set_digest(th.collect_heldout_screens(seed=4, count=2))
+    check_seeds(th.collect_heldout_screens, th.set_digest, 2)
 
 
 @needs_fonts
 def test_a_collection_is_the_same_whatever_was_drawn_before_it():
     # the eighth screen's clock came out a pixel apart when the same font objects had drawn the
     # first seven before (raqm on a variable font), so the frozen digest depended on test order
-    first = th.collect_heldout_screens(count=8)
-    again = th.collect_heldout_screens(count=8)
-    assert [th.set_digest([s]) for s in first] == [th.set_digest([s]) for s in again]
+    check_order_free(lambda: th.collect_heldout_screens(count=8), th.set_digest)
 
 
 @needs_fonts

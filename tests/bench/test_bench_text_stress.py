@@ -10,7 +10,9 @@ import pytest
 from mobile_agent.bench import text_stress as ts
 from mobile_agent.perception.textmatch import compact
 
-needs_fonts = pytest.mark.skipif(not ts.available(), reason=ts.INSTALL)
+from heldout_checks import check_seeds, needs
+
+needs_fonts = needs(ts)
 
 
 @needs_fonts
@@ -21,9 +23,9 @@ def test_seed_zero_is_the_frozen_set():
 
 @needs_fonts
 def test_a_seed_gives_the_same_screens_and_another_seed_others():
-    a, b = ts.collect_stress_screens(seed=3, count=3), ts.collect_stress_screens(seed=3, count=3)
-    assert ts.set_digest(a) == ts.set_digest(b)
-    assert ts.set_digest(a) != ts.set_digest(ts.collect_stress_screens(seed=4, count=3))
+    # (the second drawing of seed 3 comes after the first in this process: a set whose fonts kept
+    # what they drew before would differ here)
+    check_seeds(ts.collect_stress_screens, ts.set_digest, 3)
 
 
 @needs_fonts
@@ -57,3 +59,10 @@ def test_the_benchmark_command_prints_figures_by_phenomenon_that_add_up(capsys):
     assert sum(v["targets"] for v in per) == d["click_text_first_point"]["total"] > 20
     assert sum(v["first_point_hit"] for v in per) == d["click_text_first_point"]["hit"]
     assert d["absent"]["total"] == 6 and d["absent"]["answered_none"] <= 6
+
+
+def test_missing_pictures_are_a_config_error_naming_the_set(no_packages):
+    from mobile_agent.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="text stress set needs scikit-image's bundled pictures"):
+        ts._photo("coffee.png")

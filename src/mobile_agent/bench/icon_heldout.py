@@ -29,16 +29,16 @@ The seed fixes the set; :data:`FROZEN_SHA256` is the digest of seed 0's 60 scree
 
 from __future__ import annotations
 
-import hashlib
-import io
 import random
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from mobile_agent.bench.drawing import digest, jpeg, round_mask
 from mobile_agent.errors import ConfigError
 from mobile_agent.types import Box
 
@@ -229,9 +229,7 @@ def _avatar(rng: random.Random, side: int, photo: bool, font: ImageFont.FreeType
             ch = rng.choice("ABCDEGHJKLMNPRST")
             l, t, r, b = d.textbbox((0, 0), ch, font=font)
             d.text(((side - (r - l)) // 2 - l, (side - (b - t)) // 2 - t), ch, font=font, fill=(255, 255, 255))
-    mask = Image.new("L", (side * 4, side * 4), 0)
-    ImageDraw.Draw(mask).ellipse((0, 0, side * 4 - 1, side * 4 - 1), fill=255)
-    return img, mask.resize((side, side), Image.LANCZOS)
+    return img, round_mask(side)
 
 
 def _mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
@@ -301,16 +299,36 @@ class _Screen:
         self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(220, 38, 38))
         self.text_at(cx, cy, str(n), 10, 700, (255, 255, 255), "mm")
 
+    def dot_or_count(self, ink: Box, dot_dp: float, drop: int, ring: tuple[int, int, int],
+                     count: Callable[[], int], count_dp: float) -> None:
+        """A red badge over the icon's top end that overlaps its ink: two times in five a dot
+        ``dot_dp`` wide, else a count (``count()``) on a disc ringed in ``ring``, lowered by its
+        radius // ``drop``."""
+        if self.rng.random() < 0.4:
+            r = self.px(dot_dp)
+            cx, cy = ink.x2 - r, ink.y1 + r
+            self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(220, 38, 38))
+            return
+        r = self.px(8)
+        cx, cy = ink.x2 - r // 2, ink.y1 + r // drop
+        self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(220, 38, 38), outline=ring,
+                          width=max(1, self.px(1.5)))
+        self.text_at(cx, cy, str(count()), count_dp, 700, (255, 255, 255), "mm")
+
     # ------------------------------------------------------------------ parts of a screen
     def status_bar(self) -> int:
-        h = self.px(24)
-        self.text_at(self.px(16), h // 2, f"{self.rng.randint(7, 22)}:{self.rng.randint(0, 59):02d}", 12, 500)
+        return self.clock_and_battery(self.px(24), 12, self.text)
+
+    def clock_and_battery(self, h: int, clock_dp: float, color: tuple[int, int, int]) -> int:
+        """A status bar ``h`` px high: a random clock at the start, battery and signal at the end."""
+        self.text_at(self.px(16), h // 2, f"{self.rng.randint(7, 22)}:{self.rng.randint(0, 59):02d}", clock_dp, 500,
+                     color)
         x = self.W - self.px(16)
         # battery and signal as plain shapes (no icon font: status glyphs are not targets here)
-        self.draw.rectangle((x - self.px(10), h // 2 - self.px(5), x, h // 2 + self.px(5)), outline=self.text,
+        self.draw.rectangle((x - self.px(10), h // 2 - self.px(5), x, h // 2 + self.px(5)), outline=color,
                             width=max(1, self.px(1.2)))
         self.draw.polygon([(x - self.px(30), h // 2 + self.px(5)), (x - self.px(16), h // 2 + self.px(5)),
-                           (x - self.px(16), h // 2 - self.px(6))], fill=self.text)
+                           (x - self.px(16), h // 2 - self.px(6))], fill=color)
         return h
 
     # What a set's top bars and bottom navigation draw (the second set gives its own).
@@ -562,15 +580,16 @@ class _Screen:
             counts[key] = counts.get(key, 0) + 1
         targets = [Target(rng.choice(self.descriptions[fam]), SAME.get(fam, fam), box)
                    for fam, box, ok in self.placed if ok and counts[SAME.get(fam, fam)] == 1]
-        img = self.img
-        quality = rng.choice((None, None, 90, 80, 70))
-        if quality:
-            buf = io.BytesIO()
-            img.save(buf, "JPEG", quality=quality)
-            img = Image.open(io.BytesIO(buf.getvalue())).convert("RGB")
+        img, jpg = self.screenshot((None, None, 90, 80, 70))
         look = (f"{self.icon_set} {self.W}x{self.H} {self.W / self.dp:.0f}dp icons {self.icon_dp}dp "
-                f"{'dark' if self.dark else 'light'} {self.font_name}{f' jpeg{quality}' if quality else ''}")
+                f"{'dark' if self.dark else 'light'} {self.font_name}{jpg}")
         return img, targets, look
+
+    def screenshot(self, qualities: tuple[int | None, ...]) -> tuple[Image.Image, str]:
+        """The canvas as a phone's screenshot, saved as a JPEG at a quality drawn from ``qualities``
+        (None: lossless), and the look's words for it (" jpeg90", or nothing)."""
+        quality = self.rng.choice(qualities)
+        return jpeg(self.img, quality), f" jpeg{quality}" if quality else ""
 
 
 def _screen(seed: int, index: int) -> HeldoutScreen:
@@ -601,10 +620,4 @@ def heldout_screens(seed: int = SEED, count: int = SCREENS) -> list[HeldoutScree
 
 
 def set_digest(screens: list[HeldoutScreen]) -> str:
-    h = hashlib.sha256()
-    for s in screens:
-        h.update(f"{s.name} {s.image.size}".encode())
-        h.update(np.asarray(s.image).tobytes())
-        for t in s.targets:
-            h.update(f"{t.description}|{t.family}|{t.box.as_tuple()}".encode())
-    return h.hexdigest()
+    return digest(screens, lambda s: (f"{t.description}|{t.family}|{t.box.as_tuple()}" for t in s.targets))

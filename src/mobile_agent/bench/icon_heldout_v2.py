@@ -34,9 +34,6 @@ scikit-image); without it a :class:`~mobile_agent.errors.ConfigError` says so.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import io
 import random
 from functools import lru_cache
 from pathlib import Path
@@ -44,6 +41,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw
 
+from mobile_agent.bench import drawing
 from mobile_agent.bench.icon_heldout import (DESCRIPTIONS as V1_DESCRIPTIONS, LINES, NAMES, SAME, TITLES,
                                              HeldoutScreen, _avatar, _gradient, _mix, _Screen, set_digest)
 from mobile_agent.errors import ConfigError
@@ -109,13 +107,6 @@ SETTINGS_ROWS: dict[str, str] = {
 }
 
 
-def _pkg_dir(module: str) -> Path | None:
-    spec = importlib.util.find_spec(module)
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return Path(list(spec.submodule_search_locations)[0])
-
-
 def available() -> bool:
     """Whether Tabler's icons, pygame and scikit-image's pictures are installed."""
     try:
@@ -129,48 +120,30 @@ def available() -> bool:
 
 @lru_cache(maxsize=1)
 def _tabler_dir() -> Path:
-    d = _pkg_dir("pytablericons")
+    d = drawing.package_dir("pytablericons")
     if d is None or not (d / "icons" / "outline" / "bell.svg").exists():
         raise ConfigError(f"the second held-out icon set needs Tabler Icons: {INSTALL}")
     return d / "icons"
 
 
 def _pygame():
-    try:
-        import contextlib
-
-        with contextlib.redirect_stdout(io.StringIO()):  # pygame greets on import
-            import pygame
-    except ImportError as exc:
-        raise ConfigError(f"the second held-out icon set needs pygame to draw SVG icons: {INSTALL}") from exc
-    return pygame
+    return drawing.pygame_module("the second held-out icon set", INSTALL)
 
 
 def _photo_file(name: str) -> Path:
-    d = _pkg_dir("skimage")
-    p = d / "data" / name if d is not None else None
-    if p is None or not p.exists():
-        raise ConfigError(f"the second held-out icon set needs scikit-image's bundled pictures: {INSTALL}")
-    return p
+    return drawing.skimage_file(name, "the second held-out icon set", INSTALL)
 
 
-@lru_cache(maxsize=16)
 def _picture(name: str) -> Image.Image:
-    return Image.open(_photo_file(name)).convert("RGB")
+    return drawing.skimage_picture(name, "the second held-out icon set", INSTALL)
 
 
 @lru_cache(maxsize=512)
 def _icon_mask(style: str, name: str, stroke: float) -> Image.Image:
     """A Tabler icon's ink as an "L" mask, rendered at 240 px (a 24 px grid scaled 10x), cropped to
     the icon's 24-unit frame (not to its ink: outline icons keep their optical padding)."""
-    pygame = _pygame()
     svg = (_tabler_dir() / style / f"{name}.svg").read_text(encoding="utf-8")
-    svg = svg.replace('width="24"', 'width="240"', 1).replace('height="24"', 'height="240"', 1)
-    svg = svg.replace('stroke-width="2"', f'stroke-width="{stroke:g}"').replace("currentColor", "#ffffff")
-    surf = pygame.image.load(io.BytesIO(svg.encode("utf-8")))
-    w, h = surf.get_size()
-    rgba = np.frombuffer(pygame.image.tobytes(surf, "RGBA"), np.uint8).reshape(h, w, 4)
-    return Image.fromarray(np.ascontiguousarray(rgba[:, :, 3]))
+    return drawing.svg_mask(svg, stroke, False, _pygame())
 
 
 def _crop_photo(rng: random.Random, w: int, h: int, face: bool = False) -> Image.Image:
@@ -235,25 +208,12 @@ class _Screen2(_Screen):
         return Box(x + box[0], y + box[1], x + box[2], y + box[3])
 
     def avatar_photo(self, side: int) -> tuple[Image.Image, Image.Image]:
-        img = _crop_photo(self.rng, side, side, face=True)
-        mask = Image.new("L", (side * 4, side * 4), 0)
-        ImageDraw.Draw(mask).ellipse((0, 0, side * 4 - 1, side * 4 - 1), fill=255)
-        return img, mask.resize((side, side), Image.LANCZOS)
+        return _crop_photo(self.rng, side, side, face=True), drawing.round_mask(side)
 
     # ------------------------------------------------------------------ parts of a screen
     def badge2(self, ink: Box) -> None:
         """A badge that overlaps the icon's ink (a dot or a count)."""
-        rng = self.rng
-        if rng.random() < 0.4:
-            r = self.px(4)
-            cx, cy = ink.x2 - r, ink.y1 + r
-            self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(220, 38, 38))
-            return
-        r = self.px(8)
-        cx, cy = ink.x2 - r // 2, ink.y1 + r // 2
-        self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(220, 38, 38), outline=self.bg,
-                          width=max(1, self.px(1.5)))
-        self.text_at(cx, cy, str(rng.randint(1, 99)), 10, 700, (255, 255, 255), "mm")
+        self.dot_or_count(ink, 4, 2, self.bg, lambda: self.rng.randint(1, 99), 10)
 
     def hero(self, y: int, bottom: int) -> int:
         """A detail page: a photo under the status bar with Navigate up, Share and Favorite drawn

@@ -50,18 +50,17 @@ figures by phenomenon. Needs the test extra (``pip install -e .[test]``); withou
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import io
 import random
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 from PIL import Image, ImageDraw
 
-from mobile_agent.bench.icon_heldout import ACCENTS, DARK_BG, LIGHT_BG, NAMES, LINES, _mix, _Screen
+from mobile_agent.bench import drawing
+from mobile_agent.bench.icon_heldout import (ACCENTS, DARK_BG, LIGHT_BG, LINES, NAMES, HeldoutScreen, Target, _mix,
+                                             _Screen)
 from mobile_agent.errors import ConfigError
 from mobile_agent.types import Box
 
@@ -131,36 +130,21 @@ TEXT_FONTS = ("noto-sans", "open-sans", "inter", "lato", "dejavu")
 
 
 @dataclass
-class StressIconTarget:
-    """One icon to find: the description, its glyph family, the node's box (what counts as a hit)
-    and the phenomenon it stands for."""
+class StressIconTarget(Target):
+    """One icon to find, as the held-out sets' (the description, its glyph family, the node's box:
+    what counts as a hit), and the phenomenon it stands for."""
 
-    description: str
-    family: str
-    box: Box
     phenomenon: str
 
 
 @dataclass
-class StressIconScreen:
-    name: str
-    image: Image.Image
-    targets: list[StressIconTarget] = field(default_factory=list)
-    look: str = ""
-
-
-def _pkg_dir(module: str):
-    spec = importlib.util.find_spec(module)
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    from pathlib import Path
-
-    return Path(list(spec.submodule_search_locations)[0])
+class StressIconScreen(HeldoutScreen):
+    """A screen of the set and its targets (each a :class:`StressIconTarget`)."""
 
 
 @lru_cache(maxsize=1)
 def _lucide_zip() -> dict[str, str]:
-    d = _pkg_dir("lucide")
+    d = drawing.package_dir("lucide")
     if d is None or not (d / "lucide.zip").exists():
         raise ConfigError(f"the icon stress set needs Lucide's icons: {INSTALL}")
     with zipfile.ZipFile(d / "lucide.zip") as z:
@@ -186,16 +170,7 @@ def icon_mask(family: str, stroke: float = 2.0, filled: bool = False) -> Image.I
     kept), at ``stroke`` units, its closed shapes filled when ``filled``."""
     from mobile_agent.bench import icon_heldout_v2 as v2
 
-    pygame = v2._pygame()
-    svg = _lucide_zip()[LUCIDE[family]]
-    svg = svg.replace('width="24"', 'width="240"', 1).replace('height="24"', 'height="240"', 1)
-    svg = svg.replace('stroke-width="2"', f'stroke-width="{stroke:g}"').replace("currentColor", "#ffffff")
-    if filled:
-        svg = svg.replace('fill="none"', 'fill="#ffffff"', 1)
-    surf = pygame.image.load(io.BytesIO(svg.encode("utf-8")))
-    w, h = surf.get_size()
-    rgba = np.frombuffer(pygame.image.tobytes(surf, "RGBA"), np.uint8).reshape(h, w, 4)
-    return Image.fromarray(np.ascontiguousarray(rgba[:, :, 3]))
+    return drawing.svg_mask(_lucide_zip()[LUCIDE[family]], stroke, filled, v2._pygame())
 
 
 class _StressScreen(_Screen):
@@ -241,16 +216,7 @@ class _StressScreen(_Screen):
 
     def badge_on(self, ink: Box, on: tuple[int, int, int]) -> None:
         """A dot or a count over the icon's top end, ringed with the background's colour."""
-        if self.rng.random() < 0.4:
-            r = self.px(3.5)
-            cx, cy = ink.x2 - r, ink.y1 + r
-            self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(220, 38, 38))
-            return
-        r = self.px(8)
-        cx, cy = ink.x2 - r // 2, ink.y1 + r // 3
-        self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(220, 38, 38), outline=on,
-                          width=max(1, self.px(1.5)))
-        self.text_at(cx, cy, str(self.rng.choice((1, 2, 3, 5, 9, 12, 24, 99))), 9, 700, (255, 255, 255), "mm")
+        self.dot_or_count(ink, 3.5, 3, on, lambda: self.rng.choice((1, 2, 3, 5, 9, 12, 24, 99)), 9)
 
     def photo(self, w: int, h: int, face: bool = False) -> Image.Image:
         from mobile_agent.bench.icon_heldout_v2 import _crop_photo
@@ -265,21 +231,11 @@ class _StressScreen(_Screen):
             d = ImageDraw.Draw(img)
             d.text((side // 2, side // 2), self.rng.choice("ABCDEGHJKLMNPRST"),
                    font=self.load_font(self.font_name, int(side * 0.5), 500), fill=(255, 255, 255), anchor="mm")
-        mask = Image.new("L", (side * 4, side * 4), 0)
-        ImageDraw.Draw(mask).ellipse((0, 0, side * 4 - 1, side * 4 - 1), fill=255)
-        self.img.paste(img, (cx - side // 2, cy - side // 2), mask.resize((side, side), Image.LANCZOS))
+        self.img.paste(img, (cx - side // 2, cy - side // 2), drawing.round_mask(side))
 
     # ------------------------------------------------------------------ parts of a screen
     def status(self, on: tuple[int, int, int] | None = None) -> int:
-        h = self.px(self.rng.choice((24, 28, 32)))
-        c = on or self.text
-        self.text_at(self.px(16), h // 2, f"{self.rng.randint(7, 22)}:{self.rng.randint(0, 59):02d}", 13, 500, c)
-        x = self.W - self.px(16)
-        self.draw.rectangle((x - self.px(10), h // 2 - self.px(5), x, h // 2 + self.px(5)), outline=c,
-                            width=max(1, self.px(1.2)))
-        self.draw.polygon([(x - self.px(30), h // 2 + self.px(5)), (x - self.px(16), h // 2 + self.px(5)),
-                           (x - self.px(16), h // 2 - self.px(6))], fill=c)
-        return h
+        return self.clock_and_battery(self.px(self.rng.choice((24, 28, 32))), 13, on or self.text)
 
     def app_bar(self, y0: int, lead: str, title: str, actions: list[str], avatar: bool = False,
                 coloured: bool | None = None) -> int:
@@ -582,14 +538,8 @@ class _StressScreen(_Screen):
             if role == "repeated" and hints.count((fam, position_hint(box, self.W, self.H))) != 1:
                 continue
             targets.append(StressIconTarget(rng.choice(DESCRIPTIONS[fam]), fam, box, ph))
-        img = self.img
-        quality = rng.choice((None, None, 90, 75))
-        if quality:
-            buf = io.BytesIO()
-            img.save(buf, "JPEG", quality=quality)
-            img = Image.open(io.BytesIO(buf.getvalue())).convert("RGB")
-        look = (f"lucide stroke {self.stroke:g} {self.W}x{self.H} {'dark' if self.dark else 'light'} "
-                f"{self.font_name}{f' jpeg{quality}' if quality else ''}")
+        img, jpg = self.screenshot((None, None, 90, 75))
+        look = f"lucide stroke {self.stroke:g} {self.W}x{self.H} {'dark' if self.dark else 'light'} {self.font_name}{jpg}"
         return img, targets, look
 
 
@@ -614,13 +564,8 @@ def stress_screens(seed: int = SEED, count: int = SCREENS) -> list[StressIconScr
 
 
 def set_digest(screens: list[StressIconScreen]) -> str:
-    h = hashlib.sha256()
-    for s in screens:
-        h.update(f"{s.name} {s.image.size}".encode())
-        h.update(np.asarray(s.image).tobytes())
-        for t in s.targets:
-            h.update(f"{t.description}|{t.family}|{t.box.as_tuple()}|{t.phenomenon}".encode())
-    return h.hexdigest()
+    return drawing.digest(
+        screens, lambda s: (f"{t.description}|{t.family}|{t.box.as_tuple()}|{t.phenomenon}" for t in s.targets))
 
 
 __all__ = ["DESCRIPTIONS", "FROZEN_SHA256", "PHENOMENA", "SCREENS", "SEED", "StressIconScreen", "StressIconTarget",

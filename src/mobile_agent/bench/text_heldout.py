@@ -57,7 +57,6 @@ textheldout`` (docs/perception.md, "The held-out text set").
 
 from __future__ import annotations
 
-import io
 import random
 from functools import lru_cache
 from pathlib import Path
@@ -66,6 +65,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from mobile_agent.bench import drawing
 from mobile_agent.bench.text_stress import (
     ACCENTS,
     StressResult,
@@ -77,9 +77,11 @@ from mobile_agent.bench.text_stress import (
     _on_screen,
     _pkg_file,
     _wrap,
+    bar_title,
     format_stress,
     run_stress,
     set_digest,
+    status_texts,
 )
 from mobile_agent.errors import ConfigError
 from mobile_agent.types import Box
@@ -600,24 +602,26 @@ def _tiles(cv: _Held, y: int) -> int:
     return h + cv.px(16)
 
 
+def _line(cv: _Held, y: int, text: str, f: ImageFont.FreeTypeFont, fill: Any, phenomenon: str, above: float,
+          below: float) -> int:
+    """``text`` as one target line at the margin, ``above`` dp under ``y``, with its near misses;
+    returns the height used (the line and ``below`` dp)."""
+    yy = y + cv.px(above)
+    w = cv.text((cv.m, yy), text, f, fill)
+    cv.target(text, Box(cv.m, yy, cv.m + w, yy + cv.line_h(f)), phenomenon)
+    _near_misses(cv, text)
+    return cv.line_h(f) + cv.px(below)
+
+
 def _italic(cv: _Held, y: int) -> int:
     text = cv.pick(ITALIC)
-    f = cv.font(15, 400, italic=True)
-    yy = y + cv.px(10)
-    w = cv.text((cv.m, yy), text, f, cv.grey)
-    cv.target(text, Box(cv.m, yy, cv.m + w, yy + cv.line_h(f)), "italic")
-    _near_misses(cv, text)
-    return cv.line_h(f) + cv.px(20)
+    return _line(cv, y, text, cv.font(15, 400, italic=True), cv.grey, "italic", 10, 20)
 
 
 def _display(cv: _Held, y: int) -> int:
     text = cv.pick(DISPLAY)
     f = cv.font(cv.rng.choice((48, 57, 64)), cv.rng.choice((300, 400, 700)))
-    yy = y + cv.px(8)
-    w = cv.text((cv.m, yy), text, f, cv.fg)
-    cv.target(text, Box(cv.m, yy, cv.m + w, yy + cv.line_h(f)), "display number")
-    _near_misses(cv, text)
-    return cv.line_h(f) + cv.px(16)
+    return _line(cv, y, text, f, cv.fg, "display number", 8, 16)
 
 
 def _code(cv: _Held, y: int) -> int:
@@ -787,11 +791,7 @@ OVERLAYS: tuple[Callable[[_Held, int, int], int] | None, ...] = (None, None, _fa
 def _status_bar(cv: _Held) -> int:
     h = cv.px(32)
     f = cv.font(14 / max(1.0, cv.scale), 500)  # the system bar's clock does not grow past scale 1
-    t = cv.rng.choice(("12:05", "9:41", "17:30", "08:02"))
-    cv.text((cv.m, (h - cv.line_h(f)) // 2), t, f, cv.fg)
-    pct = f"{cv.rng.randint(12, 99)}%"
-    cv.text((cv.w - cv.m - int(f.getlength(pct)), (h - cv.line_h(f)) // 2), pct, f, cv.fg)
-    cv.drawn += [t, pct]
+    cv.drawn += status_texts(cv, h, f, ("12:05", "9:41", "17:30", "08:02"))
     return h
 
 
@@ -805,13 +805,7 @@ def make_screen(rng: random.Random, index: int) -> StressScreen:
     overlay = rng.choice(OVERLAYS)
     cv = _Held(rng, width, height, density, family, dark, scale)
     y = _status_bar(cv)
-    h = cv.px(64)
-    title = cv.pick(TITLES)
-    f = cv.font(22, 600)
-    ty = y + (h - cv.line_h(f)) // 2
-    tw = cv.text((cv.m, ty), title, f, cv.fg)
-    cv.target(title, Box(cv.m, ty, cv.m + tw, ty + cv.line_h(f)), "plain")
-    y += h
+    y += bar_title(cv, y, TITLES, 600)
     bottom = height - cv.px(48)  # the navigation bar's gesture area
     reserve = cv.px(96) if overlay is not None else 0
     blocks = list(BLOCKS)
@@ -832,11 +826,7 @@ def make_screen(rng: random.Random, index: int) -> StressScreen:
             behind = [t for t in cv.targets[:mark]]
             cv.targets = cv.targets[mark:]
             cv.drawn += [t.text for t in behind]
-    img = cv.img
-    if jpeg is not None:
-        buf = io.BytesIO()
-        img.save(buf, "JPEG", quality=jpeg)
-        img = Image.open(io.BytesIO(buf.getvalue())).convert("RGB")
+    img = drawing.jpeg(cv.img, jpeg)
     drawn_keys = [_key(t) for t in cv.drawn]
     near = [(t, k) for t, k in dict.fromkeys(cv.near) if _key(t) and not any(_on_screen(_key(t), d) for d in drawn_keys)]
     unrelated = [(t, "unrelated") for t in UNRELATED if not any(_on_screen(_key(t), d) for d in drawn_keys)]

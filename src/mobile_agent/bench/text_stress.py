@@ -46,9 +46,6 @@ perception --set textstress`` (see docs/perception.md, "The text stress set").
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import io
 import random
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -58,6 +55,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from mobile_agent.bench import drawing
 from mobile_agent.errors import ConfigError
 from mobile_agent.types import Box
 
@@ -101,11 +99,10 @@ class StressScreen:
 
 
 def _pkg_file(module: str, name: str) -> Path | None:
-    spec = importlib.util.find_spec(module)
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    p = Path(list(spec.submodule_search_locations)[0]) / "files" / name
-    return p if p.exists() else None
+    """A font file of the pip font package ``module`` (``fontpkg-*``: its ``files`` folder), or None."""
+    d = drawing.package_dir(module)
+    p = d / "files" / name if d is not None else None
+    return p if p is not None and p.exists() else None
 
 
 @lru_cache(maxsize=1024)
@@ -132,13 +129,8 @@ def _font(family: str, px: int, weight: int = 400, width: int = 100) -> ImageFon
     return f
 
 
-@lru_cache(maxsize=8)
 def _photo(name: str) -> Image.Image:
-    spec = importlib.util.find_spec("skimage")
-    p = Path(list(spec.submodule_search_locations)[0]) / "data" / name if spec and spec.submodule_search_locations else None
-    if p is None or not p.exists():
-        raise ConfigError(f"the text stress set needs scikit-image's bundled pictures: {INSTALL}")
-    return Image.open(p).convert("RGB")
+    return drawing.skimage_picture(name, "the text stress set", INSTALL)
 
 
 def available() -> bool:
@@ -347,13 +339,19 @@ def _emoji(cv: _Canvas, x: int, y: int, size: int, ch: str) -> None:
 
 # Blocks: each draws at ``y`` and returns the height it used (0: did not fit).
 
-def _app_bar(cv: _Canvas, y: int) -> int:
+def bar_title(cv: _Canvas, y: int, titles: Sequence[str], weight: int) -> int:
+    """An app bar's title from ``titles`` (a target) at ``y``; returns the bar's height (64 dp)."""
     h = cv.px(64)
-    title = cv.pick(TITLES)
-    f = cv.font(22, 500)
+    title = cv.pick(titles)
+    f = cv.font(22, weight)
     ty = y + (h - cv.line_h(f)) // 2
     wdt = cv.text((cv.m, ty), title, f, cv.fg)
     cv.target(title, Box(cv.m, ty, cv.m + wdt, ty + cv.line_h(f)), "plain")
+    return h
+
+
+def _app_bar(cv: _Canvas, y: int) -> int:
+    h = bar_title(cv, y, TITLES, 500)
     action = cv.pick(("Save", "Done", "Edit", "Next"))
     fa = cv.font(14, 500)
     shown = action.upper()
@@ -723,12 +721,19 @@ def _text_button(cv: _Canvas, label: str, x: int, y: int, h: int) -> Box:
     return box
 
 
-def _status_bar(cv: _Canvas) -> int:
-    h = cv.px(28)
-    f = cv.font(13, 500)
-    cv.text((cv.m, (h - cv.line_h(f)) // 2), cv.rng.choice(("12:05", "9:41", "17:30")), f, cv.fg)
+def status_texts(cv: _Canvas, h: int, f: ImageFont.FreeTypeFont, clocks: Sequence[str]) -> list[str]:
+    """A status bar ``h`` px high: a clock from ``clocks`` at the start, the battery's per cent at the
+    end, in ``f``; returns the two texts."""
+    clock = cv.rng.choice(clocks)
+    cv.text((cv.m, (h - cv.line_h(f)) // 2), clock, f, cv.fg)
     pct = f"{cv.rng.randint(12, 99)}%"
     cv.text((cv.w - cv.m - int(f.getlength(pct)), (h - cv.line_h(f)) // 2), pct, f, cv.fg)
+    return [clock, pct]
+
+
+def _status_bar(cv: _Canvas) -> int:
+    h = cv.px(28)
+    status_texts(cv, h, cv.font(13, 500), ("12:05", "9:41", "17:30"))
     return h
 
 
@@ -767,11 +772,7 @@ def make_screen(rng: random.Random, index: int) -> StressScreen:
             del cv.targets[mark[0]:], cv.drawn[mark[1]:]
             continue
         y += used
-    img = cv.img
-    if jpeg is not None:
-        buf = io.BytesIO()
-        img.save(buf, "JPEG", quality=jpeg)
-        img = Image.open(io.BytesIO(buf.getvalue())).convert("RGB")
+    img = drawing.jpeg(cv.img, jpeg)
     drawn_keys = [_key(t) for t in cv.drawn]
     absent = [(t, k) for t, k in ABSENT if not any(_on_screen(_key(t), d) for d in drawn_keys)]
     absent = rng.sample(absent, min(3, len(absent)))
@@ -810,15 +811,12 @@ def collect_stress_screens(seed: int = SEED, count: int = SCREENS) -> list[Stres
 
 
 def set_digest(screens: Sequence[StressScreen]) -> str:
-    h = hashlib.sha256()
-    for s in screens:
-        h.update(f"{s.name} {s.image.size}".encode())
-        h.update(np.asarray(s.image).tobytes())
-        for t in s.targets:
-            h.update(f"{t.text}|{t.phenomenon}|{t.box.as_tuple()}|{' '.join(t.position)}".encode())
-        for text, kind in s.absent:
-            h.update(f"absent {text}|{kind}".encode())
-    return h.hexdigest()
+    """The digest of a text set (this one or the held-out text set): pixels, targets, absent texts."""
+    def lines(s: StressScreen) -> list[str]:
+        return ([f"{t.text}|{t.phenomenon}|{t.box.as_tuple()}|{' '.join(t.position)}" for t in s.targets]
+                + [f"absent {text}|{kind}" for text, kind in s.absent])
+
+    return drawing.digest(screens, lines)
 
 
 # ---------------------------------------------------------------------------------------------
