@@ -93,7 +93,7 @@ def _match_time(p: Any, screens: list[tuple[Any, list[str]]]) -> int:
 
 def _perception(args: argparse.Namespace, ocr: Any) -> Any:
     """The Perception a run measures: the default one, or with the reference sets ``--ref-sets``
-    names and the framework prior's ``--framework-weight``."""
+    names, the framework prior's ``--framework-weight`` and ``--no-own-place``."""
     from mobile_agent.perception import Perception
     from mobile_agent.perception.icons.offline import OfflineIconMatcher
 
@@ -102,6 +102,8 @@ def _perception(args: argparse.Namespace, ocr: Any) -> Any:
         p.matcher = OfflineIconMatcher(sets=args.ref_sets)
     if args.framework_weight is not None:
         p.framework_weight = args.framework_weight
+    if args.no_own_place:
+        p.own_place = False
     return p
 
 
@@ -131,6 +133,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--framework-weight", type=float, default=None,
                     help="weight of the framework place prior (Navigate up, More options; default the "
                          "Perception's, 0 turns it off)")
+    ap.add_argument("--no-own-place", action="store_true",
+                    help="without the place prior for the user's own picture (the top bar's end, a bottom "
+                         "navigation's last tab), to measure before and after side by side")
     args = ap.parse_args(argv)
     if args.screen_set in ("heldout", "heldout2", "material", "iconstress"):
         if args.hybrid:

@@ -71,6 +71,9 @@ class Perception:
         # Weight of the framework's place prior ("Navigate up" at the top bar's start, "More
         # options" at its end; icons/layout.py framework_prior); 0 turns it off.
         self.framework_weight = 0.25
+        # The place prior for the user's own picture (the top bar's end, a bottom navigation's last
+        # tab; icons/layout.py own_avatar_prior), with the framework weight; False turns it off.
+        self.own_place = True
         self.memo_size = 4
         self._memos: list[_Memo] = []  # most recent last
 
@@ -326,8 +329,9 @@ class Perception:
             return self._decide(img, cands, pos, res.lines, f'the icon "{description}"', choose, what="icon",
                                 allow_many=True)
         assert matcher is not None
-        from mobile_agent.perception.icons.layout import framework_prior, layout_prior, three_button_bar
-        from mobile_agent.perception.icons.offline import description_families
+        from mobile_agent.perception.icons.layout import (framework_prior, layout_prior, own_avatar_prior,
+                                                          three_button_bar)
+        from mobile_agent.perception.icons.offline import description_families, is_own_avatar
 
         shapes = matcher.score(rgb, [i.box for i in icons], description)
         scores = list(shapes)
@@ -344,6 +348,11 @@ class Perception:
         # The framework's own names ("Navigate up", "More options"): the widget's place is fixed, a
         # strong prior, for a candidate whose shape is not clearly worse than the best.
         place = framework_prior(description, [i.box for i in icons], line_boxes, w, h)
+        # The user's own picture ("profile picture", "Account" alone) is where apps put the account
+        # switcher (the top bar's end, a bottom navigation's last tab); other round photos are other
+        # people's (a post's author, a chat's contact).
+        if not any(place) and self.own_place and is_own_avatar(description):
+            place = own_avatar_prior([i.box for i in icons], line_boxes, w, h, nav_bar)
         if any(place) and self.framework_weight:
             top = max(shapes)
             scores = [sc + self.framework_weight * p * (shape >= 0.75 * top)

@@ -135,6 +135,80 @@ def framework_prior(description: str, boxes: Sequence[Box], lines: Sequence[Box]
     return out
 
 
+def bottom_navigation(icons: Sequence[Box], width: int, height: int, system_bar: bool = False) -> list[int]:
+    """The indexes of ``icons`` that make the screen's bottom navigation, left to right; empty when
+    the bottom holds none (a chat's or a comment's composer, a toolbar of actions, nothing).
+
+    A bottom navigation bar (Material's NavigationBar, Instagram's or YouTube's tabs) gives each of
+    its 3-6 destinations an equal slot across the whole width: the icons' centres are evenly spaced,
+    the first and the last half a slot from the edges. A composer puts one or two icons at its start,
+    a text field in the middle and the send button at its end: its icons are not evenly spaced, so
+    it is never taken for a navigation. An icon inside another box (a tab's glyph in its active pill)
+    is the same slot. ``system_bar``: the last 48 dp hold the system's three-button bar, which is
+    not the app's."""
+    if height <= width:
+        return []
+    s = dp_scale(width, height)
+    zone = [k for k, b in enumerate(icons) if b.center.y > height - BOTTOM_BAR_DP * s
+            and not (system_bar and in_nav_bar(b, width, height)) and b.width < 80 * s and b.height < 80 * s]
+    # a box holding another's centre (the active pill around its icon) is one slot: keep the outer
+    zone = [k for k in zone if not any(o != k and icons[o].area > icons[k].area
+                                       and icons[o].contains_point(icons[k].center) for o in zone)]
+    best: list[int] = []
+    for k in zone:
+        row = sorted((o for o in zone if abs(icons[o].center.y - icons[k].center.y) <= 12 * s),
+                     key=lambda o: icons[o].center.x)
+        n = len(row)
+        if not 3 <= n <= 6 or len(row) <= len(best):
+            continue
+        xs = [icons[o].center.x for o in row]
+        slot = width / n
+        gaps = [b - a for a, b in zip(xs, xs[1:])]
+        even = all(abs(g - slot) <= 0.2 * slot for g in gaps)
+        edges = abs(xs[0] - slot / 2) <= 0.3 * slot and abs(width - xs[-1] - slot / 2) <= 0.3 * slot
+        if even and edges:
+            best = row
+    return best
+
+
+def own_avatar_prior(boxes: Sequence[Box], lines: Sequence[Box], width: int, height: int,
+                     system_bar: bool = False) -> list[float]:
+    """1 for the candidates where apps put the signed-in user's own picture, 0 elsewhere (all 0 on a
+    landscape screen):
+
+    - the top app bar's last icon at its end (Gmail, Google Photos and the Play Store put the account
+      switcher there), and the icon before it when that last icon is the overflow (a tall narrow
+      box: the overflow ⋮ is always last, Material's rule, and an app's avatar comes before it);
+    - the bottom navigation's last tab (Instagram, Threads, YouTube's "You"), only where the bottom
+      holds a navigation bar (:func:`bottom_navigation`); a chat's composer ends with its send
+      button, which is no account.
+
+    Mirrored on a right-to-left screen. Round photos in the content are other people's (a post's
+    author, a contact in a list)."""
+    out = [0.0] * len(boxes)
+    if height <= width:
+        return out
+    s = dp_scale(width, height)
+    rtl = right_to_left(lines, width, height)
+    bar = [k for k, b in enumerate(boxes) if STATUS_DP * s <= b.center.y < TOP_BAR_DP * s]
+    bar = [k for k in bar if not any(o != k and boxes[o].area > boxes[k].area
+                                     and boxes[o].contains_point(boxes[k].center) for o in bar)]
+    if rtl:
+        ends = sorted((k for k in bar if boxes[k].center.x < 120 * s), key=lambda k: boxes[k].x1)
+    else:
+        ends = sorted((k for k in bar if boxes[k].center.x > width - 120 * s), key=lambda k: -boxes[k].x2)
+    if ends:
+        last = boxes[ends[0]]
+        if (last.center.x > width - END_DP * s) if not rtl else (last.center.x < END_DP * s):
+            out[ends[0]] = 1.0
+            if last.width < 0.6 * last.height and len(ends) > 1:
+                out[ends[1]] = 1.0
+    nav = bottom_navigation(boxes, width, height, system_bar)
+    if nav:
+        out[nav[0] if rtl else nav[-1]] = 1.0
+    return out
+
+
 def three_button_bar(icons: Sequence[Box], lines: Sequence[Box], width: int, height: int) -> bool:
     """Whether the screen's last 48 dp hold the system's three-button navigation bar (Back, Home,
     Overview: a centred button and the others 10-31% of the width either side of it, no word). A

@@ -876,6 +876,15 @@ def is_avatar_description(description: str) -> bool:
     return bool(words & {"avatar"}) or bool(words & AVATAR_WORDS and words & {"picture", "photo", "image", "pic"})
 
 
+def is_own_avatar(description: str) -> bool:
+    """Whether ``description`` asks for the user's own picture: an avatar description ("profile
+    picture", "Profile photo") or "Account" / "Profile" alone (or "My account", "Your profile") that
+    names nobody ("@ann profile picture" names someone, found by the name beside it)."""
+    own = context_phrase(description).lower() in ("", "my", "your")
+    return own and (is_avatar_description(description)
+                    or bool(set(description_words(description)) & {"account", "profile"}))
+
+
 def description_colors(description: str) -> list[str]:
     return [w for w in re.findall(r"[a-z]+", description.lower()) if w in COLORS]
 
