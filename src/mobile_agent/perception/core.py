@@ -20,7 +20,7 @@ from mobile_agent.perception.hybrid import ScreenTree, TreeNode
 from mobile_agent.perception.icons import IconDetector, IconMatcher, make_detector, make_matcher
 from mobile_agent.perception.marks import draw_marks
 from mobile_agent.perception.ocr import OcrEngine, make_ocr
-from mobile_agent.perception.positions import in_region, parse_position, position_score
+from mobile_agent.perception.positions import in_region, parse_position, position_order, position_score
 from mobile_agent.perception.results import Candidate, ChooseFn, Grounding, IconBox, ParseResult, TextLine
 from mobile_agent.perception.textmatch import TextMatch, closest_texts, compact, is_glyph_target, match_lines
 from mobile_agent.types import Box, load_image
@@ -363,6 +363,15 @@ class Perception:
         if labels:
             scores = [sc * (0.85 if _labelled(i.box, labels) else 1.0) for i, sc in zip(icons, scores)]
         ranked = sorted(zip(icons, scores), key=lambda p: -(p[1] + 0.05 * p[0].score + (0.05 * position_score(p[0].box, pos, w, h) if pos else 0.0)))
+        if pos and len(ranked) > 1:
+            # Equals (the same heart on every post: within 0.05, the margin by which _decide calls a
+            # match strictly best) are told apart by the hint as a user means it: "top" the topmost
+            # of them, "right" alone the rightmost nearest the middle (positions.position_order);
+            # the rest keep their rank.
+            equal = [p for p in ranked if p[1] >= ranked[0][1] - 0.05]
+            if len(equal) > 1:
+                order = position_order([i.box for i, _ in equal], pos, w, h)
+                ranked = [equal[order[0]]] + [p for p in ranked if p is not equal[order[0]]]
         cands = [Candidate(i.box, i.box.center, round(float(s), 4), None) for i, s in ranked]
         best = cands[0]
         close = [c for c in cands[:5] if best.score - c.score <= 0.02]

@@ -78,3 +78,44 @@ def filter_by_position(items: list[T], boxes: list[Box], position: tuple[str, ..
         return list(items)
     inside = [it for it, b in zip(items, boxes) if in_region(b, position, width, height)]
     return inside
+
+
+def _axes(position: tuple[str, ...]) -> tuple[str | None, str | None]:
+    """The word naming each axis (vertical, horizontal); ``None`` for an axis no word names."""
+    vertical = next((w for w in position if w in ("top", "bottom")), None)
+    horizontal = next((w for w in position if w in ("left", "right")), None)
+    return vertical, horizontal
+
+
+def position_order(boxes: Sequence[Box], position: tuple[str, ...], width: int, height: int,
+                   same_line: float = 0.04) -> list[int]:
+    """The indexes of ``boxes`` (candidates equal in all else) in the order a user means by
+    ``position``, best first.
+
+    A hint picks among equals the way people read it: "top" is the topmost of the equals, "right"
+    the rightmost, "top left" the one nearest that corner. Where the words name one axis only, the
+    other axis is the middle: a planner that says "right" of a heart in the middle of the screen
+    would have said "top right" of the one in the top row, so among hearts equally far right
+    (within ``same_line`` of the screen: one column) the one nearest the middle of the screen's
+    height is meant. "center" alone is the one nearest the screen's centre."""
+    if not position or not boxes:
+        return list(range(len(boxes)))
+    vertical, horizontal = _axes(position)
+    named = [position_score(b, position, width, height) for b in boxes]
+
+    def off_axis(b: Box) -> float:
+        c = b.center
+        fx, fy = c.x / max(1, width), c.y / max(1, height)
+        d = 0.0
+        if vertical is None:
+            d += abs(fy - 0.5)
+        if horizontal is None:
+            d += abs(fx - 0.5)
+        return d
+
+    if vertical is not None and horizontal is not None or "center" in position and len(position) == 1:
+        return sorted(range(len(boxes)), key=lambda k: -named[k])
+    best = max(named)
+    line = [k for k in range(len(boxes)) if named[k] >= best - same_line]
+    first = min(line, key=lambda k: (off_axis(boxes[k]), -named[k]))
+    return [first] + sorted((k for k in range(len(boxes)) if k != first), key=lambda k: -named[k])
