@@ -483,15 +483,20 @@ def _reference_features(spec: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     return None if m is None else _normalise(m)
 
 
-def ink_mask(crop: np.ndarray) -> np.ndarray | None:
-    """The foreground of an icon crop (RGB): pixels far from the border's dominant colour, tight box."""
-    if crop.size == 0 or min(crop.shape[:2]) < 4:
-        return None
+def _ink_box(crop: np.ndarray) -> np.ndarray:
+    """The foreground of an icon crop (RGB) as :func:`ink_mask` finds it, untrimmed (the crop's size)."""
     border = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]]).astype(np.int16)
     bg = np.median(border, axis=0)
     dist = np.abs(crop.astype(np.int16) - bg).max(axis=2)
     thr = max(40, int(dist.max() * 0.45))
-    mask = (dist >= thr).astype(np.uint8) * 255
+    return (dist >= thr).astype(np.uint8) * 255
+
+
+def ink_mask(crop: np.ndarray) -> np.ndarray | None:
+    """The foreground of an icon crop (RGB): pixels far from the border's dominant colour, tight box."""
+    if crop.size == 0 or min(crop.shape[:2]) < 4:
+        return None
+    mask = _ink_box(crop)
     ys, xs = np.nonzero(mask)
     if len(xs) < 6:
         return None
@@ -546,15 +551,13 @@ def inner_mask(outer: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
     return tight
 
 
-def without_badge(outer: np.ndarray) -> np.ndarray:
-    """``outer`` (an icon's padded crop) with a notification badge painted over in the background
-    colour: a small disc of a saturated colour (a red count or dot) overlapping the icon's upper
-    corner. The badge is no part of the glyph's shape, and its colour made a bell or a cart look
-    like part of a photo (``texture_score``); a badged bell and cart lost to plain toolbar glyphs.
-    Returns ``outer`` itself when there is no badge."""
+def badge_discs(outer: np.ndarray) -> list[tuple[float, float, float]]:
+    """The notification badges on ``outer`` (an icon's padded crop), as discs (centre x, centre y,
+    radius with a margin) in its pixels: a small disc of a saturated colour (a red count or dot)
+    overlapping the icon's upper corner, with ink of the icon beside it. Empty when there is none."""
     h, w = outer.shape[:2]
     if min(h, w) < 12:
-        return outer
+        return []
     hsv = cv2.cvtColor(np.ascontiguousarray(outer), cv2.COLOR_RGB2HSV)
     border = np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]]).astype(np.int16)
     bg = np.median(border, axis=0)
@@ -563,10 +566,10 @@ def without_badge(outer: np.ndarray) -> np.ndarray:
     hue_far = np.minimum(hue_far, 180 - hue_far) > 12
     sat = (hsv[:, :, 1] > 120) & (hsv[:, :, 2] > 110) & (hue_far | (bg_hsv[1] < 60))
     if not sat.any():
-        return outer
+        return []
     n, labels, stats, _ = cv2.connectedComponentsWithStats(sat.astype(np.uint8), connectivity=8)
     side = min(h, w)
-    out = None
+    out = []
     for i in range(1, n):
         x, y, bw, bh, area = (int(v) for v in stats[i])
         big = max(bw, bh)
@@ -583,12 +586,65 @@ def without_badge(outer: np.ndarray) -> np.ndarray:
         rest[max(0, y - 2):y + bh + 2, max(0, x - 2):x + bw + 2] = False
         if rest.sum() < 0.02 * h * w:
             continue
-        if out is None:
-            out = outer.copy()
-        cx, cy, r = x + bw / 2.0, y + bh / 2.0, big / 2.0 + max(1.0, 0.15 * big)
-        yy, xx = np.ogrid[:h, :w]
+        out.append((x + bw / 2.0, y + bh / 2.0, big / 2.0 + max(1.0, 0.15 * big)))
+    return out
+
+
+def without_badge(outer: np.ndarray, discs: list[tuple[float, float, float]] | None = None) -> np.ndarray:
+    """``outer`` (an icon's padded crop) with its notification badges (:func:`badge_discs`, or
+    ``discs`` when given) painted over in the background colour. The badge is no part of the glyph's
+    shape, and its colour made a bell or a cart look like part of a photo (``texture_score``); a
+    badged bell and cart lost to plain toolbar glyphs. Returns ``outer`` itself when there is no
+    badge."""
+    discs = badge_discs(outer) if discs is None else discs
+    if not discs:
+        return outer
+    h, w = outer.shape[:2]
+    border = np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]]).astype(np.int16)
+    bg = np.median(border, axis=0)
+    out = outer.copy()
+    yy, xx = np.ogrid[:h, :w]
+    for cx, cy, r in discs:
         out[(xx - cx) ** 2 + (yy - cy) ** 2 <= r * r] = bg.astype(np.uint8)
-    return outer if out is None else out
+    return out
+
+
+def _cut_like(clean_mask: np.ndarray, discs: list[tuple[float, float, float]],
+              specs: Sequence[str]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, float] | None]:
+    """Features of each reference glyph in ``specs`` cut as the candidate's glyph is cut by its
+    badge: ``clean_mask`` is the candidate's ink with the badge painted out (untrimmed, in the
+    padded crop's pixels). A count badge covers a third of a bell's or a cart's top (a 16 dp badge
+    on a 24 dp glyph), and the rest alone matched no reference well. The glyph's frame is taken from
+    what the badge leaves: its left and bottom edges and its width (the badge sits on the upper end
+    corner), the reference is drawn there at that width, and the same discs are cut out of it."""
+    ys, xs = np.nonzero(clean_mask)
+    out: list[tuple[np.ndarray, np.ndarray, np.ndarray, float] | None] = []
+    if len(xs) < 6:
+        return [None] * len(specs)
+    x1, x2, y2 = int(xs.min()), int(xs.max()) + 1, int(ys.max()) + 1
+    gw = x2 - x1
+    h, w = clean_mask.shape[:2]
+    yy, xx = np.ogrid[:h, :w]
+    cut = np.zeros((h, w), bool)
+    for cx, cy, r in discs:
+        cut |= (xx - cx) ** 2 + (yy - cy) ** 2 <= r * r
+    for spec in specs:
+        rm = reference_mask(spec)
+        if rm is None or gw < 4:
+            out.append(None)
+            continue
+        th = max(1, int(round(rm.shape[0] * gw / rm.shape[1])))
+        drawn = cv2.resize(rm, (gw, th), interpolation=cv2.INTER_AREA)
+        canvas = np.zeros((h, w), np.uint8)
+        top = max(0, y2 - th)
+        canvas[top:y2, x1:x2] = drawn[top - (y2 - th):]
+        canvas[cut] = 0
+        ys2, xs2 = np.nonzero(canvas > 127)
+        if len(xs2) < 6:
+            out.append(None)
+            continue
+        out.append(_normalise(canvas[ys2.min():ys2.max() + 1, xs2.min():xs2.max() + 1]))
+    return out
 
 
 def keyed_mask(outer: np.ndarray) -> np.ndarray | None:
@@ -955,6 +1011,7 @@ class OfflineIconMatcher:
                    and context_phrase(description).lower() in ("", "my", "your"))
         # Earlier glyphs of a word are its usual picture; later ones are weaker alternatives.
         refs = []
+        specs: list[str] = []
         for k, g in enumerate(glyphs):
             prior = glyph_weight(g) * (1.0 - 0.03 * min(k, 3))
             g, zone = glyph_zone(g)
@@ -962,6 +1019,7 @@ class OfflineIconMatcher:
                 f = _reference_features(r)
                 if f is not None:
                     refs.append((f, prior, zone))
+                    specs.append(r)
         height, width = rgb.shape[:2]
         switch = bool(SWITCH_WORDS & set(re.findall(r"[a-z]+", description.lower())))
         out: list[float] = []
@@ -972,7 +1030,8 @@ class OfflineIconMatcher:
             outer = rgb[max(0, b.y1 - pad):b.y2 + pad, max(0, b.x1 - pad):b.x2 + pad]
             # A badge (a red count on a bell or a cart) is no part of the glyph: the shape is
             # compared with and without it, and the crop without it says whether this is a photo.
-            clean = outer if avatar or colors else without_badge(outer)
+            discs = [] if avatar or colors else badge_discs(outer)
+            clean = without_badge(outer, discs)
             if clean is not outer:
                 crop = clean[min(pad, b.y1):, min(pad, b.x1):][:crop.shape[0], :crop.shape[1]]
             mask = ink_mask(outer)
@@ -1007,6 +1066,16 @@ class OfflineIconMatcher:
                         best_keyed = c_best
                     else:
                         best = max(best, c_best)
+                if discs and clean_mask is not None:
+                    # The glyph the badge cuts, against each reference cut the same way.
+                    v1, v2, hog, aspect = _normalise(clean_mask)
+                    for cut, (_, prior, zone) in zip(_cut_like(_ink_box(clean), discs, specs), refs):
+                        if cut is None or (zone and not in_zone(zone, b, width, height)):
+                            continue
+                        r1, r2, rhog, raspect = cut
+                        c = 0.35 * float(v1 @ r1) + 0.15 * float(v2 @ r2) + 0.5 * (2.0 * float(hog @ rhog) - 1.0)
+                        ar = min(aspect, raspect) / max(aspect, raspect)
+                        best = max(best, prior * c * (0.75 + 0.25 * ar))
                 keyed_wins = best_keyed > best
                 shape = max(0.0, min(1.0, (max(best, best_keyed) + 0.2) / 1.2))
             if avatar:
