@@ -66,3 +66,38 @@ def test_one_word_hints_on_repeated_hearts_ground_the_meant_row(index, descripti
                   and position_hint(t.box, w, h) == position)
     g = Perception().ground_icon(screen.image, description, position)
     assert g.status == "found" and target.box.contains_point(g.chosen.point), (screen.name, target, g.candidates[:4])
+
+
+@needs_packages
+@pytest.mark.parametrize("index,description,position", [
+    (33, "Gallery", ("bottom", "left")), (44, "Gallery", ("bottom", "left")), (52, "Gallery", ("left",)),
+])
+def test_other_glyphs_close_in_score_are_no_equals(index, description, position):
+    # a composer's gallery beside its plus and camera, a settings row's icon among the rows' leading
+    # icons: the hint does not move the tap to the neighbour nearer its corner (it did while any
+    # candidate within 0.05 counted as an equal)
+    screen = st.stress_screen(index)
+    target = next(t for t in screen.targets if t.description == description)
+    g = Perception().ground_icon(screen.image, description, position)
+    assert g.status == "found" and target.box.contains_point(g.chosen.point), (screen.name, target, g.candidates[:4])
+
+
+@needs_packages
+def test_the_same_glyph_is_told_from_its_neighbours():
+    import numpy as np
+
+    from mobile_agent.perception.icons.offline import same_glyph
+
+    shop = st.stress_screen(34)
+    rgb = np.asarray(shop.image)
+    icons = [i.box for i in Perception().parse(shop.image, icons=True).icons]
+
+    def smallest_at(x: int, y: int) -> Box:
+        return min((b for b in icons if b.contains_point(_at(x, y).center)), key=lambda b: b.area)
+
+    hearts = [smallest_at(296, 345), smallest_at(648, 345), smallest_at(296, 697)]
+    assert same_glyph(rgb, hearts[0], hearts[1]) and same_glyph(rgb, hearts[0], hearts[2])
+    # the same heart moved by a third of its size, or a box of another size, is not the same glyph
+    h = hearts[0]
+    assert not same_glyph(rgb, h, Box(h.x1 + h.width // 3, h.y1, h.x2 + h.width // 3, h.y2))
+    assert not same_glyph(rgb, h, Box(h.x1 - 10, h.y1 - 10, h.x2 + 10, h.y2 + 10))

@@ -331,7 +331,7 @@ class Perception:
         assert matcher is not None
         from mobile_agent.perception.icons.layout import (framework_prior, layout_prior, own_avatar_prior,
                                                           three_button_bar)
-        from mobile_agent.perception.icons.offline import description_families, is_own_avatar
+        from mobile_agent.perception.icons.offline import description_families, is_own_avatar, same_glyph
 
         shapes = matcher.score(rgb, [i.box for i in icons], description)
         scores = list(shapes)
@@ -364,11 +364,16 @@ class Perception:
             scores = [sc * (0.85 if _labelled(i.box, labels) else 1.0) for i, sc in zip(icons, scores)]
         ranked = sorted(zip(icons, scores), key=lambda p: -(p[1] + 0.05 * p[0].score + (0.05 * position_score(p[0].box, pos, w, h) if pos else 0.0)))
         if pos and len(ranked) > 1:
-            # Equals (the same heart on every post: within 0.05, the margin by which _decide calls a
-            # match strictly best) are told apart by the hint as a user means it: "top" the topmost
-            # of them, "right" alone the rightmost nearest the middle (positions.position_order);
-            # the rest keep their rank.
-            equal = [p for p in ranked if p[1] >= ranked[0][1] - 0.05]
+            # Equals (the same heart on every post: the same glyph drawn the same way, scored within
+            # 0.05, the margin by which _decide calls a match strictly best) are told apart by the
+            # hint as a user means it: "top" the topmost of them, "right" alone the rightmost nearest
+            # the middle (positions.position_order); the rest keep their rank. Other glyphs close
+            # in score (a composer's gallery beside its camera) are no equals.
+            near = [p for p in ranked if p[1] >= ranked[0][1] - 0.05]
+            # the best's place, and other boxes of it (a glyph's box inside a larger one)
+            here = [p for p in near if p[0].box.contains_point(ranked[0][0].box.center)
+                    or ranked[0][0].box.contains_point(p[0].box.center)]
+            equal = [p for p in near if any(p is q or same_glyph(rgb, q[0].box, p[0].box) for q in here)]
             if len(equal) > 1:
                 order = position_order([i.box for i, _ in equal], pos, w, h)
                 ranked = [equal[order[0]]] + [p for p in ranked if p is not equal[order[0]]]

@@ -932,6 +932,25 @@ def is_avatar_description(description: str) -> bool:
     return bool(words & {"avatar"}) or bool(words & AVATAR_WORDS and words & {"picture", "photo", "image", "pic"})
 
 
+def same_glyph(rgb: np.ndarray, a: Box, b: Box) -> bool:
+    """Whether boxes ``a`` and ``b`` of a screenshot hold the same glyph drawn the same way (the
+    heart, share or bookmark every post of a feed repeats): boxes of about one size (within 15%)
+    whose ink masks, scaled to one size, overlap by 80% (intersection over union). Neighbours of
+    one family's look (a composer's gallery, camera and plus; a settings list's leading icons) are
+    different glyphs."""
+    if not (0.85 <= a.width / max(1, b.width) <= 1 / 0.85 and 0.85 <= a.height / max(1, b.height) <= 1 / 0.85):
+        return False
+    masks = []
+    for box in (a, b):
+        pad = max(2, min(box.width, box.height) // 8)
+        m = ink_mask(rgb[max(0, box.y1 - pad):box.y2 + pad, max(0, box.x1 - pad):box.x2 + pad])
+        if m is None:
+            return False
+        masks.append(cv2.resize(m, (32, 32), interpolation=cv2.INTER_AREA) > 127)
+    union = int((masks[0] | masks[1]).sum())
+    return union > 0 and (masks[0] & masks[1]).sum() / union >= 0.8
+
+
 def is_own_avatar(description: str) -> bool:
     """Whether ``description`` asks for the user's own picture: an avatar description ("profile
     picture", "Profile photo") or "Account" / "Profile" alone (or "My account", "Your profile") that
