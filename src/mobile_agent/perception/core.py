@@ -352,7 +352,8 @@ class Perception:
         # switcher (the top bar's end, a bottom navigation's last tab); other round photos are other
         # people's (a post's author, a chat's contact).
         if not any(place) and self.own_place and is_own_avatar(description):
-            place = own_avatar_prior([i.box for i in icons], line_boxes, w, h, nav_bar)
+            place = own_avatar_prior([i.box for i in icons], line_boxes, w, h, nav_bar,
+                                     [(l.box, l.text) for l in res.lines])
         if any(place) and self.framework_weight:
             top = max(shapes)
             scores = [sc + self.framework_weight * p * (shape >= 0.75 * top)

@@ -171,8 +171,12 @@ def bottom_navigation(icons: Sequence[Box], width: int, height: int, system_bar:
     return best
 
 
+# A tab's label that names the account (YouTube's "You", "Me", "Profile", "Account")
+ACCOUNT_LABELS = {"account", "profile", "you", "me", "my", "avatar", "accounts"}
+
+
 def own_avatar_prior(boxes: Sequence[Box], lines: Sequence[Box], width: int, height: int,
-                     system_bar: bool = False) -> list[float]:
+                     system_bar: bool = False, texts: Sequence[tuple[Box, str]] = ()) -> list[float]:
     """1 for the candidates where apps put the signed-in user's own picture, 0 elsewhere (all 0 on a
     landscape screen):
 
@@ -181,7 +185,8 @@ def own_avatar_prior(boxes: Sequence[Box], lines: Sequence[Box], width: int, hei
       box: the overflow ⋮ is always last, Material's rule, and an app's avatar comes before it);
     - the bottom navigation's last tab (Instagram, Threads, YouTube's "You"), only where the bottom
       holds a navigation bar (:func:`bottom_navigation`); a chat's composer ends with its send
-      button, which is no account.
+      button, which is no account; a tab labelled with another word (``texts``: the screen's text
+      lines; "Settings" under a gear) is what its label says.
 
     Mirrored on a right-to-left screen. Round photos in the content are other people's (a post's
     author, a contact in a list)."""
@@ -205,7 +210,11 @@ def own_avatar_prior(boxes: Sequence[Box], lines: Sequence[Box], width: int, hei
                 out[ends[1]] = 1.0
     nav = bottom_navigation(boxes, width, height, system_bar)
     if nav:
-        out[nav[0] if rtl else nav[-1]] = 1.0
+        tab = boxes[nav[0] if rtl else nav[-1]]
+        label = [t for b, t in texts if 0 <= b.center.y - tab.center.y <= 48 * s
+                 and b.x1 <= tab.center.x <= b.x2 and b.center.y > tab.y2 - 4 * s]
+        if not label or any(set(t.lower().split()) & ACCOUNT_LABELS for t in label):
+            out[nav[0] if rtl else nav[-1]] = 1.0
     return out
 
 
