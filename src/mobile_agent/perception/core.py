@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -568,22 +569,48 @@ def _punctuation_in_text(line: TextLine, lines: Sequence[TextLine]) -> bool:
 
 def _text_areas(lines: Sequence[TextLine]) -> list[Box]:
     """Areas that hold text, to take out before icon detection: the words made of letters or
-    digits (an arrow or a pictogram read as part of a line stays in), or whole text-like lines."""
+    digits (an arrow or a pictogram read as part of a line stays in), or whole text-like lines.
+
+    Two words of a line side by side are taken out with the gap between them: a word's box comes
+    from the recogniser's column positions, which may start or end a few pixels inside its first
+    or last letter (and move by a pixel or two with what the crop was read beside), and the letter's
+    cut-off part would otherwise be an icon candidate (the "a" of "at" matched as a comment glyph).
+    An icon between two words of one line is at least a line height wide, so a gap of less than
+    that holds none."""
     out: list[Box] = []
     for line in lines:
         if not _is_text_line(line):
             continue
-        if line.words:
-            out.extend(w.box for w in line.words if _is_word(w))
-        else:
+        if not line.words:
             out.append(line.box)
+            continue
+        run: Box | None = None
+        for w in line.words:
+            if not _is_word(w):
+                if run is not None:
+                    out.append(run)
+                run = None
+            elif run is not None and 0 <= w.box.x1 - run.x2 < line.box.height:
+                run = run.union(w.box)
+            else:
+                if run is not None:
+                    out.append(run)
+                run = w.box
+        if run is not None:
+            out.append(run)
     return out
 
 
 def _is_word(word: Any) -> bool:
-    """A word of two or more letters/digits, or a wide one; a lone glyph ("Q", "+") may be an icon."""
+    """A word of two or more letters/digits, or a wide character of a wide script (a Chinese or
+    Japanese character is as wide as its line is tall); a lone glyph ("Q", "+") may be an icon, and
+    so may a lone Latin letter or digit read wider than tall (a back arrow read as "1": no Latin
+    letter or digit is 1.2 times as wide as its line is tall)."""
     n = sum(ch.isalnum() for ch in word.text)
-    return n >= 2 or (n == 1 and word.box.width >= 1.2 * word.box.height)
+    if n >= 2:
+        return True
+    return n == 1 and word.box.width >= 1.2 * word.box.height and any(
+        ch.isalnum() and unicodedata.east_asian_width(ch) in ("W", "F") for ch in word.text)
 
 
 _STATUS_WORDS = {"wifi", "wi-fi", "battery", "signal", "network", "bluetooth", "alarm", "notification", "status",
