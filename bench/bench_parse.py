@@ -1,8 +1,9 @@
 """Full-parse time, side by side, on the simulated phone's screens (``--set sim``, 1080x2400) or the
 wide set's (``--set wide``: other fonts, icon sets, densities, themes, JPEG, Chinese): our RapidOCR
 engine as it is by default (crops packed into shared recogniser inputs, glyph-sized crops among
-themselves, runs of eight inputs a batch, denormals flushed), with planned batches (split where
-padding would cost more than another batch: ``batch_overhead=64``), with glyph-sized crops read alone (``pack_min_ratio=2``), without packing,
+themselves, batches planned by what padding costs: ``batch_overhead=64``, denormals flushed), with
+runs of eight inputs a batch (the former default: ``batch_overhead=inf``), with glyph-sized crops
+read alone (``pack_min_ratio=2``), without packing,
 without flushing denormals, with the int8 text detector, and RapidOCR with its own default
 settings.
 Beside each configuration's time, its text grounding on the same screens (Click Text: first
@@ -12,7 +13,7 @@ a faster configuration is only taken at the same accuracy, and how many crops gr
 alone, once a screen). Prints figures; asserts nothing.
 
     python bench/bench_parse.py [--set sim|wide] [--screens 40] [--no-defaults] [--no-int8] [--no-variants]
-                                [--no-glyphs-alone] [--no-planned-batches] [--no-grounding]
+                                [--no-glyphs-alone] [--no-runs-of-eight] [--no-grounding]
     python bench/bench_parse.py --accuracy [--set sim|wide] [--screens 40]
     python bench/bench_parse.py --steps [--set sim|wide] [--screens 12]
 
@@ -22,8 +23,8 @@ the channels swapped first), which give the same results (tests hold them equal)
 
 ``--accuracy`` times nothing: it runs the perception benchmark's own figures (``mobile-agent bench
 perception --no-timing``: Click Text, original line matching, Click Icon, icon recall, Open App)
-on the same screens with the default engine and with planned batches (``batch_overhead=64``),
-one after the other, and prints both reports (``--accuracy-glyphs``: glyph-sized crops read alone
+on the same screens with the default engine (planned batches) and with runs of eight inputs a
+batch (``batch_overhead=inf``, the former default), one after the other, and prints both reports (``--accuracy-glyphs``: glyph-sized crops read alone
 as the second configuration instead).
 
 Each screen is parsed cold (caches emptied) by each configuration in turn, the order rotating from
@@ -38,6 +39,7 @@ detection, from the parse's own timings.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import sys
@@ -65,11 +67,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-variants", action="store_true", help="leave out the unpacked and denormal variants")
     ap.add_argument("--no-glyphs-alone", action="store_true",
                     help="leave out glyph-sized crops read alone (pack_min_ratio=2, the default before)")
-    ap.add_argument("--no-planned-batches", action="store_true",
-                    help="leave out planned batches (batch_overhead=64)")
+    ap.add_argument("--no-runs-of-eight", "--no-planned-batches", dest="no_runs_of_eight", action="store_true",
+                    help="leave out runs of eight inputs a batch (batch_overhead=inf, the former default)")
     ap.add_argument("--no-grounding", action="store_true", help="time only; no text grounding figures")
     ap.add_argument("--accuracy", action="store_true",
-                    help="the perception benchmark's figures (no timing), default and planned batches")
+                    help="the perception benchmark's figures (no timing), default and runs of eight")
     ap.add_argument("--accuracy-glyphs", action="store_true",
                     help="with --accuracy: glyph-sized crops read alone as the second configuration")
     ap.add_argument("--steps", action="store_true",
@@ -95,10 +97,10 @@ def main(argv: list[str] | None = None) -> int:
     images = [s.image.convert("RGB") for s in screens]
     base = "default"
     glyphs = "glyph crops read alone"
-    former = "planned batches"
+    former = "runs of eight (former default)"
     perceptions = {base: Perception(ocr=RapidOcrEngine(), incremental=False)}
-    if not args.no_planned_batches:
-        perceptions[former] = Perception(ocr=RapidOcrEngine(batch_overhead=64), incremental=False)
+    if not args.no_runs_of_eight:
+        perceptions[former] = Perception(ocr=RapidOcrEngine(batch_overhead=math.inf), incremental=False)
     if not args.no_glyphs_alone:
         perceptions[glyphs] = Perception(ocr=RapidOcrEngine(pack_min_ratio=2.0), incremental=False)
     if not args.no_variants:
@@ -266,8 +268,8 @@ def _accuracy(screens: list[Any], screen_set: str, glyphs: bool = False) -> int:
         configs["glyph-sized crops read alone (pack_min_ratio=2)"] = \
             lambda: Perception(ocr=RapidOcrEngine(pack_min_ratio=2.0))
     else:
-        configs["planned batches (batch_overhead=64)"] = \
-            lambda: Perception(ocr=RapidOcrEngine(batch_overhead=64))
+        configs["runs of eight (batch_overhead=inf, the former default)"] = \
+            lambda: Perception(ocr=RapidOcrEngine(batch_overhead=math.inf))
     for name, make in configs.items():
         print(f"== {name}: {len(screens)} screens of the {screen_set} set")
         for line in format_report(run_benchmark(screens, make, timing=False).to_dict()):

@@ -78,13 +78,14 @@ def _shapes(engine: RapidOcrEngine) -> _Shapes:
 
 
 def test_planned_batches_compute_fewer_columns_and_ground_texts_alike(screens: list[np.ndarray]) -> None:
-    """Planned batches (``ocr_options={"batch_overhead": 64}``) compute fewer columns than runs of
-    eight inputs, each padded to its batch's widest (the default, ``batch_overhead=inf``), and
-    Click Text lands where it lands with the default, short targets included."""
+    """Planned batches (the default, ``batch_overhead=64``) compute fewer columns than runs of
+    eight inputs, each padded to its batch's widest (the former default,
+    ``ocr_options={"batch_overhead": inf}``), and Click Text lands where it landed with runs of
+    eight, short targets included."""
     from mobile_agent.perception import Perception
 
-    now = Perception(ocr_options={"batch_overhead": 64}, incremental=False)
-    before = Perception(incremental=False)
+    now = Perception(incremental=False)
+    before = Perception(ocr_options={"batch_overhead": math.inf}, incremental=False)
     assert now.ocr.batch_overhead == 64 and math.isinf(before.ocr.batch_overhead)
     s_now, s_before = _shapes(now.ocr), _shapes(before.ocr)
     targets = short = 0
@@ -102,7 +103,7 @@ def test_planned_batches_compute_fewer_columns_and_ground_texts_alike(screens: l
             targets += 1
             short += len(text) <= 2
     assert targets >= 50 and short >= 5, (targets, short)
-    # the default: every batch but each call's last holds eight inputs
+    # runs of eight: every batch but each call's last holds eight inputs
     assert sum(s[0] == 8 for s in s_before.shapes) >= len(s_before.shapes) // 2
     cols_now = sum(s[0] * s[3] for s in s_now.shapes)
     cols_before = sum(s[0] * s[3] for s in s_before.shapes)

@@ -22,11 +22,11 @@ screenshot that costs over a second on two cores. Here:
   The glyph pass (:meth:`read_glyphs`) reads each glyph alone too.
   Inputs go to the recogniser up to 8 at a time (``rec_batch``; 8 costs 4% less per input than
   4), sorted by width, in runs of 8, and a batch is padded to its widest input (the last 320 px
-  inputs of a screen to its long lines' width). With a finite ``batch_overhead`` (64, say) the
-  batches are planned instead (:func:`plan_batches`) so that the columns computed, plus that many
-  columns for each batch, are fewest: a tenth fewer columns on the wide set's screens and about a
-  twentieth off a parse, but readings change a little and the held-out icon set lost a target,
-  so it is not the default (docs/perception.md, "Full-parse speed").
+  inputs of a screen to its long lines' width) when ``batch_overhead`` is ``inf``. By default
+  (``batch_overhead=64``) the batches are planned instead (:func:`plan_batches`) so that the
+  columns computed, plus 64 columns for each batch, are fewest: a tenth fewer columns on the wide
+  set's screens and about a twentieth off a parse; a line read with less padding beside it may
+  read a little differently (docs/perception.md, "Full-parse speed").
 - Word boxes and the detector's input are computed with rapidocr's own steps, less the copies and
   ordering a screenshot's upright crops need not; tests hold the results equal to rapidocr's.
 - Crops already read (same pixels) are taken from a small cache, which makes re-reading an
@@ -64,6 +64,7 @@ _REC_MIN_W = 320  # the least width it reads (PaddleOCR's rec_image_shape)
 _PACK_GAP = 16  # pixels between crops packed into one input
 GLYPH_RATIO = 2.0  # a crop narrower than this many times its height is glyph-sized
 _PACK_MIN_RATIO = 0.0  # by default every crop under the least input width is packed
+_BATCH_OVERHEAD = 64.0  # columns a batch costs beyond its inputs' (plan_batches)
 
 WordTuple = tuple[str, float, tuple[int, int, int, int]]
 RecResult = tuple[str, float, list[WordTuple]]
@@ -78,14 +79,14 @@ class RapidOcrEngine:
                  unclip_ratio: float = 1.6, rec_batch: int = 8, threads: int | None = None,
                  word_boxes: bool = True, crop_pad: float = 0.0, pack: bool = True,
                  flush_denormals: bool = True, det_int8: bool = False,
-                 pack_min_ratio: float = _PACK_MIN_RATIO, batch_overhead: float = math.inf) -> None:
+                 pack_min_ratio: float = _PACK_MIN_RATIO, batch_overhead: float = _BATCH_OVERHEAD) -> None:
         try:
             from rapidocr import RapidOCR
         except ImportError as exc:  # pragma: no cover - a pinned dependency
             raise ConfigError("the rapidocr package is not installed: pip install rapidocr") from exc
         if not isinstance(batch_overhead, (int, float)) or not batch_overhead >= 0:
             raise ConfigError(f"batch_overhead={batch_overhead!r}: use a number of columns, 0 or more "
-                              "(inf, the default: runs of rec_batch inputs)")
+                              "(64, the default; inf: runs of rec_batch inputs)")
         if det_max_side < 320:
             raise ConfigError(f"det_max_side={det_max_side} is too small to read phone text: use 640 or more")
         params: dict[str, Any] = {
@@ -545,7 +546,7 @@ def plan_batches(widths: list[int], size: int, overhead: float) -> list[tuple[in
     times its widest input) plus ``overhead`` columns a batch are fewest (dynamic programming). A
     batch of eight 320 px inputs does not pad the 320 px inputs of the next to a 900 px line."""
     n = len(widths)
-    if math.isinf(overhead):  # fewest batches: consecutive runs of ``size`` (the default)
+    if math.isinf(overhead):  # fewest batches: consecutive runs of ``size`` (the former default)
         return [(k, min(n, k + size)) for k in range(0, n, size)]
     best = [0.0] + [math.inf] * n
     start = [0] * (n + 1)
