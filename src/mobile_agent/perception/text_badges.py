@@ -1,0 +1,102 @@
+"""Badges: short texts on a small filled disc or pill that the text detector does not find.
+
+Apps put counts and short tags on small filled shapes of one colour: a notification count ("3",
+"99+") on a red disc beside a tab or a row, "+3" on an avatar stack's last disc, a quantity "x10"
+on a pill, "NEW" or "LIVE" on a tag. The text detector runs on the screenshot scaled down (800 px
+on its long side), where such a badge's text is a few pixels tall in light ink on a saturated
+fill, and it often finds no line there at all; the recogniser reads the same badge without
+trouble once it is given the crop. :func:`badge_boxes` finds the shapes (from the picture alone,
+with no colour or size a particular app uses): a closed outline, filled with one colour for most
+of its inside, roughly convex, about as tall as a line of small text, with ink of another colour
+inside it. Click Text reads them (one crop each, alone) only where a short target was found
+nowhere else, so a hit costs nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from mobile_agent.types import Box
+
+# A badge's height as a share of the screen's width: about 12 dp (a small count disc) to 40 dp (a
+# tag pill at a large font scale) on phones of 360-480 dp width.
+_MIN_H_SHARE = 0.022
+_MAX_H_SHARE = 0.11
+_MIN_H_PX = 12
+
+
+def badge_boxes(rgb: np.ndarray, known: Sequence[Box] = (), limit: int = 24) -> list[Box]:
+    """Boxes of small filled discs or pills with ink of another colour inside (see the module's
+    documentation), those overlapping none of ``known`` (lines OCR read already), at most
+    ``limit``, largest share of ink first. Nothing for an image too small or of one colour."""
+    import cv2
+
+    if rgb.ndim != 3 or rgb.shape[0] < _MIN_H_PX or rgb.shape[1] < _MIN_H_PX:
+        return []
+    h, w = rgb.shape[:2]
+    lo = max(_MIN_H_PX, int(_MIN_H_SHARE * min(w, h)))
+    hi = max(lo + 1, int(_MAX_H_SHARE * min(w, h)))
+    # An outline is where any channel changes (a red disc on a blue bar may be of one grey level).
+    k = np.ones((3, 3), np.uint8)
+    grad = np.max(np.stack([cv2.morphologyEx(np.ascontiguousarray(rgb[..., c]), cv2.MORPH_GRADIENT, k)
+                            for c in range(3)]), axis=0)
+    mask = (grad > 48).astype(np.uint8)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    found: list[tuple[float, Box]] = []
+    for cnt in contours:
+        x, y, bw, bh = cv2.boundingRect(cnt)
+        if not (lo <= bh <= hi and 0.8 * bh <= bw <= 4.5 * bh):
+            continue
+        box = Box(int(x), int(y), int(x + bw), int(y + bh))
+        if any(not box.intersect(kb).is_empty() and box.intersect(kb).area >= 0.3 * box.area for kb in known):
+            continue
+        ink = _badge_ink(rgb, cnt, box)
+        if ink is not None:
+            found.append((ink, box))
+    found.sort(key=lambda f: -f[0])
+    return [b for _, b in found[:limit]]
+
+
+def _badge_ink(rgb: np.ndarray, contour: np.ndarray, box: Box) -> float | None:
+    """The share of a filled shape's inside that is ink of another colour than its fill, or
+    ``None`` where the outline is no badge: not roughly convex or not filling its box like a disc
+    or a pill, its inside not mostly of one colour, or no ink (or mostly ink) inside."""
+    import cv2
+
+    area = float(cv2.contourArea(contour))
+    if area < 0.7 * box.area:  # a disc fills pi/4 of its box, a pill or a rounded tag more
+        return None
+    hull = float(cv2.contourArea(cv2.convexHull(contour)))
+    if hull <= 0 or area / hull < 0.92:
+        return None
+    shape = np.zeros((box.height, box.width), np.uint8)
+    cv2.drawContours(shape, [contour - np.array([[box.x1, box.y1]])], -1, 1, thickness=-1)
+    # the inside, away from the outline's anti-aliased edge
+    edge = max(2, box.height // 8)
+    inside = cv2.erode(shape, np.ones((2 * edge + 1, 2 * edge + 1), np.uint8)).astype(bool)
+    if inside.sum() < 16:
+        return None
+    crop = rgb[box.y1:box.y2, box.x1:box.x2].astype(np.int16)
+    px = crop[inside]
+    q = px // 24
+    vals, counts = np.unique(q, axis=0, return_counts=True)
+    fill = px[(q == vals[counts.argmax()]).all(axis=1)].mean(axis=0)
+    diff = np.abs(px - fill).max(axis=1)
+    fill_share = float((diff <= 40).mean())
+    ink_share = float((diff > 90).mean())
+    if fill_share < 0.45 or not 0.04 <= ink_share <= 0.5:
+        return None
+    # A badge is a shape of its own colour: its fill differs from what lies around it (a letter
+    # "o" or a radio button's ring encloses the background's colour).
+    y1, y2 = max(0, box.y1 - edge), min(rgb.shape[0], box.y2 + edge)
+    x1, x2 = max(0, box.x1 - edge), min(rgb.shape[1], box.x2 + edge)
+    around = np.ones((y2 - y1, x2 - x1), bool)
+    around[box.y1 - y1:box.y2 - y1, box.x1 - x1:box.x2 - x1] = ~shape.astype(bool)
+    grown = cv2.dilate(shape, np.ones((3, 3), np.uint8)).astype(bool)
+    around[box.y1 - y1:box.y2 - y1, box.x1 - x1:box.x2 - x1] &= ~grown
+    out = rgb[y1:y2, x1:x2][around].astype(np.int16)
+    if out.size == 0 or float(np.abs(np.median(out, axis=0) - fill).max()) < 48:
+        return None
+    return ink_share
