@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 
 from mobile_agent.bench import text_heldout as th
+from mobile_agent.perception.results import TextLine, Word
 from mobile_agent.perception.text_badges import badge_boxes
+from mobile_agent.perception.textmatch import joined_lines, lookalike_key, match_lines
 from mobile_agent.types import Box
 
 needs_fonts = pytest.mark.skipif(not th.available(), reason=th.INSTALL)
@@ -69,6 +71,23 @@ def test_a_99_plus_badge_at_1440_px_is_found(seed0, perception):
 
 @needs_fonts
 @pytest.mark.slow
+def test_a_code_read_with_a_digit_for_a_letter_is_found(seed1, perception):
+    s = seed1["textheldout-06"]  # IBM Plex Mono's narrow O read as a zero: "0rder #4521-8830"
+    assert any(lookalike_key(l.text) == lookalike_key("Order #4521-8830") for l in perception.parse(s.image).lines)
+    _ground(perception, s, "Order #4521-8830")
+    # the same code one digit off is another code
+    assert perception.ground_text(s.image, "Order #4521-8831").status == "none"
+
+
+@needs_fonts
+@pytest.mark.slow
+def test_a_grid_label_whose_first_line_ocr_ran_across_two_cells_is_found(seed1, perception):
+    s = seed1["textheldout-05"]  # work sans at 1.3: "Files by Calculator" over "Google"
+    _ground(perception, s, "Files by Google")
+
+
+@needs_fonts
+@pytest.mark.slow
 def test_badges_are_found_on_the_screen_alone(seed1):
     s = seed1["textheldout-00"]
     rgb = np.asarray(s.image.convert("RGB"))
@@ -96,3 +115,32 @@ def test_a_drawn_badge_is_found_and_a_letter_o_or_a_ring_is_not():
     d.text((420, 118), "o", fill=(30, 30, 30), anchor="mm", font=ImageFont.load_default(size=48))
     boxes = badge_boxes(np.asarray(img))
     assert len(boxes) == 1 and boxes[0].iou(Box(100, 100, 171, 137)) > 0.8, boxes
+
+
+def _line(text: str, box: Box, words: list[tuple[str, int, int]] = ()) -> TextLine:
+    return TextLine(text, box, 0.9, tuple(Word(t, Box(a, box.y1, b, box.y2), 0.9) for t, a, b in words))
+
+
+def test_look_alike_letters_and_digits_match_only_where_nothing_else_does():
+    line = _line("Inbox 2lst", Box(20, 1150, 270, 1230), [("Inbox", 44, 160), ("2lst", 194, 269)])
+    (m,) = match_lines("21st", [line])
+    assert m.kind == "fuzzy" and 194 - 10 <= m.box.center.x <= 269 + 10
+    assert match_lines("Order #4521-8830", [_line("0rder #4521-8830", Box(38, 608, 499, 668))])
+    # a dotted small i is no l; a number one digit off, or a part of a longer number, is no match
+    assert match_lines("Mall", [_line("Mail", Box(0, 0, 100, 40))]) == []
+    assert match_lines("25th", [_line("Inbox 2lst", Box(20, 1150, 270, 1230))]) == []
+    assert match_lines("150", [_line("3.150", Box(0, 0, 100, 40))]) == []
+    assert match_lines("2,480 steps", [_line("12,480 steps", Box(0, 0, 300, 40))]) == []
+    # an exact reading elsewhere wins over a look-alike one
+    exact = _line("21st", Box(20, 500, 100, 540))
+    assert [m.line for m in match_lines("21st", [line, exact])] == [exact]
+
+
+def test_a_grid_label_joins_the_words_over_it_of_a_line_ocr_ran_across_two_cells():
+    merged = _line("Files by Calculator", Box(374, 1090, 693, 1137),
+                   [("Files", 386, 455), ("by", 471, 501), ("Calculator", 533, 680)])
+    second = _line("Google", Box(382, 1128, 505, 1177), [("Google", 392, 498)])
+    texts = {l.text for l in joined_lines([merged, second])}
+    assert "Files by Google" in texts
+    (m,) = match_lines("Files by Google", [merged, second])
+    assert m.box.x1 >= 374 - 20 and m.box.x2 <= 505 + 20

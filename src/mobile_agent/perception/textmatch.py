@@ -255,7 +255,7 @@ def _match_lines(target: str, lines: list[TextLine]) -> list[TextMatch]:
         found = _spaced_glyph_matches(target, lines)
         if found:
             return found
-    return _script_edge_matches(target, lines)
+    return _script_edge_matches(target, lines) or _lookalike_matches(target, lines)
 
 
 def joined_lines(lines: list[TextLine], most: int = 3) -> list[TextLine]:
@@ -315,11 +315,36 @@ def joined_lines(lines: list[TextLine], most: int = 3) -> list[TextLine]:
                                 b.score, tuple(inside))
         return None
 
+    def over(b: TextLine) -> TextLine | None:
+        """The words of a wider line directly above ``b`` that lie over it: a grid's two-line label
+        whose first line OCR read together with the next cell's first line ("Files by Calculator"
+        over "Google" and "Calculator"'s empty second line), the mirror of :func:`under`."""
+        hb = b.box.height
+        for a in rows:
+            ha = a.box.height
+            if a is b or not a.words or not (0.75 <= ha / max(1, hb) <= 1.33):
+                continue
+            if not (-0.5 * min(ha, hb) <= b.box.y1 - a.box.y2 <= 0.6 * min(ha, hb)):
+                continue
+            if a.box.width < b.box.width + hb:
+                continue
+            lo, hi = b.box.x1 - 0.3 * hb, b.box.x2 + 0.3 * hb
+            inside = [w for w in a.words if w.text.strip() and lo <= w.box.center.x <= hi]
+            if inside and len(inside) < len([w for w in a.words if w.text.strip()]):
+                return TextLine(" ".join(w.text.strip() for w in inside),
+                                Box(min(w.box.x1 for w in inside), a.box.y1, max(w.box.x2 for w in inside), a.box.y2),
+                                a.score, tuple(inside))
+        return None
+
     for a in rows:
         part = under(a)
         if part is not None:
             out.append(TextLine(f"{a.text.strip()} {part.text}", Box.enclosing([a.box, part.box]),
                                 min(a.score, part.score), a.words + part.words))
+        part = over(a)
+        if part is not None:
+            out.append(TextLine(f"{part.text} {a.text.strip()}", Box.enclosing([part.box, a.box]),
+                                min(a.score, part.score), part.words + a.words))
         b = beside(a)
         if b is not None:
             # a number in large type and its unit in small type, read as two lines ("8,432" "steps")
@@ -406,6 +431,48 @@ def _script_edge_matches(target: str, lines: list[TextLine]) -> list[TextMatch]:
             continue
         extra = (len(ln) - len(tn)) / max(1, len(ln))
         out.append(TextMatch(_part_box(line, tn), 0.75 - 0.2 * extra, "contained", line))
+    out.sort(key=lambda m: -m.score)
+    return out
+
+
+# Characters OCR reads for one another where letters and digits stand together: a letter for the
+# digit of its shape and back ("0rder", "2lst" for "21st", "lz999" for "1Z999"), and a capital I
+# for a small l (one glyph in most sans-serif faces). Letters are folded to the digits, before case
+# folding, so that a small i (dotted) stays apart from l ("Mail" is no reading of "Mall") and a
+# number stays a number to the word-boundary rules ("150" is no word of "3.150").
+_LOOKALIKE = str.maketrans({"o": "0", "O": "0", "l": "1", "I": "1", "s": "5", "S": "5", "z": "2", "Z": "2"})
+
+
+def lookalike_key(s: str) -> str:
+    """``normalize_text`` of ``s`` with the characters OCR reads for one another (O/0, I/l/1, S/5,
+    Z/2) folded together, to the digit."""
+    return normalize_text(s.translate(_LOOKALIKE))
+
+
+def _lookalike_matches(target: str, lines: list[TextLine]) -> list[TextMatch]:
+    """Where nothing else matched: lines that are the target, or hold it as whole words, once the
+    characters OCR confuses are folded together (:func:`lookalike_key`): an ordinal's "21st" read
+    "2lst", a code's "Order #4521" read "0rder#4521" in a monospaced face whose O is narrow. A
+    target of three or more characters (shorter ones have their own rule in :func:`_match`); the
+    fold maps distinct digits to distinct letters, so a number one digit off never matches."""
+    tc = compact(target)
+    if len(tc) < 3:
+        return []
+    tk = lookalike_key(target)
+    tkc = "".join(ch for ch in tk if ch.isalnum() or ch in "&%+#@$")
+    out: list[TextMatch] = []
+    for line in lines:
+        lk = lookalike_key(line.text)
+        lkc = "".join(ch for ch in lk if ch.isalnum() or ch in "&%+#@$")
+        if not lkc:
+            continue
+        if lkc == tkc:
+            out.append(TextMatch(_words_box(line), 0.9, "fuzzy", line))
+        elif _contains_words(lk, tk):
+            folded = TextLine(lk, line.box, line.score,
+                              tuple(Word(lookalike_key(w.text), w.box, w.score) for w in line.words))
+            extra = (len(lkc) - len(tkc)) / max(1, len(lkc))
+            out.append(TextMatch(_part_box(folded, tk), 0.88 - 0.2 * extra, "fuzzy", line))
     out.sort(key=lambda m: -m.score)
     return out
 
