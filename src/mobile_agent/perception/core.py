@@ -23,7 +23,7 @@ from mobile_agent.perception.marks import draw_marks
 from mobile_agent.perception.ocr import OcrEngine, make_ocr
 from mobile_agent.perception.positions import in_region, parse_position, position_order, position_score
 from mobile_agent.perception.results import Candidate, ChooseFn, Grounding, IconBox, ParseResult, TextLine
-from mobile_agent.perception.text_badges import badge_boxes
+from mobile_agent.perception.missed_text import badge_boxes, display_boxes
 from mobile_agent.perception.textmatch import TextMatch, closest_texts, compact, is_glyph_target, match_lines
 from mobile_agent.types import Box, load_image
 
@@ -78,12 +78,12 @@ class Perception:
         self.own_place = True
         self.memo_size = 4
         self._memos: list[_Memo] = []  # most recent last
-        self._badge_memo: list[tuple[ParseResult, list[TextLine]]] = []  # texts on badges, by parse
+        self._missed_memo: list[tuple[ParseResult, list[TextLine]]] = []  # texts the line detector missed, by parse
 
     def clear_cache(self) -> None:
         """Forget earlier parses and recognised crops (the next parse reads everything)."""
         self._memos.clear()
-        self._badge_memo.clear()
+        self._missed_memo.clear()
         clear = getattr(self.ocr, "clear_cache", None)
         if clear is not None:
             clear()
@@ -202,21 +202,23 @@ class Perception:
         lines.sort(key=lambda l: (l.box.y1 // 10, l.box.x1))
         return lines
 
-    def _badge_lines(self, img: Image.Image, res: ParseResult, lines: list[TextLine]) -> list[TextLine]:
-        """Texts on the screen's badges (:func:`text_badges.badge_boxes`: small filled discs and
-        pills that no line read covers), each crop read alone; what reads with a score under 0.7 is
-        left out. Found and read once a screen."""
-        for r, found in self._badge_memo:
+    def _missed_lines(self, img: Image.Image, res: ParseResult, lines: list[TextLine]) -> list[TextLine]:
+        """Texts the line detector does not find (:mod:`perception.missed_text`): on the screen's
+        badges (small filled discs and pills) and in display type (a temperature or a clock's time
+        in large light digits), where no line read covers them, each crop read alone; what reads
+        with a score under 0.7 is left out. Found and read once a screen."""
+        for r, found in self._missed_memo:
             if r is res:
                 return found
         read_alone = getattr(self.ocr, "read_alone", None)
         found = []
         if read_alone is not None:
             rgb = np.asarray(img.convert("RGB"))
-            boxes = badge_boxes(rgb, [l.box for l in lines])
+            known = [l.box for l in lines]
+            boxes = badge_boxes(rgb, known) + display_boxes(rgb, known)
             found = [l for l in read_alone(rgb, boxes) if l.score >= 0.7] if boxes else []
-        self._badge_memo.append((res, found))
-        del self._badge_memo[:-self.memo_size]
+        self._missed_memo.append((res, found))
+        del self._missed_memo[:-self.memo_size]
         return found
 
     def _add_icons(self, rgb: np.ndarray, result: ParseResult) -> None:
@@ -268,12 +270,13 @@ class Perception:
                 # A one- or two-character target may be a lone thin glyph the line detector misses.
                 lines += read_glyphs(rgb, [l.box for l in lines])
             found = match_lines(text, lines)
-        if _badge_target(text) and not any(m.kind != "fuzzy" for m in found or ()):
-            # A short text found nowhere may be on a badge the line detector does not find (a count
-            # on a red disc, "+3" on an avatar stack, "x10" on a pill): those read and matched too.
-            badges = self._badge_lines(img, res, lines)
-            if badges:
-                found = match_lines(text, lines + badges)
+        if _short_target(text) and not any(m.kind != "fuzzy" for m in found or ()):
+            # A short text found nowhere may be one the line detector does not find: on a badge (a
+            # count on a red disc, "+3" on an avatar stack, "x10" on a pill) or in display type (a
+            # temperature in large light digits). Those are read and matched too.
+            missed = self._missed_lines(img, res, lines)
+            if missed:
+                found = match_lines(text, lines + missed)
         matches = _best_tier(found or [])
         cands = [Candidate(m.box, m.box.center, round(m.score, 4), m.line.text) for m in matches]
         # The same text in the status bar and on the app's screen (the clock and a timestamp, the
@@ -735,10 +738,10 @@ def _squarish(box: Box) -> Box:
     return Box(c.x - side // 2, c.y - side // 2, c.x - side // 2 + side, c.y - side // 2 + side)
 
 
-def _badge_target(text: str) -> bool:
-    """Whether ``text`` is short enough to be a badge's (one to four letters, digits or signs: "3",
-    "99+", "+3", "x10", "NEW", "LIVE")."""
-    return 1 <= len(compact(text)) <= 4
+def _short_target(text: str) -> bool:
+    """Whether ``text`` is short enough to be a badge's or a display number's (one to six letters,
+    digits or signs: "3", "99+", "+3", "x10", "NEW", "LIVE", "8°C", "12:45", "8,432")."""
+    return 1 <= len(compact(text)) <= 6
 
 
 def _best_tier(matches: list[TextMatch]) -> list[TextMatch]:

@@ -1,8 +1,9 @@
 """Click Text on what OCR reads wrong or not at all: a short text on a badge (a filled disc or pill)
-that the line detector does not find, a digit and a letter read for one another ("0rder",
-"2lst"), and a grid label whose first line OCR read across two cells. The screens are the held-out
-text set's, read by the real OCR; each case answered "none" before the rule it names, and the
-texts beside them that are not on the screen (a count one digit off) must still answer "none"."""
+or in large light display type that the line detector does not find, a digit and a letter read for
+one another ("0rder", "2lst"), and a grid label whose first line OCR read across two cells. The
+screens are the held-out text set's and the simulated phone's, read by the real OCR; each case
+answered "none" before the rule it names, and the texts beside them that are not on the screen (a
+count one digit off) must still answer "none"."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from mobile_agent.bench import text_heldout as th
 from mobile_agent.perception.results import TextLine, Word
-from mobile_agent.perception.text_badges import badge_boxes
+from mobile_agent.perception.missed_text import badge_boxes, display_boxes
 from mobile_agent.perception.textmatch import joined_lines, lookalike_key, match_lines
 from mobile_agent.types import Box
 
@@ -98,10 +99,27 @@ def test_badges_are_found_on_the_screen_alone(seed1):
     assert not any(b.iou(t.box) > 0.7 for b in badge_boxes(rgb, [t.box]))
 
 
-def test_badge_boxes_of_bad_input_are_empty():
-    assert badge_boxes(np.zeros((1, 1, 3), np.uint8)) == []
-    assert badge_boxes(np.zeros((2400, 1080, 3), np.uint8)) == []
-    assert badge_boxes(np.zeros((40, 40), np.uint8)) == []
+def test_a_temperature_in_large_light_digits_is_found_on_the_simulated_weather_app(perception):
+    from mobile_agent.bench.perception import parse_tree
+    from mobile_agent.device.sim import SimPhone
+
+    phone = SimPhone(seed=0)
+    phone.launch("Weather")
+    img = phone.screenshot()
+    (node,) = [n for n in parse_tree(phone.ui_tree(), *img.size) if n.text == "8\u00b0C"]
+    # the detector finds no line on the display type; the run of tall glyphs is read from its crop
+    assert not any(l.box.contains_point(node.box.center) for l in perception.parse(img).lines)
+    assert any(b.contains_point(node.box.center) for b in display_boxes(np.asarray(img.convert("RGB"))))
+    g = perception.ground_text(img, "8\u00b0C")
+    assert g.status == "found" and node.box.contains_point(g.chosen.point), (g.status, g.chosen, node.box)
+    assert perception.ground_text(img, "18\u00b0C").status == "none"
+
+
+def test_missed_text_boxes_of_bad_input_are_empty():
+    for find in (badge_boxes, display_boxes):
+        assert find(np.zeros((1, 1, 3), np.uint8)) == []
+        assert find(np.zeros((2400, 1080, 3), np.uint8)) == []
+        assert find(np.zeros((40, 40), np.uint8)) == []
 
 
 def test_a_drawn_badge_is_found_and_a_letter_o_or_a_ring_is_not():

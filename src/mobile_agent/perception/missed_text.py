@@ -1,15 +1,23 @@
-"""Badges: short texts on a small filled disc or pill that the text detector does not find.
+"""Short texts the text detector does not find: badges and display text.
 
-Apps put counts and short tags on small filled shapes of one colour: a notification count ("3",
-"99+") on a red disc beside a tab or a row, "+3" on an avatar stack's last disc, a quantity "x10"
-on a pill, "NEW" or "LIVE" on a tag. The text detector runs on the screenshot scaled down (800 px
-on its long side), where such a badge's text is a few pixels tall in light ink on a saturated
-fill, and it often finds no line there at all; the recogniser reads the same badge without
-trouble once it is given the crop. :func:`badge_boxes` finds the shapes (from the picture alone,
-with no colour or size a particular app uses): a closed outline, filled with one colour for most
-of its inside, roughly convex, about as tall as a line of small text, with ink of another colour
-inside it. Click Text reads them (one crop each, alone) only where a short target was found
-nowhere else, so a hit costs nothing.
+The text detector runs on the screenshot scaled down (800 px on its long side). Two kinds of text
+fall outside what it finds there, and the recogniser reads both without trouble once it is given
+the crop:
+
+- Badges (:func:`badge_boxes`): apps put counts and short tags on small filled shapes of one
+  colour: a notification count ("3", "99+") on a red disc beside a tab or a row, "+3" on an avatar
+  stack's last disc, a quantity "x10" on a pill, "NEW" or "LIVE" on a tag. Scaled down, such a
+  badge's text is a few pixels tall in light ink on a saturated fill. The shapes are found from the
+  picture alone, with no colour or size a particular app uses: a closed outline, filled with one
+  colour of its own (not the colour around it) for most of its inside, roughly convex, about as
+  tall as a line of small text, with ink of another colour inside it.
+- Display text (:func:`display_boxes`): a weather app's temperature, a clock's or a timer's time, a
+  step count, drawn at 48 sp or more in a light or thin weight: scaled down, its strokes are a
+  pixel or two wide on glyphs a sixth of the screen wide, and the detector finds no line. The
+  glyphs are found as tall ink outlines standing side by side on one row.
+
+Click Text reads them (one crop each) only where a short target was found nowhere else, so a hit
+costs nothing.
 """
 
 from __future__ import annotations
@@ -100,3 +108,54 @@ def _badge_ink(rgb: np.ndarray, contour: np.ndarray, box: Box) -> float | None:
     if out.size == 0 or float(np.abs(np.median(out, axis=0) - fill).max()) < 48:
         return None
     return ink_share
+
+
+# Display glyphs' height as a share of the screen's width: a 48 sp light numeral is about 0.09 of
+# it; from 0.06 (smaller text the detector finds) to a third (a clock's digits).
+_DISPLAY_MIN_SHARE = 0.06
+_DISPLAY_MAX_SHARE = 0.34
+
+
+def display_boxes(rgb: np.ndarray, known: Sequence[Box] = (), limit: int = 8) -> list[Box]:
+    """Boxes of runs of tall glyphs side by side on one row (see the module's documentation), with
+    a margin, those overlapping none of ``known``, at most ``limit``, the widest first. Glyphs are
+    ink outlines (dark on light and light on dark alike) of a display numeral's height; outlines
+    inside another (the holes of an "8") are left out, and a run's neighbours are of a like height,
+    overlap it vertically by half and stand less than their height apart."""
+    import cv2
+
+    if rgb.ndim != 3 or rgb.shape[0] < _MIN_H_PX or rgb.shape[1] < _MIN_H_PX:
+        return []
+    h, w = rgb.shape[:2]
+    lo, hi = max(24, int(_DISPLAY_MIN_SHARE * min(w, h))), int(_DISPLAY_MAX_SHARE * min(w, h))
+    gray = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2GRAY)
+    grad = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    mask = (grad > 60).astype(np.uint8)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    glyphs = []
+    for cnt in contours:
+        x, y, bw, bh = (int(v) for v in cv2.boundingRect(cnt))
+        if lo <= bh <= hi and 0.15 * bh <= bw <= 1.5 * bh:
+            glyphs.append(Box(x, y, x + bw, y + bh))
+    glyphs.sort(key=lambda b: b.x1)
+    runs: list[list[Box]] = []
+    for g in glyphs:
+        for run in runs:
+            last = run[-1]
+            overlap = min(last.y2, g.y2) - max(last.y1, g.y1)
+            if (0.6 <= g.height / last.height <= 1.67 and overlap >= 0.5 * min(last.height, g.height)
+                    and -0.1 * g.height <= g.x1 - last.x2 <= g.height):
+                run.append(g)
+                break
+        else:
+            runs.append([g])
+    out: list[Box] = []
+    for run in runs:
+        box = Box.enclosing(run)
+        m = box.height // 4
+        box = Box(max(0, box.x1 - m), max(0, box.y1 - m // 2), min(w, box.x2 + m), min(h, box.y2 + m // 2))
+        if any(not box.intersect(kb).is_empty() and box.intersect(kb).area >= 0.3 * box.area for kb in known):
+            continue
+        out.append(box)
+    out.sort(key=lambda b: -b.width)
+    return out[:limit]
