@@ -149,6 +149,12 @@ def test_look_alike_letters_and_digits_match_only_where_nothing_else_does():
     assert match_lines("25th", [_line("Inbox 2lst", Box(20, 1150, 270, 1230))]) == []
     assert match_lines("150", [_line("3.150", Box(0, 0, 100, 40))]) == []
     assert match_lines("2,480 steps", [_line("12,480 steps", Box(0, 0, 300, 40))]) == []
+    # a code under its label (the held-out set's seed 2, screen 12): the code's own line, not the
+    # two lines joined by a fuzzy match (whose centre lies between them)
+    label = _line("Tracking", Box(32, 1079, 247, 1169), [("Tracking", 58, 229)])
+    code = _line("0rder #4521-8830", Box(38, 1178, 730, 1259), [("0rder", 50, 269), ("#4521-8830", 308, 730)])
+    (m,) = match_lines("Order #4521-8830", [label, code])
+    assert m.line is code and 1178 <= m.box.center.y <= 1259
     # an exact reading elsewhere wins over a look-alike one
     exact = _line("21st", Box(20, 500, 100, 540))
     assert [m.line for m in match_lines("21st", [line, exact])] == [exact]

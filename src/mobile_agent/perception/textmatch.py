@@ -234,9 +234,17 @@ def _match_lines(target: str, lines: list[TextLine]) -> list[TextMatch]:
         return found
     # A target that runs over two or three lines of one paragraph (a wrapped title, a preview cut
     # after two lines): the lines joined, where no line alone matched.
-    found = _match(target, joined_lines(lines))
-    if found:
-        return found
+    joined = _match(target, joined_lines(lines))
+    if any(m.kind != "fuzzy" for m in joined):
+        return joined
+    # One line that reads as the target but for look-alike characters is surer than a fuzzy match
+    # of joined lines (a code "0rder #4521-8830" under its label "Tracking", joined by the fuzzy
+    # match's partial ratio, would be tapped between the two).
+    alike = _lookalike_matches(target, lines)
+    if alike:
+        return alike
+    if joined:
+        return joined
     parts = [p.strip().rstrip("\u2026").rstrip(".").strip() for p in target.replace("\r", "\n").split("\n")]
     parts = [p for p in parts if compact(p)]
     if len(parts) > 1:
@@ -255,7 +263,7 @@ def _match_lines(target: str, lines: list[TextLine]) -> list[TextMatch]:
         found = _spaced_glyph_matches(target, lines)
         if found:
             return found
-    return _script_edge_matches(target, lines) or _lookalike_matches(target, lines)
+    return _script_edge_matches(target, lines)
 
 
 def joined_lines(lines: list[TextLine], most: int = 3) -> list[TextLine]:
