@@ -84,6 +84,57 @@ def component_boxes(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     return n, labels, boxes
 
 
+def small_holes(holes: np.ndarray, max_side: float) -> np.ndarray | None:
+    """A uint8 mask, 255 on the 4-connected components of ``holes`` (non-zero is foreground) that
+    touch no edge of the image and whose bounding box is at most ``max_side`` on both sides, 0
+    elsewhere; ``None`` where there is none. The same pixels as labelling the components with
+    their statistics (``small_holes_stats``, the former code, which tests hold equal), in about a third of
+    its time: a component that touches no edge is a hole of the rest of the image, so the
+    candidates are the hole contours of ``holes == 0`` (``cv2.findContours``, whose bounding box
+    is the hole's grown by a pixel on each side), and each is filled from the pixel right of its
+    contour's first point, where the contour's tracing began (``cv2.floodFill``, 4-connected),
+    which gives its exact bounding box. The contour's points are all kept
+    (``CHAIN_APPROX_NONE``): a compressed contour may drop that first point. Where a fill does
+    not match its contour, the statistics are computed after all."""
+    hh, ww = holes.shape[:2]
+    work = cv2.compare(holes, 0, cv2.CMP_NE)  # 255 on the holes
+    contours, hierarchy = cv2.findContours(cv2.bitwise_not(work), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    found = False
+    if hierarchy is not None:
+        for c, link in zip(contours, hierarchy[0]):
+            if link[3] < 0:
+                continue  # an outer contour
+            x, y, bw, bh = cv2.boundingRect(c)
+            if bw - 2 > max_side or bh - 2 > max_side:
+                continue  # the hole is as large as its contour less a pixel on each side
+            x0, y0 = (int(v) for v in c[0, 0])
+            if x0 + 1 >= ww or work[y0, x0 + 1] != 255:
+                return small_holes_stats(holes, max_side)
+            _, _, _, rect = cv2.floodFill(work, None, (x0 + 1, y0), 1, 0, 0, 4)
+            if tuple(rect) != (x + 1, y + 1, bw - 2, bh - 2):
+                return small_holes_stats(holes, max_side)
+            if rect[2] <= max_side and rect[3] <= max_side:
+                found = True
+            else:
+                cv2.floodFill(work, None, (x0 + 1, y0), 2, 0, 0, 4)
+    if not found:
+        return None
+    return cv2.compare(work, 1, cv2.CMP_EQ)
+
+
+def small_holes_stats(holes: np.ndarray, max_side: float) -> np.ndarray | None:
+    """``small_holes`` with OpenCV's component statistics (the former code; tests hold the two
+    equal)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
+    hh, ww = holes.shape[:2]
+    x, y, bw, bh = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
+    small = (bw <= max_side) & (bh <= max_side) & (x > 0) & (y > 0) & (x + bw < ww) & (y + bh < hh)
+    small[0] = False  # label 0: the background of ``holes``
+    if n <= 1 or not bool(small[1:].any()):
+        return None
+    return small[labels].astype(np.uint8) * 255
+
+
 def _holds_label(box: Box, text_boxes: Sequence[Box]) -> bool:
     """Whether ``box`` is the outline of a chip, a button or a field around a text (wider than tall,
     a text line inside that spans a third of it): a control's frame, not a glyph. The glyph beside
@@ -127,14 +178,10 @@ class CvIconDetector:
         # Thin channels of background (inside a line that runs into the shape) are cut first, so
         # that the inside of the shape is a hole of its own.
         holes = cv2.morphologyEx(cv2.bitwise_not(ink), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
-        hh, ww = ink.shape[:2]
-        x, y, bw, bh = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3]
-        small = (bw <= max_side) & (bh <= max_side) & (x > 0) & (y > 0) & (x + bw < ww) & (y + bh < hh)
-        small[0] = False  # label 0: the ink itself
+        small = small_holes(holes, max_side)
         filled = ink.copy()
-        if n > 1 and bool(small[1:].any()):
-            filled[small[labels]] = 255
+        if small is not None:
+            filled = cv2.max(filled, small)  # 255 where a small hole is, ink elsewhere
         k = np.ones((open_side, open_side), np.uint8)
         return cv2.morphologyEx(filled, cv2.MORPH_OPEN, k)
 
