@@ -1,0 +1,116 @@
+"""The OCR engine's faster steps give exactly what the former steps gave: word boxes computed in
+plain arithmetic (``RapidOcrEngine._word_boxes``) against the former step-by-step computation
+(``_word_boxes_stepwise``, itself held equal to rapidocr's ``CalRecBoxes`` in
+test_perception_rapid_batches.py), on the crops of rendered sim, wide and held-out screens and on
+random readings."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import numpy as np
+import pytest
+
+from mobile_agent.perception.ocr import rapid
+from mobile_agent.perception.ocr.rapid import RapidOcrEngine
+
+
+@pytest.fixture(scope="module")
+def screens() -> list[np.ndarray]:
+    from mobile_agent.bench import icon_heldout
+    from mobile_agent.bench.perception import collect_sim_screens
+    from mobile_agent.bench.wide import collect_wide_screens
+
+    shots = (collect_sim_screens(seed=0, max_screens=2) + collect_wide_screens(seed=0, max_screens=4)
+             + icon_heldout.heldout_screens(seed=0, count=2))
+    return [np.asarray(s.image.convert("RGB")) for s in shots]
+
+
+def _captured_word_boxes(screens: list[np.ndarray], monkeypatch: pytest.MonkeyPatch) -> list[tuple]:
+    """(crops, recogniser output) of every word-box computation of a parse, its glyphs read alone
+    and its glyph pass, on each screen."""
+    seen: list[tuple] = []
+    fast = RapidOcrEngine._word_boxes
+
+    def keep(crops, out):
+        seen.append((crops, copy.deepcopy(out)))
+        return fast(crops, out)
+
+    monkeypatch.setattr(RapidOcrEngine, "_word_boxes", staticmethod(keep))
+    eng = RapidOcrEngine()
+    for rgb in screens:
+        lines = eng.read(rgb)
+        eng.read_alone(rgb, eng.last_packed_glyphs())
+        eng.read_glyphs(rgb, [line.box for line in lines])
+    monkeypatch.undo()
+    return seen
+
+
+def test_word_boxes_equal_the_stepwise_computation_on_rendered_screens(screens, monkeypatch) -> None:
+    seen = _captured_word_boxes(screens, monkeypatch)
+    calls = {"stepwise": 0}
+    stepwise = RapidOcrEngine._word_boxes_stepwise
+
+    def counted(crops, out):
+        calls["stepwise"] += len(crops)
+        return stepwise(crops, out)
+
+    lines = words = 0
+    for crops, out in seen:
+        want = stepwise(crops, copy.deepcopy(out))
+        monkeypatch.setattr(RapidOcrEngine, "_word_boxes_stepwise", staticmethod(counted))
+        got = RapidOcrEngine._word_boxes(crops, copy.deepcopy(out))
+        monkeypatch.undo()
+        assert got == want
+        lines += len(crops)
+        words += sum(len(w) for w in got)
+    assert lines >= 300 and words >= 400
+    # most crops take the plain arithmetic; the rest (tall crops, sizes whose mapping is not the
+    # identity) the former steps
+    assert 0 < calls["stepwise"] < lines / 2
+
+
+def _random_reading(rng: random.Random, engine_rec) -> tuple[str, object]:
+    """A reading as the engine's CTC decoding gives it: characters at increasing columns (Latin,
+    digits, spaces, Chinese, punctuation), the columns counted from the crop's left edge."""
+    alphabet = "abcdefgXYZ0123456789 .,:%-" + "设置时间网络" + "  "
+    n = rng.randint(0, 24)
+    text = "".join(rng.choice(alphabet) for _ in range(n)).strip() if rng.random() < 0.9 else ""
+    cols = rng.randint(max(1, len(text)), max(2, len(text) * 6))
+    keep = np.zeros(cols, dtype=bool)
+    if text:
+        keep[sorted(rng.sample(range(cols), len(text)))] = True
+    from rapidocr.ch_ppocr_rec.utils import CTCLabelDecode
+
+    info = CTCLabelDecode.get_word_info(text, keep)
+    offset = rng.choice([0.0, rng.uniform(-3, 3), rng.uniform(0, 40)])
+    info.word_cols = [[c - offset for c in cs] for cs in info.word_cols]
+    info.line_txt_len = rng.choice([float(cols), rng.uniform(0.5, 2.0) * cols])
+    info.confs = [round(rng.random(), 5) for _ in text] or [0.0]
+    return text, info
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_word_boxes_equal_the_stepwise_computation_on_random_readings(seed) -> None:
+    rng = random.Random(seed)
+    crops, txts, infos = [], [], []
+    for _ in range(400):
+        w = rng.choice([rng.randint(1, 60), rng.randint(40, 1500), rng.randint(4000, 4200)])
+        h = rng.choice([rng.randint(8, 120), rng.randint(1, 4)])
+        crops.append(np.zeros((h, w, 3), np.uint8))
+        t, info = _random_reading(rng, None)
+        txts.append(t if rng.random() > 0.02 else None)
+        infos.append(info)
+    out = type("Out", (), {})()
+    out.txts, out.word_results = txts, infos
+    want = RapidOcrEngine._word_boxes_stepwise(crops, copy.deepcopy(out))
+    got = RapidOcrEngine._word_boxes(crops, copy.deepcopy(out))
+    assert got == want
+    assert sum(len(w) for w in got) > 1000
+
+
+def test_the_mapping_test_finds_sizes_both_ways() -> None:
+    sizes = [(w, h) for w in range(10, 400, 13) for h in range(10, 90, 7)]
+    identity = [rapid._maps_onto_itself(w, h) for w, h in sizes]
+    assert any(identity) and not all(identity)
