@@ -114,3 +114,41 @@ def test_the_mapping_test_finds_sizes_both_ways() -> None:
     sizes = [(w, h) for w in range(10, 400, 13) for h in range(10, 90, 7)]
     identity = [rapid._maps_onto_itself(w, h) for w, h in sizes]
     assert any(identity) and not all(identity)
+
+
+def _parse_signature(result) -> tuple:
+    lines = [(l.text, l.box, l.score, [(w.text, w.box, w.score) for w in l.words]) for l in result.lines]
+    icons = [(i.box, i.score, i.source) for i in result.icons]
+    return lines, icons, list(result.packed_glyphs)
+
+
+def test_bounded_spinning_reads_every_screen_as_onnxruntimes_own_spinning(screens) -> None:
+    """The engine's sessions spin 50 us before their threads sleep (``spin_us``); with
+    ``spin_us=None`` they spin as onnxruntime does by default. The same lines, word boxes,
+    scores, packed glyphs and icon boxes, bit for bit, on every screen."""
+    from mobile_agent.perception import Perception
+
+    bounded, own = RapidOcrEngine(), RapidOcrEngine(spin_us=None)
+    for eng, want in ((bounded, "50"), (own, None)):
+        for model in eng._models():
+            opts = model.session.session.get_session_options()
+            try:
+                got = opts.get_session_config_entry("session.intra_op.spin_duration_us")
+            except RuntimeError:  # no such entry: onnxruntime's own spinning
+                got = None
+            assert got == want
+    a, b = Perception(ocr=bounded, incremental=False), Perception(ocr=own, incremental=False)
+    from PIL import Image
+
+    for rgb in screens:
+        img = Image.fromarray(rgb)
+        assert _parse_signature(a.parse(img, icons=True)) == _parse_signature(b.parse(img, icons=True))
+
+
+@pytest.mark.parametrize("value", [-1, float("nan"), float("inf"), "50", True])
+def test_a_bad_spin_time_is_a_clear_error(value) -> None:
+    from mobile_agent.errors import ConfigError
+    from mobile_agent.perception import Perception
+
+    with pytest.raises(ConfigError, match="spin_us"):
+        Perception(ocr_options={"spin_us": value})

@@ -35,6 +35,11 @@ screenshot that costs over a second on two cores. Here:
 - Denormal floats are flushed to zero (``flush_denormals``). The detector's activations on a
   screenshot (large flat areas) fall into that range, and the CPU computes on them slowly: a
   quarter off each detector call, with the same boxes.
+- onnxruntime's idle worker threads spin 50 microseconds before they sleep (``spin_us``; its own
+  default is about a million pause instructions, 16 ms on a Zen core): long enough to stay awake
+  from one operator to the next within a run, short enough not to take a core between runs from
+  the engine's own work, icon detection or other processes. The same outputs, bit for bit (the
+  threads compute the same partitions); under load about a quarter off a full parse.
 """
 
 from __future__ import annotations
@@ -66,6 +71,12 @@ _PACK_GAP = 16  # pixels between crops packed into one input
 GLYPH_RATIO = 2.0  # a crop narrower than this many times its height is glyph-sized
 _PACK_MIN_RATIO = 0.0  # by default every crop under the least input width is packed
 _BATCH_OVERHEAD = 64.0  # columns a batch costs beyond its inputs' (plan_batches)
+# Microseconds an idle onnxruntime worker thread spins before it sleeps (``spin_us``). Within a run
+# the next operator comes within 7 us (median), 15 to 26 us (p90) and 31 to 55 us (p99) under load
+# on this project's models, so the workers stay awake through a run; between runs (the
+# recogniser's inputs prepared, its columns decoded, icon detection) they sleep instead of taking
+# a core from that work and from other processes (docs/perception.md, "Full-parse speed").
+_SPIN_US = 50.0
 
 WordTuple = tuple[str, float, tuple[int, int, int, int]]
 RecResult = tuple[str, float, list[WordTuple]]
@@ -80,7 +91,8 @@ class RapidOcrEngine:
                  unclip_ratio: float = 1.6, rec_batch: int = 8, threads: int | None = None,
                  word_boxes: bool = True, crop_pad: float = 0.0, pack: bool = True,
                  flush_denormals: bool = True, det_int8: bool = False,
-                 pack_min_ratio: float = _PACK_MIN_RATIO, batch_overhead: float = _BATCH_OVERHEAD) -> None:
+                 pack_min_ratio: float = _PACK_MIN_RATIO, batch_overhead: float = _BATCH_OVERHEAD,
+                 spin_us: float | None = _SPIN_US) -> None:
         try:
             from rapidocr import RapidOCR
         except ImportError as exc:  # pragma: no cover - a pinned dependency
@@ -88,6 +100,10 @@ class RapidOcrEngine:
         if not isinstance(batch_overhead, (int, float)) or not batch_overhead >= 0:
             raise ConfigError(f"batch_overhead={batch_overhead!r}: use a number of columns, 0 or more "
                               "(64, the default; inf: runs of rec_batch inputs)")
+        if spin_us is not None and (isinstance(spin_us, bool) or not isinstance(spin_us, (int, float))
+                                    or not 0 <= spin_us < math.inf):
+            raise ConfigError(f"spin_us={spin_us!r}: use a number of microseconds, 0 or more ({_SPIN_US:g}, the "
+                              "default; None: onnxruntime's own spinning)")
         if det_max_side < 320:
             raise ConfigError(f"det_max_side={det_max_side} is too small to read phone text: use 640 or more")
         params: dict[str, Any] = {
@@ -113,6 +129,7 @@ class RapidOcrEngine:
         self.pack = pack
         self.pack_min_ratio = float(pack_min_ratio)
         self.flush_denormals = flush_denormals
+        self.spin_us = None if spin_us is None else float(spin_us)
         self.det_int8 = det_int8
         if det_int8 and not INT8_DET.exists():
             raise ConfigError(f"the int8 text detector is missing ({INT8_DET.name}); rebuild it with "
@@ -136,12 +153,12 @@ class RapidOcrEngine:
         if self._det is None:
             self._det = self._rapid._load_det_model()
             self._rec = self._rapid._load_rec_model()
-            if self.flush_denormals:
+            if self.flush_denormals or self.spin_us is not None:
                 for model in (self._det, self._rec):
-                    _flush_denormals(model.session, self.threads)
+                    _flush_denormals(model.session, self.threads, flush=self.flush_denormals, spin_us=self.spin_us)
             if self.det_int8:
                 _flush_denormals(self._det.session, self.threads, model_path=str(INT8_DET),
-                                 flush=self.flush_denormals)
+                                 flush=self.flush_denormals, spin_us=self.spin_us)
         return self._det, self._rec
 
     # -- detection ------------------------------------------------------------------------------
@@ -583,10 +600,13 @@ def glyph_boxes(rgb: np.ndarray, known: list[Box], limit: int = 96) -> list[Box]
     return out[:limit]
 
 
-def _flush_denormals(infer: Any, threads: int | None, model_path: str | None = None, flush: bool = True) -> None:
+def _flush_denormals(infer: Any, threads: int | None, model_path: str | None = None, flush: bool = True,
+                     spin_us: float | None = None) -> None:
     """Replace the onnxruntime session of a rapidocr model (``infer.session``) by one on the same
-    model file (or on ``model_path``: the int8 detector) that flushes denormal floats to zero,
-    memory arena on. Left as it is where the session is not an onnxruntime one on a file."""
+    model file (or on ``model_path``: the int8 detector) that flushes denormal floats to zero
+    (``flush``), memory arena on, its idle worker threads spinning ``spin_us`` microseconds before
+    they sleep (``None``: onnxruntime's own spinning). Left as it is where the session is not an
+    onnxruntime one on a file."""
     import onnxruntime as ort
 
     sess = getattr(infer, "session", None)
@@ -601,6 +621,11 @@ def _flush_denormals(infer: Any, threads: int | None, model_path: str | None = N
         opts.intra_op_num_threads = int(threads)
     if flush:
         opts.add_session_config_entry("session.set_denormal_as_zero", "1")
+    if spin_us is not None:
+        # onnxruntime's worker threads spin about a million pause instructions (16 ms on a Zen
+        # core, 47 ms on a Skylake one) before they sleep, after every operator they compute; a
+        # time in microseconds bounds that (onnxruntime 1.25 and later).
+        opts.add_session_config_entry("session.intra_op.spin_duration_us", str(int(round(spin_us))))
     infer.session = ort.InferenceSession(path, sess_options=opts, providers=sess.get_providers())
 
 
