@@ -1,8 +1,10 @@
 """Full-parse time, side by side, on the simulated phone's screens (``--set sim``, 1080x2400) or the
 wide set's (``--set wide``: other fonts, icon sets, densities, themes, JPEG, Chinese): our RapidOCR
 engine as it is by default (crops packed into shared recogniser inputs, glyph-sized crops among
-themselves, batches planned by what padding costs: ``batch_overhead=64``, denormals flushed), with
-runs of eight inputs a batch (the former default: ``batch_overhead=inf``), with glyph-sized crops
+themselves, batches planned by what padding costs: ``batch_overhead=64``, denormals flushed,
+onnxruntime's idle threads spinning 50 us: ``spin_us=50``), with runs of eight inputs a batch (the
+former default: ``batch_overhead=inf``), with onnxruntime's own spinning (``spin_us=None``, the
+former default: the same outputs bit for bit), with glyph-sized crops
 read alone (``pack_min_ratio=2``), without packing,
 without flushing denormals, with the int8 text detector, and RapidOCR with its own default
 settings.
@@ -13,9 +15,19 @@ a faster configuration is only taken at the same accuracy, and how many crops gr
 alone, once a screen). Prints figures; asserts nothing.
 
     python bench/bench_parse.py [--set sim|wide] [--screens 40] [--no-defaults] [--no-int8] [--no-variants]
-                                [--no-glyphs-alone] [--no-runs-of-eight] [--no-grounding]
+                                [--no-glyphs-alone] [--no-runs-of-eight] [--no-own-spinning] [--no-grounding]
     python bench/bench_parse.py --accuracy [--set sim|wide] [--screens 40]
     python bench/bench_parse.py --steps [--set sim|wide] [--screens 12]
+    python bench/bench_parse.py --against OTHER_SRC [--set SET] [--screens 30] [--options JSON]
+
+``--against`` times this tree's full parse (default engine) beside another source tree's (say a
+checkout of main: ``--against ../main/src``), each in its own process (the package imported from
+its own tree), screen by screen in turn, the order alternating, and prints the median of the
+per-screen ratios, the load average during the run and whether the two parses gave the same
+lines, word boxes, scores, glyph boxes read packed and icon boxes, screen by screen. ``SET``: any
+of the benchmarks' rendered screen sets (``sim``, ``wide``, ``heldout``, ``heldout2``,
+``iconstress``, ``material``, ``textstress``, ``textheldout``). ``--options``: engine options
+(JSON) for this tree's engine, e.g. ``'{"spin_us": null}'``.
 
 ``--steps`` times, screen by screen, three steps the engine does itself beside rapidocr's own
 (word boxes: ``CalRecBoxes``; the detector's input normalisation; the detection downscale with
@@ -62,21 +74,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--screens", type=int, default=40, help="screens of the simulated phone to parse")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-defaults", action="store_true", help="leave out RapidOCR with default settings (slow)")
-    ap.add_argument("--set", dest="screen_set", choices=("sim", "wide"), default="sim", help="screen set")
+    ap.add_argument("--set", dest="screen_set", choices=tuple(_SETS), default="sim",
+                    help="screen set (--against: any; otherwise sim or wide)")
     ap.add_argument("--no-int8", action="store_true", help="leave out the int8 text detector")
     ap.add_argument("--no-variants", action="store_true", help="leave out the unpacked and denormal variants")
     ap.add_argument("--no-glyphs-alone", action="store_true",
                     help="leave out glyph-sized crops read alone (pack_min_ratio=2, the default before)")
     ap.add_argument("--no-runs-of-eight", "--no-planned-batches", dest="no_runs_of_eight", action="store_true",
                     help="leave out runs of eight inputs a batch (batch_overhead=inf, the former default)")
+    ap.add_argument("--no-own-spinning", action="store_true",
+                    help="leave out onnxruntime's own thread spinning (spin_us=None, the former default)")
     ap.add_argument("--no-grounding", action="store_true", help="time only; no text grounding figures")
     ap.add_argument("--accuracy", action="store_true",
                     help="the perception benchmark's figures (no timing), default and runs of eight")
     ap.add_argument("--accuracy-glyphs", action="store_true",
                     help="with --accuracy: glyph-sized crops read alone as the second configuration")
+    ap.add_argument("--against", metavar="SRC", help="time this tree's parse beside the package in SRC, "
+                    "each in its own process, and compare their outputs")
+    ap.add_argument("--options", default="{}", help="with --against: this tree's engine options (JSON)")
+    ap.add_argument("--serve", nargs=3, metavar=("SET", "SCREENS", "OPTIONS"), help=argparse.SUPPRESS)
     ap.add_argument("--steps", action="store_true",
                     help="time the engine's word boxes, detector normalisation and downscale beside rapidocr's")
     args = ap.parse_args(argv)
+    if args.serve:
+        return _serve(args.serve[0], int(args.serve[1]), args.seed, args.serve[2])
+    if args.against:
+        return _against(args.against, args.screen_set, args.screens, args.seed, args.options)
 
     import numpy as np
 
@@ -84,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     from mobile_agent.perception import Perception
     from mobile_agent.perception.ocr.rapid import RapidOcrEngine
 
+    if args.screen_set not in ("sim", "wide"):
+        ap.error("--set: sim or wide (other sets with --against only)")
     if args.screen_set == "wide":
         from mobile_agent.bench.wide import collect_wide_screens
 
@@ -101,6 +126,9 @@ def main(argv: list[str] | None = None) -> int:
     perceptions = {base: Perception(ocr=RapidOcrEngine(), incremental=False)}
     if not args.no_runs_of_eight:
         perceptions[former] = Perception(ocr=RapidOcrEngine(batch_overhead=math.inf), incremental=False)
+    spinning = "onnxruntime's own spinning (spin_us=None, former default)"
+    if not args.no_own_spinning:
+        perceptions[spinning] = Perception(ocr=RapidOcrEngine(spin_us=None), incremental=False)
     if not args.no_glyphs_alone:
         perceptions[glyphs] = Perception(ocr=RapidOcrEngine(pack_min_ratio=2.0), incremental=False)
     if not args.no_variants:
@@ -176,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         r = statistics.median(b / a for a, b in zip(times[base], times[k]))
         print(f"ratio {k} / {base}: {r:.3f} (median of per-screen ratios)")
     if "RapidOCR defaults (OCR only)" in times:
-        for k in [base] + [k for k in (former, glyphs, "int8 detector") if k in times]:
+        for k in [base] + [k for k in (former, spinning, glyphs, "int8 detector") if k in times]:
             r = statistics.median(a / b for a, b in zip(times[k], times["RapidOCR defaults (OCR only)"]))
             print(f"ratio {k} / RapidOCR defaults: {r:.3f} (median of per-screen ratios; goal <= 0.4)")
     for other in [k for k in perceptions if k != base]:
@@ -190,6 +218,105 @@ def main(argv: list[str] | None = None) -> int:
                     same += 1
         print(f"lines read alike, {base} and {other}: {same}/{total} ({100.0 * same / max(1, total):.1f}%)")
     return 0
+
+
+_SETS = {
+    "sim": ("mobile_agent.bench.perception", "collect_sim_screens", "max_screens"),
+    "wide": ("mobile_agent.bench.wide", "collect_wide_screens", "max_screens"),
+    "heldout": ("mobile_agent.bench.icon_heldout", "heldout_screens", "count"),
+    "heldout2": ("mobile_agent.bench.icon_heldout_v2", "heldout_screens", "count"),
+    "iconstress": ("mobile_agent.bench.icon_stress", "stress_screens", "count"),
+    "material": ("mobile_agent.bench.icon_material", "material_screens", "count"),
+    "textstress": ("mobile_agent.bench.text_stress", "collect_stress_screens", "count"),
+    "textheldout": ("mobile_agent.bench.text_heldout", "collect_heldout_screens", "count"),
+}
+
+
+def _set_images(screen_set: str, screens: int, seed: int) -> list[Any]:
+    import importlib
+
+    module, func, count = _SETS[screen_set]
+    shots = getattr(importlib.import_module(module), func)(seed=seed, **{count: screens})
+    return [s.image.convert("RGB") for s in shots][:screens]
+
+
+def _serve(screen_set: str, screens: int, seed: int, options: str) -> int:
+    """A worker of ``--against``: parses the screens asked for on stdin (their index, one a line),
+    each cold, and answers each with a JSON line: the parse's time and its outputs."""
+    import json
+
+    from mobile_agent.perception import Perception
+    from mobile_agent.perception.ocr.rapid import RapidOcrEngine
+
+    images = _set_images(screen_set, screens, seed)
+    p = Perception(ocr=RapidOcrEngine(**json.loads(options)), incremental=False)
+    p.parse(images[0], icons=True)  # the models loaded outside the timings
+    print(json.dumps({"ready": len(images)}), flush=True)
+    for line in sys.stdin:
+        img = images[int(line)]
+        p.clear_cache()
+        t = time.perf_counter()
+        res = p.parse(img, icons=True)
+        dt = time.perf_counter() - t
+        out = {"lines": [[ln.text, list(ln.box.as_tuple()), ln.score,
+                          [[w.text, list(w.box.as_tuple()), w.score] for w in ln.words]] for ln in res.lines],
+               "packed": [list(b.as_tuple()) for b in getattr(res, "packed_glyphs", [])],
+               "icons": [[list(i.box.as_tuple()), i.score, i.source] for i in res.icons]}
+        print(json.dumps({"t": dt, "out": out, "stages": res.timings}), flush=True)
+    return 0
+
+
+def _against(other: str, screen_set: str, screens: int, seed: int, options: str) -> int:
+    """This tree's parse beside ``other``'s (``--against``)."""
+    import json
+    import subprocess
+    from pathlib import Path
+
+    import mobile_agent
+
+    here = str(Path(mobile_agent.__file__).resolve().parents[1])
+    trees = {"this tree": (here, options), "other": (str(Path(other).resolve()), "{}")}
+    workers = {}
+    for name, (src, opts) in trees.items():
+        env = dict(os.environ, PYTHONPATH=src)
+        workers[name] = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "--seed", str(seed), "--serve", screen_set, str(screens), opts],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+    count = min(json.loads(w.stdout.readline())["ready"] for w in workers.values())
+    names = list(workers)
+    times: dict[str, list[float]] = {k: [] for k in names}
+    stages: dict[str, list[dict[str, float]]] = {k: [] for k in names}
+    outs: dict[str, list[Any]] = {k: [] for k in names}
+    loads = []
+    for i in range(count):
+        for k in names[i % 2:] + names[:i % 2]:
+            w = workers[k]
+            assert w.stdin is not None and w.stdout is not None
+            w.stdin.write(f"{i}\n")
+            w.stdin.flush()
+            r = json.loads(w.stdout.readline())
+            times[k].append(r["t"])
+            stages[k].append(r["stages"])
+            outs[k].append(r["out"])
+        loads.append(os.getloadavg()[0])
+    for w in workers.values():
+        assert w.stdin is not None
+        w.stdin.close()
+        w.wait()
+    a, b = names
+    same = [x == y for x, y in zip(outs[a], outs[b])]
+    print(f"{count} screens of the {screen_set} set (seed {seed}), {os.cpu_count()} CPUs, load average during the run: "
+          f"{min(loads):.2f} to {max(loads):.2f} (median {statistics.median(loads):.2f})")
+    for k in names:
+        parts = {st: statistics.median(x.get(st, 0.0) for x in stages[k]) * 1000
+                 for st in ("ocr_detect", "ocr_recognize", "icons")}
+        print(f"{k} ({trees[k][0]}): {_fmt(times[k])}; detection {parts['ocr_detect']:.0f} ms, recognition "
+              f"{parts['ocr_recognize']:.0f} ms, icons {parts['icons']:.0f} ms (medians)")
+    r = statistics.median(x / y for x, y in zip(times[a], times[b]))
+    print(f"ratio this tree / other: {r:.3f} (median of per-screen ratios)")
+    print(f"the same outputs (lines, word boxes, scores, packed glyph boxes, icon boxes): {sum(same)} of {count} screens"
+          + ("" if all(same) else f"; differing: {[i for i, ok in enumerate(same) if not ok]}"))
+    return 0 if all(same) else 1
 
 
 def _steps(images: list[Any], screen_set: str) -> int:
