@@ -152,3 +152,62 @@ def test_a_bad_spin_time_is_a_clear_error(value) -> None:
 
     with pytest.raises(ConfigError, match="spin_us"):
         Perception(ocr_options={"spin_us": value})
+
+
+def _rec_input_bgr_first(bgr: np.ndarray) -> np.ndarray:
+    """The recogniser's input as the former code made it: from a crop copied into BGR order."""
+    import math
+
+    import cv2
+
+    h, w = bgr.shape[:2]
+    width = 48 * w / float(max(1, h))
+    rw = max(1, math.ceil(width) if width <= 320 else int(width))
+    x = cv2.resize(bgr, (rw, 48)).astype(np.float32)
+    x = x.transpose(2, 0, 1) / 127.5
+    x -= 1.0
+    return x
+
+
+def test_recogniser_inputs_equal_those_of_crops_swapped_first(screens) -> None:
+    """Crops stay in RGB order and the recogniser's input swaps the channels after scaling: the
+    very values of the former input, on every line, glyph and odd-sized crop of rendered screens."""
+    from mobile_agent.types import Box
+
+    eng = RapidOcrEngine()
+    rng = np.random.default_rng(0)
+    n = 0
+    for rgb in screens:
+        boxes = eng.detect(rgb)
+        boxes += rapid.glyph_boxes(rgb, boxes)
+        h, w = rgb.shape[:2]
+        for _ in range(20):  # odd sizes: a pixel wide or tall, wider than the least input
+            x, y = int(rng.integers(0, w - 1)), int(rng.integers(0, h - 1))
+            boxes.append(Box(x, y, min(w, x + int(rng.choice([1, 2, 900]))), min(h, y + int(rng.choice([1, 3, 60])))))
+        for b in boxes:
+            crop = rgb[b.y1:b.y2, b.x1:b.x2]
+            got = rapid._rec_input(np.ascontiguousarray(crop))
+            want = _rec_input_bgr_first(np.ascontiguousarray(crop[:, :, ::-1]))
+            assert got.dtype == want.dtype and got.shape == want.shape and np.array_equal(got, want)
+            n += 1
+    assert n >= 350
+
+
+def test_recognised_crops_are_cached_by_their_pixels(screens) -> None:
+    """A crop read once is taken from the cache by its pixels (and its reading mode): reading the
+    same boxes again reads nothing; the same pixels elsewhere on the screen read nothing either."""
+    from mobile_agent.types import Box
+
+    eng = RapidOcrEngine()
+    rgb = screens[0]
+    boxes = eng.detect(rgb)
+    first = eng.recognize(rgb, boxes)
+    read = eng.stats["crops_read"]
+    assert read > 0 and eng.recognize(rgb, boxes) == first and eng.stats["crops_read"] == read
+    moved = np.zeros((rgb.shape[0] + 7, rgb.shape[1] + 5, 3), np.uint8)
+    moved[7:, 5:] = rgb
+    again = eng.recognize(moved, [Box(b.x1 + 5, b.y1 + 7, b.x2 + 5, b.y2 + 7) for b in boxes])
+    assert eng.stats["crops_read"] == read
+    assert [ln.text for ln in again] == [ln.text for ln in first]
+    eng.read_alone(rgb, boxes)  # another reading mode: read again
+    assert eng.stats["crops_read"] > read

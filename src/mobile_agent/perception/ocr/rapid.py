@@ -259,7 +259,7 @@ class RapidOcrEngine:
         (with ``keep_all``, they are ``None`` in a list parallel to ``boxes``)."""
         if not boxes:
             return []
-        bgr_crops: list[np.ndarray] = []
+        crops: list[np.ndarray] = []
         keys: list[bytes] = []
         results: list[RecResult | None] = []
         h = rgb.shape[0]
@@ -269,10 +269,13 @@ class RapidOcrEngine:
             # fixed height), which costs less; ``crop_pad`` is that share of the line's height.
             pad = int(b.height * self.crop_pad)
             y1, y2 = max(0, b.y1 - pad), min(h, b.y2 + pad)
-            crop = np.ascontiguousarray(rgb[y1:y2, b.x1:b.x2, ::-1])
-            key = hashlib.blake2b(crop.tobytes(), digest_size=16,
-                                  person=b"%dx%d:%g" % (crop.shape[1], crop.shape[0], ratio)).digest()
-            bgr_crops.append(crop)
+            # The crop stays in RGB order (the recogniser's input swaps the channels after scaling:
+            # the same pixels) and is hashed in place: one copy of it, not three.
+            crop = np.ascontiguousarray(rgb[y1:y2, b.x1:b.x2])
+            digest = hashlib.sha1(b"%dx%d:%g|" % (crop.shape[1], crop.shape[0], ratio), usedforsecurity=False)
+            digest.update(crop)
+            key = digest.digest()
+            crops.append(crop)
             keys.append(key)
             with self._lock:
                 hit = self._cache.get(key)
@@ -282,7 +285,7 @@ class RapidOcrEngine:
         todo = [i for i, r in enumerate(results) if r is None]
         if todo:
             self.stats["crops_read"] += len(todo)
-            read = self._read_crops([bgr_crops[i] for i in todo], ratio)
+            read = self._read_crops([crops[i] for i in todo], ratio)
             for i, r in zip(todo, read):
                 results[i] = r
                 with self._lock:
@@ -304,7 +307,7 @@ class RapidOcrEngine:
         return lines
 
     def _read_crops(self, crops: list[np.ndarray], pack_min_ratio: float) -> list[RecResult]:
-        """Text, score and word boxes of each BGR crop, read in packed inputs (see the module's
+        """Text, score and word boxes of each RGB crop, read in packed inputs (see the module's
         documentation): the readings rapidocr's own recogniser gives crop by crop, bar a few spaces
         and letter cases."""
         _, rec = self._models()
@@ -695,15 +698,17 @@ def _segments(placed: list[tuple[int, int]], widths: list[int], width: int,
             for a, b in pairwise(bounds)]
 
 
-def _rec_input(bgr: np.ndarray) -> np.ndarray:
-    """A crop scaled to the recogniser's height and normalised as PaddleOCR does ((x/255-0.5)/0.5),
-    channels first."""
-    h, w = bgr.shape[:2]
+def _rec_input(rgb: np.ndarray) -> np.ndarray:
+    """An RGB crop scaled to the recogniser's height, its channels swapped to the recogniser's BGR
+    order and normalised as PaddleOCR does ((x/255-0.5)/0.5), channels first. Scaled first, swapped
+    after: each channel is scaled on its own, so these are the values of the crop swapped first
+    (the former code; a test holds the two equal)."""
+    h, w = rgb.shape[:2]
     width = _REC_H * w / float(max(1, h))
     # Rounded up, except past the least input width, where rapidocr rounds down (its input is
     # as wide as the widest crop's floor): the same pixels, the same readings.
     rw = max(1, math.ceil(width) if width <= _REC_MIN_W else int(width))
-    x = cv2.resize(bgr, (rw, _REC_H)).astype(np.float32)
-    x = x.transpose(2, 0, 1) / 127.5
+    x = cv2.resize(rgb, (rw, _REC_H)).astype(np.float32)
+    x = x.transpose(2, 0, 1)[::-1] / 127.5
     x -= 1.0
     return x
