@@ -186,7 +186,11 @@ def own_avatar_prior(boxes: Sequence[Box], lines: Sequence[Box], width: int, hei
     - the bottom navigation's last tab (Instagram, Threads, YouTube's "You"), only where the bottom
       holds a navigation bar (:func:`bottom_navigation`); a chat's composer ends with its send
       button, which is no account; a tab labelled with another word (``texts``: the screen's text
-      lines; "Settings" under a gear) is what its label says.
+      lines; "Settings" under a gear) is what its label says;
+    - but where a tab is labelled "You", "Me", "Profile" or "Account" (``ACCOUNT_LABELS``), that tab
+      alone, wherever it sits.
+
+    A box inside one that has the prior (a tab's glyph in its active pill) has it too.
 
     Mirrored on a right-to-left screen. Round photos in the content are other people's (a post's
     author, a contact in a list)."""
@@ -195,6 +199,15 @@ def own_avatar_prior(boxes: Sequence[Box], lines: Sequence[Box], width: int, hei
         return out
     s = dp_scale(width, height)
     rtl = right_to_left(lines, width, height)
+    nav = bottom_navigation(boxes, width, height, system_bar)
+    if nav:
+        labels = [_tab_label(boxes[k], texts, s) for k in nav]
+        named = [k for k, label in zip(nav, labels) if any(set(t.lower().split()) & ACCOUNT_LABELS for t in label)]
+        if named:
+            # A tab labelled "You", "Profile" or "Account" is the account wherever it sits (Amazon's
+            # "You" is the second of five, Etsy's the fourth); the top bar's end is then another
+            # action (a gear, a cart).
+            return _with_inner(boxes, [1.0 if k in named else 0.0 for k in range(len(boxes))])
     bar = [k for k, b in enumerate(boxes) if STATUS_DP * s <= b.center.y < TOP_BAR_DP * s]
     bar = [k for k in bar if not any(o != k and boxes[o].area > boxes[k].area
                                      and boxes[o].contains_point(boxes[k].center) for o in bar)]
@@ -208,13 +221,27 @@ def own_avatar_prior(boxes: Sequence[Box], lines: Sequence[Box], width: int, hei
             out[ends[0]] = 1.0
             if last.width < 0.6 * last.height and len(ends) > 1:
                 out[ends[1]] = 1.0
-    nav = bottom_navigation(boxes, width, height, system_bar)
-    if nav:
-        tab = boxes[nav[0] if rtl else nav[-1]]
-        label = [t for b, t in texts if 0 <= b.center.y - tab.center.y <= 48 * s
-                 and b.x1 <= tab.center.x <= b.x2 and b.center.y > tab.y2 - 4 * s]
-        if not label or any(set(t.lower().split()) & ACCOUNT_LABELS for t in label):
-            out[nav[0] if rtl else nav[-1]] = 1.0
+    if nav and not _tab_label(boxes[nav[0] if rtl else nav[-1]], texts, s):
+        out[nav[0] if rtl else nav[-1]] = 1.0
+    return _with_inner(boxes, out)
+
+
+def _tab_label(tab: Box, texts: Sequence[tuple[Box, str]], s: float) -> list[str]:
+    """The texts under a bottom navigation tab's icon (its label), within 48 dp."""
+    return [t for b, t in texts if 0 <= b.center.y - tab.center.y <= 48 * s
+            and b.x1 <= tab.center.x <= b.x2 and b.center.y > tab.y2 - 4 * s]
+
+
+def _with_inner(boxes: Sequence[Box], prior: list[float]) -> list[float]:
+    """``prior`` given also to the boxes inside a box that has it: a tab's glyph inside its active
+    pill, the slot the navigation keeps, is that tab (it was the pill alone, whose wide frame
+    matches no glyph)."""
+    out = list(prior)
+    for k, p in enumerate(prior):
+        if p:
+            for o, b in enumerate(boxes):
+                if out[o] < p and b.area < boxes[k].area and boxes[k].contains_point(b.center):
+                    out[o] = p
     return out
 
 

@@ -412,6 +412,13 @@ def reference_mask(spec: str) -> np.ndarray | None:
     return np.ascontiguousarray(np.rot90(mask, turns)) if turns else mask
 
 
+def _correlate(a: tuple[np.ndarray, np.ndarray, np.ndarray, float],
+               b: tuple[np.ndarray, np.ndarray, np.ndarray, float]) -> float:
+    """The shape correlation of two :func:`_normalise` features (ink 0.35, silhouette 0.15, edge
+    orientations 0.5), without the aspect ratio's factor."""
+    return 0.35 * float(a[0] @ b[0]) + 0.15 * float(a[1] @ b[1]) + 0.5 * (2.0 * float(a[2] @ b[2]) - 1.0)
+
+
 def _hog(img: np.ndarray, cells: int = 4, bins: int = 8) -> np.ndarray:
     """A small histogram of edge orientations (unsigned), ``cells`` x ``cells`` cells, L2-normalised."""
     gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
@@ -481,6 +488,53 @@ def glyph_weight(spec: str) -> float:
 def _reference_features(spec: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, float] | None:
     m = reference_mask(spec)
     return None if m is None else _normalise(m)
+
+
+def _figure(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float] | None:
+    """What a tight ink mask holds inside its outline, as features: inside the silhouette less its
+    rim (an eighth of its size, more than an outline's stroke), the lesser of ink and no ink, less
+    another eighth along that inside's edge (what is left of a thick ring): the person cut out of
+    a filled account_circle disc, the person inside an outlined one's ring, the heart on a
+    favourite button's disc. ``None`` when the inside is all ink or all empty (a plain disc, an
+    empty ring, a speech bubble's outline)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    sil = np.zeros_like(mask)
+    cv2.drawContours(sil, [max(contours, key=cv2.contourArea)], -1, 255, thickness=cv2.FILLED)
+    k = max(3, min(mask.shape[:2]) // 8)
+    core = cv2.erode(sil, np.ones((k, k), np.uint8)) > 0
+    n = int(core.sum())
+    if n < 20:
+        return None
+    ink = core & (mask > 0)
+    fig = ink if ink.sum() <= n / 2 else core & (mask == 0)
+    fig &= cv2.erode(core.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
+    ys, xs = np.nonzero(fig)
+    if len(xs) < 0.05 * n or min(ys.max() - ys.min(), xs.max() - xs.min()) < 2:
+        return None
+    return _normalise(fig[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.uint8) * 255)
+
+
+@lru_cache(maxsize=512)
+def _reference_figure(spec: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, float] | None:
+    """What a round reference glyph holds inside its disc or ring (:func:`_figure`): the person of
+    account_circle, the plus of circle_plus, the x of circle_xmark; ``None`` for a glyph that is no
+    disc or ring (a bust, a heart, a bell), whose outline is the glyph."""
+    m = reference_mask(spec)
+    if m is None or roundness_of_outline(m) < 0.8:
+        return None
+    return _figure(m)
+
+
+def roundness_of_outline(mask: np.ndarray) -> float:
+    """:func:`roundness` of a mask's filled outer contour (a ring counts as its disc)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return 0.0
+    sil = np.zeros_like(mask)
+    cv2.drawContours(sil, [max(contours, key=cv2.contourArea)], -1, 255, thickness=cv2.FILLED)
+    return roundness(sil)
 
 
 def _ink_box(crop: np.ndarray) -> np.ndarray:
@@ -874,6 +928,50 @@ def roundness(mask: np.ndarray) -> float:
 
 
 SWITCH_WORDS = {"switch", "toggle"}
+# Words that name a control's frame rather than a glyph ("search bar", "Follow button").
+FRAME_WORDS = {"button", "chip", "field", "bar", "pill", "tab", "box", "input"}
+
+
+def control_frame(box: Box, width: int, height: int) -> bool:
+    """Whether a candidate is a control's frame rather than a glyph: 56 dp wide or more and at
+    least twice as wide as tall. An icon's glyph sits in a 24 dp frame (up to 32 dp in large
+    toolbars), about square; what is that wide and flat is a chip or an outlined button around its
+    label (OCR may fail to read the label, "Filters" read with its sliders glyph as a CJK
+    character, so the detector keeps the frame), a search field, or a bottom navigation's active
+    pill (64 x 32 dp) around its glyph, which is a candidate of its own."""
+    dp = min(width, height) / 392.0
+    return box.width >= 56 * dp and box.width >= 2 * box.height
+
+
+def glyph_slices(boxes: Sequence[Box], width: int, height: int) -> list[bool]:
+    """For each of ``boxes``, whether it is a slice of another candidate's glyph: inside an
+    icon-sized box (64 dp at most), as wide as it (75%: the passes' boxes differ by a few pixels)
+    and at most 60% of its height with its centre off the other's (by 12% of its height), or the
+    same turned. The detector's fine pass boxes a glyph's separate strokes (download's tray under
+    its arrow, a lock's shackle over its body), its coarse pass the whole glyph; a slice is no icon
+    of its own (a tray matched a horizontal link glyph). A glyph inside a pill or a disc is centred,
+    not a slice; a bell beside its badge keeps most of both sides."""
+    if len(boxes) < 2:
+        return [False] * len(boxes)
+    dp = min(width, height) / 392.0
+    a = np.array([b.as_tuple() for b in boxes], dtype=np.float64)
+    x1, y1, x2, y2 = (a[:, i] for i in range(4))
+    w, h = x2 - x1, y2 - y1
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    # [k, o]: box k against other box o
+    inside = ((x1[:, None] >= x1[None, :] - 2) & (y1[:, None] >= y1[None, :] - 2)
+              & (x2[:, None] <= x2[None, :] + 2) & (y2[:, None] <= y2[None, :] + 2))
+    other = ((w * h)[None, :] > (w * h)[:, None]) & (np.maximum(w, h)[None, :] <= 64 * dp)
+    across = ((w[:, None] >= 0.75 * w[None, :]) & (h[:, None] <= 0.6 * h[None, :])
+              & (np.abs(cy[:, None] - cy[None, :]) >= 0.12 * h[None, :]))
+    down = ((h[:, None] >= 0.75 * h[None, :]) & (w[:, None] <= 0.6 * w[None, :])
+            & (np.abs(cx[:, None] - cx[None, :]) >= 0.12 * w[None, :]))
+    return [bool(v) for v in (inside & other & (across | down)).any(axis=1)]
+
+
+def glyph_slice(box: Box, boxes: Sequence[Box], width: int, height: int) -> bool:
+    """Whether ``box`` is a slice of another of ``boxes``' glyphs (:func:`glyph_slices`)."""
+    return glyph_slices([box] + [b for b in boxes if b is not box], width, height)[0]
 
 
 def switch_like(outer: np.ndarray, box: Box, width: int, height: int) -> bool:
@@ -1041,8 +1139,15 @@ class OfflineIconMatcher:
                     specs.append(r)
         height, width = rgb.shape[:2]
         switch = bool(SWITCH_WORDS & set(re.findall(r"[a-z]+", description.lower())))
+        # What a round candidate holds counts, except for a picture of a person: a profile picture
+        # (a photo or a letter on a disc) and someone's named profile ("@ann profile": a contact's
+        # letter avatar is theirs); "Account" alone is the user's own, a photo or a person glyph.
+        holds = not avatar and not (set(description_words(description)) & set(_FAMILY_WORDS["account"])
+                                    and context_phrase(description).lower() not in ("", "my", "your"))
+        frame = bool(FRAME_WORDS & set(re.findall(r"[a-z]+", description.lower())))
         out: list[float] = []
-        for b in boxes:
+        slices = glyph_slices(boxes, width, height)
+        for k, b in enumerate(boxes):
             crop = rgb[max(0, b.y1):b.y2, max(0, b.x1):b.x2]
             # A margin of background around the box helps find the border colour.
             pad = max(2, min(b.width, b.height) // 8)
@@ -1065,6 +1170,7 @@ class OfflineIconMatcher:
             keyed_wins = False
             if refs:
                 best = best_keyed = -1.0
+                photo_inside: bool | None = None  # found when a reference needs it
                 masks = [mask]
                 inner = inner_mask(outer, mask)
                 if inner is not None:
@@ -1074,12 +1180,32 @@ class OfflineIconMatcher:
                     masks.append(clean_mask)
                 for m in masks + ([keyed] if keyed is not None else []):
                     v1, v2, hog, aspect = _normalise(m)
+                    # A round reference with a glyph in its disc or ring (account_circle: a person)
+                    # is matched only by a candidate holding the same glyph: a disc holding a heart
+                    # (a favourite button on a product photo), a gear's hub, a speech bubble's empty
+                    # ring or a plain disc is another icon. Against such a reference a candidate
+                    # holding nothing like its glyph (correlation under 0.1; two artists' persons
+                    # correlate 0.15-0.3) keeps half its score. A photo in a round frame (an
+                    # account's picture) holds no glyph, and a person's picture may be a letter on
+                    # a disc (``holds``): both are left to the avatar's own terms.
+                    figure: tuple | None | bool = False
                     c_best = -1.0
-                    for (r1, r2, rhog, raspect), prior, zone in refs:
+                    for ((r1, r2, rhog, raspect), prior, zone), spec in zip(refs, specs):
                         if zone and not in_zone(zone, b, width, height):
                             continue
                         c = 0.35 * float(v1 @ r1) + 0.15 * float(v2 @ r2) + 0.5 * (2.0 * float(hog @ rhog) - 1.0)
                         ar = min(aspect, raspect) / max(aspect, raspect)
+                        ref_fig = _reference_figure(spec) if holds else None
+                        if ref_fig is not None and photo_inside is None:
+                            ch, cw = crop.shape[:2]
+                            middle = crop[int(ch * 0.2):int(ch * 0.8), int(cw * 0.2):int(cw * 0.8)]
+                            photo_inside = max(texture_score(middle), shading_score(middle)) >= 0.2
+                        if ref_fig is not None and not photo_inside:
+                            if figure is False:
+                                figure = _figure(m)
+                            held = _correlate(figure, ref_fig) if figure is not None else 0.0
+                            if held < 0.1:
+                                c = min(c, 0.5 * c + 0.5 * max(0.0, held))
                         c_best = max(c_best, prior * c * (0.75 + 0.25 * ar))
                     if m is keyed:
                         best_keyed = c_best
@@ -1114,6 +1240,10 @@ class OfflineIconMatcher:
                 shape *= 1.0 - 0.5 * tex * (0.3 if keyed_wins else 1.0)
             if not switch and shape > 0 and switch_like(outer, b, width, height):
                 shape *= 0.5  # a settings row's switch is a control, named "switch" or "toggle"
+            if not frame and not avatar and shape > 0 and control_frame(b, width, height):
+                shape *= 0.5  # a chip's or a field's frame, a tab's pill: the glyph inside is a candidate
+            if shape > 0 and slices[k]:
+                shape *= 0.7  # part of a glyph another candidate holds whole
             if colors:
                 border = np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]]).astype(np.int16)
                 bg = np.median(border, axis=0)
