@@ -130,3 +130,9 @@ def test_someones_named_profile_is_their_letter_avatar():
     node = next(n for n in parse_tree(phone.ui_tree(), w, h) if n.desc == "@art.by.ann profile")
     g = Perception().ground_icon(phone.screenshot(), node.desc)
     assert g.status == "found" and node.box.contains_point(g.chosen.point), (node.box, g.candidates[:3])
+
+
+def test_parts_of_a_square_glyph_at_the_bar_end_get_no_prior():
+    # the top bar's last icon has the own-picture prior; a camera's lens inside it is no account
+    camera, lens = Box(970, 150, 1036, 216), Box(990, 170, 1016, 196)
+    assert own_avatar_prior([camera, lens], [], W, H) == [1.0, 0.0]

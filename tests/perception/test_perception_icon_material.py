@@ -137,8 +137,9 @@ def _grid(style: str, w: int, h: int, d: float, dark: bool):
 @pytest.mark.parametrize("style,size,d,dark", [("rounded", (1080, 2400), 2.625, False), ("sharp", (720, 1600), 2.0, True)])
 def test_every_word_grounds_on_a_grid_of_rounded_or_sharp_symbols(style, size, d, dark):
     """34 words, each picking its glyph out of the 33 others. The matcher before Material Symbols
-    Outlined (sets=3: filled Material Icons and the rest) takes the outlined map pin for Help's
-    circle; with it nothing is missed."""
+    Outlined (sets=3: filled Material Icons and the rest) took the outlined map pin for Help's
+    circle; with it nothing is missed, and since what a round reference holds counts (a circle
+    holding a question mark is no map pin: offline._figure) nothing is missed without it either."""
     img, boxes = _grid(style, *size, d, dark)
 
     def misses(sets: int) -> list[str]:
@@ -152,4 +153,4 @@ def test_every_word_grounds_on_a_grid_of_rounded_or_sharp_symbols(style, size, d
         return out
 
     assert misses(4) == []
-    assert misses(3) == ["'Location' -> ['help']"]
+    assert misses(3) == []

@@ -190,7 +190,7 @@ def own_avatar_prior(boxes: Sequence[Box], lines: Sequence[Box], width: int, hei
     - but where a tab is labelled "You", "Me", "Profile" or "Account" (``ACCOUNT_LABELS``), that tab
       alone, wherever it sits.
 
-    A box inside one that has the prior (a tab's glyph in its active pill) has it too.
+    The glyph inside a tab's active pill has the tab's prior too.
 
     Mirrored on a right-to-left screen. Round photos in the content are other people's (a post's
     author, a contact in a list)."""
@@ -207,7 +207,7 @@ def own_avatar_prior(boxes: Sequence[Box], lines: Sequence[Box], width: int, hei
             # A tab labelled "You", "Profile" or "Account" is the account wherever it sits (Amazon's
             # "You" is the second of five, Etsy's the fourth); the top bar's end is then another
             # action (a gear, a cart).
-            return _with_inner(boxes, [1.0 if k in named else 0.0 for k in range(len(boxes))])
+            return _in_pills(boxes, [1.0 if k in named else 0.0 for k in range(len(boxes))])
     bar = [k for k, b in enumerate(boxes) if STATUS_DP * s <= b.center.y < TOP_BAR_DP * s]
     bar = [k for k in bar if not any(o != k and boxes[o].area > boxes[k].area
                                      and boxes[o].contains_point(boxes[k].center) for o in bar)]
@@ -222,8 +222,10 @@ def own_avatar_prior(boxes: Sequence[Box], lines: Sequence[Box], width: int, hei
             if last.width < 0.6 * last.height and len(ends) > 1:
                 out[ends[1]] = 1.0
     if nav and not _tab_label(boxes[nav[0] if rtl else nav[-1]], texts, s):
-        out[nav[0] if rtl else nav[-1]] = 1.0
-    return _with_inner(boxes, out)
+        tab = [0.0] * len(boxes)
+        tab[nav[0] if rtl else nav[-1]] = 1.0
+        out = [max(a, b) for a, b in zip(out, _in_pills(boxes, tab))]
+    return out
 
 
 def _tab_label(tab: Box, texts: Sequence[tuple[Box, str]], s: float) -> list[str]:
@@ -232,16 +234,20 @@ def _tab_label(tab: Box, texts: Sequence[tuple[Box, str]], s: float) -> list[str
             and b.x1 <= tab.center.x <= b.x2 and b.center.y > tab.y2 - 4 * s]
 
 
-def _with_inner(boxes: Sequence[Box], prior: list[float]) -> list[float]:
-    """``prior`` given also to the boxes inside a box that has it: a tab's glyph inside its active
-    pill, the slot the navigation keeps, is that tab (it was the pill alone, whose wide frame
-    matches no glyph)."""
+def _in_pills(boxes: Sequence[Box], prior: list[float]) -> list[float]:
+    """``prior`` given also to the glyph inside a tab's active pill (a box at least 1.5 times as
+    wide as tall that has the prior; the glyph's centre within a fifth of the pill's size of its
+    centre): the navigation keeps the pill as the tab's slot, and the prior went to the pill alone,
+    whose wide frame matches no glyph. Parts of a square glyph (a camera's lens) get nothing."""
     out = list(prior)
     for k, p in enumerate(prior):
-        if p:
-            for o, b in enumerate(boxes):
-                if out[o] < p and b.area < boxes[k].area and boxes[k].contains_point(b.center):
-                    out[o] = p
+        pill = boxes[k]
+        if not p or pill.width < 1.5 * pill.height:
+            continue
+        for o, b in enumerate(boxes):
+            if (out[o] < p and b.area < pill.area and abs(b.center.x - pill.center.x) <= 0.2 * pill.width
+                    and abs(b.center.y - pill.center.y) <= 0.2 * pill.height):
+                out[o] = p
     return out
 
 
