@@ -302,54 +302,36 @@ def joined_lines(lines: list[TextLine], most: int = 3) -> list[TextLine]:
                 return b
         return None
 
-    def under(a: TextLine) -> TextLine | None:
-        """The words of a wider line directly below ``a`` that lie under it: a two-line label in a
-        grid (a launcher's app names, a share sheet's targets, quick settings tiles) whose second
-        line OCR read together with the next cell's second line ("Authenticator Google")."""
-        ha = a.box.height
-        for b in rows:
-            hb = b.box.height
-            if b is a or not b.words or not (0.75 <= hb / max(1, ha) <= 1.33):
+    def across(n: TextLine, below: bool) -> TextLine | None:
+        """The words of a wider line directly below ``n`` (``below``) or above it that lie across
+        it: a two-line label in a grid (a launcher's app names, a share sheet's targets, quick
+        settings tiles) whose second line OCR read together with the next cell's second line
+        ("Authenticator Google"), or whose first line it read with the next cell's first line
+        ("Files by Calculator" over "Google" and "Calculator"'s empty second line)."""
+        hn = n.box.height
+        for w in rows:
+            hw = w.box.height
+            if w is n or not w.words or not (0.75 <= hw / max(1, hn) <= 1.33):
                 continue
-            if not (-0.5 * min(ha, hb) <= b.box.y1 - a.box.y2 <= 0.6 * min(ha, hb)):
+            upper, lower = (n, w) if below else (w, n)
+            if not (-0.5 * min(hn, hw) <= lower.box.y1 - upper.box.y2 <= 0.6 * min(hn, hw)):
                 continue
-            if b.box.width < a.box.width + ha:
+            if w.box.width < n.box.width + hn:
                 continue
-            lo, hi = a.box.x1 - 0.3 * ha, a.box.x2 + 0.3 * ha
-            inside = [w for w in b.words if w.text.strip() and lo <= w.box.center.x <= hi]
-            if inside and len(inside) < len([w for w in b.words if w.text.strip()]):
-                return TextLine(" ".join(w.text.strip() for w in inside),
-                                Box(min(w.box.x1 for w in inside), b.box.y1, max(w.box.x2 for w in inside), b.box.y2),
-                                b.score, tuple(inside))
-        return None
-
-    def over(b: TextLine) -> TextLine | None:
-        """The words of a wider line directly above ``b`` that lie over it: a grid's two-line label
-        whose first line OCR read together with the next cell's first line ("Files by Calculator"
-        over "Google" and "Calculator"'s empty second line), the mirror of :func:`under`."""
-        hb = b.box.height
-        for a in rows:
-            ha = a.box.height
-            if a is b or not a.words or not (0.75 <= ha / max(1, hb) <= 1.33):
-                continue
-            if not (-0.5 * min(ha, hb) <= b.box.y1 - a.box.y2 <= 0.6 * min(ha, hb)):
-                continue
-            if a.box.width < b.box.width + hb:
-                continue
-            lo, hi = b.box.x1 - 0.3 * hb, b.box.x2 + 0.3 * hb
-            inside = [w for w in a.words if w.text.strip() and lo <= w.box.center.x <= hi]
-            if inside and len(inside) < len([w for w in a.words if w.text.strip()]):
-                return TextLine(" ".join(w.text.strip() for w in inside),
-                                Box(min(w.box.x1 for w in inside), a.box.y1, max(w.box.x2 for w in inside), a.box.y2),
-                                a.score, tuple(inside))
+            lo, hi = n.box.x1 - 0.3 * hn, n.box.x2 + 0.3 * hn
+            inside = [x for x in w.words if x.text.strip() and lo <= x.box.center.x <= hi]
+            if inside and len(inside) < len([x for x in w.words if x.text.strip()]):
+                return TextLine(" ".join(x.text.strip() for x in inside),
+                                Box(min(x.box.x1 for x in inside), w.box.y1, max(x.box.x2 for x in inside), w.box.y2),
+                                w.score, tuple(inside))
         return None
 
     for a in rows:
-        part = under(a)
+        part = across(a, below=True)
         if part is not None:
             out.append(TextLine(f"{a.text.strip()} {part.text}", Box.enclosing([a.box, part.box]),
                                 min(a.score, part.score), a.words + part.words))
-        part = over(a)
+        part = across(a, below=False)
         if part is not None:
             out.append(TextLine(f"{part.text} {a.text.strip()}", Box.enclosing([part.box, a.box]),
                                 min(a.score, part.score), part.words + a.words))

@@ -490,6 +490,16 @@ def _reference_features(spec: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     return None if m is None else _normalise(m)
 
 
+def _silhouette(mask: np.ndarray) -> np.ndarray | None:
+    """The largest outer contour of a binary mask, filled (255 inside); ``None`` for an empty mask."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    sil = np.zeros_like(mask)
+    cv2.drawContours(sil, [max(contours, key=cv2.contourArea)], -1, 255, thickness=cv2.FILLED)
+    return sil
+
+
 def _figure(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float] | None:
     """What a tight ink mask holds inside its outline, as features: inside the silhouette less its
     rim (an eighth of its size, more than an outline's stroke), the lesser of ink and no ink, less
@@ -497,11 +507,9 @@ def _figure(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float
     a filled account_circle disc, the person inside an outlined one's ring, the heart on a
     favourite button's disc. ``None`` when the inside is all ink or all empty (a plain disc, an
     empty ring, a speech bubble's outline)."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
+    sil = _silhouette(mask)
+    if sil is None:
         return None
-    sil = np.zeros_like(mask)
-    cv2.drawContours(sil, [max(contours, key=cv2.contourArea)], -1, 255, thickness=cv2.FILLED)
     k = max(3, min(mask.shape[:2]) // 8)
     core = cv2.erode(sil, np.ones((k, k), np.uint8)) > 0
     n = int(core.sum())
@@ -584,11 +592,9 @@ def inner_mask(outer: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
     bg = np.median(border, axis=0)
     dist = np.abs(outer.astype(np.int16) - bg).max(axis=2)
     full[dist >= max(40, int(dist.max() * 0.45))] = 255
-    contours, _ = cv2.findContours(full, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
+    shape = _silhouette(full)
+    if shape is None:
         return None
-    shape = np.zeros_like(full)
-    cv2.drawContours(shape, [max(contours, key=cv2.contourArea)], -1, 255, thickness=cv2.FILLED)
     k = max(3, min(outer.shape[:2]) // 12)
     core = cv2.erode(shape, np.ones((k, k), np.uint8))
     inside = outer[core > 0].astype(np.int16)
