@@ -33,6 +33,7 @@ class _Memo:
     key: bytes
     rgb: np.ndarray
     result: ParseResult
+    missed: list[TextLine] | None = None  # texts the line detector missed (Perception._missed_lines)
 
 
 def _image_key(rgb: np.ndarray) -> bytes:
@@ -78,12 +79,10 @@ class Perception:
         self.own_place = True
         self.memo_size = 4
         self._memos: list[_Memo] = []  # most recent last
-        self._missed_memo: list[tuple[ParseResult, list[TextLine]]] = []  # texts the line detector missed, by parse
 
     def clear_cache(self) -> None:
         """Forget earlier parses and recognised crops (the next parse reads everything)."""
         self._memos.clear()
-        self._missed_memo.clear()
         clear = getattr(self.ocr, "clear_cache", None)
         if clear is not None:
             clear()
@@ -206,19 +205,19 @@ class Perception:
         """Texts the line detector does not find (:mod:`perception.missed_text`): on the screen's
         badges (small filled discs and pills) and in display type (a temperature or a clock's time
         in large light digits), where no line read covers them, each crop read alone; what reads
-        with a score under 0.7 is left out. Found and read once a screen."""
-        for r, found in self._missed_memo:
-            if r is res:
-                return found
+        with a score under 0.7 is left out. Found and read once a screen (kept with its parse)."""
+        memo = next((m for m in self._memos if m.result is res), None)
+        if memo is not None and memo.missed is not None:
+            return memo.missed
         read_alone = getattr(self.ocr, "read_alone", None)
-        found = []
+        found: list[TextLine] = []
         if read_alone is not None:
-            rgb = np.asarray(img.convert("RGB"))
+            rgb = memo.rgb if memo is not None else np.asarray(img.convert("RGB"))
             known = [l.box for l in lines]
             boxes = badge_boxes(rgb, known) + display_boxes(rgb, known)
             found = [l for l in read_alone(rgb, boxes) if l.score >= 0.7] if boxes else []
-        self._missed_memo.append((res, found))
-        del self._missed_memo[:-self.memo_size]
+        if memo is not None:
+            memo.missed = found
         return found
 
     def _add_icons(self, rgb: np.ndarray, result: ParseResult) -> None:

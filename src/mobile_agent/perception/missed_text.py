@@ -35,13 +35,27 @@ _MAX_H_SHARE = 0.11
 _MIN_H_PX = 12
 
 
+def _big_enough(rgb: np.ndarray) -> bool:
+    """Whether ``rgb`` is a colour image of at least a small badge's height on both sides."""
+    return rgb.ndim == 3 and rgb.shape[0] >= _MIN_H_PX and rgb.shape[1] >= _MIN_H_PX
+
+
+def _read_already(box: Box, known: Sequence[Box]) -> bool:
+    """Whether 30% or more of ``box`` lies in one of ``known`` (a line OCR read already)."""
+    for kb in known:
+        part = box.intersect(kb)
+        if not part.is_empty() and part.area >= 0.3 * box.area:
+            return True
+    return False
+
+
 def badge_boxes(rgb: np.ndarray, known: Sequence[Box] = (), limit: int = 24) -> list[Box]:
     """Boxes of small filled discs or pills with ink of another colour inside (see the module's
     documentation), those overlapping none of ``known`` (lines OCR read already), at most
     ``limit``, largest share of ink first. Nothing for an image too small or of one colour."""
     import cv2
 
-    if rgb.ndim != 3 or rgb.shape[0] < _MIN_H_PX or rgb.shape[1] < _MIN_H_PX:
+    if not _big_enough(rgb):
         return []
     h, w = rgb.shape[:2]
     lo = max(_MIN_H_PX, int(_MIN_H_SHARE * min(w, h)))
@@ -58,7 +72,7 @@ def badge_boxes(rgb: np.ndarray, known: Sequence[Box] = (), limit: int = 24) -> 
         if not (lo <= bh <= hi and 0.8 * bh <= bw <= 4.5 * bh):
             continue
         box = Box(int(x), int(y), int(x + bw), int(y + bh))
-        if any(not box.intersect(kb).is_empty() and box.intersect(kb).area >= 0.3 * box.area for kb in known):
+        if _read_already(box, known):
             continue
         ink = _badge_ink(rgb, cnt, box)
         if ink is not None:
@@ -124,7 +138,7 @@ def display_boxes(rgb: np.ndarray, known: Sequence[Box] = (), limit: int = 8) ->
     overlap it vertically by half and stand less than their height apart."""
     import cv2
 
-    if rgb.ndim != 3 or rgb.shape[0] < _MIN_H_PX or rgb.shape[1] < _MIN_H_PX:
+    if not _big_enough(rgb):
         return []
     h, w = rgb.shape[:2]
     lo, hi = max(24, int(_DISPLAY_MIN_SHARE * min(w, h))), int(_DISPLAY_MAX_SHARE * min(w, h))
@@ -154,7 +168,7 @@ def display_boxes(rgb: np.ndarray, known: Sequence[Box] = (), limit: int = 8) ->
         box = Box.enclosing(run)
         m = box.height // 4
         box = Box(max(0, box.x1 - m), max(0, box.y1 - m // 2), min(w, box.x2 + m), min(h, box.y2 + m // 2))
-        if any(not box.intersect(kb).is_empty() and box.intersect(kb).area >= 0.3 * box.area for kb in known):
+        if _read_already(box, known):
             continue
         out.append(box)
     out.sort(key=lambda b: -b.width)

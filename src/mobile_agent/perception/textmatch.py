@@ -58,7 +58,12 @@ def is_glyph_target(target: str) -> bool:
 
 def compact(s: str) -> str:
     """``normalize_text`` without any spaces or punctuation (OCR often merges or splits words)."""
-    return "".join(ch for ch in normalize_text(s) if ch.isalnum() or ch in "&%+#@$")
+    return _kept_chars(normalize_text(s))
+
+
+def _kept_chars(s: str) -> str:
+    """The letters, digits and the signs ``&%+#@$`` of ``s`` (what :func:`compact` keeps)."""
+    return "".join(ch for ch in s if ch.isalnum() or ch in "&%+#@$")
 
 
 def fuzzy_threshold(target: str) -> float:
@@ -449,11 +454,11 @@ def _lookalike_matches(target: str, lines: list[TextLine]) -> list[TextMatch]:
     if len(tc) < 3:
         return []
     tk = lookalike_key(target)
-    tkc = "".join(ch for ch in tk if ch.isalnum() or ch in "&%+#@$")
+    tkc = _kept_chars(tk)
     out: list[TextMatch] = []
     for line in lines:
         lk = lookalike_key(line.text)
-        lkc = "".join(ch for ch in lk if ch.isalnum() or ch in "&%+#@$")
+        lkc = _kept_chars(lk)
         if not lkc:
             continue
         if lkc == tkc:

@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from mobile_agent.perception.icons.layout import dp_scale
 from mobile_agent.types import Box
 
 # description word -> Font Awesome glyph names ("s:" solid, "r:" regular, "b:" brands; bare = solid)
@@ -537,12 +538,8 @@ def _reference_figure(spec: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, fl
 
 def roundness_of_outline(mask: np.ndarray) -> float:
     """:func:`roundness` of a mask's filled outer contour (a ring counts as its disc)."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
-        return 0.0
-    sil = np.zeros_like(mask)
-    cv2.drawContours(sil, [max(contours, key=cv2.contourArea)], -1, 255, thickness=cv2.FILLED)
-    return roundness(sil)
+    sil = _silhouette(mask)
+    return 0.0 if sil is None else roundness(sil)
 
 
 def _ink_box(crop: np.ndarray) -> np.ndarray:
@@ -945,7 +942,7 @@ def control_frame(box: Box, width: int, height: int) -> bool:
     label (OCR may fail to read the label, "Filters" read with its sliders glyph as a CJK
     character, so the detector keeps the frame), a search field, or a bottom navigation's active
     pill (64 x 32 dp) around its glyph, which is a candidate of its own."""
-    dp = min(width, height) / 392.0
+    dp = dp_scale(width, height)
     return box.width >= 56 * dp and box.width >= 2 * box.height
 
 
@@ -959,7 +956,7 @@ def glyph_slices(boxes: Sequence[Box], width: int, height: int) -> list[bool]:
     not a slice; a bell beside its badge keeps most of both sides."""
     if len(boxes) < 2:
         return [False] * len(boxes)
-    dp = min(width, height) / 392.0
+    dp = dp_scale(width, height)
     a = np.array([b.as_tuple() for b in boxes], dtype=np.float64)
     x1, y1, x2, y2 = (a[:, i] for i in range(4))
     w, h = x2 - x1, y2 - y1
@@ -985,7 +982,7 @@ def switch_like(outer: np.ndarray, box: Box, width: int, height: int) -> bool:
     stadium with a round thumb at one end, the same whether on or off), not a glyph: wider than an
     icon's 24 dp frame ever is (40 dp or more), 1.4-2.2 times as wide as tall, its silhouette a
     stadium."""
-    dp = min(width, height) / 392.0
+    dp = dp_scale(width, height)
     if box.width < 40 * dp or not 1.4 <= box.width / max(1, box.height) <= 2.2:
         return False
     full = _full_mask(outer)
@@ -1144,13 +1141,14 @@ class OfflineIconMatcher:
                     refs.append((f, prior, zone))
                     specs.append(r)
         height, width = rgb.shape[:2]
-        switch = bool(SWITCH_WORDS & set(re.findall(r"[a-z]+", description.lower())))
+        named = set(re.findall(r"[a-z]+", description.lower()))
+        switch = bool(SWITCH_WORDS & named)
         # What a round candidate holds counts, except for a picture of a person: a profile picture
         # (a photo or a letter on a disc) and someone's named profile ("@ann profile": a contact's
         # letter avatar is theirs); "Account" alone is the user's own, a photo or a person glyph.
         holds = not avatar and not (set(description_words(description)) & set(_FAMILY_WORDS["account"])
                                     and context_phrase(description).lower() not in ("", "my", "your"))
-        frame = bool(FRAME_WORDS & set(re.findall(r"[a-z]+", description.lower())))
+        frame = bool(FRAME_WORDS & named)
         out: list[float] = []
         slices = glyph_slices(boxes, width, height)
         for k, b in enumerate(boxes):
@@ -1199,7 +1197,7 @@ class OfflineIconMatcher:
                     for ((r1, r2, rhog, raspect), prior, zone), spec in zip(refs, specs):
                         if zone and not in_zone(zone, b, width, height):
                             continue
-                        c = 0.35 * float(v1 @ r1) + 0.15 * float(v2 @ r2) + 0.5 * (2.0 * float(hog @ rhog) - 1.0)
+                        c = _correlate((v1, v2, hog, aspect), (r1, r2, rhog, raspect))
                         ar = min(aspect, raspect) / max(aspect, raspect)
                         ref_fig = _reference_figure(spec) if holds else None
                         if ref_fig is not None and photo_inside is None:
@@ -1224,7 +1222,7 @@ class OfflineIconMatcher:
                         if cut is None or (zone and not in_zone(zone, b, width, height)):
                             continue
                         r1, r2, rhog, raspect = cut
-                        c = 0.35 * float(v1 @ r1) + 0.15 * float(v2 @ r2) + 0.5 * (2.0 * float(hog @ rhog) - 1.0)
+                        c = _correlate((v1, v2, hog, aspect), (r1, r2, rhog, raspect))
                         ar = min(aspect, raspect) / max(aspect, raspect)
                         best = max(best, prior * c * (0.75 + 0.25 * ar))
                 keyed_wins = best_keyed > best

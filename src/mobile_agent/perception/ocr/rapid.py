@@ -155,10 +155,10 @@ class RapidOcrEngine:
             self._rec = self._rapid._load_rec_model()
             if self.flush_denormals or self.spin_us is not None:
                 for model in (self._det, self._rec):
-                    _flush_denormals(model.session, self.threads, flush=self.flush_denormals, spin_us=self.spin_us)
+                    _tune_session(model.session, self.threads, flush=self.flush_denormals, spin_us=self.spin_us)
             if self.det_int8:
-                _flush_denormals(self._det.session, self.threads, model_path=str(INT8_DET),
-                                 flush=self.flush_denormals, spin_us=self.spin_us)
+                _tune_session(self._det.session, self.threads, model_path=str(INT8_DET),
+                              flush=self.flush_denormals, spin_us=self.spin_us)
         return self._det, self._rec
 
     # -- detection ------------------------------------------------------------------------------
@@ -603,8 +603,8 @@ def glyph_boxes(rgb: np.ndarray, known: list[Box], limit: int = 96) -> list[Box]
     return out[:limit]
 
 
-def _flush_denormals(infer: Any, threads: int | None, model_path: str | None = None, flush: bool = True,
-                     spin_us: float | None = None) -> None:
+def _tune_session(infer: Any, threads: int | None, model_path: str | None = None, flush: bool = True,
+                  spin_us: float | None = None) -> None:
     """Replace the onnxruntime session of a rapidocr model (``infer.session``) by one on the same
     model file (or on ``model_path``: the int8 detector) that flushes denormal floats to zero
     (``flush``), memory arena on, its idle worker threads spinning ``spin_us`` microseconds before
