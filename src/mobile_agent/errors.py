@@ -37,3 +37,58 @@ class ModelError(MobileAgentError):
 
 class ParseError(MobileAgentError):
     """A model reply could not be parsed into an operation."""
+
+
+class TimeLimitReached(ModelError):
+    """The run's wall-clock limit came while a model call was under way (the run ends as ``time_limit``)."""
+
+
+class StorageError(MobileAgentError, OSError):
+    """A file or folder could not be written (disk full, read-only folder, no permission): CLI exit 1.
+    Still an ``OSError``, so that code that classifies those (the benchmark's environment failures) sees it."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: the process was asked to end; a run ends as it does on Ctrl-C (outcome ``interrupted``)."""
+
+
+# --- secrets kept out of messages and files ---------------------------------------------------------
+
+import re as _re  # noqa: E402 - the redaction helpers below are the only users
+
+_SECRETS: set[str] = set()
+_URL_USERINFO = _re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@\"'<>]+@")
+_AUTH_VALUE = _re.compile(r"(?i)\b(authorization|proxy-authorization|x-api-key|api-key)(\"?\s*[:=]\s*\"?)"
+                          r"(bearer\s+|basic\s+)?[^\s\"',;]+")
+_BEARER = _re.compile(r"(?i)\b(bearer|basic)\s+[a-z0-9._~+/=-]{8,}")
+_KEY_PARAM = _re.compile(r"(?i)([?&](?:api[_-]?key|key|token|access_token|sig|signature)=)[^&\s\"'<>]+")
+_KEY_LIKE = _re.compile(r"\b(?:sk|pk|rk)-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{12,}|\bAIza[0-9A-Za-z_-]{20,}")
+REDACTED = "***"
+
+
+def remember_secret(value: str | None) -> None:
+    """Add ``value`` (an API key the process holds) to what :func:`redact` removes from any text."""
+    if value and len(value.strip()) >= 4:
+        _SECRETS.add(value.strip())
+
+
+def redact(text: str) -> str:
+    """``text`` without secrets: the API keys this process holds, ``user:password@`` in URLs,
+    ``Authorization`` (and ``x-api-key``) values, bearer tokens, ``?key=`` URL parameters, and
+    strings shaped like provider keys (``sk-...``)."""
+    if not text:
+        return text
+    for s in sorted(_SECRETS, key=len, reverse=True):
+        if s in text:
+            text = text.replace(s, REDACTED)
+    text = _URL_USERINFO.sub(lambda m: m.group(1) + REDACTED + "@", text)
+    text = _AUTH_VALUE.sub(lambda m: m.group(1) + m.group(2) + (m.group(3) or "") + REDACTED, text)
+    text = _BEARER.sub(lambda m: m.group(1) + " " + REDACTED, text)
+    text = _KEY_PARAM.sub(lambda m: m.group(1) + REDACTED, text)
+    return _KEY_LIKE.sub(REDACTED, text)
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """``text`` redacted, on one line, at most ``limit`` characters (for messages quoting a server)."""
+    flat = " ".join(redact(str(text)).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -25,7 +25,12 @@ ANTHROPIC_PATH = "/v1/messages"
 
 @dataclass(frozen=True)
 class Reply:
-    """What the server answers: a text (status 200), or an error status with a message."""
+    """What the server answers: a text (status 200), or an error status with a message.
+
+    Faults: ``body`` answers 200 with exactly these bytes (a dict is sent as JSON) under
+    ``content_type``; ``hang`` accepts the request and never answers; ``trickle_s`` sends the
+    answer's head and then one byte of body every ``trickle_s`` seconds, without end.
+    """
 
     text: str = ""
     status: int = 200
@@ -33,6 +38,10 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     delay_s: float = 0.0
     param: str | None = None
+    body: bytes | dict | None = None
+    content_type: str = "application/json"
+    hang: bool = False
+    trickle_s: float = 0.0
 
 
 @dataclass
@@ -100,6 +109,7 @@ class LocalChatServer:
 
     def __init__(self, script: Iterable[Reply | str] | Responder) -> None:
         self.requests: list[Request] = []
+        self._closing = threading.Event()
         self._lock = threading.Lock()
         if callable(script):
             self._responder: Responder | None = script
@@ -129,6 +139,7 @@ class LocalChatServer:
         return self
 
     def stop(self) -> None:
+        self._closing.set()  # hanging and trickling answers end
         self._httpd.shutdown()
         self._httpd.server_close()
         if self._thread is not None:
@@ -186,6 +197,32 @@ class LocalChatServer:
                 reply = server._next(req)
                 if reply.delay_s:
                     time.sleep(reply.delay_s)
+                if reply.hang:
+                    server._closing.wait()
+                    self.close_connection = True
+                    return
+                if reply.trickle_s:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", "1000000")
+                    self.end_headers()
+                    self.wfile.flush()
+                    try:
+                        while not server._closing.wait(reply.trickle_s):
+                            self.wfile.write(b" ")
+                            self.wfile.flush()
+                    except OSError:
+                        pass
+                    self.close_connection = True
+                    return
+                if reply.body is not None:
+                    data = json.dumps(reply.body).encode("utf-8") if isinstance(reply.body, dict) else reply.body
+                    self.send_response(200)
+                    self.send_header("Content-Type", reply.content_type)
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                    return
                 anthropic = req.api == "anthropic"
                 if reply.status != 200:
                     if anthropic:

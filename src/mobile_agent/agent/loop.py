@@ -33,8 +33,9 @@ from mobile_agent.agent.trajectory import TrajectoryWriter, draw_gesture
 from mobile_agent.device.base import device_capabilities
 from mobile_agent.device.gestures import Gesture, Launch, NoGesture, Swipe, Tap, gesture_point
 from mobile_agent.device.gestures import LongPress as LongPressGesture
-from mobile_agent.errors import ConfigError, DeviceError, MobileAgentError
+from mobile_agent.errors import ConfigError, DeviceError, MobileAgentError, TimeLimitReached
 from mobile_agent.model.base import Usage
+from mobile_agent.model.deadline import reset_run_end, set_run_end
 
 log = logging.getLogger(__name__)
 
@@ -142,10 +143,14 @@ class _End(Exception):
 def run_ended(exc: BaseException) -> tuple[str, str | None, BaseException | None]:
     """The outcome, error text and exception kept for a run that ``exc`` ended (call it inside the
     ``except`` clause: a bug below is logged with its traceback)."""
+    if isinstance(exc, _End) and isinstance(exc.exc, TimeLimitReached):  # the limit came during a model call
+        return "time_limit", exc.error, None
     if isinstance(exc, _End):
         return exc.outcome, exc.error, exc.exc
-    if isinstance(exc, KeyboardInterrupt):
-        return "interrupted", "interrupted by the user (Ctrl-C)", None
+    if isinstance(exc, TimeLimitReached):
+        return "time_limit", str(exc), None
+    if isinstance(exc, KeyboardInterrupt):  # Ctrl-C, or SIGTERM (errors.Terminated says which)
+        return "interrupted", str(exc) or "interrupted by the user (Ctrl-C)", None
     if isinstance(exc, MobileAgentError):  # a model or device failure outside a step's own handling
         return "error", str(exc), exc
     log.exception("the run failed")
@@ -233,6 +238,7 @@ class Agent:
         current: Image.Image | None = None
         outcome, error, exc_kept = "step_limit", None, None
         completed = False
+        deadline = set_run_end(t0 + s.time_limit_s if s.time_limit_s is not None else None)  # holds in model calls
         try:
             for step in range(1, s.max_steps + 1):
                 if s.time_limit_s is not None and time.monotonic() - t0 > s.time_limit_s:
@@ -258,6 +264,7 @@ class Agent:
                 current = after
         except (KeyboardInterrupt, Exception) as exc:  # noqa: BLE001 - a bug below must still leave a complete record
             outcome, error, exc_kept = run_ended(exc)
+        reset_run_end(deadline)
         save_final_screen(self.device, writer, s.dry_run, current)
         duration = time.monotonic() - t0
         writer.write_summary(run_summary(

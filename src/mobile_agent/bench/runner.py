@@ -19,7 +19,7 @@ from mobile_agent.bench.store import ResultRow, ResultStore
 from mobile_agent.bench.suite import parse_task_key, suite_defs
 from mobile_agent.bench.task import Task
 from mobile_agent.device.gestures import Tap
-from mobile_agent.errors import ConfigError, DeviceDisconnectedError, DeviceNotFoundError
+from mobile_agent.errors import ConfigError, DeviceDisconnectedError, DeviceNotFoundError, redact
 from mobile_agent.fsutil import FolderLock
 
 PLANNERS = ("oracle", "noisy", "model", "scripted")
@@ -45,6 +45,7 @@ class EvalConfig:
     mode: str = "single"  # "single" (the paper's agent) or "multi" (manager, executor, verifier, notes)
     executor_model: str | None = None  # multi mode: the executor's model (default: model)
     perception: str = "vision"  # "hybrid": the accessibility tree beside the pixels (the paper's method is vision)
+    model_timeout_s: float = 120.0  # the total deadline of each model request (not part of the identity)
 
     def __post_init__(self) -> None:
         if self.planner not in PLANNERS:
@@ -63,6 +64,8 @@ class EvalConfig:
             raise ConfigError("--executor-model is for --mode multi")
         if self.perception not in ("vision", "hybrid"):
             raise ConfigError(f"unknown perception {self.perception!r}: vision or hybrid")
+        if not self.model_timeout_s > 0:
+            raise ConfigError(f"--model-timeout must be more than 0 seconds, got {self.model_timeout_s}")
         if self.judge not in ("state", "human"):
             raise ConfigError(f"unknown judge {self.judge!r}: state or human")
         if not self.is_sim:
@@ -77,6 +80,9 @@ class EvalConfig:
 
     def identity(self) -> dict[str, Any]:
         d = asdict(self)
+        d.pop("model_timeout_s")  # how long to wait for a model does not change what is measured
+        if d.get("base_url"):
+            d["base_url"] = redact(d["base_url"])  # no password of a URL in results.sqlite or results.json
         for key, default in (("mode", "single"), ("executor_model", None)):  # identities from before the modes
             if d[key] == default:
                 d.pop(key)
@@ -151,7 +157,8 @@ def make_planner(config: EvalConfig, task: Task, perception: Any = None) -> Any:
         from mobile_agent.model import ScriptedChatModel
 
         return LLMPlanner(ScriptedChatModel.from_file(config.replies))
-    return LLMPlanner(make_chat_model(config.model or "", base_url=config.base_url, api_key_env=config.api_key_env))
+    return LLMPlanner(make_chat_model(config.model or "", base_url=config.base_url, api_key_env=config.api_key_env,
+                                      timeout_s=config.model_timeout_s))
 
 
 def trajectory_dir(out_dir: Path, cid: str, key: str) -> Path:
@@ -186,7 +193,8 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
         from mobile_agent.model import make_chat_model
 
         def chat(name: str) -> Any:
-            return make_chat_model(name, base_url=config.base_url, api_key_env=config.api_key_env)
+            return make_chat_model(name, base_url=config.base_url, api_key_env=config.api_key_env,
+                                   timeout_s=config.model_timeout_s)
 
         planner = None
         agent: Any = MultiAgent(phone, chat(config.model or ""), _perception(config.ocr, threads), settings,

@@ -32,6 +32,8 @@ def register(app: typer.Typer) -> None:
                                             "openai:NAME, anthropic:NAME, scripted:FILE."),
         base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible (or Anthropic) endpoint."),
         api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="Environment variable holding the key."),
+        model_timeout: float = typer.Option(120.0, "--model-timeout", min=1.0, help="Total deadline of each model "
+                                            "request in seconds (the whole answer, not each read)."),
         replies: Optional[Path] = typer.Option(None, "--replies", help="Replies file for --planner scripted "
                                                "(replies separated by lines holding only ---, or a JSON list)."),
         tasks: Optional[str] = typer.Option(None, "--tasks", help="Comma-separated task ids (notes-2, or notes-2#3 "
@@ -82,7 +84,7 @@ def register(app: typer.Typer) -> None:
         config = EvalConfig(suite=suite, planner=planner, model=model, base_url=base_url, api_key_env=api_key_env,
                             replies=str(replies) if replies else None, max_steps=max_steps, ocr=ocr, device=device,
                             base_seed=seed, reflect=reflect, mode=mode, executor_model=executor_model,
-                            perception=perception.strip().lower())
+                            perception=perception.strip().lower(), model_timeout_s=model_timeout)
         ids = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
         selected = select(suite, ids, tier, app_name, variants, seed)
         if not selected:

@@ -62,6 +62,8 @@ def register(app: typer.Typer) -> None:
                                                "e.g. http://localhost:11434/v1."),
         api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="Environment variable holding the key "
                                                   "(default OPENAI_API_KEY, or ANTHROPIC_API_KEY for Claude)."),
+        model_timeout: float = typer.Option(120.0, "--model-timeout", min=1.0, help="Total deadline of each model "
+                                            "request in seconds (the whole answer, not each read); retried like a 5xx."),
         max_steps: int = typer.Option(20, "--max-steps", min=1, help="Step limit."),
         time_limit: float = typer.Option(900.0, "--time-limit", min=1.0, help="Wall-clock limit in seconds."),
         out: Optional[Path] = typer.Option(None, "--out", help="Trajectory folder (default runs/<time>-<instruction>)."),
@@ -111,9 +113,9 @@ def register(app: typer.Typer) -> None:
         perception_mode = perception_mode.strip().lower()
         if perception_mode not in ("vision", "hybrid"):
             raise ConfigError(f"--perception must be vision or hybrid, got {perception_mode!r}")
-        chat = make_chat_model(model, base_url=base_url, api_key_env=api_key_env)
-        executor_chat = make_chat_model(executor_model, base_url=base_url, api_key_env=api_key_env) \
-            if executor_model else None
+        chat = make_chat_model(model, base_url=base_url, api_key_env=api_key_env, timeout_s=model_timeout)
+        executor_chat = make_chat_model(executor_model, base_url=base_url, api_key_env=api_key_env,
+                                        timeout_s=model_timeout) if executor_model else None
         phone = open_device(device, **({"seed": seed} if device.partition(":")[0] == "sim" else {}))
         from mobile_agent.perception import Perception
 

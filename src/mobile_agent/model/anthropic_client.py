@@ -7,11 +7,14 @@ from typing import Sequence
 
 import anthropic
 
-from mobile_agent.errors import ConfigError, ModelError
+from mobile_agent.errors import ConfigError, ModelError, redact
 from mobile_agent.model.base import ChatResponse, ImagePart, Message, TextPart, Usage
+from mobile_agent.model.deadline import CallTimedOut, within
 from mobile_agent.model.openai_client import resolve_key
 from mobile_agent.model.pricing import PriceTable
-from mobile_agent.model.retry import RetryPolicy, call_with_retries, sdk_attempt, sdk_failure
+from mobile_agent.model.retry import (
+    MalformedAnswer, RetryPolicy, call_with_retries, describe_bad_body, sdk_attempt, sdk_failure, token_count,
+)
 
 DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"
 
@@ -63,18 +66,25 @@ class AnthropicChatModel:
         self.retry = retry or RetryPolicy()
         self.prices = prices if prices is not None else PriceTable.load()
         self.max_tokens = max_tokens
+        self.timeout_s = timeout_s
         key = resolve_key(api_key, api_key_env, f"model {model}")
+        self._connect = lambda: anthropic.Anthropic(api_key=key, base_url=base_url, timeout=timeout_s, max_retries=0)
         try:
-            self._client = anthropic.Anthropic(api_key=key, base_url=base_url, timeout=timeout_s, max_retries=0)
+            self._client = self._connect()
         except anthropic.AnthropicError as exc:
-            raise ConfigError(f"cannot set up the Anthropic client: {exc}") from exc
+            raise ConfigError(f"cannot set up the Anthropic client: {redact(str(exc))}") from exc
 
     @property
     def name(self) -> str:
         return self._model
 
     def _where(self) -> str:
-        return self.base_url or "the Anthropic API"
+        return redact(self.base_url) if self.base_url else "the Anthropic API"
+
+    def _abort(self) -> None:
+        """Close the connections of a request past its deadline (its thread's read ends) and start afresh."""
+        old, self._client = self._client, self._connect()
+        old.close()
 
     def complete(self, messages: Sequence[Message], *, max_tokens: int | None = None) -> ChatResponse:
         system, payload = to_anthropic(messages)
@@ -82,21 +92,40 @@ class AnthropicChatModel:
         if system:
             kwargs["system"] = system
 
-        once = sdk_attempt(anthropic, lambda: self._client.messages.create(**kwargs))
+        once = sdk_attempt(anthropic, lambda: within(lambda: self._client.messages.create(**kwargs),
+                                                     self.timeout_s, self._abort, f"the call to {self._model}"),
+                           self._read)
         t0 = time.monotonic()
         try:
             resp, attempts = call_with_retries(once, self.retry, f"chat call to {self._model}")
-        except anthropic.AnthropicError as exc:
+        except (anthropic.AnthropicError, MalformedAnswer, CallTimedOut) as exc:
             raise sdk_failure(
                 exc, anthropic, model=self._model, where=self._where(), api_key_env=self.api_key_env,
                 attempts=self.retry.max_attempts, not_found_hint="the model name is unknown, or the base URL is wrong",
             ) from exc
         latency = time.monotonic() - t0
-        texts = [b.text for b in resp.content if getattr(b, "type", None) == "text"]
-        if not texts:
-            raise ModelError(f"model {self._model} returned no text (stop reason {resp.stop_reason})")
-        usage = Usage(resp.usage.input_tokens or 0, resp.usage.output_tokens or 0)
+        text, usage, name = resp
         return ChatResponse(
-            text="".join(texts), usage=usage, model=resp.model or self._model,
+            text=text, usage=usage, model=name or self._model,
             cost_usd=self.prices.cost(self._model, usage), latency_s=latency, attempts=attempts,
         )
+
+    def _read(self, resp: object) -> tuple[str, Usage, str]:
+        """(text, usage, model name) of a Messages answer; :class:`MalformedAnswer` for one that is
+        not a reply, :class:`ModelError` for a reply without text."""
+        content = getattr(resp, "content", None)
+        if isinstance(resp, (str, bytes)) or not isinstance(content, list):
+            raise MalformedAnswer(describe_bad_body(resp) if isinstance(resp, (str, bytes))
+                                  else "an answer with no content blocks")
+        texts = [getattr(b, "text", None) for b in content if getattr(b, "type", None) == "text"]
+        if any(not isinstance(t, str) for t in texts):
+            raise MalformedAnswer("a text block without text")
+        if not texts:
+            raise ModelError(f"model {self._model} returned no text (stop reason {getattr(resp, 'stop_reason', None)})")
+        u = getattr(resp, "usage", None)
+        usage = Usage()
+        if u is not None:
+            usage = Usage(token_count(getattr(u, "input_tokens", None), "input_tokens"),
+                          token_count(getattr(u, "output_tokens", None), "output_tokens"))
+        name = getattr(resp, "model", None)
+        return "".join(texts), usage, name if isinstance(name, str) else ""

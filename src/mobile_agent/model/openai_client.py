@@ -9,10 +9,13 @@ from typing import Sequence
 
 import openai
 
-from mobile_agent.errors import ConfigError, ModelError
+from mobile_agent.errors import ConfigError, ModelError, redact, remember_secret
 from mobile_agent.model.base import ChatResponse, ImagePart, Message, TextPart, Usage
+from mobile_agent.model.deadline import CallTimedOut, within
 from mobile_agent.model.pricing import PriceTable
-from mobile_agent.model.retry import RetryPolicy, call_with_retries, sdk_attempt, sdk_failure
+from mobile_agent.model.retry import (
+    MalformedAnswer, RetryPolicy, call_with_retries, describe_bad_body, sdk_attempt, sdk_failure, token_count,
+)
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 
@@ -20,8 +23,10 @@ DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 def resolve_key(api_key: str | None, api_key_env: str, provider: str, flag: str = "--api-key-env") -> str:
     """The API key given, else the value of ``api_key_env``; a :class:`ConfigError` naming both when unset."""
     if api_key:
+        remember_secret(api_key)
         return api_key
     value = os.environ.get(api_key_env, "").strip()
+    remember_secret(value)
     if not value:
         raise ConfigError(
             f"no API key for {provider}: the environment variable {api_key_env} is not set. "
@@ -57,7 +62,9 @@ class OpenAIChatModel:
     ``base_url`` points at any compatible server (``http://localhost:11434/v1`` for Ollama,
     ``https://dashscope.aliyuncs.com/compatible-mode/v1`` for Qwen-VL...). The key comes from
     ``api_key`` or the environment variable ``api_key_env``. Timeouts, 429 and 5xx are retried with
-    backoff as ``retry`` says; 401/403/404 raise :class:`ConfigError` at once.
+    backoff as ``retry`` says; 401/403/404 raise :class:`ConfigError` at once. ``timeout_s`` is the
+    total deadline of each request (the whole answer, not each read); a 200 answer that is not a
+    chat reply is retried, then a :class:`ModelError` saying what came.
     """
 
     provider = "openai"
@@ -87,18 +94,25 @@ class OpenAIChatModel:
         self.temperature = temperature
         self.image_detail = image_detail
         self.token_param = "max_tokens"
+        self.timeout_s = timeout_s
         key = resolve_key(api_key, api_key_env, f"model {model}")
+        self._connect = lambda: openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout_s, max_retries=0)
         try:
-            self._client = openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout_s, max_retries=0)
+            self._client = self._connect()
         except openai.OpenAIError as exc:
-            raise ConfigError(f"cannot set up the OpenAI-compatible client: {exc}") from exc
+            raise ConfigError(f"cannot set up the OpenAI-compatible client: {redact(str(exc))}") from exc
 
     @property
     def name(self) -> str:
         return self._model
 
     def _where(self) -> str:
-        return self.base_url or "the OpenAI API"
+        return redact(self.base_url) if self.base_url else "the OpenAI API"
+
+    def _abort(self) -> None:
+        """Close the connections of a request past its deadline (its thread's read ends) and start afresh."""
+        old, self._client = self._client, self._connect()
+        old.close()
 
     def _adapt(self, kwargs: dict, param: str | None) -> bool:
         """Drop or rename a parameter the server refused; False when there is nothing to adapt."""
@@ -118,7 +132,9 @@ class OpenAIChatModel:
         if self.temperature is not None:
             kwargs["temperature"] = self.temperature
 
-        once = sdk_attempt(openai, lambda: self._client.chat.completions.create(**kwargs))
+        once = sdk_attempt(openai, lambda: within(lambda: self._client.chat.completions.create(**kwargs),
+                                                  self.timeout_s, self._abort, f"the call to {self._model}"),
+                           self._read)
         t0 = time.monotonic()
         try:
             try:
@@ -129,7 +145,7 @@ class OpenAIChatModel:
                 if not self._adapt(kwargs, _param(exc)):
                     raise
                 resp, attempts = call_with_retries(once, self.retry, f"chat call to {self._model}")
-        except openai.OpenAIError as exc:
+        except (openai.OpenAIError, MalformedAnswer, CallTimedOut) as exc:
             raise sdk_failure(
                 exc, openai, model=self._model, where=self._where(), api_key_env=self.api_key_env,
                 attempts=self.retry.max_attempts,
@@ -137,18 +153,37 @@ class OpenAIChatModel:
                 "(OpenAI-compatible URLs usually end in /v1)",
             ) from exc
         latency = time.monotonic() - t0
-        if not resp.choices:
-            raise ModelError(f"model {self._model} returned no choices")
-        text = resp.choices[0].message.content
-        if text is None:
-            raise ModelError(f"model {self._model} returned an empty message (finish reason {resp.choices[0].finish_reason})")
-        usage = Usage()
-        if resp.usage is not None:
-            usage = Usage(resp.usage.prompt_tokens or 0, resp.usage.completion_tokens or 0)
+        text, usage, name = resp
         return ChatResponse(
-            text=text, usage=usage, model=resp.model or self._model,
+            text=text, usage=usage, model=name or self._model,
             cost_usd=self.prices.cost(self._model, usage), latency_s=latency, attempts=attempts,
         )
+
+    def _read(self, resp: object) -> tuple[str, Usage, str]:
+        """(text, usage, model name) of a chat-completions answer; :class:`MalformedAnswer` for one
+        that is not a chat reply, :class:`ModelError` for a reply without text."""
+        choices = getattr(resp, "choices", None)
+        if isinstance(resp, (str, bytes)) or not isinstance(choices, list):
+            raise MalformedAnswer(describe_bad_body(resp) if isinstance(resp, (str, bytes))
+                                  else "an answer with no choices")
+        if not choices:
+            raise MalformedAnswer("an answer whose list of choices is empty")
+        message = getattr(choices[0], "message", None)
+        if message is None:
+            raise MalformedAnswer("its first choice has no message")
+        text = getattr(message, "content", None)
+        if text is None:
+            raise ModelError(f"model {self._model} returned an empty message (finish reason "
+                             f"{getattr(choices[0], 'finish_reason', None)})")
+        if not isinstance(text, str):
+            raise MalformedAnswer("its message's content is not text")
+        u = getattr(resp, "usage", None)
+        usage = Usage()
+        if u is not None:
+            usage = Usage(token_count(getattr(u, "prompt_tokens", None), "prompt_tokens"),
+                          token_count(getattr(u, "completion_tokens", None), "completion_tokens"))
+        name = getattr(resp, "model", None)
+        return text, usage, name if isinstance(name, str) else ""
 
 
 def _param(exc: BaseException) -> str | None:

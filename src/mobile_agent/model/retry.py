@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Callable, TypeVar
 
-from mobile_agent.errors import ConfigError, ModelError
+from mobile_agent.errors import ConfigError, ModelError, TimeLimitReached, one_line
+from mobile_agent.model.deadline import CallTimedOut, run_end
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -41,6 +42,29 @@ class RetryPolicy:
         return min(d, self.max_delay_s)
 
 
+class MalformedAnswer(Exception):
+    """A 200 answer that is not a chat reply: truncated or invalid JSON, a gateway's HTML page, a
+    choice without a message, token counts that are not numbers. Retried like a 5xx."""
+
+
+def describe_bad_body(value: object) -> str:
+    """What came instead of a chat reply, in a few words (the start of a text body)."""
+    if isinstance(value, (str, bytes)):
+        text = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+        kind = "an HTML page" if "<html" in text[:500].lower() or "<!doctype" in text[:500].lower() else "a text"
+        return f"{kind} instead of JSON ({one_line(text, 80) or 'empty'})"
+    return f"JSON of the wrong shape ({type(value).__name__})"
+
+
+def token_count(value: object, name: str) -> int:
+    """A usage count as an int (None is 0); anything else is a :class:`MalformedAnswer`."""
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or value != int(value):
+        raise MalformedAnswer(f"its usage count {name} is not a number of tokens ({one_line(repr(value), 40)})")
+    return int(value)
+
+
 class Retryable(Exception):
     """Raised inside a retried function to ask for another attempt; wraps the cause."""
 
@@ -66,6 +90,10 @@ def call_with_retries(fn: Callable[[], T], policy: RetryPolicy, what: str = "cal
             if attempt == policy.max_attempts:
                 break
             wait = policy.delay(attempt, exc.retry_after)
+            end = run_end()
+            if end is not None and time.monotonic() + wait >= end:
+                raise TimeLimitReached(f"the run's time limit was reached while {what} was failing "
+                                       f"({one_line(str(exc.cause), 160)})") from exc.cause
             log.warning("%s failed (%s); retry %d/%d in %.1fs", what, exc.cause, attempt,
                         policy.max_attempts - 1, wait)
             policy.sleep(wait)
@@ -92,25 +120,33 @@ def server_message(exc: BaseException) -> str:
     if isinstance(body, dict):
         err = body.get("error", body)
         if isinstance(err, dict) and err.get("message"):
-            return str(err["message"])
+            return one_line(str(err["message"]))
         if isinstance(err, str):
-            return err
-    return str(exc)
+            return one_line(err)
+    return one_line(str(exc))
 
 
-def sdk_attempt(sdk: ModuleType, call: Callable[[], T]) -> Callable[[], T]:
-    """``call`` for :func:`call_with_retries`: the SDK's (``openai`` or ``anthropic``, which name their
-    errors alike) timeouts, connection failures, 429 and 5xx become :class:`Retryable`."""
+def sdk_attempt(sdk: ModuleType, call: Callable[[], object], read: Callable[[object], T]) -> Callable[[], T]:
+    """``call`` for :func:`call_with_retries`, its answer checked by ``read``: the SDK's (``openai`` or
+    ``anthropic``, which name their errors alike) timeouts, connection failures, 429 and 5xx, a
+    request past its total deadline (:class:`CallTimedOut`) and a 200 answer that is not a chat
+    reply (:class:`MalformedAnswer`; the SDK's own JSON or validation errors) become :class:`Retryable`."""
 
     def once() -> T:
         try:
-            return call()
-        except (sdk.APITimeoutError, sdk.APIConnectionError) as exc:
+            return read(call())
+        except (sdk.APITimeoutError, sdk.APIConnectionError, CallTimedOut, MalformedAnswer) as exc:
             raise Retryable(exc) from exc
         except sdk.APIStatusError as exc:
             if exc.status_code == 429 or exc.status_code >= 500:
                 raise Retryable(exc, retry_after_s(exc)) from exc
             raise
+        except sdk.APIError:
+            raise
+        except (ValueError, TypeError, AttributeError, KeyError, IndexError) as exc:  # the SDK could not read the body
+            bad = MalformedAnswer(f"truncated or invalid JSON ({one_line(str(exc), 100)})"
+                                  if isinstance(exc, ValueError) else f"an answer of the wrong shape ({one_line(str(exc), 100)})")
+            raise Retryable(bad) from exc
 
     return once
 
@@ -139,10 +175,18 @@ def sdk_failure(exc: Exception, sdk: ModuleType, *, model: str, where: str, api_
                 f"{attempts} attempts: {server_message(exc)}"
             )
         return ModelError(f"model {model} at {where} answered HTTP {exc.status_code}: {server_message(exc)}")
+    if isinstance(exc, MalformedAnswer):
+        return ModelError(f"model {model} at {where} sent an answer that is not a chat reply, {attempts} "
+                          f"time(s): {one_line(str(exc), 200)}")
+    if isinstance(exc, CallTimedOut):
+        return ModelError(f"model {model} at {where} gave no complete answer within {exc.timeout_s:g} s, "
+                          f"{attempts} time(s); try again later or raise --model-timeout")
     if isinstance(exc, sdk.APITimeoutError):
-        return ModelError(f"model {model} at {where} timed out {attempts} times; try again later or raise the timeout")
+        return ModelError(f"model {model} at {where} timed out {attempts} times; try again later or raise "
+                          "--model-timeout")
     if isinstance(exc, sdk.APIConnectionError):
         return ModelError(
-            f"cannot reach {where} after {attempts} attempts ({exc}): check --base-url and that the server is running"
+            f"cannot reach {where} after {attempts} attempts ({one_line(str(exc), 160)}): check --base-url and "
+            "that the server is running"
         )
-    return ModelError(f"chat call to {model} failed: {exc}")
+    return ModelError(f"chat call to {model} failed: {one_line(str(exc))}")

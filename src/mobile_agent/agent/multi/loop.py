@@ -41,6 +41,7 @@ from mobile_agent.agent.reflection import screen_changed
 from mobile_agent.agent.trajectory import TrajectoryWriter, draw_gesture
 from mobile_agent.errors import ConfigError, DeviceError, MobileAgentError
 from mobile_agent.model.base import ChatModel, Usage
+from mobile_agent.model.deadline import reset_run_end, set_run_end
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +95,7 @@ class MultiAgent:
         self.plan_history: list[dict[str, Any]] = []
         current: Image.Image | None = None
         outcome, error, exc_kept, completed = "step_limit", None, None, False
+        deadline = set_run_end(t0 + s.time_limit_s if s.time_limit_s is not None else None)  # holds in model calls
         try:
             for step in range(1, s.max_steps + 1):
                 if s.time_limit_s is not None and time.monotonic() - t0 > s.time_limit_s:
@@ -108,6 +110,7 @@ class MultiAgent:
                 current = after
         except (KeyboardInterrupt, Exception) as exc:  # noqa: BLE001 - a bug below must still leave a complete record
             outcome, error, exc_kept = run_ended(exc)
+        reset_run_end(deadline)
         save_final_screen(self.device, writer, s.dry_run, current)
         duration = time.monotonic() - t0
         writer.write_summary({
