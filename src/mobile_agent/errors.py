@@ -60,7 +60,7 @@ _SECRETS: set[str] = set()
 _URL_USERINFO = _re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@\"'<>]+@")
 _AUTH_VALUE = _re.compile(r"(?i)\b(authorization|proxy-authorization|x-api-key|api-key)(\"?\s*[:=]\s*\"?)"
                           r"(bearer\s+|basic\s+)?[^\s\"',;]+")
-_BEARER = _re.compile(r"(?i)\b(bearer|basic)\s+[a-z0-9._~+/=-]{8,}")
+_BEARER = _re.compile(r"(?i)\b(bearer)\s+[a-z0-9._~+/=-]{12,}")
 _KEY_PARAM = _re.compile(r"(?i)([?&](?:api[_-]?key|key|token|access_token|sig|signature)=)[^&\s\"'<>]+")
 _KEY_LIKE = _re.compile(r"\b(?:sk|pk|rk)-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{12,}|\bAIza[0-9A-Za-z_-]{20,}")
 REDACTED = "***"

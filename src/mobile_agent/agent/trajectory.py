@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw
 
 from mobile_agent.agent.record import StepRecord
 from mobile_agent.device.gestures import Gesture, LongPress, Swipe, Tap
+from mobile_agent.errors import redact
 from mobile_agent.fsutil import atomic_write_bytes, atomic_write_text  # noqa: F401 - re-exported
 
 SUMMARY = "summary.json"
@@ -84,11 +85,11 @@ class TrajectoryWriter:
 
     def append_step(self, record: StepRecord) -> None:
         """Add one step to ``steps.jsonl`` (the file is rewritten atomically, so it is never half-written)."""
-        self._lines.append(json.dumps(record.to_dict(), ensure_ascii=False))
+        self._lines.append(redact(json.dumps(record.to_dict(), ensure_ascii=False)))  # no key reaches the file
         atomic_write_text(self.dir / STEPS, "\n".join(self._lines) + "\n")
 
     def write_summary(self, summary: dict[str, Any]) -> None:
-        atomic_write_text(self.dir / SUMMARY, json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
+        atomic_write_text(self.dir / SUMMARY, redact(json.dumps(summary, ensure_ascii=False, indent=2)) + "\n")
 
 
 def read_steps(run_dir: str | Path) -> list[StepRecord]:

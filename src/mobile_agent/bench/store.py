@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from mobile_agent.bench.metrics import Scores
-from mobile_agent.errors import ConfigError
+from mobile_agent.errors import ConfigError, redact
 
 DB_NAME = "results.sqlite"
 
@@ -132,7 +132,7 @@ class ResultStore:
     def register(self, config: dict[str, Any]) -> str:
         cid = config_id(config)
         self.conn.execute("INSERT OR IGNORE INTO configs VALUES (?, ?, ?)",
-                          (cid, json.dumps(config, sort_keys=True), _now()))
+                          (cid, redact(json.dumps(config, sort_keys=True)), _now()))
         self.conn.commit()
         return cid
 
@@ -164,6 +164,8 @@ class ResultStore:
             "SELECT task_key, error FROM failures WHERE config_id = ? ORDER BY rowid", (cid,))}
 
     def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+        statements = [(sql, tuple(redact(v) if isinstance(v, str) else v for v in values))  # no key reaches the file
+                      for sql, values in statements]
         for attempt in range(5):
             try:
                 for sql, values in statements:

@@ -94,7 +94,7 @@ def call_with_retries(fn: Callable[[], T], policy: RetryPolicy, what: str = "cal
             if end is not None and time.monotonic() + wait >= end:
                 raise TimeLimitReached(f"the run's time limit was reached while {what} was failing "
                                        f"({one_line(str(exc.cause), 160)})") from exc.cause
-            log.warning("%s failed (%s); retry %d/%d in %.1fs", what, exc.cause, attempt,
+            log.warning("%s failed (%s); retry %d/%d in %.1fs", what, one_line(str(exc.cause), 200), attempt,
                         policy.max_attempts - 1, wait)
             policy.sleep(wait)
     assert last is not None

@@ -1,0 +1,78 @@
+"""No credential reaches a file: a server whose errors echo the API key, the Authorization header and
+a base URL's ``user:password@`` leaves none of them in any file that `run` and `eval` write (summary,
+steps, report, results database and JSON), nor on the terminal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mobile_agent.cli import main
+from mobile_agent.errors import redact
+from tests.fakes.chatserver import LocalChatServer, Reply
+
+KEY = "sekrit-key-0123456789abcdef"
+PASSWORD = "hunter2-pass-word"
+
+
+def echo(status: int):
+    def reply(req) -> Reply:
+        return Reply(status=status, error=f"Incorrect API key provided: {KEY}; you sent Authorization: "
+                                          f"{req.headers.get('authorization')} to http://alice:{PASSWORD}@example.com/v1")
+    return reply
+
+
+def base_url(server: LocalChatServer) -> str:
+    return server.openai_base_url.replace("http://", f"http://alice:{PASSWORD}@")
+
+
+def files_holding(folder: Path, *secrets: str) -> list[str]:
+    found = []
+    for p in folder.rglob("*"):
+        if p.is_file():
+            data = p.read_bytes()
+            found += [f"{p.relative_to(folder)}: {s}" for s in secrets if s.encode() in data]
+    return found
+
+
+@pytest.mark.parametrize("status", [401, 500])
+def test_run_keeps_keys_and_passwords_out_of_its_files(tmp_path, monkeypatch, capsys, status):
+    monkeypatch.setenv("SECRET_TEST_KEY", KEY)
+    with LocalChatServer(echo(status)) as server:
+        code = main(["run", "Turn on the dark mode", "--model", "gpt-4o-test", "--base-url", base_url(server),
+                     "--api-key-env", "SECRET_TEST_KEY", "--out", str(tmp_path), "--max-steps", "2",
+                     "--model-timeout", "5"])
+    out = capsys.readouterr()
+    assert code in (1, 2)
+    assert (tmp_path / "summary.json").exists() and (tmp_path / "steps.jsonl").exists()
+    assert (tmp_path / "report.html").exists()
+    assert files_holding(tmp_path, KEY, PASSWORD) == []
+    assert KEY not in out.out + out.err and PASSWORD not in out.out + out.err
+    assert "***" in (tmp_path / "summary.json").read_text()  # the message is kept, the secret is not
+
+
+def test_eval_keeps_keys_and_passwords_out_of_its_files(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SECRET_TEST_KEY", KEY)
+    out_dir = tmp_path / "eval"
+    with LocalChatServer(echo(401)) as server:
+        code = main(["eval", "--planner", "model", "--model", "gpt-4o-test", "--base-url", base_url(server),
+                     "--api-key-env", "SECRET_TEST_KEY", "--tasks", "settings-1", "--out", str(out_dir),
+                     "--json", str(out_dir / "copy.json")])
+    out = capsys.readouterr()
+    assert code in (0, 1), out.out + out.err  # the task ran (and failed): a score, not a crash
+    names = {p.name for p in out_dir.rglob("*")}
+    assert {"results.sqlite", "results.json", "summary.json", "steps.jsonl", "copy.json"} <= names, names
+    assert files_holding(out_dir, KEY, PASSWORD) == []
+    assert KEY not in out.out + out.err and PASSWORD not in out.out + out.err
+
+
+def test_redact_knows_the_forms():
+    assert redact("GET https://bob:pw123@host.example/v1?api_key=abc123&x=1") == \
+        "GET https://***@host.example/v1?api_key=***&x=1"
+    assert redact('{"authorization": "Bearer abc.def.ghi.jkl"}') == '{"authorization": "Bearer ***"}'
+    assert redact("x-api-key: sk-ant-api03-abcdefghijklmnop") == "x-api-key: ***"
+    assert redact("key sk-proj-ABCDEFGHIJKLMNOP1234 was refused") == "key *** was refused"
+    # words of a screen stay as they are
+    assert redact("Basic settings, Bearer of news, task-abcdefghijklmnop") == \
+        "Basic settings, Bearer of news, task-abcdefghijklmnop"
