@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from mobile_agent.errors import ConfigError, MobileAgentError
+from mobile_agent.errors import ConfigError, MobileAgentError, Terminated
 
 app = typer.Typer(
     name="mobile-agent",
@@ -43,8 +45,24 @@ def _register_all() -> None:
 _register_all()
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated("ended by SIGTERM")
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI and return its exit status: 0 done, 1 failed, 2 usage or configuration error."""
+    """Run the CLI and return its exit status: 0 done, 1 failed, 2 usage or configuration error.
+    SIGTERM ends a command as Ctrl-C does (a run is ``interrupted``, with its summary and report)."""
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        return _main(argv)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         app(args=argv, prog_name="mobile-agent")
     except SystemExit as exc:  # typer ends every command with SystemExit
@@ -56,9 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     except MobileAgentError as exc:
         err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
         return 1
-    except KeyboardInterrupt:
-        err_console.print("interrupted")
-        return 130
+    except KeyboardInterrupt as exc:
+        err_console.print(escape(str(exc) or "interrupted"), highlight=False)
+        return 143 if isinstance(exc, Terminated) else 130
     return 0
 
 

@@ -1,0 +1,44 @@
+"""SIGTERM sent to a real `mobile-agent run` process ends it as Ctrl-C does: outcome interrupted,
+summary.json and report.html written, the steps so far kept."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.fakes.chatserver import LocalChatServer, Reply
+
+CLI = "import sys\nfrom mobile_agent.cli import main\nsys.exit(main(sys.argv[1:]))"
+
+
+@pytest.mark.parametrize("sig,code,words", [(signal.SIGTERM, 1, "SIGTERM"), (signal.SIGINT, 1, "Ctrl-C")])
+def test_a_signal_during_a_model_call_ends_the_run_cleanly(tmp_path, sig, code, words):
+    out = tmp_path / "run"
+    with LocalChatServer(lambda r: Reply(hang=True)) as server:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", CLI, "run", "Turn on the dark mode", "--model", "gpt-4o-test", "--base-url",
+             server.openai_base_url, "--api-key-env", "SIGNAL_TEST_KEY", "--out", str(out)],
+            env={**os.environ, "SIGNAL_TEST_KEY": "k", "COLUMNS": "200"}, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 60
+            while not server.requests and time.monotonic() < deadline:  # the run is waiting for the model
+                time.sleep(0.1)
+            assert server.requests, "the run never called the model"
+            proc.send_signal(sig)
+            stdout, stderr = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert proc.returncode == code, stdout + stderr
+    assert "Traceback" not in stdout + stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["outcome"] == "interrupted" and words in summary["error"], summary
+    assert (out / "report.html").exists() and (out / "screens" / "step_001.png").exists()
+    assert "interrupted" in stdout
