@@ -122,7 +122,20 @@ def register(app: typer.Typer) -> None:
         perception = Perception(ocr=ocr)
 
         def ask(op: Any, description: str) -> bool:
-            return typer.confirm(f"Carry out {description}?", default=False)  # typer prints plain text
+            """Ask at the terminal; without one (standard input not a terminal, or closed) the step is declined."""
+            import sys
+
+            import click
+
+            if not sys.stdin or not sys.stdin.isatty():
+                console.print(f"[yellow]declined[/yellow] {escape(description)}: --confirm cannot ask, standard input "
+                              "is not a terminal", highlight=False, soft_wrap=True)
+                return False
+            try:
+                return typer.confirm(f"Carry out {description}?", default=False)  # typer prints plain text
+            except click.exceptions.Abort:  # end of input
+                console.print("[yellow]declined[/yellow]: no answer (end of input)", highlight=False)
+                return False
 
         out_dir = out or _default_out(instruction)
         print_step = lambda rec: console.print(_step_line(rec), highlight=False, soft_wrap=True)  # noqa: E731
