@@ -47,6 +47,9 @@ class StorageError(MobileAgentError, OSError):
     """A file or folder could not be written (disk full, read-only folder, no permission): CLI exit 1.
     Still an ``OSError``, so that code that classifies those (the benchmark's environment failures) sees it."""
 
+    def __str__(self) -> str:  # the message, not OSError's "[Errno N] strerror: filename"
+        return str(self.args[0]) if self.args else ""
+
 
 class Terminated(KeyboardInterrupt):
     """SIGTERM: the process was asked to end; a run ends as it does on Ctrl-C (outcome ``interrupted``)."""

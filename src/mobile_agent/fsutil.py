@@ -4,7 +4,8 @@
   The data goes to a temporary file with a name unique to this writer (``mkstemp`` in the target's
   folder), is flushed and fsynced, and is renamed over the target with ``os.replace``. A reader sees
   the old file or the new one, never half of one; two processes writing the same file never share
-  a temporary name; a full disk leaves the old file as it was and raises ``OSError``.
+  a temporary name; a full disk or a read-only folder leaves the old file as it was and raises
+  :class:`~mobile_agent.errors.StorageError` (an ``OSError``) naming the file, its folder and why.
 - :class:`FolderLock`: an exclusive lock on a folder (an ``flock`` on a ``.lock`` file inside it),
   so that two processes do not fill one output folder at once. The holder's process id is written
   in the file, and the error names it.
@@ -17,27 +18,45 @@ import tempfile
 from pathlib import Path
 from typing import IO, Any
 
-from mobile_agent.errors import ConfigError
+from mobile_agent.errors import ConfigError, StorageError
 
 LOCK_NAME = ".lock"
+
+
+def storage_error(exc: OSError, path: str | Path, what: str = "write") -> StorageError:
+    """A :class:`StorageError` for ``exc`` (disk full, read-only folder...): the file, its folder and why."""
+    if isinstance(exc, StorageError):
+        return exc
+    path = Path(path)
+    reason = exc.strerror or str(exc)
+    err = StorageError(f"cannot {what} {path.name} in {path.parent}: {reason}; free some space or choose "
+                       "another folder (what was written before is kept)")
+    err.errno = exc.errno
+    err.filename = str(path)
+    return err
 
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (unique temporary file, fsync, ``os.replace``)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise storage_error(exc, path) from exc
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError):
+            raise storage_error(exc, path) from exc
         raise
 
 
@@ -75,8 +94,11 @@ class FolderLock:
     def acquire(self) -> None:
         if self._file is not None:
             return
-        self.folder.mkdir(parents=True, exist_ok=True)
-        f = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held open while locked
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            f = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held open while locked
+        except OSError as exc:
+            raise storage_error(exc, self.path, "create") from exc
         try:
             _lock(f)
         except BlockingIOError:

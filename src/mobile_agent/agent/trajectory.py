@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 from mobile_agent.agent.record import StepRecord
 from mobile_agent.device.gestures import Gesture, LongPress, Swipe, Tap
 from mobile_agent.errors import redact
-from mobile_agent.fsutil import atomic_write_bytes, atomic_write_text  # noqa: F401 - re-exported
+from mobile_agent.fsutil import atomic_write_bytes, atomic_write_text, storage_error  # noqa: F401 - re-exported
 
 SUMMARY = "summary.json"
 STEPS = "steps.jsonl"
@@ -67,7 +67,10 @@ class TrajectoryWriter:
 
     def __init__(self, out_dir: str | Path) -> None:
         self.dir = Path(out_dir)
-        (self.dir / SCREENS).mkdir(parents=True, exist_ok=True)
+        try:
+            (self.dir / SCREENS).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise storage_error(exc, self.dir / SCREENS, "create") from exc
         self._lines: list[str] = []
         if (self.dir / STEPS).exists() or (self.dir / SUMMARY).exists():
             # A folder of an earlier run: start a fresh record rather than mix two runs.

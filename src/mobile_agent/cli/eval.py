@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from mobile_agent.errors import ConfigError
+from mobile_agent.errors import ConfigError, StorageError
 from mobile_agent.fsutil import FolderLock, atomic_write_text
 
 console = Console()
@@ -150,9 +150,12 @@ def _evaluate(config, selected, out: Path, workers: int, resume: bool, json_path
         "crashed": run.crashed, "interrupted": run.interrupted, "database": str(out / "results.sqlite"),
     })
     text = json.dumps(data, indent=2, default=str)
-    atomic_write_text(out / run.config_id / "results.json", text)
-    if json_path is not None:
-        atomic_write_text(json_path, text)
+    not_written: list[str] = []  # a full disk or a read-only folder: said at the end, exit 1; the database keeps all
+    for path in [out / run.config_id / "results.json"] + ([json_path] if json_path is not None else []):
+        try:
+            atomic_write_text(path, text)
+        except StorageError as exc:
+            not_written.append(str(exc))
     ok = sum(r.success for r in rows)
     if timing["steps"]:
         console.print(f"per task: median {timing['task_median_s']:.1f} s; per step: median "
@@ -180,7 +183,10 @@ def _evaluate(config, selected, out: Path, workers: int, resume: bool, json_path
         except Exception as exc:  # noqa: BLE001 - the results are stored; the page is a view of them
             console.print(f"[yellow]the HTML report could not be written: {escape(str(exc))}[/yellow]",
                           highlight=False)
-    return 0 if run.complete else 1
+    for why in not_written:
+        console.print(f"[red]error:[/red] {escape(why)}; the results are in {escape(str(out / 'results.sqlite'))} "
+                      "(rerun with --resume to write the files)", highlight=False, soft_wrap=True)
+    return 0 if run.complete and not not_written else 1
 
 
 def _timing(rows) -> dict:
