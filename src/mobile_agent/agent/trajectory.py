@@ -74,9 +74,10 @@ class TrajectoryWriter:
         self._lines: list[str] = []
         if (self.dir / STEPS).exists() or (self.dir / SUMMARY).exists():
             # A folder of an earlier run: start a fresh record rather than mix two runs.
-            for name in (STEPS, SUMMARY):
+            # Its screenshots go too (a rerun of a benchmark task writes its folder again).
+            for p in [self.dir / STEPS, self.dir / SUMMARY, *(self.dir / SCREENS).glob("*.png")]:
                 try:
-                    (self.dir / name).unlink()
+                    p.unlink()
                 except FileNotFoundError:
                     pass
 

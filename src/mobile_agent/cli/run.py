@@ -14,6 +14,7 @@ from rich.markup import escape
 from mobile_agent.agent.record import StepRecord, as_step_record
 from mobile_agent.device.gestures import NoGesture
 from mobile_agent.errors import ConfigError
+from mobile_agent.fsutil import FolderLock
 
 console = Console()
 
@@ -21,6 +22,20 @@ console = Console()
 def _default_out(instruction: str) -> Path:
     slug = re.sub(r"[^a-z0-9]+", "-", instruction.lower()).strip("-")[:40] or "run"
     return Path("runs") / f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{slug}"
+
+
+def _refuse_earlier_run(folder: Path) -> None:
+    """A :class:`ConfigError` when ``folder`` is a file or holds a run already (its steps, summary or
+    screenshots): a new run's record would be mixed with it."""
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(f"--out {folder} is a file; give a folder for the trajectory")
+    screens = folder / "screens"
+    kept = [n for n in ("summary.json", "steps.jsonl") if (folder / n).exists()]
+    if screens.is_dir() and any(screens.iterdir()):
+        kept.append("screens/")
+    if kept:
+        raise ConfigError(f"--out {folder} holds another run ({', '.join(kept)}); choose a new folder, or remove "
+                          "that run first")
 
 
 def _step_line(step: StepRecord | dict[str, Any]) -> str:
@@ -113,6 +128,11 @@ def register(app: typer.Typer) -> None:
         perception_mode = perception_mode.strip().lower()
         if perception_mode not in ("vision", "hybrid"):
             raise ConfigError(f"--perception must be vision or hybrid, got {perception_mode!r}")
+        if out is not None:  # before any work: a folder in use, or holding another run, is refused
+            if out.exists() and not out.is_dir():
+                raise ConfigError(f"--out {out} is a file; give a folder for the trajectory")
+            with FolderLock(out, "run"):
+                _refuse_earlier_run(out)
         chat = make_chat_model(model, base_url=base_url, api_key_env=api_key_env, timeout_s=model_timeout)
         executor_chat = make_chat_model(executor_model, base_url=base_url, api_key_env=api_key_env,
                                         timeout_s=model_timeout) if executor_model else None
@@ -169,9 +189,13 @@ def register(app: typer.Typer) -> None:
         console.print(f"[bold]{escape(instruction)}[/bold]  " + escape(
             f"({getattr(agent, 'name', chat.name)} on {device}, {mode} mode, {perception_mode} perception; "
             f"trajectory in {out_dir})"), highlight=False)
+        lock = FolderLock(out_dir, "run")  # two runs never fill one folder
+        lock.acquire()
         try:
+            _refuse_earlier_run(out_dir)  # again, now that the folder is ours
             result = agent.run(instruction, out_dir)
         finally:
+            lock.release()
             if view is not None:
                 summary_file = Path(out_dir) / "summary.json"
                 if summary_file.exists():
