@@ -33,11 +33,17 @@ def suite_defs(suite: str = "mobile-eval") -> list[TaskDef]:
     return task_defs()
 
 
+#: Variants are numbered 0..MAX_VARIANT (a seed offset; the results database stores it in 64 bits).
+MAX_VARIANT = 999_999
+
+
 def parse_task_key(key: str) -> tuple[str, int]:
     """``"notes-2"`` -> ("notes-2", 0); ``"notes-2#3"`` -> ("notes-2", 3)."""
     tid, _, var = key.partition("#")
-    if var and not var.isdigit():
+    if var and not (var.isascii() and var.isdigit()):
         raise ConfigError(f"bad task key {key!r}: the variant after # is a number (notes-2#3)")
+    if var and (len(var) > 7 or int(var) > MAX_VARIANT):
+        raise ConfigError(f"bad task key {key!r}: variants go from 0 to {MAX_VARIANT}")
     return tid.strip(), int(var or 0)
 
 
@@ -47,8 +53,8 @@ def select(suite: str = "mobile-eval", ids: Sequence[str] | None = None, tier: i
     task runs as variants 0..``variants``-1."""
     defs = suite_defs(suite)
     by_id = {d.id: d for d in defs}
-    if variants < 1:
-        raise ConfigError(f"--variants must be at least 1, got {variants}")
+    if not 1 <= variants <= 1000:
+        raise ConfigError(f"--variants must be from 1 to 1000, got {variants}")
     if tier is not None and tier not in (1, 2, 3):
         raise ConfigError(f"--tier must be 1, 2 or 3, got {tier}")
     chosen: list[tuple[TaskDef, list[int]]] = []

@@ -74,6 +74,13 @@ def register(app: typer.Typer) -> None:
 
         from mobile_agent.bench.engines import ENGINES, parse_devices
 
+        # values checked before any work (and before the output folder is made)
+        if workers < 1:
+            raise ConfigError(f"--workers must be at least 1, got {workers}")
+        if out.exists() and not out.is_dir():
+            raise ConfigError(f"--out {out} is a file; give a folder (it gets results.sqlite and the trajectories)")
+        if json_path is not None and json_path.is_dir():
+            raise ConfigError(f"--json {json_path} is a folder; give a file name (for example {json_path / 'results.json'})")
         if engine not in ENGINES:
             raise ConfigError(f"unknown engine {engine!r}: use one of {', '.join(ENGINES)}")
         pool = parse_devices(devices)

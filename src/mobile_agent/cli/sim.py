@@ -62,7 +62,7 @@ def tree(app: AppName = None, dark: Dark = False, seed: Seed = 0, width: Width =
 
 @sim_app.command("serve")
 def serve(seed: Seed = 0, dark: Dark = False, app: AppName = None,
-          port: Annotated[int, typer.Option(help="Port on 127.0.0.1 (0: a free one).")] = 0,
+          port: Annotated[int, typer.Option(min=0, max=65535, help="Port on 127.0.0.1 (0: a free one).")] = 0,
           record: Annotated[Optional[Path], typer.Option(help="Write each gesture as a JSON line here.")] = None,
           width: Width = 1080, height: Height = 2400) -> None:
     """Show the simulated phone in a browser: click to tap, drag to swipe, type into the focused field."""
