@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from PIL import Image, UnidentifiedImageError
+from PIL import Image, ImageOps, UnidentifiedImageError
 
 from mobile_agent.errors import ImageError
 
@@ -171,6 +171,19 @@ def to_rgb(image: Image.Image) -> Image.Image:
     return image.convert("RGB")
 
 
+#: The most pixels a screenshot may have (decoded: 3 bytes each). Pillow's own limit (89 M, an
+#: error only at twice that) lets a small compressed file expand to gigabytes; 8K is 33 M.
+MAX_PIXELS = 40_000_000
+
+
+def check_pixels(image: Image.Image, name: str = "image") -> None:
+    """:class:`ImageError` when ``image`` (opened, not yet decoded) has more than :data:`MAX_PIXELS`."""
+    w, h = image.size
+    if w * h > MAX_PIXELS:
+        raise ImageError(f"{name} is {w}x{h} pixels, too large to be a screenshot (at most {MAX_PIXELS // 1_000_000} "
+                         "million pixels)")
+
+
 def load_image(source: str | Path | bytes | Image.Image) -> Image.Image:
     """Load a screenshot from a path, PNG/JPEG bytes or a PIL image, as an RGB image.
 
@@ -198,7 +211,9 @@ def load_image(source: str | Path | bytes | Image.Image) -> Image.Image:
             if path.stat().st_size == 0:
                 raise ImageError(f"image file is empty: {name}")
             image = Image.open(path)
+        check_pixels(image, name)  # from the header, before the pixels are decoded
         image.load()
+        image = ImageOps.exif_transpose(image)  # a JPEG taken sideways is read the way it was shot
     except ImageError:
         raise
     except Image.DecompressionBombError as exc:

@@ -46,8 +46,8 @@ from mobile_agent.device.adb.text import (
     unicode_pieces,
 )
 from mobile_agent.device.base import check_point
-from mobile_agent.errors import DeviceDisconnectedError, DeviceError, InvalidGestureError
-from mobile_agent.types import Box, to_rgb
+from mobile_agent.errors import DeviceDisconnectedError, DeviceError, ImageError, InvalidGestureError
+from mobile_agent.types import Box, check_pixels, to_rgb
 
 __all__ = ["AdbDevice", "PNG_SIGNATURE", "UI_DUMP_PATH"]
 
@@ -251,7 +251,10 @@ class AdbDevice:
                 )
         try:
             image = Image.open(io.BytesIO(data))
+            check_pixels(image, f"the screenshot of device {self.serial}")  # before decoding
             image.load()
+        except ImageError as exc:
+            raise DeviceError(str(exc)) from exc
         except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
             self._raise_if_gone("taking a screenshot")
             raise DeviceError(

@@ -145,6 +145,10 @@ class _Frame:
 KEY_ROWS = ["qwertyuiop", "asdfghjkl", "zxcvbnm"]
 
 
+#: The longest side of a simulated screen (a 4K tablet's is 3840): 4096x4096 is 50 MB a frame.
+MAX_SIDE = 4096
+
+
 class SimPhone:
     """A simulated Android phone. Deterministic: the same seed and gestures give the same pixels.
 
@@ -171,6 +175,8 @@ class SimPhone:
                  disturbances: Iterable[str] = (), look: Look | None = None) -> None:
         if width < 240 or height < 320:
             raise ConfigError(f"screen {width}x{height} is too small: at least 240x320")
+        if width > MAX_SIDE or height > MAX_SIDE:  # checked before any pixel is allocated
+            raise ConfigError(f"screen {width}x{height} is too large: at most {MAX_SIDE} pixels a side")
         self.look = look or DEFAULT_LOOK
         self.look.check()
         self.seed = seed
