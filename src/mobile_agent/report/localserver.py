@@ -11,8 +11,11 @@ Guards, because any web page the user visits can send requests to localhost:
 - a request that changes something (POST) must be same-origin: a foreign ``Origin`` or a
   ``Sec-Fetch-Site`` of cross-site/same-site gets 403, and its body must be ``application/json``
   (415 otherwise: a cross-site form or text/plain POST cannot be made to look like one);
-- an idle connection is closed after ``idle_timeout`` seconds; at most ``max_connections`` are
-  served at once (one thread each); more get 503 at once.
+- an idle connection is closed after ``idle_timeout`` seconds; a request's head and body must
+  arrive within ``request_timeout`` seconds in all (a client that sends a header line every few
+  seconds cannot hold a slot); at most ``max_connections`` are served at once (one thread each);
+  more get 503 at once;
+- a JSON body nested too deeply for the parser is a 400, as any unreadable body.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ def text_response(text: str, status: int = 200, ctype: str = "text/plain; charse
 
 
 IDLE_TIMEOUT_S = 15.0
+REQUEST_TIMEOUT_S = 10.0
 MAX_CONNECTIONS = 32
 _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 24\r\n"
          b"Connection: close\r\nRetry-After: 1\r\n\r\ntoo many connections now")
@@ -93,11 +97,36 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-def _make_handler(route: Handler, idle_timeout: float = IDLE_TIMEOUT_S) -> type[BaseHTTPRequestHandler]:
+def _make_handler(route: Handler, idle_timeout: float = IDLE_TIMEOUT_S,
+                  request_timeout: float = REQUEST_TIMEOUT_S) -> type[BaseHTTPRequestHandler]:
     class _H(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         server_version = "mobile-agent"
         timeout = idle_timeout  # a connection that sends nothing for this long is closed
+        _deadline: threading.Timer | None = None
+
+        def handle_one_request(self) -> None:
+            # The request's head (and body) in request_timeout seconds in all, however slowly it comes:
+            # past it the connection is cut, which ends the read and frees the slot.
+            self._deadline = threading.Timer(request_timeout, self._cut)
+            self._deadline.daemon = True
+            self._deadline.start()
+            try:
+                super().handle_one_request()
+            finally:
+                self._deadline.cancel()
+
+        def _cut(self) -> None:
+            self.close_connection = True
+            try:
+                self.connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+        def _received(self) -> None:
+            """The whole request is in: its deadline no longer applies (the answer may take longer)."""
+            if self._deadline is not None:
+                self._deadline.cancel()
 
         def _refusal(self, method: str) -> Response | None:
             """Why this request is refused (Host, Origin, body type), or None."""
@@ -139,8 +168,14 @@ def _make_handler(route: Handler, idle_timeout: float = IDLE_TIMEOUT_S) -> type[
                     self._send((413, "text/plain", b"request body too large"))
                     return
                 body = self.rfile.read(n)
+                if len(body) < n:  # cut short (the request's deadline, or the client left)
+                    self.close_connection = True
+                    return
+            self._received()
             try:
                 resp = route(method, parts.path, parse_qs(parts.query), body)
+            except RecursionError:  # a JSON body nested deeper than the parser goes
+                resp = text_response("the request body is nested too deeply", 400)
             except Exception as exc:  # noqa: BLE001 - one bad request must not stop the server
                 log.exception("request %s %s failed", method, parts.path)
                 resp = text_response(f"error: {exc}", 500)
@@ -179,11 +214,13 @@ class LocalServer:
     """Serve ``route`` over HTTP on ``host:port`` from a background thread."""
 
     def __init__(self, route: Handler, host: str = "127.0.0.1", port: int = 0, *,
-                 idle_timeout: float = IDLE_TIMEOUT_S, max_connections: int = MAX_CONNECTIONS) -> None:
+                 idle_timeout: float = IDLE_TIMEOUT_S, max_connections: int = MAX_CONNECTIONS,
+                 request_timeout: float = REQUEST_TIMEOUT_S) -> None:
         self._route = route
         self.host = host
         self.port = port
         self.idle_timeout = idle_timeout
+        self.request_timeout = request_timeout
         self.max_connections = max_connections
         self._httpd: _Server | None = None
         self._thread: threading.Thread | None = None
@@ -201,7 +238,8 @@ class LocalServer:
         """Bind the port (raises :class:`ConfigError` when it is taken) and return the URL."""
         if self._httpd is None:
             try:
-                self._httpd = _Server((self.host, self.port), _make_handler(self._route, self.idle_timeout),
+                self._httpd = _Server((self.host, self.port),
+                                      _make_handler(self._route, self.idle_timeout, self.request_timeout),
                                       self.max_connections)
             except OSError as exc:
                 raise ConfigError(f"cannot listen on {self.host}:{self.port}: {exc.strerror or exc} "

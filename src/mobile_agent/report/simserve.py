@@ -185,6 +185,8 @@ class PhoneServer:
                 if not isinstance(g, dict):
                     raise ValueError("the gesture must be a JSON object")
                 return json_response(self.apply(g))
+            except RecursionError:
+                return json_response({"error": "the gesture is nested too deeply to be one"}, 400)
             except (ValueError, UnicodeDecodeError, InvalidGestureError) as exc:
                 return json_response({"error": str(exc)}, 400)
         if path in ("/", "/index.html", "/screen.png", "/api/state", "/api/gesture"):
