@@ -202,6 +202,7 @@ class StepRun:
     calls: Calls
     t0: float
     writer: TrajectoryWriter
+    tree: str | None = None  # the accessibility tree grounding read (hybrid perception), for --confirm
 
 
 def is_risky(op: Operation) -> bool:
@@ -336,7 +337,8 @@ class Agent:
         point = gesture_point(gesture) if not isinstance(gesture, Swipe) else None
         where = f" at ({point[0]}, {point[1]})" if point is not None else ""
         grounding = rec.grounding.to_dict() if rec.grounding is not None else None
-        risk = decide(op, grounding, self.perception, ctx.screenshot, s.risk_rules) if s.confirm is not None else None
+        risk = decide(op, grounding, self.perception, ctx.screenshot, s.risk_rules, step.tree) \
+            if s.confirm is not None else None
         if risk is not None and risk.risky:
             if not s.confirm(op, f"{op}{where}: {risk.why}"):
                 raise end("interrupted", f"the user declined {op}")
@@ -430,7 +432,7 @@ class Agent:
         p = self.perception
         # Hybrid grounding: the screen's accessibility tree, where the device gives one, goes with
         # the screenshot (perception checks that the two agree).
-        tree = self._ui_tree() if s.perception_mode == "hybrid" else None
+        tree = step.tree = self._ui_tree() if s.perception_mode == "hybrid" else None
         more = {"tree": tree} if tree is not None else {}
         if op.grounds == "text":
             g = p.ground_text(ctx.screenshot, op.words(), choose=choose, **more)

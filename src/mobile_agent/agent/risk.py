@@ -2,7 +2,11 @@
 touched, never on the model's own words.
 
 - Click Text: the text of the grounded element (what OCR read where the tap lands).
-- Click Icon: the icon's description and any text grounding read on it (a trash can, a paper plane).
+- Click Icon: what the icon under the tap is, whatever the model called it: the glyph the icon
+  matcher recognises in the chosen box (a trash can deletes, a paper plane sends, a download arrow
+  installs, a credit card pays: "dustbin" and "waste basket" on Mail's trash ask), the
+  accessibility tree's content-desc or text at the tap where there is a tree, and any text read on
+  it; the model's description counts too, but only to ask more, never less.
 - A generic confirmation (OK, Yes, Continue, Allow...) is risky when the screen around it names a
   risky act ("Delete 3 messages?", "Pay $12.00"): the screen's other lines are its context.
 - Type: the typed text is content, never a reason (``Type (please send money)`` is not risky); a
@@ -170,11 +174,73 @@ SAFE = RiskDecision(False)
 SAFE_OPERATIONS = frozenset({"OpenApp", "PageUp", "PageDown", "Back", "Exit", "Wait", "Stop"})
 
 
+#: Glyphs whose meaning is an act to confirm, as the icon matcher names them, and the act.
+RISKY_GLYPHS: dict[str, str] = {"trash can": "deletes", "paper plane": "sends", "download": "installs",
+                                "credit card": "pays"}
+#: Other common glyphs: a box is one of the risky glyphs only if it looks more like it than like these.
+OTHER_GLYPHS: tuple[str, ...] = (
+    "battery", "archive", "envelope", "back arrow", "more options", "search", "star", "heart", "share",
+    "settings gear", "home", "menu", "pencil", "bell", "plus", "close", "account", "calendar", "camera", "phone",
+    "play", "refresh", "filter", "bookmark", "shopping cart", "location pin", "microphone", "reply", "forward",
+    "lock", "folder", "image", "check", "info", "link", "copy", "cast")
+#: The least score of the matcher for a glyph to be recognised.
+GLYPH_MIN_SCORE = 0.75
+
+
+def glyph_at(perception: Any, screenshot: Any, box: Sequence[int]) -> tuple[str, float] | None:
+    """The risky glyph (a key of :data:`RISKY_GLYPHS`) the perception's icon matcher sees in ``box``
+    of ``screenshot``, with its score; None when the box is none of them, or there is no matcher."""
+    matcher = getattr(perception, "matcher", None)
+    if matcher is None or not hasattr(matcher, "score") or screenshot is None:
+        return None
+    try:
+        import numpy as np
+
+        from mobile_agent.types import Box
+
+        rgb = np.asarray(screenshot.convert("RGB"))
+        b = Box(*[int(v) for v in box[:4]])
+        knows = getattr(matcher, "knows", lambda d: True)
+        risky = {g: float(matcher.score(rgb, [b], g)[0]) for g in RISKY_GLYPHS if knows(g)}
+        if not risky:
+            return None
+        glyph, score = max(risky.items(), key=lambda kv: kv[1])
+        if score < GLYPH_MIN_SCORE:
+            return None
+        for other in OTHER_GLYPHS:  # only a shape that looks like a risky glyph pays for the comparison
+            if knows(other) and float(matcher.score(rgb, [b], other)[0]) > score:
+                return None
+        return glyph, score
+    except Exception:  # noqa: BLE001 - no matcher answer: the other signs decide
+        return None
+
+
+def tree_label_at(tree: str | None, point: Sequence[int] | None) -> str | None:
+    """The content-desc or text of the smallest labelled node of a uiautomator dump under ``point``."""
+    if not tree or point is None:
+        return None
+    from mobile_agent.device.uitree import parse_tree
+
+    try:
+        nodes = parse_tree(tree)
+    except ValueError:
+        return None
+    x, y = int(point[0]), int(point[1])
+    under = [n for n in nodes if n.label.strip() and n.bounds.x1 <= x < n.bounds.x2 and n.bounds.y1 <= y < n.bounds.y2]
+    if not under:
+        return None
+    best = min(under, key=lambda n: (n.bounds.x2 - n.bounds.x1) * (n.bounds.y2 - n.bounds.y1))
+    return best.label.strip()
+
+
 def assess(op: Any, *, touched_text: str | None = None, screen_text: Sequence[str] | Iterable[str] = (),
-           rules: RiskRules | None = None) -> RiskDecision:
+           rules: RiskRules | None = None, glyph: tuple[str, float] | None = None,
+           tree_label: str | None = None) -> RiskDecision:
     """Decide on ``op`` from what it will touch: ``touched_text`` is the grounded element's text
     (Click Text: the OCR text at the tap; Click Icon: any text read on the icon), ``screen_text``
-    the screen's other lines. See the module docstring for the rules."""
+    the screen's other lines, ``glyph`` the risky glyph the icon matcher recognised at the tap
+    (:func:`glyph_at`), ``tree_label`` the accessibility tree's label there (:func:`tree_label_at`).
+    See the module docstring for the rules."""
     rules = rules or RiskRules()
     kind = type(op).__name__
     if kind == "Type":
@@ -184,6 +250,17 @@ def assess(op: Any, *, touched_text: str | None = None, screen_text: Sequence[st
         return SAFE
     if kind in SAFE_OPERATIONS:
         return SAFE
+    if glyph is not None:  # what the icon is, whatever the model called it
+        name, _ = glyph
+        act = RISKY_GLYPHS[name]
+        label = f"the {name} icon" + (f" ({tree_label})" if tree_label else "")
+        return RiskDecision(True, f"{label} {act} (the glyph at the tap)", label)
+    if tree_label:
+        hit = rules.match(tree_label)
+        if hit is not None:
+            act, word = hit
+            return RiskDecision(True, f"{tree_label!r} {act} (the screen's accessibility label at the tap, matches "
+                                      f"{word!r})", tree_label)
     if getattr(op, "description", None):  # Click Icon (and a long press on an icon)
         desc = str(getattr(op, "description"))
         touched = f"{desc} icon" + (f" ({touched_text})" if touched_text else "")
@@ -237,18 +314,39 @@ def screen_lines(perception: Any, image: Any) -> list[str]:
         return []
 
 
+def chosen_candidate(grounding: Any) -> Any:
+    """The chosen candidate (dict or record) of a step's grounding, or None."""
+    if grounding is None:
+        return None
+    get = grounding.get if isinstance(grounding, dict) else (lambda k: getattr(grounding, k, None))
+    cands, chosen = get("candidates"), get("chosen")
+    if not cands or not isinstance(chosen, int) or isinstance(chosen, bool) or not 0 <= chosen < len(cands):
+        return None
+    return cands[chosen]
+
+
 def decide(op: Any, grounding: Any, perception: Any = None, screenshot: Any = None,
-           rules: RiskRules | None = None) -> RiskDecision:
-    """The decision for a grounded step: :func:`assess` on the chosen candidate's text and the
-    screen's lines (``rules`` None: the built-in words and the user's file, :func:`load_rules`).
-    The agent loops call this at the one place they ask the user."""
+           rules: RiskRules | None = None, tree: str | None = None) -> RiskDecision:
+    """The decision for a grounded step: :func:`assess` on what is under the tap (the chosen
+    candidate's text; for an icon, the glyph the matcher recognises there; the accessibility
+    ``tree``'s label there where the step had one) and the screen's lines (``rules`` None: the
+    built-in words and the user's file, :func:`load_rules`). The agent loops call this at the one
+    place they ask the user."""
     if rules is None:
         rules = _default_rules()
     kind = type(op).__name__
     if kind in SAFE_OPERATIONS or kind == "Type":
         return assess(op, rules=rules)
-    return assess(op, touched_text=touched_text_of(grounding), screen_text=screen_lines(perception, screenshot),
-                  rules=rules)
+    cand = chosen_candidate(grounding)
+    get = (cand.get if isinstance(cand, dict) else (lambda k: getattr(cand, k, None))) if cand is not None else None
+    text = touched_text_of(grounding)
+    glyph = tree_label = None
+    if get is not None:
+        if not text and get("box"):  # an icon: what is it?
+            glyph = glyph_at(perception, screenshot, get("box"))
+        tree_label = tree_label_at(tree, get("point"))
+    return assess(op, touched_text=text, screen_text=screen_lines(perception, screenshot), rules=rules,
+                  glyph=glyph, tree_label=tree_label)
 
 
 def _default_rules() -> RiskRules:

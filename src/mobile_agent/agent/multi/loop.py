@@ -276,7 +276,8 @@ class MultiAgent:
             self.alerts.append(f"{op} could not be carried out: "
                                f"{(rec.grounding.message if rec.grounding else '') or 'nothing matched'}")
             return finish("dry_run" if s.dry_run else None, screen)
-        risk = decide(act_op, grounding, self.perception, screen, s.risk_rules) if s.confirm is not None else None
+        risk = decide(act_op, grounding, self.perception, screen, s.risk_rules, piece.tree) \
+            if s.confirm is not None else None
         if risk is not None and risk.risky:
             if not s.confirm(act_op, f"{act_op}{where}: {risk.why}"):
                 fail("interrupted", f"the user declined {act_op}")
