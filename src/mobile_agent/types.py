@@ -7,6 +7,7 @@ Every layer may import this module; it imports nothing from the rest of the pack
 from __future__ import annotations
 
 import io
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
@@ -169,6 +170,24 @@ def to_rgb(image: Image.Image) -> Image.Image:
         hi = arr.max() or 1.0
         return Image.fromarray((arr * (255.0 / hi)).astype("uint8"), "L").convert("RGB")
     return image.convert("RGB")
+
+
+#: Quote marks other than the ASCII one that could read as the end of a quoted text.
+_OTHER_QUOTES = {"\u201c": "\\u201c", "\u201d": "\\u201d", "\u201e": "\\u201e", "\u00ab": "\\u00ab",
+                 "\u00bb": "\\u00bb", "\u300c": "\\u300c", "\u300d": "\\u300d", "\uff02": "\\uff02"}
+
+
+def quote_screen_text(text: str, limit: int = 80) -> str:
+    """Text read off a screen, quoted as data for a model's prompt: a JSON string literal (its quotes,
+    backslashes and line breaks escaped, and the other quote marks too), on one line, at most
+    ``limit`` characters, so that a screen cannot close the quote and write instructions of its own."""
+    flat = " ".join(str(text).split())
+    if len(flat) > limit:
+        flat = flat[: limit - 1] + "…"
+    quoted = json.dumps(flat, ensure_ascii=False)
+    for mark, escaped in _OTHER_QUOTES.items():
+        quoted = quoted.replace(mark, escaped)
+    return quoted
 
 
 #: The most pixels a screenshot may have (decoded: 3 bytes each). Pillow's own limit (89 M, an

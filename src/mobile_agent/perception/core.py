@@ -25,7 +25,7 @@ from mobile_agent.perception.positions import in_region, parse_position, positio
 from mobile_agent.perception.results import Candidate, ChooseFn, Grounding, IconBox, ParseResult, TextLine
 from mobile_agent.perception.missed_text import badge_boxes, display_boxes
 from mobile_agent.perception.textmatch import TextMatch, closest_texts, compact, is_glyph_target, match_lines
-from mobile_agent.types import Box, load_image
+from mobile_agent.types import Box, load_image, quote_screen_text
 
 
 @dataclass
@@ -756,7 +756,8 @@ def _best_tier(matches: list[TextMatch]) -> list[TextMatch]:
 
 
 def _quote_list(items: Sequence[str]) -> str:
-    return ", ".join(f'"{t}"' for t in items) if items else "(none)"
+    """Screen texts for a message the model reads: each a JSON string (it cannot close its quote)."""
+    return ", ".join(quote_screen_text(t) for t in items) if items else "(none)"
 
 
 def icon_above_label(rgb: np.ndarray, label: Box, other_text: Sequence[Box] = ()) -> Box | None:

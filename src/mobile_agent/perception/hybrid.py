@@ -20,7 +20,7 @@ from rapidfuzz import fuzz
 
 from mobile_agent.perception.results import TextLine
 from mobile_agent.perception.textmatch import compact, normalize_text
-from mobile_agent.types import Box
+from mobile_agent.types import Box, quote_screen_text
 
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
 
@@ -149,7 +149,7 @@ class ScreenTree:
             missing = [n.text for n in picked if not _on_picture(n, lines)][:3]
             return (f"the accessibility tree disagrees with the screenshot (stale or drawn by the app itself): "
                     f"{len(picked) - seen} of its {len(picked)} texts are not on the picture, e.g. "
-                    + ", ".join(f'"{t}"' for t in missing))
+                    + ", ".join(quote_screen_text(t) for t in missing))
         return None
 
     def label_lines(self, attr: str) -> list[tuple[TreeNode, TextLine]]:

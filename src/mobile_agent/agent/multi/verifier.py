@@ -28,6 +28,7 @@ from mobile_agent.agent.operations import ClickIcon, ClickText, OpenApp, Operati
 from mobile_agent.agent.planner import Calls, PlanContext, Reflection, ask
 from mobile_agent.agent.reflection import screen_changed
 from mobile_agent.model.base import ChatModel, Message, TextPart, encode_image
+from mobile_agent.types import quote_screen_text
 
 #: How alike (0..1) a line on screen must be to the typed text to be taken for the field showing it wrongly.
 SIMILAR = 0.6
@@ -52,7 +53,8 @@ class Check:
     def message(self) -> str:
         """What the manager is told when the check failed."""
         if self.name == "typed_text":
-            return (f"the verifier read the field back: it shows {self.seen!r}, not {self.expected!r} "
+            return (f"the verifier read the field back: it shows {quote_screen_text(str(self.seen))}, not "
+                    f"{quote_screen_text(str(self.expected))} "
                     f"(read through {self.method}); the text must be corrected")
         if self.name == "app_in_front":
             return f"Open App ({self.expected}) did not bring the app to the front: {self.seen}"
