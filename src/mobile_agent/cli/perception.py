@@ -12,6 +12,18 @@ import typer
 from mobile_agent.errors import ConfigError
 
 
+def _load(image: Path):
+    """The screenshot at ``image``; one that is missing or unreadable is a usage error (exit 2), so that
+    ``locate``'s exit 1 means only "not found"."""
+    from mobile_agent.errors import ImageError
+    from mobile_agent.types import load_image
+
+    try:
+        return load_image(image)
+    except ImageError as exc:
+        raise ConfigError(str(exc)) from None
+
+
 def _perception(ocr: str, detector: str, matcher: str = "offline"):
     from mobile_agent.perception import Perception
 
@@ -28,9 +40,8 @@ def parse_cmd(
 ) -> None:
     """Every text line and icon box found on IMAGE, with timings."""
     from mobile_agent.perception.marks import draw_marks
-    from mobile_agent.types import load_image
 
-    img = load_image(image)
+    img = _load(image)
     p = _perception(ocr, detector)
     res = p.parse(img, icons=icons)
     if annotate is not None:
@@ -71,15 +82,17 @@ def locate_cmd(
     detector: str = typer.Option("cv", "--detector", help="Icon detector: cv, yolo:PATH or gdino:PATH."),
     matcher: str = typer.Option("offline", "--matcher", help="Icon matcher: offline, marks or clip:PATH."),
 ) -> None:
-    """The candidates for a target on IMAGE, best first (exit 0 when something is found, 1 when nothing)."""
-    from mobile_agent.types import load_image
+    """The candidates for a target on IMAGE, best first: the one chosen (marked *), then the others by score.
+
+    Exit 0 when something is found, 1 when nothing is, 2 when IMAGE is missing or unreadable or the
+    options are wrong."""
 
     given = [v for v in (text, icon, app_name) if v is not None]
     if len(given) != 1:
         raise ConfigError("locate needs exactly one of --text, --icon or --app")
     if app_name is not None and position:
         raise ConfigError("--position applies to --text and --icon, not to --app")
-    img = load_image(image)
+    img = _load(image)
     p = _perception(ocr, detector, matcher)
     pos = position or ()
     if text is not None:
@@ -92,7 +105,10 @@ def locate_cmd(
         typer.echo(json.dumps(g.to_dict(), ensure_ascii=False))
     else:
         typer.echo(f"status: {g.status}")
-        for i, c in enumerate(g.candidates):
+        # the chosen one first, then the others by the score shown (the ranking also weighs the place
+        # and the position asked for, so its order can differ from the scores')
+        shown = sorted(g.candidates, key=lambda c: (not (g.chosen is not None and c == g.chosen), -c.score))
+        for i, c in enumerate(shown):
             mark = "*" if g.chosen is not None and c == g.chosen else " "
             label = f"  {c.text!r}" if c.text else ""
             typer.echo(f"{mark}{i}: point ({c.point.x}, {c.point.y})  box {list(c.box.as_tuple())}  "

@@ -17,6 +17,12 @@ from mobile_agent.errors import ConfigError
 
 console = Console()
 
+MODEL_NEEDED = ("run needs a model to plan the steps: --model gpt-4o (key in OPENAI_API_KEY), --model "
+                "claude-sonnet-4-5 (ANTHROPIC_API_KEY), a local server (--model llava --base-url "
+                "http://localhost:11434/v1), or offline, with no key: --model scripted:FILE, replies from a file "
+                "separated by lines holding only ---. Example: mobile-agent run \"Turn on the dark mode\" "
+                "--model gpt-4o --device sim")
+
 
 def _default_out(instruction: str) -> Path:
     slug = re.sub(r"[^a-z0-9]+", "-", instruction.lower()).strip("-")[:40] or "run"
@@ -56,8 +62,10 @@ def register(app: typer.Typer) -> None:
     def run(
         instruction: str = typer.Argument(..., help="What the agent should do, e.g. \"Turn on the dark mode\"."),
         device: str = typer.Option("sim", "--device", help="sim, adb, or adb:SERIAL."),
-        model: str = typer.Option(..., "--model", help="Model name (gpt-4o, qwen-vl-max, claude-...), or "
-                                  "openai:NAME, anthropic:NAME, scripted:FILE."),
+        model: Optional[str] = typer.Option(None, "--model", help="Required: the model that plans. gpt-4o, "
+                                            "claude-sonnet-4-5, a model on --base-url (qwen-vl-max, llava...), "
+                                            "openai:NAME, anthropic:NAME, or scripted:FILE (replies from a file, "
+                                            "offline)."),
         base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible (or Anthropic) endpoint, "
                                                "e.g. http://localhost:11434/v1."),
         api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="Environment variable holding the key "
@@ -81,9 +89,10 @@ def register(app: typer.Typer) -> None:
         max_side: int = typer.Option(1024, "--max-side", min=64, help="Longest side of screenshots sent to the model."),
         jpeg_quality: int = typer.Option(80, "--jpeg-quality", min=1, max=95, help="JPEG quality of screenshots sent."),
         ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
-        perception_mode: str = typer.Option("hybrid", "--perception", help="hybrid (default: the phone's "
-                                            "accessibility tree beside the pixels, where the device gives one; "
-                                            "vision where it does not) or vision (pixels only)."),
+        perception_mode: str = typer.Option("hybrid", "--perception", help="hybrid (run's default: the "
+                                            "phone's accessibility tree beside the pixels, where the device gives "
+                                            "one; vision where it does not) or vision (pixels only; eval's "
+                                            "default, the paper's method)."),
         seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone (sim only)."),
         live: bool = typer.Option(False, "--live", help="Serve a page on 127.0.0.1 that shows each step as it happens."),
         mode: str = typer.Option("single", "--mode", help="single (one ReAct agent, the paper's method) or multi "
@@ -91,8 +100,11 @@ def register(app: typer.Typer) -> None:
         executor_model: Optional[str] = typer.Option(None, "--executor-model", help="--mode multi: the executor's "
                                                      "model (e.g. a cheaper one; default: --model)."),
     ) -> None:
-        """Carry out INSTRUCTION on a phone. Exit 0 when it was completed and confirmed, 1 otherwise, 2 on a
-        usage or configuration error."""
+        """Carry out INSTRUCTION on a phone with a model that plans each step.
+
+        Exit 0 when it was completed and confirmed, 1 otherwise, 2 on a usage or configuration error.
+        Offline, with no key: --model scripted:FILE plays the replies in FILE (separated by lines holding
+        only ---)."""
         from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
         from mobile_agent.device import open_device
         from mobile_agent.model import make_chat_model
@@ -108,6 +120,8 @@ def register(app: typer.Typer) -> None:
             raise ConfigError(f"unknown mode {mode!r}: use single or multi")
         if executor_model and mode != "multi":
             raise ConfigError("--executor-model is for --mode multi (single mode has one model)")
+        if model is None or not model.strip():
+            raise ConfigError(MODEL_NEEDED)
         perception_mode = perception_mode.strip().lower()
         if perception_mode not in ("vision", "hybrid"):
             raise ConfigError(f"--perception must be vision or hybrid, got {perception_mode!r}")

@@ -87,7 +87,8 @@ class OpenAIChatModel:
         self.temperature = temperature
         self.image_detail = image_detail
         self.token_param = "max_tokens"
-        key = resolve_key(api_key, api_key_env, f"model {model}")
+        where = base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+        key = resolve_key(api_key, api_key_env, f"model {model} at {where}")
         try:
             self._client = openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout_s, max_retries=0)
         except openai.OpenAIError as exc:
