@@ -25,8 +25,14 @@ MODEL_NEEDED = ("run needs a model to plan the steps: --model gpt-4o (key in OPE
 
 
 def _default_out(instruction: str) -> Path:
+    """``runs/<time>-<instruction>``, with ``~2``, ``~3``... after it when a run of the same second has it."""
     slug = re.sub(r"[^a-z0-9]+", "-", instruction.lower()).strip("-")[:40] or "run"
-    return Path("runs") / f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{slug}"
+    out = Path("runs") / f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{slug}"
+    n = 1
+    while out.exists():
+        n += 1
+        out = out.with_name(f"{out.name.rsplit('~', 1)[0]}~{n}")
+    return out
 
 
 def _step_line(step: StepRecord | dict[str, Any]) -> str:
@@ -72,7 +78,9 @@ def register(app: typer.Typer) -> None:
                                                   "(default OPENAI_API_KEY, or ANTHROPIC_API_KEY for Claude)."),
         max_steps: int = typer.Option(20, "--max-steps", min=1, help="Step limit."),
         time_limit: float = typer.Option(900.0, "--time-limit", min=1.0, help="Wall-clock limit in seconds."),
-        out: Optional[Path] = typer.Option(None, "--out", help="Trajectory folder (default runs/<time>-<instruction>)."),
+        out: Optional[Path] = typer.Option(None, "--out", help="Trajectory folder (default runs/<time>-<instruction>). "
+                                           "A folder that holds a run is refused, unless --overwrite."),
+        overwrite: bool = typer.Option(False, "--overwrite", help="Replace the run in --out."),
         confirm: bool = typer.Option(False, "--confirm", help="Ask before touching what sends, buys, pays, deletes, "
                                      "installs, signs out or confirms (the grounded element's text or icon, and the "
                                      "screen around an OK), and before Enter inside Type."),
@@ -157,7 +165,7 @@ def register(app: typer.Typer) -> None:
             history_screens=history_screens, confirm=ask if confirm else None, dry_run=dry_run, reflect=reflect,
             risk_rules=load_rules(confirm_words) if confirm else None,
             completion_check=not no_completion_check, device_name=device, perception_mode=perception_mode,
-            on_step=on_step, on_finish=write_report,
+            on_step=on_step, on_finish=write_report, overwrite=overwrite,
         )
         if mode == "multi":
             from mobile_agent.agent.multi import MultiAgent
