@@ -1,4 +1,5 @@
-"""Real-browser tests: headless Chromium (Debian's ``chromium``) driven by Playwright's Python package.
+"""Real-browser tests: headless Chromium (on PATH as chromium, chromium-browser or google-chrome, else
+Playwright's own) driven by Playwright's Python package; skipped, with how to install it, without one.
 
 A generated report opens from disk with every image loaded and the arrow keys stepping; the live
 view follows updates; the simulated phone served to the page is tapped, swiped and typed into."""
@@ -23,8 +24,8 @@ from mobile_agent.report import write_report
 from mobile_agent.report.live import LiveView
 from mobile_agent.report.simserve import count_human_steps, serve_phone
 from report_helpers import INSTRUCTION, cached_run
+from tests.fakes import system
 
-CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 TIMEOUT_MS = 10_000
@@ -32,11 +33,11 @@ TIMEOUT_MS = 10_000
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[BrowserContext]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)")
+    system.require("chromium")
     profile = tempfile.mkdtemp(prefix="report-chromium-")
     with sync_playwright() as pw:
-        ctx = pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, headless=True, args=ARGS,
+        ctx = pw.chromium.launch_persistent_context(profile, executable_path=system.find("chromium"), headless=True,
+                                                    args=ARGS,
                                                     viewport={"width": 1200, "height": 900})
         ctx.set_default_timeout(TIMEOUT_MS)
         try:
