@@ -78,7 +78,7 @@ PARTS: dict[str, Part] = {p.name: p for p in (
          "sudo apt-get install fonts-noto-cjk",
          "brew install --cask font-noto-sans-cjk font-noto-serif-cjk (the tests read Debian's font paths)",
          _file("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")),
-    Part("dejavu", "a look of the simulated phone, the text stress set", "sudo apt-get install fonts-dejavu-core",
+    Part("dejavu", "looks of the simulated phone, the text and icon benchmark sets drawn in it", "sudo apt-get install fonts-dejavu-core",
          "brew install --cask font-dejavu (the tests read Debian's font paths)",
          _file("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")),
     Part("entypo", "the held-out icon set", "sudo apt-get install fonts-entypo",
