@@ -4,6 +4,7 @@ what to do, usage errors that exit 2 and ``locate``'s 1 that means only "not fou
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -129,3 +130,36 @@ def test_locate_lists_the_chosen_one_then_the_others_by_score(settings_png):
     scores = [float(re.search(r"score ([\d.]+)", row).group(1)) for row in rows]
     assert rows[0].startswith("*0:") and len(scores) > 3
     assert scores[1:] == sorted(scores[1:], reverse=True)
+
+
+def _rows(stdout: str) -> list[list[str]]:
+    """The cells of a parse table's rows."""
+    return [[c.strip() for c in line.split("│")[1:-1]] for line in stdout.splitlines()
+            if line.startswith("│") and line.count("│") == 6]
+
+
+def test_parse_lists_icons_as_icons_with_what_they_look_like(settings_png):
+    done = run_cli("parse", str(settings_png), columns=160)
+    assert done.returncode == 0, done.stderr
+    rows = _rows(done.stdout)
+    texts = {r[2]: r for r in rows if r[1] == "text"}
+    icons = [r for r in rows if r[1].startswith("icon")]
+    # no icon glyph is listed as a text line (Bluetooth's rune read as "*", Apps' grid as "#"...)
+    assert not [t for t in texts if len(t) == 1 and not (t.isascii() and t.isalnum())], list(texts)
+    assert {"Network & internet", "Sound & vibration", "Display"} <= set(texts)
+    # no icon box on the "&" of a text line or on its first letter
+    for line in ("Network & internet", "Sound & vibration", "Wallpaper & style", "41% used · 75.5 GB free"):
+        x1, y1, x2, y2 = json.loads(texts[line][3])
+        for icon in icons:
+            a1, b1, a2, b2 = json.loads(icon[3])
+            inside = max(0, min(x2, a2) - max(x1, a1)) * max(0, min(y2, b2) - max(y1, b1))
+            assert inside < 0.6 * (a2 - a1) * (b2 - b1), (line, icon)
+    # the icon column says what the matcher takes each icon for
+    looks = [r[2] for r in icons]
+    assert any(look.startswith("search (") for look in looks) and any(look.startswith("bluetooth (") for look in looks)
+    assert all(re.fullmatch(r"[a-z ]+ \(\d\.\d\d\)|\?", look) for look in looks), looks
+    left = re.search(r"left out: (\d+) icon\(s\) OCR read as text .*, (\d+) icon box\(es\) on letters", done.stdout)
+    assert left, done.stdout[-600:]
+    everything = run_cli("parse", str(settings_png), "--all", columns=160)
+    assert everything.returncode == 0 and "left out" not in everything.stdout
+    assert len(_rows(everything.stdout)) == len(rows) + int(left.group(1)) + int(left.group(2))
