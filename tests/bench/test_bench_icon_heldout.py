@@ -8,10 +8,9 @@ import pytest
 from mobile_agent.bench import icon_heldout as ho
 from mobile_agent.errors import ConfigError
 
-from tests.fakes import system
 from heldout_checks import check_screens_order_free, check_seeds, check_targets, needs
 
-needs_fonts = needs(ho, system.reason("entypo", "glyphicons"))
+needs_fonts = needs(ho, ("entypo", "glyphicons"))
 
 
 @needs_fonts

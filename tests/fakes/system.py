@@ -120,6 +120,16 @@ def needs(*names: str) -> pytest.MarkDecorator:
     return pytest.mark.skipif(bool(gone), reason=reason(*gone) if gone else "")
 
 
+def needs_set(module: object, *names: str) -> pytest.MarkDecorator:
+    """A skip mark for a test of a frozen screen set (``module``, with ``available()`` and its pip
+    ``INSTALL`` hint) drawn with the system parts ``names``: a missing part is named with how to get it."""
+    gone = missing(*names)
+    if gone:
+        return pytest.mark.skipif(True, reason=reason(*gone))
+    hint = getattr(module, "INSTALL", 'the test extra: pip install -e ".[test]"')
+    return pytest.mark.skipif(not module.available(), reason=hint)  # type: ignore[attr-defined]
+
+
 def require(*names: str) -> None:
     """Skip the calling test (or fixture) when a part is missing."""
     gone = missing(*names)

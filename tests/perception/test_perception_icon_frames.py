@@ -21,7 +21,7 @@ from tests.fakes import system
 
 needs_stress = pytest.mark.skipif(not st.available(), reason=st.INSTALL)
 needs_v2 = pytest.mark.skipif(not ho2.available(), reason="the second held-out set needs the test extra")
-needs_heldout = pytest.mark.skipif(not ho.available(), reason=system.reason("entypo", "glyphicons"))
+needs_heldout = system.needs_set(ho, "entypo", "glyphicons")
 
 W, H = 1080, 2400  # 2.755 px per dp
 

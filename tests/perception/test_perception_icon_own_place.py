@@ -16,7 +16,7 @@ from mobile_agent.types import Box
 from tests.fakes import system
 
 needs_stress = pytest.mark.skipif(not st.available(), reason=st.INSTALL)
-needs_heldout = pytest.mark.skipif(not ho.available(), reason=system.reason("entypo", "glyphicons"))
+needs_heldout = system.needs_set(ho, "entypo", "glyphicons")
 
 W, H = 1080, 2400  # 2.755 px per dp
 
