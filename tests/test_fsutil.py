@@ -3,6 +3,8 @@ os.replace), and the lock on an output folder."""
 
 from __future__ import annotations
 
+import os
+import stat
 import subprocess
 import sys
 import time
@@ -62,3 +64,29 @@ def test_a_folder_lock_is_exclusive_and_names_its_holder(tmp_path):
         with pytest.raises(ConfigError):
             FolderLock(tmp_path).acquire()  # the same process, another lock object: refused too
     assert not first.held
+
+
+@pytest.mark.skipif(not hasattr(os, "fchmod"), reason="POSIX file modes")
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600)])
+def test_a_new_file_gets_the_mode_the_umask_gives(tmp_path, umask, mode):
+    # in a child process: the umask is the process's, and the test must not change this one's
+    code = ("import os, stat, sys\nfrom PIL import Image\n"
+            "from mobile_agent.fsutil import atomic_save_image, atomic_write_text\n"
+            f"os.umask({umask})\nd = sys.argv[1]\n"
+            "atomic_write_text(os.path.join(d, 'report.html'), 'page')\n"
+            "atomic_save_image(os.path.join(d, 'shot.png'), Image.new('RGB', (2, 2)))\n"
+            "print(oct(stat.S_IMODE(os.stat(os.path.join(d, 'report.html')).st_mode)),"
+            " oct(stat.S_IMODE(os.stat(os.path.join(d, 'shot.png')).st_mode)))\n")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [oct(mode), oct(mode)]
+
+
+@pytest.mark.skipif(not hasattr(os, "fchmod"), reason="POSIX file modes")
+def test_overwriting_a_file_keeps_its_mode(tmp_path):
+    shared, private = tmp_path / "shared.json", tmp_path / "private.json"
+    for path, mode in ((shared, 0o644), (private, 0o600)):
+        path.write_text("old")
+        path.chmod(mode)
+        atomic_write_text(path, "new")
+        assert path.read_text() == "new" and stat.S_IMODE(path.stat().st_mode) == mode

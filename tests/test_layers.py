@@ -25,8 +25,10 @@ ALLOWED: dict[str, set[str]] = {
     "mcpserver": {"bench", "report", "agent", "perception", "model", "device", "types", "errors", "fsutil", "root"},
     "cli": {"mcpserver", "bench", "report", "agent", "perception", "model", "device", "device.sim", "types", "errors",
             "fsutil", "root"},
+    # the Python API's Agent: the step loop with what `mobile-agent run` adds (report.html)
+    "api": {"agent", "report", "perception", "model", "device", "types", "errors", "fsutil"},
     # the package itself: lazy names for the Python API (mobile_agent.Agent, open_device, Perception...)
-    "root": {"agent", "perception", "model", "device", "types", "errors"},
+    "root": {"api", "agent", "perception", "model", "device", "types", "errors"},
 }
 # single modules with one more allowed edge, and why
 EXCEPTIONS: dict[str, set[str]] = {

@@ -19,16 +19,13 @@ step loop), ``bench`` (Mobile-Eval), ``report`` (HTML views), ``mcpserver`` (the
 ``cli``.
 """
 
-from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING, Any
+import typing as _typing
 
 __version__ = "0.1.0"
 
 #: public name -> the module that defines it (imported on first use)
 _LAZY: dict[str, str] = {
-    "Agent": "mobile_agent.agent",
+    "Agent": "mobile_agent.api",
     "AgentSettings": "mobile_agent.agent",
     "RunResult": "mobile_agent.agent",
     "LLMPlanner": "mobile_agent.agent",
@@ -51,8 +48,9 @@ _LAZY: dict[str, str] = {
 
 __all__ = ["__version__", *_LAZY]
 
-if TYPE_CHECKING:  # for type checkers and editors; at run time the names load lazily
-    from mobile_agent.agent import Agent, AgentSettings, LLMPlanner, Plan, PlanContext, RunResult
+if _typing.TYPE_CHECKING:  # for type checkers and editors; at run time the names load lazily
+    from mobile_agent.agent import AgentSettings, LLMPlanner, Plan, PlanContext, RunResult
+    from mobile_agent.api import Agent
     from mobile_agent.device import Device, open_device
     from mobile_agent.errors import ConfigError, DeviceError, MobileAgentError, ModelError
     from mobile_agent.model import ScriptedChatModel, make_chat_model
@@ -60,14 +58,17 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time the names load l
     from mobile_agent.types import Box, Point
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _typing.Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'mobile_agent' has no attribute {name!r}")
+    import importlib
+
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value  # later look-ups skip this function
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    """The public names only (what ``__all__`` lists), as a notebook's completion shows them."""
+    return sorted(__all__)

@@ -6,6 +6,9 @@
   the old file or the new one, never half of one; two processes writing the same file never share
   a temporary name; a full disk or a read-only folder leaves the old file as it was and raises
   :class:`~mobile_agent.errors.StorageError` (an ``OSError``) naming the file, its folder and why.
+  The file gets the mode a plain ``open(path, "w")`` would give it: a new file ``0666`` less the
+  umask (``0644`` under the usual ``022``), a file that exists keeps its mode (``mkstemp`` alone
+  makes ``0600``).
 - :class:`FolderLock`: an exclusive lock on a folder (an ``flock`` on a ``.lock`` file inside it),
   so that two processes do not fill one output folder at once. The holder's process id is written
   in the file, and the error names it.
@@ -45,6 +48,8 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     except OSError as exc:
         raise storage_error(exc, path) from exc
     try:
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, _mode_for(path))
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -58,6 +63,32 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
         if isinstance(exc, OSError):
             raise storage_error(exc, path) from exc
         raise
+
+
+def _mode_for(path: Path) -> int:
+    """The permission bits ``open(path, "w")`` would leave: the existing file's, else 0666 less the umask."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return 0o666 & ~_umask()
+    import stat
+
+    return stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it where the system tells it (Linux), else set and
+    restored at once."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def atomic_write_text(path: str | Path, text: str) -> None:

@@ -11,9 +11,12 @@ from typing import Any, Callable, Mapping, Sequence
 import pytest
 
 
-def needs(module: ModuleType, reason: str | None = None) -> pytest.MarkDecorator:
-    """Skip where the set's fonts or packages are missing, naming what to install."""
-    return pytest.mark.skipif(not module.available(), reason=reason or module.INSTALL)
+def needs(module: ModuleType, parts: tuple[str, ...] = ()) -> pytest.MarkDecorator:
+    """Skip where the set's fonts or packages are missing, naming what to install (the system
+    ``parts`` it draws with as tests.fakes.system says, with the Debian/Ubuntu and macOS commands)."""
+    from tests.fakes import system
+
+    return system.needs_set(module, *parts)
 
 
 def check_seeds(collect: Callable[..., Sequence[Any]], digest: Callable[[Sequence[Any]], str], count: int,

@@ -10,7 +10,7 @@ from mobile_agent.errors import ConfigError
 
 from heldout_checks import check_screens_order_free, check_seeds, check_targets, needs
 
-needs_fonts = needs(ho, "apt-get install fonts-entypo fonts-glyphicons-halflings")
+needs_fonts = needs(ho, ("entypo", "glyphicons"))
 
 
 @needs_fonts

@@ -11,11 +11,13 @@ from mobile_agent.bench import icon_heldout_v2 as h2
 from mobile_agent.errors import ConfigError
 
 from heldout_checks import check_screens_order_free, check_seeds, check_targets, needs
+from tests.fakes import system
 
 needs_packages = needs(h2)
 
 
 @needs_packages
+@system.needs("dejavu")
 @pytest.mark.slow
 def test_seed_zero_is_the_frozen_set():
     assert h2.set_digest(h2.heldout_screens()) == h2.FROZEN_SHA256

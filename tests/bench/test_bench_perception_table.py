@@ -16,6 +16,7 @@ from mobile_agent.bench.perception import (
 )
 from mobile_agent.perception.results import Candidate, Grounding, TextLine
 from mobile_agent.types import Box, Point
+from tests.fakes import system
 
 
 def _line(text: str, x1: int, y1: int, x2: int, y2: int) -> TextLine:
@@ -46,6 +47,7 @@ def test_first_point_takes_the_best_ranked_candidate_when_nobody_chooses():
 
 
 @pytest.mark.slow
+@system.needs("dejavu", "noto-cjk")  # the wide set's looks
 def test_benchmark_prints_every_figure_of_the_table_on_a_wide_screen():
     from mobile_agent.bench.wide import collect_wide_screens
     from mobile_agent.perception import Perception

@@ -13,7 +13,7 @@ from mobile_agent.perception.textmatch import compact
 
 from heldout_checks import check_order_free, check_seeds, needs
 
-needs_fonts = needs(th)
+needs_fonts = needs(th, ("noto-cjk",))
 
 
 @needs_fonts

@@ -12,7 +12,7 @@ from mobile_agent.perception.textmatch import compact
 
 from heldout_checks import check_seeds, needs
 
-needs_fonts = needs(ts)
+needs_fonts = needs(ts, ("dejavu", "noto-cjk"))
 
 
 @needs_fonts

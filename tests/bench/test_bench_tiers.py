@@ -4,6 +4,8 @@ default selection is still the paper's 33; one disturbed task runs through perce
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from mobile_agent.agent.operations import Back, ClickIcon, ClickText, Wait
@@ -128,7 +130,7 @@ def test_eval_list_shows_the_tiers(capsys):
 
     assert main(["eval", "--list", "--suite", "mobile-eval-long"]) == 0
     out = capsys.readouterr().out
-    assert "mobile-eval-disturbed" in out and "33 tasks" in out and "long-price" in out
+    assert "mobile-eval-disturbed" in out and re.search(r"mobile-eval-disturbed +33 ", out) and "long-price" in out
     assert "* mobile-eval-long" in out and "disturbed-notes-1" not in out
     assert main(["eval", "--list", "--suite", "hard"]) == 2
     assert "mobile-eval-long" in capsys.readouterr().err

@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 
 from mobile_agent.bench.wide import collect_wide_screens, wide_look
+from tests.fakes import system
 
 
+@system.needs("dejavu", "noto-cjk")  # two of the set's looks
 def test_wide_set_is_fixed_by_its_seed_and_varied():
     a = collect_wide_screens(seed=0, max_screens=4)
     b = collect_wide_screens(seed=0, max_screens=4)

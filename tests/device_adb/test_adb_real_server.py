@@ -14,8 +14,10 @@ from mobile_agent.device.adb import AdbDevice, AdbServer, list_devices
 from mobile_agent.device.adb.parse import classify_adb_failure
 from mobile_agent.errors import DeviceNotFoundError
 
-ADB = shutil.which("adb")
-pytestmark = pytest.mark.skipif(ADB is None, reason="the adb program is not installed")
+from tests.fakes import system
+
+ADB = system.find("adb")
+pytestmark = system.needs("adb")
 
 
 @pytest.fixture(scope="module")

@@ -83,7 +83,7 @@ def test_an_image_too_large_to_be_a_screenshot_is_an_error_not_a_traceback(perce
     _, paths = odd
     with pytest.raises(ImageError, match="too large"):
         perception.parse(str(paths["huge"]))
-    assert main(["locate", str(paths["huge"]), "--text", "x"]) == 1
+    assert main(["locate", str(paths["huge"]), "--text", "x"]) == 2  # unreadable: a usage error; 1 is "not found"
     err = capsys.readouterr().err
     assert "too large" in err and "Traceback" not in err
 

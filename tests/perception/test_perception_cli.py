@@ -62,9 +62,9 @@ def test_locate_exit_status_and_icons(shots, capsys):
 
 
 def test_errors_name_the_cause(shots, tmp_path, capsys):
-    assert main(["locate", str(shots["broken"]), "--text", "x"]) == 1
+    assert main(["locate", str(shots["broken"]), "--text", "x"]) == 2  # 1 is for "not found"
     assert "cannot read image" in capsys.readouterr().err
-    assert main(["parse", str(tmp_path / "nothing.png")]) == 1
+    assert main(["parse", str(tmp_path / "nothing.png")]) == 2
     assert "not found" in capsys.readouterr().err
     assert main(["locate", str(shots["rgb"])]) == 2
     assert main(["locate", str(shots["rgb"]), "--icon", "x", "--position", "up"]) == 2

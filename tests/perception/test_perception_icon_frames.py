@@ -17,10 +17,11 @@ from mobile_agent.perception import Perception
 from mobile_agent.perception.icons.layout import own_avatar_prior
 from mobile_agent.perception.icons.offline import OfflineIconMatcher, control_frame, glyph_slice
 from mobile_agent.types import Box
+from tests.fakes import system
 
 needs_stress = pytest.mark.skipif(not st.available(), reason=st.INSTALL)
 needs_v2 = pytest.mark.skipif(not ho2.available(), reason="the second held-out set needs the test extra")
-needs_heldout = pytest.mark.skipif(not ho.available(), reason="the held-out icon set's fonts are not installed")
+needs_heldout = system.needs_set(ho, "entypo", "glyphicons")
 
 W, H = 1080, 2400  # 2.755 px per dp
 
@@ -73,6 +74,7 @@ def _hit(p: Perception, screen, description: str) -> tuple[bool, object]:
 
 @needs_stress
 @pytest.mark.parametrize("index", [8, 20, 44, 16, 18])
+@system.needs("dejavu")
 def test_a_link_beside_a_chip_frame_or_a_glyph_slice_grounds(index):
     # 8, 20, 44: the "Filters" chip's label read with its sliders glyph as "华Filters" is no text
     # area, so its frame stayed a candidate and its wide outline matched Material's horizontal
@@ -102,6 +104,7 @@ def test_a_disc_holding_a_heart_is_no_account_circle():
 
 
 @needs_stress
+@system.needs("dejavu")
 def test_account_is_the_round_photo_not_a_speech_bubbles_ring():
     # the shop's top bar ends in the account's round photo; the Chats tab's speech bubble, an empty
     # ring with a tail, matched the outlined account_circle's ring (0.68 against the photo's 0.40)

@@ -13,9 +13,10 @@ from mobile_agent.bench import icon_stress as st
 from mobile_agent.perception import Perception
 from mobile_agent.perception.icons.layout import bottom_navigation, own_avatar_prior
 from mobile_agent.types import Box
+from tests.fakes import system
 
 needs_stress = pytest.mark.skipif(not st.available(), reason=st.INSTALL)
-needs_heldout = pytest.mark.skipif(not ho.available(), reason="the held-out icon set's fonts are not installed")
+needs_heldout = system.needs_set(ho, "entypo", "glyphicons")
 
 W, H = 1080, 2400  # 2.755 px per dp
 

@@ -6,8 +6,10 @@ from mobile_agent.errors import ConfigError
 from mobile_agent.perception import Perception
 from mobile_agent.perception.ocr import make_ocr
 from perception_synth import settings_screen
+from tests.fakes import system
 
 
+@system.needs("tesseract")
 def test_tesseract_reads_and_grounds_text():
     s = settings_screen(dark=True)
     p = Perception(ocr="tesseract")

@@ -10,8 +10,9 @@ from mobile_agent.bench import text_heldout as th
 from mobile_agent.perception.results import TextLine, Word
 from mobile_agent.perception.textmatch import joined_lines, match_lines
 from mobile_agent.types import Box
+from tests.fakes import system
 
-needs_fonts = pytest.mark.skipif(not th.available(), reason=th.INSTALL)
+needs_fonts = system.needs_set(th, "noto-cjk")
 
 
 @pytest.fixture(scope="module")

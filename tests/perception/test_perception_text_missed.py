@@ -15,8 +15,9 @@ from mobile_agent.perception.results import TextLine, Word
 from mobile_agent.perception.missed_text import badge_boxes, display_boxes
 from mobile_agent.perception.textmatch import joined_lines, lookalike_key, match_lines
 from mobile_agent.types import Box
+from tests.fakes import system
 
-needs_fonts = pytest.mark.skipif(not th.available(), reason=th.INSTALL)
+needs_fonts = system.needs_set(th, "noto-cjk")
 
 
 @pytest.fixture(scope="module")

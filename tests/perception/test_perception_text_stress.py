@@ -11,8 +11,9 @@ from mobile_agent.bench import text_stress as ts
 from mobile_agent.perception.results import TextLine, Word
 from mobile_agent.perception.textmatch import joined_lines, match_lines, seen_share
 from mobile_agent.types import Box
+from tests.fakes import system
 
-needs_fonts = pytest.mark.skipif(not ts.available(), reason=ts.INSTALL)
+needs_fonts = system.needs_set(ts, "dejavu", "noto-cjk")
 
 
 @pytest.fixture(scope="module")

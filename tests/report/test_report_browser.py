@@ -1,4 +1,5 @@
-"""Real-browser tests: headless Chromium (Debian's ``chromium``) driven by Playwright's Python package.
+"""Real-browser tests: headless Chromium (on PATH as chromium, chromium-browser or google-chrome, else
+Playwright's own) driven by Playwright's Python package; skipped, with how to install it, without one.
 
 A generated report opens from disk with every image loaded and the arrow keys stepping; the live
 view follows updates; the simulated phone served to the page is tapped, swiped and typed into."""
@@ -6,6 +7,7 @@ view follows updates; the simulated phone served to the page is tapped, swiped a
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import tempfile
 import threading
@@ -23,8 +25,8 @@ from mobile_agent.report import write_report
 from mobile_agent.report.live import LiveView
 from mobile_agent.report.simserve import count_human_steps, serve_phone
 from report_helpers import INSTRUCTION, cached_run
+from tests.fakes import system
 
-CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 TIMEOUT_MS = 10_000
@@ -32,11 +34,11 @@ TIMEOUT_MS = 10_000
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[BrowserContext]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium)")
+    system.require("chromium")
     profile = tempfile.mkdtemp(prefix="report-chromium-")
     with sync_playwright() as pw:
-        ctx = pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, headless=True, args=ARGS,
+        ctx = pw.chromium.launch_persistent_context(profile, executable_path=system.find("chromium"), headless=True,
+                                                    args=ARGS,
                                                     viewport={"width": 1200, "height": 900})
         ctx.set_default_timeout(TIMEOUT_MS)
         try:
@@ -396,3 +398,83 @@ def test_the_filmstrip_follows_scrolling_and_marks_a_missing_step(page: Page, tm
     page.evaluate("window.scrollTo(0, document.getElementById('step-4').offsetTop - 175)")
     page.wait_for_function("document.querySelector('.thumb.current') && "
                            "document.querySelector('.thumb.current').dataset.target === 'step-4'")
+
+
+# --- words are never broken inside, at phone, tablet and laptop widths ---------------------------------
+
+BROKEN_WORDS_JS = r"""() => {
+    // every word (a run of letters and digits, 2 to 30 long) of the visible text outside <pre>: on one line?
+    const broken = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    let node;
+    while ((node = walker.nextNode())) {
+        const el = node.parentElement;
+        if (!el || el.closest('pre, svg, script, style, .thumb')) continue;
+        for (const m of node.data.matchAll(/[\p{L}\p{N}]+/gu)) {
+            if (m[0].length < 2 || m[0].length > 30) continue;
+            const r = document.createRange();
+            r.setStart(node, m.index);
+            r.setEnd(node, m.index + m[0].length);
+            const tops = new Set(Array.from(r.getClientRects()).filter(x => x.width > 0).map(x => Math.round(x.top)));
+            if (tops.size > 1) broken.push(`${m[0]} (in <${el.tagName.toLowerCase()} class="${el.className}">)`);
+        }
+    }
+    return broken;
+}"""
+
+
+@pytest.fixture(scope="module")
+def real_pages(tmp_path_factory) -> dict[str, Path]:
+    """Pages of real runs: an oracle eval of two tasks (its report and a trajectory), a run of a
+    scripted model from the Python API (with its model calls), and a benchmark folder of long texts."""
+    from mobile_agent import Agent, AgentSettings, LLMPlanner, ScriptedChatModel, open_device
+    from mobile_agent.cli import main
+
+    base = tmp_path_factory.mktemp("pages")
+    out = base / "eval"
+    assert main(["eval", "--tasks", "browser-1,settings-1", "--out", str(out)]) == 0
+    (browser_run,) = out.glob("*/browser-1")
+    replies = ["Observation: home.\nThought: open it.\nAction: Open App (Settings)",
+               "Observation: Settings.\nThought: Display.\nAction: Click Text (Display)",
+               "Observation: Display.\nThought: done.\nAction: Stop",
+               "Verdict: complete\nReason: the Display settings are open"]
+    result = Agent(open_device("sim"), LLMPlanner(ScriptedChatModel(replies)),
+                   settings=AgentSettings(max_steps=5)).run("Open the display settings", base / "api-run")
+    return {"eval": out / "report.html", "oracle trajectory": browser_run / "report.html",
+            "model trajectory": result.out_dir / "report.html", "long texts": _bench_folder(base)}
+
+
+@pytest.mark.parametrize("width", [390, 800, 1366])
+def test_no_word_is_broken_inside(page: Page, real_pages: dict[str, Path], width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 900})
+    for name, out in real_pages.items():
+        assert out.is_file(), name
+        page.goto(out.as_uri())
+        broken = page.evaluate(BROKEN_WORDS_JS)
+        assert not broken, (name, width, broken[:10])
+
+
+def test_headers_align_with_their_columns(page: Page, real_pages: dict[str, Path]) -> None:
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.goto(real_pages["eval"].as_uri())
+    mismatched = page.evaluate("""() => Array.from(document.querySelectorAll('table.metrics')).flatMap(t => {
+        const heads = Array.from(t.querySelectorAll('thead th'));
+        const row = t.querySelector('tbody tr');
+        return heads.map((h, i) => [h.textContent, getComputedStyle(h).textAlign,
+                                    getComputedStyle(row.children[i]).textAlign])
+                    .filter(([, a, b]) => a !== b);
+    })""")
+    assert not mismatched, mismatched
+
+
+def test_times_are_readable_and_an_oracle_run_is_not_called_checked(page: Page, real_pages: dict[str, Path]) -> None:
+    page.goto(real_pages["oracle trajectory"].as_uri())
+    text = page.inner_text("body")
+    started = page.inner_text(".fact:has(.label:text-is('Started')) .value")
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", started), started
+    assert not re.search(r"\d\dT\d\d:\d\d", text)
+    completion = page.inner_text(".field:has(.label:text-is('Completion check')) .value")
+    assert completion.startswith("not checked") and "complete" not in completion.replace("not checked", "")
+    page.goto(real_pages["model trajectory"].as_uri())
+    completion = page.inner_text(".field:has(.label:text-is('Completion check')) .value")
+    assert completion.startswith("complete") and "Display settings are open" in completion

@@ -16,6 +16,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from mobile_agent.device.sim import look, render
+from tests.fakes import system
 
 # clocks, times and counts (digits beside colons and commas), kerning pairs, labels the apps draw
 TEXTS = ("9:41", "12:05", "Today, 9:41 AM", "1,204 reviews", "Wi-Fi & AV Ta We Yo", "\u8bbe\u7f6e 9:41")
@@ -37,6 +38,8 @@ def _draw(font, text: str) -> np.ndarray:
 
 @pytest.mark.parametrize("family", ["roboto", *look.FONTS])
 def test_a_font_draws_a_text_the_first_time_as_it_does_after(family):
+    if family in system.PARTS:  # a system font (dejavu, noto-cjk): skipped with how to install it
+        system.require(family)
     if family != "roboto" and not look.font_available(family):
         pytest.skip(look.FONTS[family][1])
     apart = []

@@ -11,6 +11,7 @@ from mobile_agent.device.sim import SimPhone
 from mobile_agent.device.sim import look as look_mod
 from mobile_agent.device.sim.look import Look
 from mobile_agent.errors import ConfigError
+from tests.fakes import system
 
 
 def _shot(phone: SimPhone) -> np.ndarray:
@@ -53,6 +54,7 @@ def test_other_icon_sets_draw_other_glyphs(icons):
     assert lk.icon_glyph("apple-keyboard-caps")[0] in ("icon:mdi", f"icons:{icons}")
 
 
+@system.needs("noto-cjk")
 def test_chinese_look_translates_labels_in_pixels_and_tree():
     phone = SimPhone(seed=0, look=Look(lang="zh"))
     phone.launch("Settings")

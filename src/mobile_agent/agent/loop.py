@@ -82,6 +82,8 @@ class AgentSettings:
     and multi mode alike).
     ``on_finish``: called with the run folder once ``summary.json`` is written (the CLI and the
     benchmark write the HTML report there; the agent layer itself knows nothing of reports).
+    ``overwrite``: a run into a folder that already holds one (its ``summary.json`` or ``steps.jsonl``)
+    replaces it; without it the run is refused with a :class:`ConfigError` before anything is written.
     """
 
     max_steps: int = 20
@@ -105,6 +107,7 @@ class AgentSettings:
     device_name: str = ""
     on_step: Callable[[StepRecord], None] | None = None
     perception_mode: str = "vision"  # "hybrid": the device's ui_tree() beside the pixels where it gives one
+    overwrite: bool = False
 
     def __post_init__(self) -> None:
         if self.max_steps < 1:
@@ -168,11 +171,12 @@ def save_final_screen(device: Any, writer: TrajectoryWriter, dry_run: bool, curr
         log.warning("could not take the final screenshot: %s", exc)
 
 
-def start_run(instruction: str, out_dir: str | Path) -> tuple[TrajectoryWriter, str, float]:
-    """Check the instruction and open the run folder: (its writer, the start time, the monotonic start)."""
+def start_run(instruction: str, out_dir: str | Path, overwrite: bool = False) -> tuple[TrajectoryWriter, str, float]:
+    """Check the instruction and open the run folder: (its writer, the start time, the monotonic start).
+    A folder that holds an earlier run is refused unless ``overwrite``."""
     if not instruction.strip():
         raise ConfigError("the instruction is empty: say what the agent should do")
-    return TrajectoryWriter(out_dir), _now(), time.monotonic()
+    return TrajectoryWriter(out_dir, overwrite=overwrite), _now(), time.monotonic()
 
 
 def run_summary(instruction: str, outcome: str, completed: bool, steps: int, started: str, duration: float,
@@ -228,7 +232,7 @@ class Agent:
         """Carry out ``instruction``, writing the trajectory to ``out_dir``. Never raises for a run
         that goes wrong (the outcome says how it ended); Ctrl-C ends it cleanly as ``interrupted``."""
         s = self.settings
-        writer, started, t0 = start_run(instruction, out_dir)
+        writer, started, t0 = start_run(instruction, out_dir, s.overwrite)
         self._usage, self._cost, self._steps = Usage(), None, 0
         self._pending_device_s = 0.0
         history: list[HistoryEntry] = []

@@ -167,6 +167,10 @@ class Planner(Protocol):
                 thought: str) -> Reflection: ...
 
 
+#: the completion reason of a planner without a model, which trusts Stop (the report says so)
+NOT_CHECKED = "not checked"
+
+
 class BasePlanner:
     """Defaults for planners without a model: choose the best-ranked candidate, trust Stop, judge nothing."""
 
@@ -179,7 +183,7 @@ class BasePlanner:
         return Choice(0 if candidates else None)
 
     def check_completion(self, ctx: PlanContext) -> Completion:
-        return Completion(True, "not checked")
+        return Completion(True, NOT_CHECKED)
 
     def reflect(self, ctx: PlanContext, before: Image.Image, after: Image.Image, operation: Operation,
                 thought: str) -> Reflection:

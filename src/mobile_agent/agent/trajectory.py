@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from mobile_agent.agent.record import StepRecord
 from mobile_agent.device.gestures import Gesture, LongPress, Swipe, Tap
-from mobile_agent.errors import redact
+from mobile_agent.errors import ConfigError, redact
 from mobile_agent.fsutil import atomic_write_bytes, atomic_write_text, storage_error  # noqa: F401 - re-exported
 
 SUMMARY = "summary.json"
@@ -65,16 +65,20 @@ def _png(image: Image.Image) -> bytes:
 class TrajectoryWriter:
     """Writes one run's folder as the run goes."""
 
-    def __init__(self, out_dir: str | Path) -> None:
+    def __init__(self, out_dir: str | Path, overwrite: bool = False) -> None:
         self.dir = Path(out_dir)
+        earlier = [name for name in (SUMMARY, STEPS) if (self.dir / name).exists()]
+        if earlier and not overwrite:
+            raise ConfigError(f"{self.dir} already holds a run ({earlier[0]}): choose another folder, or "
+                              f"overwrite it (--overwrite; AgentSettings(overwrite=True))")
         try:
             (self.dir / SCREENS).mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise storage_error(exc, self.dir / SCREENS, "create") from exc
         self._lines: list[str] = []
-        if (self.dir / STEPS).exists() or (self.dir / SUMMARY).exists():
-            # A folder of an earlier run: start a fresh record rather than mix two runs.
-            # Its screenshots go too (a rerun of a benchmark task writes its folder again).
+        if earlier:
+            # overwrite: start a fresh record rather than mix two runs; the earlier run's
+            # screenshots go too (a rerun of a benchmark task writes its folder again).
             for p in [self.dir / STEPS, self.dir / SUMMARY, *(self.dir / SCREENS).glob("*.png")]:
                 try:
                     p.unlink()

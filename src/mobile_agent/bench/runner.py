@@ -185,7 +185,8 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
     settings = AgentSettings(max_steps=config.step_budget(task), time_limit_s=600.0, settle_interval_s=0.0,
                              settle_timeout_s=1.0, reflect=config.reflect, on_finish=write_report,
                              device_name=config.device, on_step=on_step, perception_mode=config.perception,
-                             save_annotated=False)  # the pages draw the gesture over the screenshot themselves
+                             save_annotated=False,  # the pages draw the gesture over the screenshot themselves
+                             overwrite=True)  # a task run again (not --resume) replaces its earlier trajectory
     instruction = task.instruction if config.is_sim else task.real_instruction
     traj = trajectory_dir(out_dir, cid, task.key)
     if config.mode == "multi":

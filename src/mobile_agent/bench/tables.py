@@ -61,6 +61,12 @@ def pct(v: float | None) -> str:
     return "-" if v is None else f"{100 * v:.1f}%"
 
 
+#: what the columns of the tables mean (the HTML report says the same under its tables)
+LEGEND = ("SU: success · PS: process score (correct steps / steps) · RE: relative efficiency (human steps / "
+          "agent steps, successful runs only) · CR: completion rate (milestones reached) · steps: agent steps. "
+          "Means over runs.")
+
+
 def render(title: str, table: list[Row]):
     """A rich Table."""
     from rich.table import Table

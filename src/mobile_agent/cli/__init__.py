@@ -12,19 +12,51 @@ from rich.markup import escape
 
 from mobile_agent.errors import ConfigError, MobileAgentError, Terminated
 
+# Plain help (click's formatter): flags show no value placeholder, long defaults and URLs wrap instead
+# of being cut at the terminal's width, and paragraphs are re-flowed.
 app = typer.Typer(
     name="mobile-agent",
-    help="Operate Android phones (real, or the built-in simulated one) from screenshots with a multimodal LLM.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 err_console = Console(stderr=True)
 
+#: each command's line in ``mobile-agent --help`` (one line at 80 columns; the full text is the
+#: command's own --help)
+SUMMARIES: dict[str, str] = {
+    "version": "Print the version of mobile-agent.",
+    "devices": "List attached Android devices.",
+    "parse": "Every text line and icon found on a screenshot.",
+    "locate": "Where a text, icon or app is on a screenshot.",
+    "run": "Carry out an instruction on a phone.",
+    "eval": "Run the Mobile-Eval benchmark (SU, PS, RE, CR).",
+    "report": "Write the HTML report of a run or an eval.",
+    "mcp": "Serve the phone as MCP tools (Claude Desktop, Cursor...).",
+    "sim": "The built-in simulated phone: apps, shots, ui tree, serve.",
+    "bench": "Benchmarks that print figures.",
+}
+
+
+def _version(value: bool) -> None:
+    if value:
+        from mobile_agent import __version__
+
+        typer.echo(__version__)
+        raise typer.Exit(0)
+
 
 @app.callback()
-def _root() -> None:
-    """Operate Android phones (real, or the built-in simulated one) from screenshots with a multimodal LLM."""
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    """Operate Android phones (real, or the built-in simulated one) from screenshots with a multimodal LLM.
+
+    Exit status: 0 done (or found), 1 the run failed (or nothing was found), 2 a usage or configuration
+    error. `mobile-agent COMMAND --help` tells more.
+    """
 
 
 @app.command()
@@ -40,6 +72,28 @@ def _register_all() -> None:
 
     for module in (sim, devices, perception, run, eval_cmd, report, bench, mcp):
         module.register(app)
+    _summarise(app)
+
+
+def _summarise(group: typer.Typer) -> None:
+    """Each command's line in its group's --help: its entry in SUMMARIES, else its help's first
+    sentence, whole (click would cut a long one with "...")."""
+    import inspect
+
+    def first_sentence(text: str | None) -> str | None:
+        if not text:
+            return None
+        words = " ".join(inspect.cleandoc(text).split("\n\n")[0].split())
+        head, dot, _ = words.partition(". ")
+        return head + "." if dot else words
+
+    for command in group.registered_commands:
+        doc = command.help or (command.callback.__doc__ if command.callback else None)
+        command.short_help = SUMMARIES.get(command.name or "") or command.short_help or first_sentence(doc)
+    for sub in group.registered_groups:
+        sub.short_help = SUMMARIES.get(sub.name or "") or sub.short_help
+        if sub.typer_instance is not None:
+            _summarise(sub.typer_instance)
 
 
 _register_all()

@@ -55,8 +55,9 @@ def register(app: typer.Typer) -> None:
                                  "verifier, notes; needs --planner model)."),
         executor_model: Optional[str] = typer.Option(None, "--executor-model", help="--mode multi: the executor's "
                                                      "model (default: --model)."),
-        perception: str = typer.Option("vision", "--perception", help="vision (default: the paper's method, "
-                                       "pixels only) or hybrid (the phone's accessibility tree beside the pixels)."),
+        perception: str = typer.Option("vision", "--perception", help="vision (eval's default: the paper's "
+                                       "method, pixels only) or hybrid (the phone's accessibility tree beside "
+                                       "the pixels; run's default)."),
         list_only: bool = typer.Option(False, "--list", help="List the selected tasks and exit."),
         engine: str = typer.Option("local", "--engine", help="local (processes on this machine) or ray (one Ray "
                                    "task per task run, here or on a cluster)."),
@@ -99,14 +100,23 @@ def register(app: typer.Typer) -> None:
         if list_only:
             from mobile_agent.bench.suite import SUITE_TITLES, SUITES, suite_defs
 
-            console.print("tiers (--suite):", highlight=False)
+            from rich.table import Table
+            from rich.text import Text
+
+            tiers = Table(title="tiers (--suite; * the one listed)", title_justify="left", box=None, padding=(0, 1))
+            for col, justify in (("suite", "left"), ("tasks", "right"), ("what", "left")):
+                tiers.add_column(col, justify=justify, no_wrap=col != "what")  # type: ignore[arg-type]
             for name in SUITES:
-                mark = "*" if name == suite else " "
-                console.print(f" {mark} {name:<22} {len(suite_defs(name)):>2} tasks  {SUITE_TITLES[name]}",
-                              highlight=False)
+                tiers.add_row(("* " if name == suite else "  ") + name, str(len(suite_defs(name))),
+                              Text(SUITE_TITLES[name]))
+            console.print(tiers)
+            tasks_table = Table(title=f"{len(selected)} task(s)", title_justify="left", box=None, padding=(0, 1))
+            for col, justify in (("task", "left"), ("app", "left"), ("tier", "right"), ("human steps", "right"),
+                                 ("instruction", "left")):
+                tasks_table.add_column(col, justify=justify, no_wrap=col != "instruction")  # type: ignore[arg-type]
             for t in selected:
-                console.print(escape(f"{t.key:<14} {t.app:<9} {t.tier}  {t.human_steps:>2} steps  {t.instruction}"),
-                              highlight=False)
+                tasks_table.add_row(Text(t.key), Text(t.app), str(t.tier), str(t.human_steps), Text(t.instruction))
+            console.print(tasks_table)
             raise typer.Exit(0)
         with FolderLock(out, "eval"):
             code = _evaluate(config, selected, out, workers, resume, json_path, device, run_eval, engine=engine,
@@ -119,7 +129,7 @@ def _evaluate(config, selected, out: Path, workers: int, resume: bool, json_path
               retries: int = 1) -> int:
     """Run the selection with the folder locked, print the tables, write results.json and the report;
     returns the exit status."""
-    from mobile_agent.bench.tables import app_table, render, summary_json, tier_table
+    from mobile_agent.bench.tables import LEGEND, app_table, render, summary_json, tier_table
 
     judge = dev = None
     ray_options = None
@@ -145,6 +155,7 @@ def _evaluate(config, selected, out: Path, workers: int, resume: bool, json_path
     rows = run.rows
     console.print(render("Mobile-Eval by instruction", tier_table(rows)))
     console.print(render("Mobile-Eval by app", app_table(rows)))
+    console.print(LEGEND, highlight=False, style="dim")
     for r in rows:
         if not r.success:
             why = r.detail.get("first_wrong") or r.detail.get("oracle_gave_up") or r.error or r.outcome

@@ -10,6 +10,19 @@ from typing import Optional
 import typer
 
 from mobile_agent.errors import ConfigError
+from mobile_agent.types import Box
+
+
+def _load(image: Path):
+    """The screenshot at ``image``; one that is missing or unreadable is a usage error (exit 2), so that
+    ``locate``'s exit 1 means only "not found"."""
+    from mobile_agent.errors import ImageError
+    from mobile_agent.types import load_image
+
+    try:
+        return load_image(image)
+    except ImageError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def _perception(ocr: str, detector: str, matcher: str = "offline"):
@@ -18,24 +31,82 @@ def _perception(ocr: str, detector: str, matcher: str = "offline"):
     return Perception(ocr=ocr, detector=detector, matcher=matcher, incremental=False)
 
 
+def _inside(inner: Box, outer: Box) -> float:
+    """The share of ``inner``'s area that lies in ``outer``."""
+    cut = inner.intersect(outer)
+    return 0.0 if cut.is_empty() or not inner.area else cut.area / inner.area
+
+
+def _is_glyph_text(line, icons) -> bool:
+    """A one-character "line" that is an icon read as text: a sign or a non-Latin character (the Bluetooth
+    rune read as "*", a battery read as "白") on an icon box. Single Latin letters and digits stay text."""
+    text = line.text.strip()
+    if len(text) != 1 or (text.isascii() and text.isalnum()):
+        return False
+    return any(i.box.contains_point(line.box.center) or line.box.contains_point(i.box.center) for i in icons)
+
+
+def split_for_display(res) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Indices of (text lines, icons) to list, and of (lines that are icon glyphs, icon boxes on text)
+    to leave out: an icon box that lies mostly inside a text line of two or more characters is a letter
+    or a sign of it (the "&" of "Network & internet", a "·", a title's first letter)."""
+    icons = list(res.icons or [])
+    glyphs = [k for k, line in enumerate(res.lines) if _is_glyph_text(line, icons)]
+    text = [k for k in range(len(res.lines)) if k not in glyphs]
+    words = [res.lines[k].box for k in text if len(res.lines[k].text.strip()) >= 2]
+    on_text = [k for k, i in enumerate(icons) if any(_inside(i.box, w) >= 0.6 for w in words)]
+    return text, [k for k in range(len(icons)) if k not in on_text], glyphs, on_text
+
+
+def describe_icons(image, boxes, matcher, min_score: float = 0.75, margin: float = 0.1) -> list[str]:
+    """What the icon matcher takes each box for: the icon family it scores best ("search (0.98)") when
+    that score is high and clearly ahead of the next; "?" otherwise, "" without a matcher."""
+    if matcher is None or not boxes:
+        return ["" for _ in boxes]
+    import numpy as np
+
+    from mobile_agent.perception.icons.offline import _FAMILY_WORDS
+
+    rgb = np.asarray(image.convert("RGB"))
+    names = [f.replace("_", " ") for f in _FAMILY_WORDS]
+    names = [n for n in names if not hasattr(matcher, "knows") or matcher.knows(n)]
+    scores = {n: matcher.score(rgb, boxes, n) for n in names}
+    out = []
+    for k in range(len(boxes)):
+        ranked = sorted(((float(s[k]), n) for n, s in scores.items()), reverse=True)
+        best = ranked[0] if ranked else (0.0, "")
+        second = ranked[1][0] if len(ranked) > 1 else 0.0
+        out.append(f"{best[1]} ({best[0]:.2f})" if best[0] >= min_score and best[0] - second >= margin else "?")
+    return out
+
+
 def parse_cmd(
     image: Path = typer.Argument(..., help="Screenshot (PNG or JPEG)."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table (everything perception "
+                                 "found, as --all)."),
     annotate: Optional[Path] = typer.Option(None, "--annotate", help="Write a copy with the boxes drawn to this PNG."),
     icons: bool = typer.Option(True, "--icons/--no-icons", help="Also detect icons."),
+    show_all: bool = typer.Option(False, "--all", help="Also list the icon glyphs OCR read as text and the icon "
+                                  "boxes on letters or signs of a text line."),
     ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
     detector: str = typer.Option("cv", "--detector", help="Icon detector: cv, yolo:PATH or gdino:PATH."),
 ) -> None:
-    """Every text line and icon box found on IMAGE, with timings."""
-    from mobile_agent.perception.marks import draw_marks
-    from mobile_agent.types import load_image
+    """Every text line and icon found on IMAGE, with what each icon looks like and timings.
 
-    img = load_image(image)
+    Icons OCR read as a character (a "*" for Bluetooth) are listed as icons, and icon boxes on a letter
+    or a sign of a text line (the "&" of "Network & internet") are left out; --all lists them too."""
+    from mobile_agent.perception.marks import draw_marks
+
+    img = _load(image)
     p = _perception(ocr, detector)
     res = p.parse(img, icons=icons)
+    if show_all:
+        text_ids, icon_ids, glyphs, on_text = list(range(len(res.lines))), list(range(len(res.icons or []))), [], []
+    else:
+        text_ids, icon_ids, glyphs, on_text = split_for_display(res)
     if annotate is not None:
-        boxes = [line.box for line in res.lines] + [i.box for i in (res.icons or [])]
-        labels = [f"T{i}" for i in range(len(res.lines))] + [f"I{i}" for i in range(len(res.icons or []))]
+        boxes = [res.lines[k].box for k in text_ids] + [(res.icons or [])[k].box for k in icon_ids]
+        labels = [f"T{k}" for k in text_ids] + [f"I{k}" for k in icon_ids]
         from mobile_agent.fsutil import atomic_save_image
 
         atomic_save_image(annotate, draw_marks(img, boxes, labels=labels))
@@ -47,16 +118,23 @@ def parse_cmd(
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=f"{escape(image.name)}: {res.width}x{res.height}, {len(res.lines)} text lines, "
-                        f"{len(res.icons or [])} icons")
-    for col in ("id", "kind", "text", "box", "score"):
+    shown_icons = [(res.icons or [])[k] for k in icon_ids]
+    looks = describe_icons(img, [i.box for i in shown_icons], p.matcher)
+    table = Table(title=f"{escape(image.name)}: {res.width}x{res.height}, {len(text_ids)} text lines, "
+                        f"{len(icon_ids)} icons")
+    for col in ("id", "kind", "text / icon looks like", "box", "score"):
         table.add_column(col)
-    for i, line in enumerate(res.lines):
-        table.add_row(f"T{i}", "text", Text(line.text), str(list(line.box.as_tuple())), f"{line.score:.2f}")
-    for i, ic in enumerate(res.icons or []):
-        table.add_row(f"I{i}", f"icon ({ic.source})", "", str(list(ic.box.as_tuple())), f"{ic.score:.2f}")
+    for k in text_ids:
+        line = res.lines[k]
+        table.add_row(f"T{k}", "text", Text(line.text), str(list(line.box.as_tuple())), f"{line.score:.2f}")
+    for k, ic, look in zip(icon_ids, shown_icons, looks):
+        table.add_row(f"I{k}", f"icon ({ic.source})", look, str(list(ic.box.as_tuple())), f"{ic.score:.2f}")
     console = Console()
     console.print(table)
+    if glyphs or on_text:
+        read = ", ".join(res.lines[k].text.strip() for k in glyphs)
+        console.print(escape(f"left out: {len(glyphs)} icon(s) OCR read as text ({read}), {len(on_text)} icon box(es) "
+                             f"on letters or signs of a text line; --all lists them"), highlight=False)
     console.print("timings: " + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in res.timings.items()))
 
 
@@ -71,15 +149,17 @@ def locate_cmd(
     detector: str = typer.Option("cv", "--detector", help="Icon detector: cv, yolo:PATH or gdino:PATH."),
     matcher: str = typer.Option("offline", "--matcher", help="Icon matcher: offline, marks or clip:PATH."),
 ) -> None:
-    """The candidates for a target on IMAGE, best first (exit 0 when something is found, 1 when nothing)."""
-    from mobile_agent.types import load_image
+    """The candidates for a target on IMAGE, best first: the one chosen (marked *), then the others by score.
+
+    Exit 0 when something is found, 1 when nothing is, 2 when IMAGE is missing or unreadable or the
+    options are wrong."""
 
     given = [v for v in (text, icon, app_name) if v is not None]
     if len(given) != 1:
         raise ConfigError("locate needs exactly one of --text, --icon or --app")
     if app_name is not None and position:
         raise ConfigError("--position applies to --text and --icon, not to --app")
-    img = load_image(image)
+    img = _load(image)
     p = _perception(ocr, detector, matcher)
     pos = position or ()
     if text is not None:
@@ -92,7 +172,10 @@ def locate_cmd(
         typer.echo(json.dumps(g.to_dict(), ensure_ascii=False))
     else:
         typer.echo(f"status: {g.status}")
-        for i, c in enumerate(g.candidates):
+        # the chosen one first, then the others by the score shown (the ranking also weighs the place
+        # and the position asked for, so its order can differ from the scores')
+        shown = sorted(g.candidates, key=lambda c: (not (g.chosen is not None and c == g.chosen), -c.score))
+        for i, c in enumerate(shown):
             mark = "*" if g.chosen is not None and c == g.chosen else " "
             label = f"  {c.text!r}" if c.text else ""
             typer.echo(f"{mark}{i}: point ({c.point.x}, {c.point.y})  box {list(c.box.as_tuple())}  "

@@ -18,10 +18,22 @@ from mobile_agent.fsutil import FolderLock
 
 console = Console()
 
+MODEL_NEEDED = ("run needs a model to plan the steps: --model gpt-4o (key in OPENAI_API_KEY), --model "
+                "claude-sonnet-4-5 (ANTHROPIC_API_KEY), a local server (--model llava --base-url "
+                "http://localhost:11434/v1), or offline, with no key: --model scripted:FILE, replies from a file "
+                "separated by lines holding only ---. Example: mobile-agent run \"Turn on the dark mode\" "
+                "--model gpt-4o --device sim")
+
 
 def _default_out(instruction: str) -> Path:
+    """``runs/<time>-<instruction>``, with ``~2``, ``~3``... after it when a run of the same second has it."""
     slug = re.sub(r"[^a-z0-9]+", "-", instruction.lower()).strip("-")[:40] or "run"
-    return Path("runs") / f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{slug}"
+    out = Path("runs") / f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{slug}"
+    n = 1
+    while out.exists():
+        n += 1
+        out = out.with_name(f"{out.name.rsplit('~', 1)[0]}~{n}")
+    return out
 
 
 def _refuse_earlier_run(folder: Path) -> None:
@@ -34,8 +46,8 @@ def _refuse_earlier_run(folder: Path) -> None:
     if screens.is_dir() and any(screens.iterdir()):
         kept.append("screens/")
     if kept:
-        raise ConfigError(f"--out {folder} holds another run ({', '.join(kept)}); choose a new folder, or remove "
-                          "that run first")
+        raise ConfigError(f"--out {folder} holds another run ({', '.join(kept)}); choose a new folder, or "
+                          "replace that run (--overwrite)")
 
 
 def _step_line(step: StepRecord | dict[str, Any]) -> str:
@@ -71,8 +83,10 @@ def register(app: typer.Typer) -> None:
     def run(
         instruction: str = typer.Argument(..., help="What the agent should do, e.g. \"Turn on the dark mode\"."),
         device: str = typer.Option("sim", "--device", help="sim, adb, or adb:SERIAL."),
-        model: str = typer.Option(..., "--model", help="Model name (gpt-4o, qwen-vl-max, claude-...), or "
-                                  "openai:NAME, anthropic:NAME, scripted:FILE."),
+        model: Optional[str] = typer.Option(None, "--model", help="Required: the model that plans. gpt-4o, "
+                                            "claude-sonnet-4-5, a model on --base-url (qwen-vl-max, llava...), "
+                                            "openai:NAME, anthropic:NAME, or scripted:FILE (replies from a file, "
+                                            "offline)."),
         base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible (or Anthropic) endpoint, "
                                                "e.g. http://localhost:11434/v1."),
         api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="Environment variable holding the key "
@@ -81,7 +95,9 @@ def register(app: typer.Typer) -> None:
                                             "request in seconds (the whole answer, not each read); retried like a 5xx."),
         max_steps: int = typer.Option(20, "--max-steps", min=1, help="Step limit."),
         time_limit: float = typer.Option(900.0, "--time-limit", min=1.0, help="Wall-clock limit in seconds."),
-        out: Optional[Path] = typer.Option(None, "--out", help="Trajectory folder (default runs/<time>-<instruction>)."),
+        out: Optional[Path] = typer.Option(None, "--out", help="Trajectory folder (default runs/<time>-<instruction>). "
+                                           "A folder that holds a run is refused, unless --overwrite."),
+        overwrite: bool = typer.Option(False, "--overwrite", help="Replace the run in --out."),
         confirm: bool = typer.Option(False, "--confirm", help="Ask before touching what sends, buys, pays, deletes, "
                                      "installs, signs out or confirms (the grounded element's text or icon, and the "
                                      "screen around an OK), and before Enter inside Type."),
@@ -98,9 +114,10 @@ def register(app: typer.Typer) -> None:
         max_side: int = typer.Option(1024, "--max-side", min=64, help="Longest side of screenshots sent to the model."),
         jpeg_quality: int = typer.Option(80, "--jpeg-quality", min=1, max=95, help="JPEG quality of screenshots sent."),
         ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
-        perception_mode: str = typer.Option("hybrid", "--perception", help="hybrid (default: the phone's "
-                                            "accessibility tree beside the pixels, where the device gives one; "
-                                            "vision where it does not) or vision (pixels only)."),
+        perception_mode: str = typer.Option("hybrid", "--perception", help="hybrid (run's default: the "
+                                            "phone's accessibility tree beside the pixels, where the device gives "
+                                            "one; vision where it does not) or vision (pixels only; eval's "
+                                            "default, the paper's method)."),
         seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone (sim only)."),
         live: bool = typer.Option(False, "--live", help="Serve a page on 127.0.0.1 that shows each step as it happens."),
         mode: str = typer.Option("single", "--mode", help="single (one ReAct agent, the paper's method) or multi "
@@ -108,8 +125,11 @@ def register(app: typer.Typer) -> None:
         executor_model: Optional[str] = typer.Option(None, "--executor-model", help="--mode multi: the executor's "
                                                      "model (e.g. a cheaper one; default: --model)."),
     ) -> None:
-        """Carry out INSTRUCTION on a phone. Exit 0 when it was completed and confirmed, 1 otherwise, 2 on a
-        usage or configuration error."""
+        """Carry out INSTRUCTION on a phone with a model that plans each step.
+
+        Exit 0 when it was completed and confirmed, 1 otherwise, 2 on a usage or configuration error.
+        Offline, with no key: --model scripted:FILE plays the replies in FILE (separated by lines holding
+        only ---)."""
         from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
         from mobile_agent.device import open_device
         from mobile_agent.model import make_chat_model
@@ -125,6 +145,8 @@ def register(app: typer.Typer) -> None:
             raise ConfigError(f"unknown mode {mode!r}: use single or multi")
         if executor_model and mode != "multi":
             raise ConfigError("--executor-model is for --mode multi (single mode has one model)")
+        if model is None or not model.strip():
+            raise ConfigError(MODEL_NEEDED)
         perception_mode = perception_mode.strip().lower()
         if perception_mode not in ("vision", "hybrid"):
             raise ConfigError(f"--perception must be vision or hybrid, got {perception_mode!r}")
@@ -132,7 +154,8 @@ def register(app: typer.Typer) -> None:
             if out.exists() and not out.is_dir():
                 raise ConfigError(f"--out {out} is a file; give a folder for the trajectory")
             with FolderLock(out, "run"):
-                _refuse_earlier_run(out)
+                if not overwrite:
+                    _refuse_earlier_run(out)
         chat = make_chat_model(model, base_url=base_url, api_key_env=api_key_env, timeout_s=model_timeout)
         executor_chat = make_chat_model(executor_model, base_url=base_url, api_key_env=api_key_env,
                                         timeout_s=model_timeout) if executor_model else None
@@ -178,7 +201,7 @@ def register(app: typer.Typer) -> None:
             history_screens=history_screens, confirm=ask if confirm else None, dry_run=dry_run, reflect=reflect,
             risk_rules=load_rules(confirm_words) if confirm else None,
             completion_check=not no_completion_check, device_name=device, perception_mode=perception_mode,
-            on_step=on_step, on_finish=write_report,
+            on_step=on_step, on_finish=write_report, overwrite=overwrite,
         )
         if mode == "multi":
             from mobile_agent.agent.multi import MultiAgent

@@ -95,7 +95,8 @@ class OpenAIChatModel:
         self.image_detail = image_detail
         self.token_param = "max_tokens"
         self.timeout_s = timeout_s
-        key = resolve_key(api_key, api_key_env, f"model {model}")
+        where = redact(base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1")
+        key = resolve_key(api_key, api_key_env, f"model {model} at {where}")
         self._connect = lambda: openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout_s, max_retries=0)
         try:
             self._client = self._connect()

@@ -87,6 +87,25 @@ def thumbnail_uri(path: Path, height: int = 192) -> str:
     return f"data:image/jpeg;base64,{base64.b64encode(buf.getvalue()).decode('ascii')}"
 
 
+def fmt_time(value: Any) -> str:
+    """An ISO timestamp as people read it: ``2026-12-02 10:15:00 UTC`` (the offset when not UTC);
+    anything else as it is, ``–`` for nothing."""
+    from datetime import datetime, timedelta
+
+    if not value:
+        return "–"
+    try:
+        t = datetime.fromisoformat(str(value))
+    except ValueError:
+        return str(value)
+    if t.tzinfo is None:
+        return t.strftime("%Y-%m-%d %H:%M:%S")
+    offset = t.utcoffset() or timedelta(0)
+    if not offset:
+        return t.strftime("%Y-%m-%d %H:%M:%S UTC")
+    return t.strftime("%Y-%m-%d %H:%M:%S UTC%z")[:-2] + ":" + t.strftime("%z")[-2:]
+
+
 def fmt_seconds(value: Any) -> str:
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return "–"

@@ -13,10 +13,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
+from mobile_agent.agent.planner import NOT_CHECKED
 from mobile_agent.agent.record import CallRecord
 from mobile_agent.device.gestures import Gesture, LongPress, Swipe, Tap, TypeText, gesture_from_dict
 from mobile_agent.report.htmlkit import (
-    data_uri, fmt_cost, fmt_int, fmt_seconds, num, relative_src, render_template, static_text, thumbnail_uri,
+    data_uri, fmt_cost, fmt_int, fmt_seconds, fmt_time, num, relative_src, render_template, static_text,
+    thumbnail_uri,
 )
 from mobile_agent.report.rundata import RunData, Screen, Step
 
@@ -202,7 +204,12 @@ def _step_info(step: Step) -> dict[str, Any]:
                                   "feedback": _text(feedback) if feedback else ""}
     comp = rec.get("completion")
     if isinstance(comp, dict):
-        info["completion"] = {"ok": bool(comp.get("complete")), "reason": _text(comp.get("reason"))}
+        reason = _text(comp.get("reason"))
+        if reason == NOT_CHECKED and comp.get("complete") and not comp.get("raw"):
+            # a planner without a model (the benchmark's oracle) trusts Stop: nothing was checked
+            info["completion"] = {"ok": None, "reason": "no model judged the final screen; the planner trusts Stop"}
+        else:
+            info["completion"] = {"ok": bool(comp.get("complete")), "reason": reason}
     timings = rec.get("timings")
     if isinstance(timings, dict):
         info["timings"] = " · ".join(f"{k.removesuffix('_s')} {fmt_seconds(v)}" for k, v in timings.items()
@@ -268,8 +275,8 @@ def _summary_facts(run: RunData) -> tuple[list[dict[str, Any]], list[dict[str, A
         ("Cost", fmt_cost(s.get("cost_usd"))),
         ("Model", _text(s.get("model")) or "–"),
         ("Device", _text(s.get("device")) or "–"),
-        ("Started", _text(s.get("started_at")) or "–"),
-        ("Ended", _text(s.get("ended_at")) or "–"),
+        ("Started", fmt_time(s.get("started_at"))),
+        ("Ended", fmt_time(s.get("ended_at"))),
     ]]
     if verdict is not None:
         why = verdict.get("environment_failure") or verdict.get("why")

@@ -83,7 +83,7 @@ class MultiAgent:
 
     def run(self, instruction: str, out_dir: str | Path) -> RunResult:
         s = self.settings
-        writer, started, t0 = start_run(instruction, out_dir)
+        writer, started, t0 = start_run(instruction, out_dir, s.overwrite)
         self._usage, self._cost, self._steps = Usage(), None, 0
         self._roles: dict[str, dict[str, Any]] = {}
         self.notes = Notes()

@@ -1,0 +1,98 @@
+"""The Python API's :class:`Agent` (``from mobile_agent import Agent``): the step loop of
+:mod:`mobile_agent.agent` with what ``mobile-agent run`` adds around it, so that a run from Python
+writes the same folder as one from the command line, ``report.html`` included."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mobile_agent.agent.loop import Agent as _StepLoop
+from mobile_agent.agent.loop import AgentSettings, RunResult
+
+if TYPE_CHECKING:
+    from mobile_agent.agent.planner import Planner
+    from mobile_agent.device.base import Device
+    from mobile_agent.perception import Perception
+
+__all__ = ["Agent"]
+
+log = logging.getLogger(__name__)
+
+
+class Agent:
+    """Carries out instructions on a phone, step by step, as ``mobile-agent run`` does: each step a
+    screenshot, the planner's operation in words, perception's point for it, the gesture, a check
+    that the screen changed; after Stop, a completion check.
+
+    Args:
+        device: the phone: ``open_device("sim")`` (the simulated phone), ``open_device("adb")`` or
+            ``open_device("adb:SERIAL")`` (a real one), or any object with the ``Device`` methods.
+        planner: what decides each step: ``LLMPlanner(make_chat_model("gpt-4o"))`` with a real
+            model, ``LLMPlanner(ScriptedChatModel([...]))`` offline.
+        perception: what finds where to tap (OCR, icon detection and matching). Default:
+            ``Perception()``, the bundled OCR models and the offline icon matcher.
+        settings: how a run goes: ``AgentSettings(max_steps=..., time_limit_s=..., confirm=...,
+            dry_run=..., reflect=..., on_step=..., on_finish=..., overwrite=...)``. Default:
+            ``AgentSettings()`` (20 steps, 15 minutes).
+        report: write ``report.html`` into the run folder when a run ends (default True), before
+            ``settings.on_finish`` is called.
+
+    Example::
+
+        agent = Agent(open_device("sim"), LLMPlanner(make_chat_model("gpt-4o")))
+        result = agent.run("Turn on the dark mode", "runs/dark")
+        result.outcome, result.completed, result.steps, result.out_dir
+    """
+
+    __slots__ = ("device", "planner", "perception", "settings", "report")
+
+    def __init__(self, device: Device, planner: Planner, perception: Perception | None = None,
+                 settings: AgentSettings | None = None, *, report: bool = True) -> None:
+        """An agent on ``device`` that ``planner`` drives; the arguments are described on the class."""
+        if perception is None:
+            from mobile_agent.perception import Perception
+
+            perception = Perception()
+        self.device = device
+        self.planner = planner
+        self.perception = perception
+        self.settings = settings if settings is not None else AgentSettings()
+        self.report = report
+
+    def run(self, instruction: str, out_dir: str | Path) -> RunResult:
+        """Carry out ``instruction`` and return how it ended (:class:`RunResult`: ``outcome``,
+        ``completed``, ``steps``, ``out_dir``, ``usage``, ``cost_usd``, ``duration_s``, ``error``).
+
+        The run writes ``out_dir``: ``steps.jsonl`` (one line per step), ``screens/``,
+        ``summary.json`` and ``report.html``. A folder that already holds a run is refused with a
+        ``ConfigError`` before anything is written (give another folder, or
+        ``AgentSettings(overwrite=True)`` to replace it). A run that goes wrong does not raise: its
+        outcome says how it ended; Ctrl-C ends it as ``interrupted``."""
+        settings = self.settings
+        if self.report:
+            settings = dataclasses.replace(settings, on_finish=_with_report(settings.on_finish))
+        loop = _StepLoop(self.device, self.planner, self.perception, settings)
+        return loop.run(instruction, out_dir)
+
+    def __repr__(self) -> str:
+        return (f"Agent(device={type(self.device).__name__}, planner={getattr(self.planner, 'name', '?')!r}, "
+                f"report={self.report})")
+
+
+def _with_report(then: object):
+    """``on_finish`` that writes report.html, then calls ``then`` (the user's own, if any)."""
+
+    def finish(run_dir: Path) -> None:
+        from mobile_agent.report import write_report
+
+        try:
+            write_report(run_dir)
+        except Exception as exc:  # noqa: BLE001 - the run's record is complete; the page is a view of it
+            log.warning("could not write the report of %s: %s", run_dir, exc)
+        if callable(then):
+            then(run_dir)
+
+    return finish
