@@ -76,9 +76,14 @@ class TrajectoryWriter:
                 except FileNotFoundError:
                     pass
 
+    @staticmethod
+    def screen_path(name: str) -> str:
+        """Where :meth:`save_screen` puts the screenshot ``name``, relative to the run folder."""
+        return f"{SCREENS}/{name}.png"
+
     def save_screen(self, name: str, image: Image.Image) -> str:
         """Save ``image`` as ``screens/<name>.png``; returns the path relative to the run folder."""
-        rel = f"{SCREENS}/{name}.png"
+        rel = self.screen_path(name)
         atomic_write_bytes(self.dir / rel, _png(image))
         return rel
 
