@@ -357,7 +357,8 @@ class Agent:
             rec.timings.device_s += time.monotonic() - t
             raise end("error", f"device: {exc}", exc)
         rec.timings.device_s += time.monotonic() - t
-        self._parse_ahead(after)  # the next step's screen: parsed while this one reflects and records
+        # the next step's screen: parsed while this one reflects and records
+        self._parse_ahead(after, undo_last=not self._perceived)
         prepare = getattr(self.planner, "prepare", None)
         if self._prefetch is not None and prepare is not None:
             self._prefetch.aside(lambda: _quietly(prepare, after, s.image_max_side, s.jpeg_quality))
@@ -556,12 +557,16 @@ class Agent:
             except Exception as exc:  # noqa: BLE001 - the run's outcome stands; the record says what is missing
                 log.warning("a screenshot could not be written: %s", exc)
 
-    def _parse_ahead(self, image: Image.Image) -> None:
+    _perceived = False  # whether this step used perception (grounding, the confirmation gate)
+
+    def _parse_ahead(self, image: Image.Image, undo_last: bool = False) -> None:
+        self._perceived = False
         if self._prefetch is not None:
-            self._prefetch.start(image)
+            self._prefetch.start(image, undo_last)
 
     def _perception_quiet(self) -> None:
         """Wait for a parse running beside the loop (perception is used from one thread at a time)."""
+        self._perceived = True
         if self._prefetch is not None:
             self._prefetch.wait()
 

@@ -37,16 +37,20 @@ class Prefetch:
         self._generation = 0
         self._answered = threading.Event()  # the model has answered: grounding may want the parse now
         self.started: list[int] = []  # the generations whose parse began (tests observe the order)
+        self._checkpoint: Any = None  # perception before the last parse (to undo it when unused)
 
     # --- parsing ------------------------------------------------------------------------------
 
-    def start(self, image: Image.Image) -> None:
-        """Start parsing ``image`` (a parse of an earlier screen that has not begun is dropped)."""
+    def start(self, image: Image.Image, undo_last: bool = False) -> None:
+        """Start parsing ``image`` (a parse of an earlier screen that has not begun is dropped).
+        ``undo_last``: the screen parsed last was not used (no step grounded on it): its parse is
+        undone first (:meth:`Perception.restore`), so that perception's memo and recognised crops,
+        and with them every later parse, are what they would be without the overlap."""
         if self._parse is not None:
             self._parse.cancel()
         self._generation += 1
         self._answered.clear()
-        self._parse = self._parser.submit(self._run, image, self._generation)
+        self._parse = self._parser.submit(self._run, image, self._generation, undo_last)
 
     def answered(self) -> None:
         """The model has answered: a parse still running finishes its text lines and leaves the
@@ -66,8 +70,12 @@ class Prefetch:
         finally:
             self._parse = None
 
-    def _run(self, image: Image.Image, generation: int) -> None:
+    def _run(self, image: Image.Image, generation: int, undo_last: bool) -> None:
         self.started.append(generation)
+        if undo_last and self._checkpoint is not None:
+            self._perception.restore(self._checkpoint)
+        checkpoint = getattr(self._perception, "checkpoint", None)
+        self._checkpoint = checkpoint() if callable(checkpoint) else None
         self._perception.parse(image)
         if not self._answered.is_set() and generation == self._generation:
             self._perception.parse(image, icons=True)

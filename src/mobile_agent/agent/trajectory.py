@@ -1,7 +1,9 @@
 """The trajectory folder of a run: ``summary.json``, ``steps.jsonl`` and ``screens/``.
 
-The format is fixed by docs/interfaces.md (the report and the benchmark read it). Every write is
-atomic (a temporary file renamed over the target), so a crash leaves every finished step readable.
+The format is fixed by docs/interfaces.md (the report and the benchmark read it). A step is one line
+appended to ``steps.jsonl`` (a write that fails is cut back, so the file never holds half a line);
+every other file is written atomically (a temporary file renamed over the target). A crash leaves
+every finished step readable, and a long run's writing grows with its steps, not their square.
 """
 
 from __future__ import annotations
@@ -67,7 +69,6 @@ class TrajectoryWriter:
     def __init__(self, out_dir: str | Path) -> None:
         self.dir = Path(out_dir)
         (self.dir / SCREENS).mkdir(parents=True, exist_ok=True)
-        self._lines: list[str] = []
         if (self.dir / STEPS).exists() or (self.dir / SUMMARY).exists():
             # A folder of an earlier run: start a fresh record rather than mix two runs.
             for name in (STEPS, SUMMARY):
@@ -88,9 +89,18 @@ class TrajectoryWriter:
         return rel
 
     def append_step(self, record: StepRecord) -> None:
-        """Add one step to ``steps.jsonl`` (the file is rewritten atomically, so it is never half-written)."""
-        self._lines.append(json.dumps(record.to_dict(), ensure_ascii=False))
-        atomic_write_text(self.dir / STEPS, "\n".join(self._lines) + "\n")
+        """Add one step to ``steps.jsonl``: one line appended. A write that fails (a full disk) is
+        cut back to the end of the step before, so the file never holds half a line."""
+        data = memoryview((json.dumps(record.to_dict(), ensure_ascii=False) + "\n").encode("utf-8"))
+        with open(self.dir / STEPS, "ab", buffering=0) as f:
+            start = f.tell()
+            try:
+                while data:
+                    n = f.write(data)
+                    data = data[n or 0:]
+            except BaseException:
+                f.truncate(start)
+                raise
 
     def write_summary(self, summary: dict[str, Any]) -> None:
         atomic_write_text(self.dir / SUMMARY, json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
@@ -104,12 +114,16 @@ def read_steps(run_dir: str | Path) -> list[StepRecord]:
     if not p.exists():
         return []
     out: list[StepRecord] = []
-    for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1):
+    text = p.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    for i, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
             out.append(StepRecord.from_dict(json.loads(line)))
         except ValueError as exc:  # json.JSONDecodeError is a ValueError too
+            if i == len(lines) and not text.endswith("\n"):
+                break  # a last line cut off by a crash mid-write (a file of another writer): not a step
             raise ValueError(f"{p}: line {i} is not a step record: {exc}") from None
     return out
 
