@@ -264,3 +264,30 @@ def test_a_failed_reply_with_the_same_text_as_another_keeps_its_own(tmp_path):
     d = rec.to_dict()
     assert [c.get("raw_in") for c in d["calls"]] == ["model", None] and d["calls"][1]["raw"] == "Action: Back"
     assert [c.raw for c in StepRecord.from_dict(d).calls] == ["Action: Back", "Action: Back"]
+
+
+def test_settling_without_the_device_s_own_wait_ends_when_two_frames_agree(monkeypatch):
+    """A device that cannot wait for stillness itself: the loop compares frames and stops at the
+    first pair that agrees, without sleeping first; a changing screen is polled until it agrees."""
+    from PIL import Image
+
+    import mobile_agent.agent.loop as loop
+
+    sleeps: list[float] = []
+    monkeypatch.setattr(loop.time, "sleep", lambda s: sleeps.append(s))
+    frames = [Image.new("RGB", (64, 128), c) for c in ((0, 0, 0), (255, 255, 255), (9, 9, 9), (9, 9, 9))]
+
+    class Phone:
+        def __init__(self, frames):
+            self.frames, self.shots = list(frames), 0
+
+        def screenshot(self):
+            self.shots += 1
+            return self.frames.pop(0) if len(self.frames) > 1 else self.frames[0]
+
+    still = Phone(frames[3:])
+    Agent(still, None, None, AgentSettings(settle_interval_s=0.2))._settle(frames[0])  # type: ignore[arg-type]
+    assert still.shots == 2 and sleeps == []
+    moving = Phone(frames)
+    out = Agent(moving, None, None, AgentSettings(settle_interval_s=0.2))._settle(frames[0])  # type: ignore[arg-type]
+    assert out is frames[3] and moving.shots == 4 and sleeps == [0.2, 0.2]

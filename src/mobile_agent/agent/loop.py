@@ -606,15 +606,16 @@ class Agent:
         if "wait_still" in device_capabilities(self.device):
             self.device.wait_still(timeout_s=s.settle_timeout_s)
             return self.device.screenshot()
+        # Still as soon as two successive frames agree (the first pair is taken without a pause: a
+        # screenshot takes its own time); ``settle_interval_s`` between the pairs that differ.
         deadline = time.monotonic() + s.settle_timeout_s
         prev = self.device.screenshot()
-        while time.monotonic() < deadline:
-            time.sleep(s.settle_interval_s)
+        while True:
             cur = self.device.screenshot()
-            if not pixels_changed(prev, cur):
+            if not pixels_changed(prev, cur) or time.monotonic() >= deadline:
                 return cur
             prev = cur
-        return prev
+            time.sleep(s.settle_interval_s)
 
 
 def _quietly(fn: Callable[..., Any], *args: Any) -> None:
