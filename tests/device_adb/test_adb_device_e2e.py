@@ -266,3 +266,32 @@ def test_long_text_is_sent_in_several_shell_calls(server: FakeAdbServer) -> None
     assert server.phone().typed == text
     calls = [c for c in shell_commands(server) if c.startswith("input text")]
     assert len(calls) > 1 and all(len(c) <= 1000 for c in calls)
+
+
+def test_after_a_gesture_the_agent_takes_no_more_captures_than_the_stillness_needs(server: FakeAdbServer) -> None:
+    """The gesture settles (two captures that agree); the agent's own wait and its screenshot then
+    reuse that still frame instead of capturing three more times."""
+    from mobile_agent.agent import Agent, AgentSettings
+
+    dev = open_adb(server, settle_timeout_s=2.0)
+    dev.tap(5, 5)
+    shot = Agent(dev, None, None, AgentSettings())._settle(Image.new("RGB", (8, 8)))  # type: ignore[arg-type]
+    after = shell_commands(server)[shell_commands(server).index("input tap 5 5") + 1:]
+    assert [c for c in after if c != "wm density"] == ["screencap -p", "screencap -p"]
+    assert shot.size == Image.open(io.BytesIO(SETTINGS_PNG)).size
+    # anything sent to the phone ends the reuse: the next wait captures again
+    dev.back()
+    n = shell_commands(server).count("screencap -p")
+    assert dev.wait_still(2.0) is True and shell_commands(server).count("screencap -p") == n
+    dev.shell("input keyevent 24")  # a key sent by hand (volume up)
+    assert dev.wait_still(2.0) is True and shell_commands(server).count("screencap -p") == n + 2
+
+
+def test_a_still_frame_is_not_reused_once_it_is_old(server: FakeAdbServer) -> None:
+    dev = open_adb(server, settle_timeout_s=2.0)
+    dev.still_reuse_s = 0.05
+    dev.tap(5, 5)
+    n = shell_commands(server).count("screencap -p")
+    time.sleep(0.1)
+    dev.screenshot()
+    assert shell_commands(server).count("screencap -p") == n + 1

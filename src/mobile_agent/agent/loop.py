@@ -23,6 +23,7 @@ from PIL import Image
 
 from mobile_agent.agent import prompts
 from mobile_agent.agent.operations import Geometry, OpenApp, Operation, Stop, supported
+from mobile_agent.agent.overlap import Prefetch
 from mobile_agent.agent.planner import (
     Calls, Choice, Completion, HistoryEntry, Plan, PlanContext, Planner, PlanningError, calls_of,
 )
@@ -84,6 +85,9 @@ class AgentSettings:
     benchmark write the HTML report there; the agent layer itself knows nothing of reports).
     ``overwrite``: a run into a folder that already holds one (its ``summary.json`` or ``steps.jsonl``)
     replaces it; without it the run is refused with a :class:`ConfigError` before anything is written.
+    ``overlap_perception``: parse each screenshot beside the model call, and write the screenshots
+    on a thread of their own (:mod:`mobile_agent.agent.overlap`), where the planner asks a model
+    (``asks_model``); the same grounding and records, less time a step beyond the model's.
     """
 
     max_steps: int = 20
@@ -108,6 +112,7 @@ class AgentSettings:
     on_step: Callable[[StepRecord], None] | None = None
     perception_mode: str = "vision"  # "hybrid": the device's ui_tree() beside the pixels where it gives one
     overwrite: bool = False
+    overlap_perception: bool = True
 
     def __post_init__(self) -> None:
         if self.max_steps < 1:
@@ -244,12 +249,14 @@ class Agent:
         outcome, error, exc_kept = "step_limit", None, None
         completed = False
         deadline = set_run_end(t0 + s.time_limit_s if s.time_limit_s is not None else None)  # holds in model calls
+        self._prefetch = self._make_prefetch()
         try:
             for step in range(1, s.max_steps + 1):
                 if s.time_limit_s is not None and time.monotonic() - t0 > s.time_limit_s:
                     raise _End("time_limit", f"the wall-clock limit of {s.time_limit_s:.0f} s was reached")
                 if current is None:
                     current = self._screenshot()
+                    self._parse_ahead(current)
                 ctx = PlanContext(
                     instruction=instruction, step=step, screenshot=current, history=tuple(history),
                     earlier_screens=tuple(screens[-(s.history_screens - 1):]) if s.history_screens > 1 else (),
@@ -269,7 +276,9 @@ class Agent:
                 current = after
         except (KeyboardInterrupt, Exception) as exc:  # noqa: BLE001 - a bug below must still leave a complete record
             outcome, error, exc_kept = run_ended(exc)
-        reset_run_end(deadline)
+        finally:
+            reset_run_end(deadline)
+            self._close_prefetch()
         save_final_screen(self.device, writer, s.dry_run, current)
         duration = time.monotonic() - t0
         writer.write_summary(run_summary(
@@ -289,7 +298,7 @@ class Agent:
         step = StepRun(ctx, StepRecord(ctx.step), Calls(), time.monotonic(), writer)
         step.rec.timings.device_s = self._pending_device_s
         self._pending_device_s = 0.0
-        step.rec.screenshot = writer.save_screen(f"step_{ctx.step:03d}", ctx.screenshot)
+        step.rec.screenshot = self._save_screen(writer, f"step_{ctx.step:03d}", ctx.screenshot)
         rec = step.rec
 
         def finish(outcome: str | None = None, entry: HistoryEntry | None = None, feedback: Sequence[str] = (),
@@ -302,8 +311,10 @@ class Agent:
             finish(outcome)
             return _End(outcome, error, exc)
 
-        # 1. plan
+        # 1. plan (the screenshot's parse runs meanwhile: see overlap.py)
         plan = self.plan(step)
+        if self._prefetch is not None:
+            self._prefetch.answered()
         op = plan.operation
 
         # 2. a loop: the same operation on the same screen, threshold times
@@ -330,7 +341,7 @@ class Agent:
         boxes = [c.box for c in rec.grounding.candidates] if rec.grounding is not None else []
         if s.save_annotated and (isinstance(gesture, (Tap, LongPressGesture, Swipe)) or boxes):
             annotated = draw_gesture(ctx.screenshot, gesture, boxes)
-            rec.annotated = writer.save_screen(f"step_{ctx.step:03d}_annotated", annotated)
+            rec.annotated = self._save_screen(writer, f"step_{ctx.step:03d}_annotated", annotated)
         if grounding_fb is not None:
             rec.reflection.feedback = grounding_fb
             return finish(None if not s.dry_run else "dry_run",
@@ -341,6 +352,8 @@ class Agent:
         point = gesture_point(gesture) if not isinstance(gesture, Swipe) else None
         where = f" at ({point[0]}, {point[1]})" if point is not None else ""
         grounding = rec.grounding.to_dict() if rec.grounding is not None else None
+        if s.confirm is not None:
+            self._perception_quiet()
         risk = decide(op, grounding, self.perception, ctx.screenshot, s.risk_rules, step.tree) \
             if s.confirm is not None else None
         if risk is not None and risk.risky:
@@ -357,6 +370,11 @@ class Agent:
             rec.timings.device_s += time.monotonic() - t
             raise end("error", f"device: {exc}", exc)
         rec.timings.device_s += time.monotonic() - t
+        # the next step's screen: parsed while this one reflects and records
+        self._parse_ahead(after, undo_last=not self._perceived)
+        prepare = getattr(self.planner, "prepare", None)
+        if self._prefetch is not None and prepare is not None:
+            self._prefetch.aside(lambda: _quietly(prepare, after, s.image_max_side, s.jpeg_quality))
 
         # 7. reflect
         feedback, outcome_text = self.reflect(step, op, plan.thought, after, where)
@@ -416,6 +434,9 @@ class Agent:
             return op.gesture(geo), None
         if self.perception is None:
             raise _End("error", f"{op} needs perception to find where to tap, and the agent has none")
+        t = time.monotonic()
+        self._perception_quiet()  # the parse begun beside the model call: grounding finds it done
+        rec.timings.perception_s += time.monotonic() - t
 
         choices: list[Choice] = []
         failures: list[str] = []
@@ -523,11 +544,52 @@ class Agent:
         rec.calls = list(calls.records)
         self._account(calls)
         self._steps = step.ctx.step
+        if self._prefetch is not None:
+            self._prefetch.flush()  # the step's screenshots are on disk before its line says so
         step.writer.append_step(rec)
         if self.settings.on_step is not None:
             self.settings.on_step(rec)
 
     # --- helpers ---------------------------------------------------------------------------------
+
+    _prefetch: Prefetch | None = None
+
+    def _make_prefetch(self) -> Prefetch | None:
+        """A :class:`Prefetch` where the overlap pays: a planner that waits for a model, and a
+        perception with a parse memo (a planner without a model has no time to hide the parse in)."""
+        if (not self.settings.overlap_perception or not getattr(self.planner, "asks_model", False)
+                or not callable(getattr(self.perception, "parse", None))):
+            return None
+        return Prefetch(self.perception)
+
+    def _close_prefetch(self) -> None:
+        pre, self._prefetch = self._prefetch, None
+        if pre is not None:
+            try:
+                pre.close()
+            except Exception as exc:  # noqa: BLE001 - the run's outcome stands; the record says what is missing
+                log.warning("a screenshot could not be written: %s", exc)
+
+    _perceived = False  # whether this step used perception (grounding, the confirmation gate)
+
+    def _parse_ahead(self, image: Image.Image, undo_last: bool = False) -> None:
+        self._perceived = False
+        if self._prefetch is not None:
+            self._prefetch.start(image, undo_last)
+
+    def _perception_quiet(self) -> None:
+        """Wait for a parse running beside the loop (perception is used from one thread at a time)."""
+        self._perceived = True
+        if self._prefetch is not None:
+            self._prefetch.wait()
+
+    def _save_screen(self, writer: TrajectoryWriter, name: str, image: Image.Image) -> str:
+        """Save a screenshot of the step (on the writing thread where there is one)."""
+        if self._prefetch is None:
+            return writer.save_screen(name, image)
+        rel = writer.screen_path(name)
+        self._prefetch.aside(lambda: writer.save_screen(name, image))
+        return rel
 
     def _account(self, calls: Calls) -> None:
         self._usage = self._usage + calls.usage
@@ -557,15 +619,25 @@ class Agent:
         if "wait_still" in device_capabilities(self.device):
             self.device.wait_still(timeout_s=s.settle_timeout_s)
             return self.device.screenshot()
+        # Still as soon as two successive frames agree (the first pair is taken without a pause: a
+        # screenshot takes its own time); ``settle_interval_s`` between the pairs that differ.
         deadline = time.monotonic() + s.settle_timeout_s
         prev = self.device.screenshot()
-        while time.monotonic() < deadline:
-            time.sleep(s.settle_interval_s)
+        while True:
             cur = self.device.screenshot()
-            if not pixels_changed(prev, cur):
+            if not pixels_changed(prev, cur) or time.monotonic() >= deadline:
                 return cur
             prev = cur
-        return prev
+            time.sleep(s.settle_interval_s)
+
+
+def _quietly(fn: Callable[..., Any], *args: Any) -> None:
+    """Work done ahead of time: a failure is left to the step that needs the result (it does the
+    work again and reports it)."""
+    try:
+        fn(*args)
+    except Exception as exc:  # noqa: BLE001
+        log.debug("work ahead failed: %s", exc)
 
 
 def _finish(on_finish: Callable[[Path], None], run_dir: Path) -> None:

@@ -8,7 +8,9 @@ scripted planners of the benchmark) subclass :class:`BasePlanner` and override o
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 
@@ -175,6 +177,8 @@ class BasePlanner:
     """Defaults for planners without a model: choose the best-ranked candidate, trust Stop, judge nothing."""
 
     name = "planner"
+    #: whether a step waits for a model (the loop parses the screenshot meanwhile: agent/overlap.py)
+    asks_model = False
 
     def plan(self, ctx: PlanContext) -> Plan:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -232,6 +236,34 @@ def ask(model: ChatModel, messages: list[Message], parse: Callable[[str], Any], 
                         raw, calls, errors)
 
 
+class _Encoded:
+    """The last few screenshots encoded for the model, by the image object: a screenshot goes into
+    its step's request, the completion check's and, with ``history_screens``, later steps' requests,
+    and is encoded once. Holds the images it keys on, so that an id is not reused while kept."""
+
+    def __init__(self, size: int = 6) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._items: OrderedDict[tuple[int, int | None, int], tuple[Image.Image, Any]] = OrderedDict()
+
+    def __call__(self, image: Image.Image, max_side: int | None, quality: int) -> Any:
+        key = (id(image), max_side, quality)
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None and hit[0] is image:
+                self._items.move_to_end(key)
+                return hit[1]
+        part = encode_image(image, max_side, quality)
+        with self._lock:
+            self._items[key] = (image, part)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return part
+
+
+encoded = _Encoded()
+
+
 class LLMPlanner(BasePlanner):
     """The Mobile-Agent planner on a multimodal chat model (ReAct replies, one operation a step).
 
@@ -245,6 +277,7 @@ class LLMPlanner(BasePlanner):
 
     #: the role its calls are recorded with (None in single mode; the multi mode's executor says so)
     role: str | None = None
+    asks_model = True
 
     def __init__(self, model: ChatModel, *, parse_retries: int = 2, mark_base: int = 0,
                  max_tokens: int | None = None) -> None:
@@ -255,7 +288,11 @@ class LLMPlanner(BasePlanner):
         self.max_tokens = max_tokens
 
     def _image(self, ctx: PlanContext, image: Image.Image):
-        return encode_image(image, ctx.image_max_side, ctx.jpeg_quality)
+        return encoded(image, ctx.image_max_side, ctx.jpeg_quality)
+
+    def prepare(self, image: Image.Image, max_side: int | None, quality: int) -> None:
+        """Encode ``image`` for the next request ahead of time (the loop does it beside its own work)."""
+        encoded(image, max_side, quality)
 
     def _ask(self, messages: list[Message], calls: Calls, parse, what: str, kind: str,
              retry_text: Callable[[str], str] = prompts.parse_error_feedback):

@@ -61,6 +61,58 @@ class CallRecord:
                    d.get("error"), d.get("role"), d.get("cost_usd"))
 
 
+def _raw_homes(d: dict[str, Any]) -> list[tuple[str, Any]]:
+    """Where a step's line already holds a reply in full: the planning reply (``model.raw``), the
+    completion check's, the multi mode manager's, and each choice among marks."""
+    def get(v: Any, *keys: str) -> Any:
+        for k in keys:
+            v = v.get(k) if isinstance(v, dict) else None
+        return v
+
+    homes = [("model", get(d, "model", "raw")), ("completion", get(d, "completion", "raw")),
+             ("manager", get(d, "manager", "raw"))]
+    choices = get(d, "grounding", "choice_raw")
+    if isinstance(choices, list):
+        homes += [(f"grounding.{i}", c) for i, c in enumerate(choices)]
+    return [(name, v) for name, v in homes if isinstance(v, str)]
+
+
+def store_replies_once(d: dict[str, Any]) -> dict[str, Any]:
+    """A step's line with each call's reply kept once: a call whose reply the line already holds in
+    full (see :func:`_raw_homes`) says where (``raw_in``) instead of repeating it."""
+    calls = d.get("calls")
+    if not isinstance(calls, list):
+        return d
+    homes = _raw_homes(d)
+    used: set[str] = set()
+    for c in calls:
+        raw = c.get("raw")
+        if raw is None:
+            continue
+        name = next((n for n, v in homes if v == raw and n not in used), None)
+        if name is not None:
+            used.add(name)
+            del c["raw"]
+            c["raw_in"] = name
+    return d
+
+
+def replies_restored(d: dict[str, Any]) -> dict[str, Any]:
+    """The inverse of :func:`store_replies_once`: each call's ``raw`` filled from where it was kept
+    (lines written before, which repeat every reply, are returned as they are)."""
+    calls = d.get("calls")
+    if not isinstance(calls, list) or not any(isinstance(c, dict) and "raw_in" in c for c in calls):
+        return d
+    homes = dict(_raw_homes(d))
+    d = dict(d)
+    d["calls"] = [dict(c, raw=homes.get(c["raw_in"])) if isinstance(c, dict) and "raw_in" in c else c
+                  for c in calls]
+    for c in d["calls"]:
+        if isinstance(c, dict):
+            c.pop("raw_in", None)
+    return d
+
+
 def per_role(calls: list[CallRecord]) -> dict[str, dict[str, Any]]:
     """Calls, tokens and cost of each role in ``calls`` (multi mode's ``roles``)."""
     out: dict[str, dict[str, Any]] = {}
@@ -262,12 +314,12 @@ class StepRecord:
             "timings": self.timings.to_dict(), "error": self.error,
         }
         if self.multi is not None:
-            return self._multi_dict(d)
+            return store_replies_once(self._multi_dict(d))
         if self.completion is not None:
             d["completion"] = self.completion.to_dict()
         if self.calls:
             d["calls"] = [c.to_dict() for c in self.calls]
-        return d
+        return store_replies_once(d)
 
     def _multi_dict(self, d: dict[str, Any]) -> dict[str, Any]:
         m = self.multi
@@ -291,6 +343,7 @@ class StepRecord:
         (saying what is wrong) for a line that is not a step record."""
         if not isinstance(d, dict):
             raise ValueError(f"a step record is a JSON object, got {type(d).__name__}")
+        d = replies_restored(d)
         try:
             step = d["step"]
             if not isinstance(step, int) or isinstance(step, bool):

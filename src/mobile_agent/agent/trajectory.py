@@ -1,7 +1,9 @@
 """The trajectory folder of a run: ``summary.json``, ``steps.jsonl`` and ``screens/``.
 
-The format is fixed by docs/interfaces.md (the report and the benchmark read it). Every write is
-atomic (a temporary file renamed over the target), so a crash leaves every finished step readable.
+The format is fixed by docs/interfaces.md (the report and the benchmark read it). A step is one line
+appended to ``steps.jsonl`` (a write that fails is cut back, so the file never holds half a line);
+every other file is written atomically (a temporary file renamed over the target). A crash leaves
+every finished step readable, and a long run's writing grows with its steps, not their square.
 """
 
 from __future__ import annotations
@@ -75,7 +77,6 @@ class TrajectoryWriter:
             (self.dir / SCREENS).mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise storage_error(exc, self.dir / SCREENS, "create") from exc
-        self._lines: list[str] = []
         if earlier:
             # overwrite: start a fresh record rather than mix two runs; the earlier run's
             # screenshots go too (a rerun of a benchmark task writes its folder again).
@@ -85,16 +86,36 @@ class TrajectoryWriter:
                 except FileNotFoundError:
                     pass
 
+    @staticmethod
+    def screen_path(name: str) -> str:
+        """Where :meth:`save_screen` puts the screenshot ``name``, relative to the run folder."""
+        return f"{SCREENS}/{name}.png"
+
     def save_screen(self, name: str, image: Image.Image) -> str:
         """Save ``image`` as ``screens/<name>.png``; returns the path relative to the run folder."""
-        rel = f"{SCREENS}/{name}.png"
+        rel = self.screen_path(name)
         atomic_write_bytes(self.dir / rel, _png(image))
         return rel
 
     def append_step(self, record: StepRecord) -> None:
-        """Add one step to ``steps.jsonl`` (the file is rewritten atomically, so it is never half-written)."""
-        self._lines.append(redact(json.dumps(record.to_dict(), ensure_ascii=False)))  # no key reaches the file
-        atomic_write_text(self.dir / STEPS, "\n".join(self._lines) + "\n")
+        """Add one step to ``steps.jsonl``: one line appended (secrets redacted). A write that fails
+        (a full disk) is cut back to the end of the step before, so the file never holds half a line,
+        and raises :class:`~mobile_agent.errors.StorageError` naming the file."""
+        line = redact(json.dumps(record.to_dict(), ensure_ascii=False))  # no key reaches the file
+        data = memoryview((line + "\n").encode("utf-8"))
+        path = self.dir / STEPS
+        try:
+            with open(path, "ab", buffering=0) as f:
+                start = f.tell()
+                try:
+                    while data:
+                        n = f.write(data)
+                        data = data[n or 0:]
+                except BaseException:
+                    f.truncate(start)
+                    raise
+        except OSError as exc:
+            raise storage_error(exc, path) from exc
 
     def write_summary(self, summary: dict[str, Any]) -> None:
         atomic_write_text(self.dir / SUMMARY, redact(json.dumps(summary, ensure_ascii=False, indent=2)) + "\n")
@@ -108,12 +129,16 @@ def read_steps(run_dir: str | Path) -> list[StepRecord]:
     if not p.exists():
         return []
     out: list[StepRecord] = []
-    for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1):
+    text = p.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    for i, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
             out.append(StepRecord.from_dict(json.loads(line)))
         except ValueError as exc:  # json.JSONDecodeError is a ValueError too
+            if i == len(lines) and not text.endswith("\n"):
+                break  # a last line cut off by a crash mid-write (a file of another writer): not a step
             raise ValueError(f"{p}: line {i} is not a step record: {exc}") from None
     return out
 

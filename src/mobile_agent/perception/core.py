@@ -90,6 +90,20 @@ class Perception:
     # ------------------------------------------------------------------------------------------
     # parsing
     # ------------------------------------------------------------------------------------------
+    def checkpoint(self) -> Any:
+        """What a parse changes in this object (the memo of parses, the OCR engine's recognised
+        crops), to put back with :meth:`restore`: a parse made ahead of time that nothing used is
+        undone, so that the next parse is what it would have been without it."""
+        state = getattr(self.ocr, "cache_state", None)
+        return list(self._memos), (state() if callable(state) else None)
+
+    def restore(self, checkpoint: Any) -> None:
+        """Put back what :meth:`checkpoint` took."""
+        memos, crops = checkpoint
+        self._memos[:] = memos
+        if crops is not None:
+            self.ocr.restore_cache(crops)  # type: ignore[attr-defined]
+
     def parse(self, image: Image.Image | str | bytes | Any, icons: bool = False,
               incremental: bool | None = None) -> ParseResult:
         """Text lines (and, with ``icons=True``, icon boxes) of ``image``, with timings in seconds.

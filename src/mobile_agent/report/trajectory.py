@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from mobile_agent.agent.planner import NOT_CHECKED
-from mobile_agent.agent.record import CallRecord
+from mobile_agent.agent.record import CallRecord, replies_restored
 from mobile_agent.device.gestures import Gesture, LongPress, Swipe, Tap, TypeText, gesture_from_dict
 from mobile_agent.report.htmlkit import (
     data_uri, fmt_cost, fmt_int, fmt_seconds, fmt_time, num, relative_src, render_template, static_text,
@@ -147,6 +147,7 @@ def _shot(screen: Screen | None, images: _Images, alt: str,
 def _calls(rec: dict[str, Any]) -> list[CallRecord]:
     """The step's kept model calls, typed (a call the record garbled is left out)."""
     out: list[CallRecord] = []
+    rec = replies_restored(rec)
     for c in rec.get("calls") if isinstance(rec.get("calls"), list) else []:
         try:
             out.append(CallRecord.from_dict(c))

@@ -59,6 +59,9 @@ UI_DUMP_PATH = "/data/local/tmp/mobile_agent_ui.xml"
 KEYCODE_HOME = 3
 KEYCODE_BACK = 4
 _BLACK_MAX = 8  # a channel never brighter than this is "all black"
+# shell commands that only read: they leave a frame judged still the screen (see AdbDevice.wait_still)
+_READ_ONLY = ("wm size", "wm density", "dumpsys ", "settings get ", "ime list", "pm list ", "getprop",
+              "uiautomator dump", "cat ", "ls ", "rm -f /data/local/tmp/")
 _PACKAGE_RE = re.compile(r"^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$")
 
 
@@ -104,6 +107,9 @@ class AdbDevice:
         self.serial: str = self.entry.serial
         self.timeout_s = timeout_s
         self.settle_timeout_s = settle_timeout_s
+        # the last frame wait_still found still, and when; None once anything is sent to the phone
+        self._still: tuple[Image.Image, float] | None = None
+        self.still_reuse_s = 1.0
         self.status_bar_dp = status_bar_dp
         self._density: int | None = None
         self.ui_timeout_s = ui_timeout_s
@@ -176,6 +182,8 @@ class AdbDevice:
 
     def shell(self, command: str, timeout_s: float | None = None) -> str:
         """Run a command in the phone's shell and return its output (stdout and stderr), stripped."""
+        if not command.startswith(_READ_ONLY):
+            self._still = None  # the screen may change: the frame judged still is no longer the screen
         t = timeout_s or self.timeout_s
         out = self._call(f"`{_short(command)}`", lambda: self._dev.shell(command, timeout=t, encoding="utf-8"), t)
         return str(out)
@@ -274,7 +282,13 @@ class AdbDevice:
         return image
 
     def screenshot(self) -> Image.Image:
-        """The screen as an RGB image of ``size()``. Raises DeviceError when the capture fails or is all black."""
+        """The screen as an RGB image of ``size()``. Raises DeviceError when the capture fails or is all black.
+
+        Right after :meth:`wait_still` found the screen still (within ``still_reuse_s``, nothing sent
+        to the phone since), that frame is the screenshot: no second capture."""
+        still = self._still
+        if still is not None and time.monotonic() - still[1] <= self.still_reuse_s:
+            return still[0].copy()
         image = self._capture()
         extrema = image.getextrema()
         if all(hi <= _BLACK_MAX for _, hi in extrema):  # type: ignore[misc]
@@ -309,13 +323,23 @@ class AdbDevice:
         return int(round(0.04 * max(self._wm_size().effective)))
 
     def wait_still(self, timeout_s: float = 3.0) -> bool:
-        """Wait until two successive captures are alike (ignoring the status bar); False on timeout."""
+        """Wait until two successive captures are alike (ignoring the status bar); False on timeout.
+
+        Captures follow each other without a pause (a capture takes tens of milliseconds), and the
+        answer comes as soon as two agree. When the screen was found still and nothing was sent to
+        the phone since (the gestures settle themselves, then the agent asks again), the answer is
+        at once, without a capture."""
+        if self._still is not None:
+            return True
         deadline = time.monotonic() + max(0.0, timeout_s)
         top = self.status_bar_px()
         previous = frame_signature(self._fit(self._capture()), top)
         while time.monotonic() < deadline:
-            current = frame_signature(self._fit(self._capture()), top)
+            frame = self._fit(self._capture())
+            current = frame_signature(frame, top)
             if frames_alike(previous, current):
+                if not all(hi <= _BLACK_MAX for _, hi in frame.getextrema()):  # type: ignore[misc]
+                    self._still = (frame, time.monotonic())
                 return True
             previous = current
         return False

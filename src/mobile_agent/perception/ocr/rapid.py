@@ -148,6 +148,16 @@ class RapidOcrEngine:
         with self._lock:
             self._cache.clear()
 
+    def cache_state(self) -> Any:
+        """A copy of the recognised crops, in their order (:meth:`restore_cache` puts it back)."""
+        with self._lock:
+            return OrderedDict(self._cache)
+
+    def restore_cache(self, state: Any) -> None:
+        with self._lock:
+            self._cache.clear()
+            self._cache.update(state)
+
     # -- models, loaded on first use ------------------------------------------------------------
     def _models(self) -> tuple[Any, Any]:
         if self._det is None:
