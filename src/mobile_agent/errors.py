@@ -1,6 +1,9 @@
-"""The package's exception hierarchy. Every error a user can cause has a message that names the cause and the fix."""
+"""The package's exception hierarchy (every error a user can cause has a message that names the cause and
+the fix), and :func:`redact`, which keeps secrets out of those messages and of every file written."""
 
 from __future__ import annotations
+
+import re as _re
 
 
 class MobileAgentError(Exception):
@@ -56,8 +59,6 @@ class Terminated(KeyboardInterrupt):
 
 
 # --- secrets kept out of messages and files ---------------------------------------------------------
-
-import re as _re  # noqa: E402 - the redaction helpers below are the only users
 
 _SECRETS: set[str] = set()
 _URL_USERINFO = _re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@\"'<>]+@")

@@ -232,7 +232,8 @@ def load_image(source: str | Path | bytes | Image.Image) -> Image.Image:
             image = Image.open(path)
         check_pixels(image, name)  # from the header, before the pixels are decoded
         image.load()
-        image = ImageOps.exif_transpose(image)  # a JPEG taken sideways is read the way it was shot
+        if image.getexif().get(0x0112, 1) not in (1, None):  # a JPEG taken sideways is read the way it was shot
+            image = ImageOps.exif_transpose(image)
     except ImageError:
         raise
     except Image.DecompressionBombError as exc:

@@ -41,3 +41,16 @@ def test_a_harmless_icon_asks_nothing(tmp_path):
         make_agent(server, phone, confirm=lambda op, why: asked.append(why) or False, max_steps=2,
                    completion_check=False, perception_mode="vision").run("Show the menu", tmp_path)
     assert asked == []
+
+
+def test_the_glyph_is_named_from_the_pixels():
+    from mobile_agent.agent.risk import glyph_at
+    from mobile_agent.perception import Perception
+
+    phone, _ = _open_mail()
+    d = TreeDriver(phone)
+    screen, p = phone.screenshot(), Perception()
+    trash = glyph_at(p, screen, d.find(desc="Delete").bounds.as_tuple())
+    assert trash is not None and trash[0] == "trash can"
+    for desc in ("More options", "Mark unread", "Battery 78 percent"):  # the battery's outline is no bin
+        assert glyph_at(p, screen, d.find(desc=desc).bounds.as_tuple()) is None, desc

@@ -67,3 +67,20 @@ def test_a_trickling_server_ends_at_the_model_timeout(tmp_path, monkeypatch, cap
     # four attempts of 1 s and their back-off do not fit in 5 s: the time limit ends the run
     assert summary["outcome"] == "time_limit" and summary["duration_s"] < 6.5, summary
     assert len(server.requests) >= 2  # each request ended at 1 s, not at the first byte's read timeout
+
+
+def test_eval_with_a_model_that_trickles_ends_each_call_at_the_model_timeout(tmp_path, monkeypatch, capsys):
+    import sqlite3
+
+    monkeypatch.setenv("FAULT_TEST_KEY", "k")
+    out = tmp_path / "eval"
+    with LocalChatServer(lambda r: Reply(trickle_s=0.5)) as server:
+        t = time.monotonic()
+        code = main(["eval", "--planner", "model", "--model", "gpt-4o-test", "--base-url", server.openai_base_url,
+                     "--api-key-env", "FAULT_TEST_KEY", "--tasks", "settings-1", "--out", str(out),
+                     "--model-timeout", "1"])
+        took = time.monotonic() - t
+    assert code in (0, 1) and took < 40, took  # four attempts of 1 s and their back-off, not four read timeouts
+    with sqlite3.connect(out / "results.sqlite") as db:
+        ((outcome, error),) = db.execute("SELECT outcome, error FROM results").fetchall()
+    assert outcome == "error" and "no complete answer within 1 s" in error, error

@@ -42,3 +42,31 @@ def test_a_signal_during_a_model_call_ends_the_run_cleanly(tmp_path, sig, code, 
     assert summary["outcome"] == "interrupted" and words in summary["error"], summary
     assert (out / "report.html").exists() and (out / "screens" / "step_001.png").exists()
     assert "interrupted" in stdout
+
+
+def test_sigterm_ends_eval_keeping_the_finished_tasks(tmp_path):
+    import sqlite3
+
+    out = tmp_path / "eval"
+    proc = subprocess.Popen([sys.executable, "-c", CLI, "eval", "--tasks", "settings-1,settings-2,settings-3",
+                             "--out", str(out)], env={**os.environ, "COLUMNS": "200"}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline, done = time.monotonic() + 120, 0
+        while done == 0 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.2)
+            try:
+                with sqlite3.connect(out / "results.sqlite", timeout=1) as db:
+                    done = db.execute("SELECT count(*) FROM results").fetchone()[0]
+            except sqlite3.Error:
+                pass
+        assert done >= 1 and proc.poll() is None, "no task finished while the eval ran"
+        proc.send_signal(signal.SIGTERM)
+        stdout, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 1, stdout + stderr
+    assert "Traceback" not in stdout + stderr and "interrupted" in stdout
+    with sqlite3.connect(out / "results.sqlite") as db:
+        assert db.execute("SELECT count(*) FROM results").fetchone()[0] >= 1  # what finished is kept

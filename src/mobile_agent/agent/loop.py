@@ -235,7 +235,9 @@ class Agent:
 
     def run(self, instruction: str, out_dir: str | Path) -> RunResult:
         """Carry out ``instruction``, writing the trajectory to ``out_dir``. Never raises for a run
-        that goes wrong (the outcome says how it ended); Ctrl-C ends it cleanly as ``interrupted``."""
+        that goes wrong (the outcome says how it ended); Ctrl-C (and SIGTERM through the CLI) ends it
+        cleanly as ``interrupted``. A folder that cannot be written (a full disk) raises
+        :class:`~mobile_agent.errors.StorageError` when not even ``summary.json`` can be written."""
         s = self.settings
         writer, started, t0 = start_run(instruction, out_dir, s.overwrite)
         self._usage, self._cost, self._steps = Usage(), None, 0

@@ -189,7 +189,8 @@ GLYPH_MIN_SCORE = 0.75
 
 def glyph_at(perception: Any, screenshot: Any, box: Sequence[int]) -> tuple[str, float] | None:
     """The risky glyph (a key of :data:`RISKY_GLYPHS`) the perception's icon matcher sees in ``box``
-    of ``screenshot``, with its score; None when the box is none of them, or there is no matcher."""
+    of ``screenshot``, with its score; None when the box is none of them, lies in the status bar, or
+    there is no matcher."""
     matcher = getattr(perception, "matcher", None)
     if matcher is None or not hasattr(matcher, "score") or screenshot is None:
         return None
@@ -198,8 +199,12 @@ def glyph_at(perception: Any, screenshot: Any, box: Sequence[int]) -> tuple[str,
 
         from mobile_agent.types import Box
 
-        rgb = np.asarray(screenshot.convert("RGB"))
+        from mobile_agent.perception.change import status_bar_height
+
         b = Box(*[int(v) for v in box[:4]])
+        if b.y2 <= status_bar_height(screenshot.height, screenshot.width):
+            return None  # the status bar's icons (a battery looks like a bin) act on nothing
+        rgb = np.asarray(screenshot.convert("RGB"))
         knows = getattr(matcher, "knows", lambda d: True)
         risky = {g: float(matcher.score(rgb, [b], g)[0]) for g in RISKY_GLYPHS if knows(g)}
         if not risky:

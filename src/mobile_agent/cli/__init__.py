@@ -105,9 +105,12 @@ def _terminate(signum: int, frame: object) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and return its exit status: 0 done, 1 failed, 2 usage or configuration error.
-    SIGTERM ends a command as Ctrl-C does (a run is ``interrupted``, with its summary and report)."""
+    SIGTERM ends ``run`` and ``eval`` as Ctrl-C does (a run is ``interrupted``, with its summary and
+    report; eval keeps what it stored); other commands keep the default (the servers end at once)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in args if not a.startswith("-")), None)
     previous = None
-    if threading.current_thread() is threading.main_thread():
+    if command in ("run", "eval") and threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         return _main(argv)

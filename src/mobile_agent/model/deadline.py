@@ -54,22 +54,6 @@ def run_end() -> float | None:
     return _RUN_END.get()
 
 
-def check_run_end(what: str = "the model call") -> None:
-    """Raise :class:`TimeLimitReached` when the run's end has passed."""
-    end = _RUN_END.get()
-    if end is not None and time.monotonic() >= end:
-        raise TimeLimitReached(f"the run's time limit was reached before {what} ended")
-
-
-def sleep_within_run(seconds: float, what: str = "retrying the model") -> None:
-    """Sleep ``seconds``, unless the run's end comes first (then :class:`TimeLimitReached`)."""
-    end = _RUN_END.get()
-    if end is not None and time.monotonic() + seconds >= end:
-        time.sleep(max(0.0, end - time.monotonic()))
-        raise TimeLimitReached(f"the run's time limit was reached while waiting before {what}")
-    time.sleep(seconds)
-
-
 def within(fn: Callable[[], T], timeout_s: float | None, abort: Callable[[], None] | None = None,
            what: str = "the model call") -> T:
     """``fn()``, given at most ``timeout_s`` seconds in all and never past the run's end.
