@@ -25,9 +25,11 @@ def test_help_at_80_columns_shows_flags_without_placeholders_and_cuts_nothing(co
     if command == ("run",):
         assert "http://localhost:11434/v1" in text  # a default or URL is wrapped whole, never cut
         assert re.search(r"--dry-run +Plan", text)  # a flag: its name, then its help
-        assert "eval's default" in text and "run's default" in text
+        words = " ".join(text.split())  # the help wraps where its columns fall
+        assert "eval's default" in words and "run's default" in words
     if command == ("eval",):
-        assert "eval's default" in text and "run's default" in text
+        words = " ".join(text.split())
+        assert "eval's default" in words and "run's default" in words
 
 
 def test_the_command_list_has_one_line_per_command():
