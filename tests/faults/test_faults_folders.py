@@ -3,6 +3,10 @@ the folder while it runs (a second run at the same time is refused, naming the p
 
 from __future__ import annotations
 
+import pytest
+
+from mobile_agent.errors import ConfigError
+
 import os
 import subprocess
 import sys
@@ -33,7 +37,7 @@ def test_run_refuses_a_folder_that_holds_another_run(tmp_path, monkeypatch, caps
         assert _run(server, out) == 2
         assert len(server.requests) == 1  # refused before any work
     err = capsys.readouterr().err.replace("\n", "")
-    assert "holds another run" in err and "summary.json" in err and "Traceback" not in err
+    assert "already holds a run" in err and "summary.json" in err and "Traceback" not in err
     assert sorted(p.name for p in out.rglob("*")) == before  # the earlier run is untouched
     (tmp_path / "file").write_text("x")
     assert _run(server, tmp_path / "file") == 2 and "is a file" in capsys.readouterr().err
@@ -64,5 +68,7 @@ def test_a_rerun_into_a_folder_starts_without_the_earlier_screens(tmp_path):
     w = TrajectoryWriter(tmp_path)
     w.save_screen("step_007", Image.new("RGB", (8, 8)))
     w.write_summary({"outcome": "completed"})
-    TrajectoryWriter(tmp_path)  # a benchmark task run again into its folder
+    with pytest.raises(ConfigError, match="already holds a run"):
+        TrajectoryWriter(tmp_path)  # never mixed with the earlier run by surprise
+    TrajectoryWriter(tmp_path, overwrite=True)  # a benchmark task run again into its folder
     assert not (tmp_path / "screens" / "step_007.png").exists() and not (tmp_path / "summary.json").exists()

@@ -46,7 +46,7 @@ def _refuse_earlier_run(folder: Path) -> None:
     if screens.is_dir() and any(screens.iterdir()):
         kept.append("screens/")
     if kept:
-        raise ConfigError(f"--out {folder} holds another run ({', '.join(kept)}); choose a new folder, or "
+        raise ConfigError(f"--out {folder} already holds a run ({', '.join(kept)}); choose a new folder, or "
                           "replace that run (--overwrite)")
 
 
@@ -215,7 +215,8 @@ def register(app: typer.Typer) -> None:
         lock = FolderLock(out_dir, "run")  # two runs never fill one folder
         lock.acquire()
         try:
-            _refuse_earlier_run(out_dir)  # again, now that the folder is ours
+            if not overwrite:
+                _refuse_earlier_run(out_dir)  # again, now that the folder is ours
             result = agent.run(instruction, out_dir)
         finally:
             lock.release()
