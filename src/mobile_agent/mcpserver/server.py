@@ -293,7 +293,7 @@ def build_server(tools: PhoneTools | Mapping[str, PhoneTools], name: str = "mobi
         if not isinstance(got, tuple):  # the tool error
             return got
         img, w, h = got
-        scale = img.width / w if w else 1.0
+        scale = max(img.size) / max(w, h, 1)
         note = (f"screen {w}x{h} px; image {img.width}x{img.height} px, scale {scale:.4f} "
                 f"(screen x = image x / {scale:.4f})" if img.size != (w, h) else f"screen {w}x{h} px (full size, scale 1)")
         return [Image(data=encode(img, format), format=format), note]
