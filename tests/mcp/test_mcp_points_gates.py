@@ -293,3 +293,15 @@ def test_icons_false_is_honoured_after_a_cached_parse(perception):
     without = tools.screen_elements(icons=False)
     assert any(e["kind"] == "icon" for e in with_icons["elements"])
     assert not any(e["kind"] == "icon" for e in without["elements"])
+
+
+def test_device_specs_name_several_phones():
+    from mobile_agent.cli.mcp import _device_specs
+    from mobile_agent.errors import ConfigError
+
+    assert _device_specs(["sim"]) == [("sim", "sim")]
+    assert _device_specs(["sim", "sim", "adb:R58M"]) == [("sim-1", "sim"), ("sim-2", "sim"), ("R58M", "adb:R58M")]
+    with pytest.raises(ConfigError, match="twice"):
+        _device_specs(["adb:R58M", "adb:R58M"])
+    with pytest.raises(ConfigError, match="unknown device"):
+        _device_specs(["ios"])

@@ -22,11 +22,15 @@ GLYPH_WORDS = ("search", "settings", "heart", "comment", "share", "plus", "back"
                "microphone", "menu", "more", "close", "check", "star", "bell", "edit", "trash", "home", "camera",
                "image", "user", "phone", "mail", "location", "download", "upload", "filter", "calendar", "clock",
                "lock", "refresh", "info", "eye", "link", "attach", "emoji", "copy", "bookmark", "folder", "archive",
-               "inbox", "reply", "forward")
+               "inbox", "reply", "forward", "battery", "wifi", "bluetooth", "sun", "moon", "globe", "music",
+               "video", "map", "store", "wallet", "card", "gift", "tag", "flag", "list", "grid", "keyboard",
+               "power", "palette", "storage", "display", "notification", "contacts", "file")
+#: The top of the screen where the status bar's glyphs are (a battery is no trash can): not judged.
+STATUS_BAR = 0.03
 #: A glyph counts as what it best matches when it matches that well (the matcher's 0..1 score).
 GLYPH_MIN_SCORE = 0.7
-#: ... and a risky glyph counts when it scores within this of the best (two readings of one drawing).
-GLYPH_MARGIN = 0.05
+#: ... and every word within this of the best is part of the answer (two readings of one drawing).
+GLYPH_MARGIN = 0.1
 #: Icon boxes larger than this part of the screen's width are panels, not glyphs.
 MAX_GLYPH_WIDTH = 0.3
 
@@ -52,8 +56,10 @@ def glyph_readings(perception: Any, rgb: np.ndarray, box: Box) -> list[tuple[flo
 def glyph_names(perception: Any, rgb: np.ndarray, box: Box, width: int) -> list[str]:
     """What the glyph in ``box`` is: the best-matching word and any word within
     :data:`GLYPH_MARGIN` of it, when the best scores :data:`GLYPH_MIN_SCORE` or more; empty for a
-    box that is no glyph (too wide, or matching nothing well)."""
-    if box.width > MAX_GLYPH_WIDTH * width:
+    box that is no glyph (too wide, in the status bar, or matching nothing well). The gate counts a
+    glyph as risky only when every word of the answer is (a speech bubble reads as "reply" and as
+    "comment" alike: no send)."""
+    if box.width > MAX_GLYPH_WIDTH * width or box.y2 <= STATUS_BAR * rgb.shape[0]:
         return []
     readings = glyph_readings(perception, rgb, box)
     if not readings or readings[0][0] < GLYPH_MIN_SCORE:

@@ -737,7 +737,8 @@ class PhoneTools:
             checks.append((said, said_icon, None, ""))
         checks += [(s, False, s, "") for s in list(said_texts) + t.texts]
         checks += [(d, True, None, "") for d in t.descriptions]
-        checks += [(g, True, None, f"the icon there looks like a {g}: ") for g in t.glyphs]
+        if t.glyphs and all(risk_of(g, icon=True, rules=rules) for g in t.glyphs):  # no benign reading ties
+            checks += [(g, True, None, f"the icon there looks like a {g}: ") for g in t.glyphs]
         for target, icon, touched, prefix in checks:
             why = risk_of(target, icon=icon, touched_text=touched, screen_texts=ctx, rules=rules)
             if why is not None:
