@@ -56,6 +56,8 @@ POSITION_WORDS = ("top", "bottom", "left", "right", "center", "top left", "top r
 KEYS = ("enter", "back", "home", "app_switch", "volume_up", "volume_down", "volume_mute", "delete", "tab",
         "escape", "search", "menu")
 DOUBLE_TAP_GAP_S = 0.08
+#: How long the list of installed apps (for the allow-list's names) is taken as current.
+APPS_TTL_S = 10.0
 #: Gestures on the simulated phone and most real ones take this long to count as a long press.
 LONG_PRESS_MS = 800
 
@@ -155,6 +157,7 @@ class PhoneTools:
         self._elements: list[dict[str, Any]] | None = None
         self._elements_at = -1
         self._rules: Any = None
+        self._apps: tuple[float, list[dict[str, str]]] | None = None
 
     @property
     def has_model(self) -> bool:
@@ -247,8 +250,7 @@ class PhoneTools:
 
     def _tree_xml(self) -> str | None:
         get = getattr(self.device, "ui_tree", None)
-        if not callable(get) or "ui_tree" not in device_capabilities(self.device) and not hasattr(
-                type(self.device), "ui_tree"):
+        if not callable(get):
             return None
         try:
             xml = get()
@@ -656,18 +658,29 @@ class PhoneTools:
         other's package or label on this device, or the package's last part (``Settings`` is
         ``com.android.settings``)."""
         a, b = name.strip().lower(), app.strip().lower()
-        if a == b:
+        if a == b or b in self._aliases(a):
             return True
-        find = getattr(self.device, "app_by_package", None)
-        if callable(find):
-            try:
-                fa, fb = find(a), find(b)
-            except MobileAgentError:
-                fa = fb = None
-            if fa is not None and fb is not None and fa.lower() == fb.lower():
-                return True
         key = lambda s: re.sub(r"[^a-z0-9]", "", s)  # noqa: E731
         return any(key(p.rsplit(".", 1)[-1]) == key(q) for p, q in ((a, b), (b, a)) if "." in p)
+
+    def _aliases(self, name: str) -> set[str]:
+        """The other names of the app ``name`` on this device: its package for a label, its label for a
+        package (the installed apps, read at most every :data:`APPS_TTL_S` seconds)."""
+        get = getattr(self.device, "installed_apps", None)
+        if not callable(get):
+            return set()
+        now = time.monotonic()
+        if self._apps is None or now - self._apps[0] > APPS_TTL_S:
+            try:
+                self._apps = (now, list(get()))
+            except MobileAgentError:
+                return set()
+        out: set[str] = set()
+        for app in self._apps[1]:
+            pair = {str(app.get("name", "")).lower(), str(app.get("package", "")).lower()}
+            if name in pair:
+                out |= pair
+        return out - {""}
 
     def _check_allowed(self, app: str) -> None:
         if not self.is_allowed(app):
