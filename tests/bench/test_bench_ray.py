@@ -137,7 +137,7 @@ def test_a_wrong_address_fails_in_seconds_before_ray_init(tmp_path):
     assert time.monotonic() - t0 < 10
 
 
-def _cluster(tmp: str, port: int, cwd: str, token: str):
+def _cluster(tmp: str, port: int, cwd: str, token: str, dashboard: int):
     """``ray start --head --block`` as users start a cluster, in its own temporary folder, with
     Ray's token authentication on and a token of its own (``~/.ray/auth_token`` is left alone); the
     process (and so the cluster) ends when the test sends it SIGTERM."""
@@ -155,7 +155,8 @@ def _cluster(tmp: str, port: int, cwd: str, token: str):
                RAY_memory_monitor_refresh_ms="0", RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=token)
     env.pop("RAY_ADDRESS", None)
     proc = subprocess.Popen([str(ray_cli if ray_cli.exists() else "ray"), "start", "--head", "--block",
-                             f"--port={port}", "--num-cpus=2", f"--temp-dir={tmp}", "--include-dashboard=false",
+                             f"--port={port}", "--num-cpus=2", f"--temp-dir={tmp}", "--include-dashboard=true",
+                             f"--dashboard-port={dashboard}", "--dashboard-host=127.0.0.1",
                              "--disable-usage-stats"], env=env, cwd=cwd, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 90
@@ -164,6 +165,7 @@ def _cluster(tmp: str, port: int, cwd: str, token: str):
             pytest.skip("ray start --head could not start a cluster here")
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            socket.create_connection(("127.0.0.1", dashboard), timeout=1).close()  # the job server
             time.sleep(3)  # the GCS answers before the raylet has registered
             return proc
         except OSError:
@@ -188,8 +190,9 @@ def _stop_cluster(proc) -> None:
 @pytest.mark.slow
 def test_a_real_cluster_from_ray_address_with_a_relative_out(tmp_path):
     """A cluster started with ``ray start --head``; eval run from another folder with RAY_ADDRESS
-    set (as ``ray job submit`` sets it) and the default-style relative --out: one folder holds the
-    store, the trajectories and a report whose links work; the workers are the cluster's."""
+    set and the default-style relative --out: one folder holds the store, the trajectories and a
+    report whose links work; the workers are the cluster's; the same eval as a ``ray job submit``
+    job; an explicit address without the cluster's token fails with a message naming it."""
     import json
     import os
     import re
@@ -205,7 +208,8 @@ def test_a_real_cluster_from_ray_address_with_a_relative_out(tmp_path):
     started_in = tmp_path / "cluster"
     started_in.mkdir()
     token = secrets.token_hex(16)
-    proc = _cluster(tmp, port, str(started_in), token)
+    dashboard = free_port()
+    proc = _cluster(tmp, port, str(started_in), token, dashboard)
     try:
         work = tmp_path / "elsewhere"
         work.mkdir()
@@ -234,6 +238,15 @@ def test_a_real_cluster_from_ray_address_with_a_relative_out(tmp_path):
         assert data["workers"] == 2
         trajectories = sorted(p.parent.name for p in out.glob("*/*/steps.jsonl"))
         assert trajectories == ["notes-1", "settings-1"]
+        # ray job submit: the job's environment names the cluster (RAY_ADDRESS), nothing else is said
+        ray_cli = Path(sys.executable).parent / "ray"
+        job_env = {k: v for k, v in env.items() if k != "RAY_ADDRESS"}
+        job = subprocess.run([str(ray_cli) if ray_cli.exists() else "ray", "job", "submit", "--address",
+                              f"http://127.0.0.1:{dashboard}", "--", sys.executable, "-c", cli, "eval", "--engine",
+                              "ray", "--tasks", "settings-1", "--out", str(work / "job")], cwd=work, env=job_env,
+                             capture_output=True, text=True, timeout=600)
+        assert job.returncode == 0 and "with 2 worker(s)" in job.stdout, job.stdout[-1500:] + job.stderr[-1500:]
+        assert list((work / "job").glob("*/settings-1/steps.jsonl"))
         # nothing written where the cluster was started
         assert not list(started_in.rglob("steps.jsonl")) and not list(Path(tmp).rglob("steps.jsonl"))
         report = (out / "report.html") if (out / "report.html").exists() else next(out.rglob("report.html"))
