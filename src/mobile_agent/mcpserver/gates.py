@@ -91,14 +91,15 @@ def _smallest(boxes: Sequence[tuple[Box, Any]], x: int, y: int) -> list[Any]:
 
 def touched_at(perception: Any, img: Any, x: int, y: int, nodes: Sequence[Any] | None, *,
                glyphs: bool = True) -> Touched:
-    """Everything under (x, y): the innermost labelled tree node and the clickable node around it,
-    the OCR line there, and the glyph of the smallest icon box there."""
+    """Everything under (x, y): the innermost labelled tree node (not the rows and panels around
+    it, whose labels sum up a whole message), the OCR line there, and the glyph of the smallest icon
+    box there."""
     t = Touched()
     res = perception.parse(img, icons=glyphs)
     t.screen_texts = [line.text for line in res.lines]
     if nodes:
         labelled = [(n.bounds, n) for n in nodes if n.text or n.desc]
-        for n in _smallest(labelled, x, y)[:2]:  # the label, and a labelled container (a row) around it
+        for n in _smallest(labelled, x, y)[:1]:
             if n.text:
                 t.texts.append(n.text)
             if n.desc:
