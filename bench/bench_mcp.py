@@ -7,7 +7,8 @@ nothing.
     python bench/bench_mcp.py [--rounds 30] [--transports memory,stdio,http]
 
 Each setup has its own simulated phone (seed 0) and perception. One round, for each setup in
-turn: ``screenshot`` (full size; through MCP a PNG, base64 in JSON), then ``tap_text("Display")``
+turn: ``screenshot`` (full size PNG, base64 in JSON; and, over stdio, the default JPEG of at most
+1024 px), then ``tap_text("Display")``
 on the Settings list (grounding, tap, settle, screenshot, screen-change check), then an untimed
 ``back``. The Settings screen is the same each round, so its parse comes from perception's memo:
 the figures are the tools' and the transport's cost, not OCR's. Setups are interleaved in every
@@ -88,11 +89,14 @@ async def _run(args: argparse.Namespace) -> dict[str, dict[str, list[float]]]:
             setups["MCP HTTP"] = await stack.enter_async_context(Client(url))
 
         async def call(target: Any, tool: str, **kw: Any) -> Any:
+            if tool == "screenshot" and "format" not in kw:  # full size PNG, as the server sent by default once
+                kw = {"format": "png", "max_side": None}
+            local = {k: v for k, v in kw.items() if k not in ("format", "max_side")} if tool == "screenshot" else kw
             if isinstance(target, tuple):  # in-process, and the screenshot encoded as the server does
-                result = getattr(target[0], tool)(**kw)
-                return encode(result) if tool == "screenshot" else result
+                result = getattr(target[0], tool)(**local)
+                return encode(result, "png") if tool == "screenshot" else result
             if isinstance(target, PhoneTools):
-                return getattr(target, tool)(**kw)
+                return getattr(target, tool)(**local)
             r = await target.call_tool(tool, kw)
             if r.is_error:
                 raise SystemExit(f"{tool} failed: {r.content[0].text}")
@@ -112,7 +116,7 @@ async def _run(args: argparse.Namespace) -> dict[str, dict[str, list[float]]]:
                 await call(target, "screenshot")
                 t1 = time.perf_counter()
                 if label == "MCP stdio":
-                    await call(target, "screenshot", format="jpeg")
+                    await call(target, "screenshot", format="jpeg", max_side=1024)  # the default now
                     jpeg.append((time.perf_counter() - t1) * 1000)
                     t1 = time.perf_counter()
                 await call(target, "tap_text", text="Display")
@@ -155,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{label:<16}" + "".join(f"{c:>30}" for c in cells))
     if args.jpeg:
         med = statistics.median(args.jpeg)
-        print(f"MCP stdio, screenshot format=jpeg: {med:.1f} ms ({percentile(args.jpeg, 0.9):.1f}), "
+        print(f"MCP stdio, screenshot default (JPEG, 1024 px): {med:.1f} ms ({percentile(args.jpeg, 0.9):.1f}), "
               f"ratio {med / base['screenshot']:.2f}")
     for label, n in args.sizes.items():
         print(f"{label}: screenshot answer {n / 1024:.0f} KB of base64 PNG")

@@ -80,6 +80,8 @@ class FakePhone:
     typed: str = ""
     gestures: list[tuple] = field(default_factory=list)
     files: dict[str, str] = field(default_factory=dict)
+    foreground: str = "com.android.settings"  # the package in front when not at home
+    launcher: str = "com.google.android.apps.nexuslauncher"
     _frame: int = 0
     _at_home: bool = False
 
@@ -118,9 +120,21 @@ class FakePhone:
             text = self.wm_size
         elif cmd == "wm" and args == ["density"]:
             text = self.wm_density
+        elif cmd == "dumpsys" and args[:2] == ["activity", "activities"]:
+            pkg = self.launcher if self._at_home else self.foreground
+            text = f"    topResumedActivity=ActivityRecord{{5e1a u0 {pkg}/.Main t7}}\n"
         elif cmd == "dumpsys" and args:
             text = {"input": self.dumpsys_input, "display": self.dumpsys_display,
                     "power": self.dumpsys_power}.get(args[0], "")
+        elif cmd == "am" and args[:1] == ["force-stop"] and len(args) == 2:
+            self.gestures.append(("force-stop", args[1]))
+            if args[1] == self.foreground:
+                self._at_home = True
+            text = ""
+        elif cmd == "am" and args[:3] == ["start", "-a", "android.intent.action.VIEW"] and "-d" in args:
+            self.gestures.append(("view", args[args.index("-d") + 1]))
+            self.foreground, self._at_home = "com.android.chrome", False
+            text = "Starting: Intent { act=android.intent.action.VIEW }\n"
         elif cmd == "screencap":
             return self.next_screen(), 0
         elif cmd == "getprop" and args:
@@ -157,6 +171,7 @@ class FakePhone:
             if known:
                 self.gestures.append(("launch", pkg))
                 self._at_home = False
+                self.foreground = pkg
             return text.encode(), 0 if known else 252
         if text is None:
             return f"/system/bin/sh: {cmd}: inaccessible or not found\n".encode(), 127

@@ -17,8 +17,9 @@ from PIL import Image
 SRC = Path(__file__).resolve().parents[2] / "src"
 CLI = "import sys; from mobile_agent.cli import console_main; sys.argv[0] = 'mobile-agent'; console_main()"
 
-EXPECTED_TOOLS = {"screenshot", "screen_elements", "tap_text", "tap_icon", "tap_element", "type_text", "swipe",
-                  "page", "back", "home", "open_app", "long_press", "run_instruction"}
+EXPECTED_TOOLS = {"list_devices", "device_info", "screenshot", "screen_elements", "tap_text", "tap_icon", "tap_element",
+                  "tap", "double_tap", "long_press", "type_text", "press_key", "swipe", "page", "back", "home",
+                  "open_app", "list_apps", "current_app", "launch_app", "stop_app", "open_url"}
 
 
 def run(scenario: Callable[[], Awaitable[Any]]) -> Any:
@@ -50,10 +51,10 @@ def data_of(result: Any) -> dict[str, Any]:
     return result.structured_content if result.structured_content is not None else json.loads(text_of(result))
 
 
-def image_of(result: Any) -> Image.Image:
+def image_of(result: Any, mime: str = "image/png") -> Image.Image:
     assert not result.is_error, text_of(result)
     (block,) = [c for c in result.content if getattr(c, "type", "") == "image"]
-    assert block.mime_type == "image/png"
+    assert block.mime_type == mime
     return Image.open(io.BytesIO(base64.b64decode(block.data))).convert("RGB")
 
 
@@ -61,7 +62,7 @@ async def settings_display_scenario(client: Any) -> dict[str, Any]:
     """The issue's walk: list the tools, take a screenshot, open Settings, tap "Display", read the screen."""
     tools = await client.list_tools()
     names = {t.name for t in tools.tools}
-    shot = image_of(await client.call_tool("screenshot", {}))
+    shot = image_of(await client.call_tool("screenshot", {"format": "png", "max_side": None}))
     opened = data_of(await client.call_tool("open_app", {"name": "Settings"}))
     tapped = data_of(await client.call_tool("tap_text", {"text": "Display"}))
     elements = data_of(await client.call_tool("screen_elements", {"icons": False}))
@@ -80,7 +81,8 @@ BAD_CALLS = [
     ("tap_element", {"number": "seven"}, "number"),
     ("swipe", {"direction": "sideways"}, "sideways"),
     ("long_press", {}, "exactly one"),
-    ("run_instruction", {"instruction": "Turn on the dark mode"}, "--model"),
+    ("tap_icon", {"description": "send", "position": "p" * 100_000}, "position"),
+    ("tap", {"x": 5000, "y": 10}, "off the screen"),
 ]
 
 
@@ -95,12 +97,12 @@ async def bad_arguments_scenario(client: Any) -> list[tuple[str, bool, str]]:
     out.append(("tap_element", bool(r.is_error), text_of(r)))
     r = await client.call_tool("tap_element", {"number": 0})
     out.append(("tap_element", bool(r.is_error), text_of(r)))
-    image_of(await client.call_tool("screenshot", {}))  # still serving
+    image_of(await client.call_tool("screenshot", {}), "image/jpeg")  # still serving
     return out
 
 
 def check_bad_arguments(out: list[tuple[str, bool, str]], count_hint: bool = True) -> None:
-    expected = [hint for _, _, hint in BAD_CALLS] + ["there is no element", "there is no element"]
+    expected = [hint for _, _, hint in BAD_CALLS] + ["there is no element", "greater than or equal to 1"]
     assert len(out) == len(expected)
     for (name, is_error, text), hint in zip(out, expected):
         assert is_error, f"{name} should have failed: {text}"

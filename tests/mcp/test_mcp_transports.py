@@ -31,7 +31,7 @@ def check_display_walk(out) -> None:
     assert out["names"] == EXPECTED_TOOLS
     assert out["shot"].size == (1080, 2400)
     assert out["opened"]["screen_changed"] and out["tapped"]["screen_changed"]
-    texts = [e.get("text") for e in out["elements"]["elements"] if e["kind"] == "text"]
+    texts = [e.get("text") for e in out["elements"]["elements"] if e["kind"] in ("text", "node")]
     assert "Dark theme" in texts and "Brightness" in texts
 
 

@@ -389,6 +389,8 @@ class EvalRun:
     crashed: str | None = None
     duration_s: float = 0.0
     environment: dict[str, str] = field(default_factory=dict)
+    #: How many tasks ran at once where the engine knows it (Ray: from the cluster's resources).
+    workers: int | None = None
 
     @property
     def complete(self) -> bool:
@@ -406,7 +408,8 @@ def run_eval(config: EvalConfig, tasks: Sequence[Task], out_dir: str | Path, *, 
     """Run ``tasks``; store each result as it ends. With ``resume``, tasks already stored for this
     configuration are skipped. ``workers`` > 1 runs tasks in that many processes (simulated phone
     only). ``on_result(key, row, error)`` is called as each task ends. ``engine="ray"`` runs each
-    task as a Ray task (:mod:`mobile_agent.bench.engines.ray`, ``ray_options`` a ``RayOptions``);
+    task as a Ray task through ``ray_options`` (a ``mobile_agent.bench.engines.ray.RayOptions``, the
+    engine object: the runner never imports the engine);
     the results go to the same store, written here only. Workers make each task again from its key
     with ``task_source`` (default :func:`task_by_key`, the suite's definitions); a caller with tasks
     of its own passes a source that gives the same tasks (see :data:`TaskSource`).
@@ -421,6 +424,8 @@ def run_eval(config: EvalConfig, tasks: Sequence[Task], out_dir: str | Path, *, 
         raise ConfigError(f"--workers must be at least 1, got {workers}")
     if engine not in ("local", "ray"):
         raise ConfigError(f"unknown engine {engine!r}: local or ray")
+    if engine == "ray" and not callable(getattr(ray_options, "run", None)):
+        raise ConfigError("engine='ray' needs ray_options: a mobile_agent.bench.engines.ray.RayOptions")
     if (not config.is_sim or judge is not None) and engine == "local":
         workers = 1
     folder_lock = FolderLock(out, "eval")
@@ -447,6 +452,7 @@ def _run_eval(config: EvalConfig, tasks: Sequence[Task], out: Path, t0: float, w
         failed: dict[str, str] = {}
         environment: dict[str, str] = {}
         interrupted, crashed = False, None
+        engine_workers: int | None = None
 
         def finish(key: str, row: ResultRow | None, error: str | None, env: bool = False) -> None:
             env_error = (row.detail or {}).get("environment_failure") if row is not None else None
@@ -475,10 +481,9 @@ def _run_eval(config: EvalConfig, tasks: Sequence[Task], out: Path, t0: float, w
 
         try:
             if engine == "ray":
-                from mobile_agent.bench.engines.ray import RayOptions, run_ray
-
-                crashed = run_ray(config, todo, out, cid, finish, ray_options or RayOptions(num_cpus=workers),
-                                  judge=judge, task_source=task_source)
+                # the engine depends on the runner, not the other way: it comes in as an object
+                crashed = ray_options.run(config, todo, out, cid, finish, judge=judge, task_source=task_source)
+                engine_workers = getattr(ray_options, "workers", None)
             elif workers == 1:
                 for task in todo:
                     try:
@@ -501,7 +506,8 @@ def _run_eval(config: EvalConfig, tasks: Sequence[Task], out: Path, t0: float, w
         rows = store.rows(cid, keys)
         order = {k: i for i, k in enumerate(keys)}
         rows.sort(key=lambda r: order.get(r.task_key, 0))
-    return EvalRun(cid, rows, skipped, failed, interrupted, crashed, time.monotonic() - t0, environment)
+    return EvalRun(cid, rows, skipped, failed, interrupted, crashed, time.monotonic() - t0, environment,
+                   engine_workers)
 
 
 def _run_pool(config: EvalConfig, todo: Sequence[Task], out: Path, cid: str, workers: int,

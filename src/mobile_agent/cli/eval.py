@@ -139,6 +139,10 @@ def _evaluate(config, selected, out: Path, workers: int, resume: bool, json_path
         import_ray()  # a clear message when Ray is missing, before anything runs
         ray_options = RayOptions(address=address, num_cpus=workers if workers > 1 else None, devices=pool or [],
                                  retries=retries)
+        cluster = ray_options.cluster_address()
+        if cluster is not None and workers > 1:
+            raise ConfigError(f"--workers sizes a local Ray; the cluster at {cluster} runs as many tasks at once as "
+                              f"its CPUs allow (leave --workers out)")
         if not config.is_sim:
             from mobile_agent.bench.human import HumanJudge
 
@@ -162,7 +166,8 @@ def _evaluate(config, selected, out: Path, workers: int, resume: bool, json_path
             console.print(f"[red]failed[/red] {escape(f'{r.task_key}: {why}')}", highlight=False)
     timing = _timing(rows)
     data = summary_json(rows, config.identity(), {
-        "config_id": run.config_id, "duration_s": round(run.duration_s, 2), "workers": workers, "engine": engine,
+        "config_id": run.config_id, "duration_s": round(run.duration_s, 2), "workers": run.workers or workers,
+        "engine": engine,
         "timing": timing,
         "skipped": run.skipped, "not_run": run.failed, "environment_failures": run.environment,
         "crashed": run.crashed, "interrupted": run.interrupted, "database": str(out / "results.sqlite"),
@@ -180,7 +185,8 @@ def _evaluate(config, selected, out: Path, workers: int, resume: bool, json_path
                       f"{timing['step_median_s']:.2f} s (p10 {timing['step_p10_s']:.2f}, p90 "
                       f"{timing['step_p90_s']:.2f}; perception {timing['perception_median_s']:.2f}) over "
                       f"{timing['steps']} steps", highlight=False)
-    console.print(escape(f"SU {ok}/{len(rows)} in {run.duration_s:.1f} s with {workers} worker(s); results in "
+    console.print(escape(f"SU {ok}/{len(rows)} in {run.duration_s:.1f} s with {run.workers or workers} worker(s); "
+                         f"results in "
                          f"{out / 'results.sqlite'} (configuration {run.config_id})"), highlight=False)
     for key, err in run.failed.items():
         if key in run.environment:

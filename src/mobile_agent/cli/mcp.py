@@ -12,7 +12,9 @@ from mobile_agent.errors import ConfigError
 
 
 def mcp_cmd(
-    device: str = typer.Option("sim", "--device", help="sim, adb, or adb:SERIAL."),
+    device: Optional[List[str]] = typer.Option(None, "--device", help="sim, adb (every attached device) or "
+                                               "adb:SERIAL; repeat for several (--device sim --device sim: two "
+                                               "simulated phones). Default: sim."),
     transport: str = typer.Option("stdio", "--transport", help="stdio (the client starts the server) or http "
                                   "(streamable HTTP at http://HOST:PORT/mcp)."),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (http only)."),
@@ -31,9 +33,11 @@ def mcp_cmd(
     seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone (sim only)."),
     dark: bool = typer.Option(False, "--dark", help="Dark theme (sim only)."),
 ) -> None:
-    """Serve the phone as MCP tools (screenshot, screen_elements, tap_text, tap_icon, tap_element,
-    type_text, swipe, page, back, home, open_app, long_press, run_instruction) to an MCP client:
-    Claude Desktop, Cursor, or any agent. Ends on EOF (stdio) or Ctrl-C."""
+    """Serve phones as MCP tools (screenshot, screen_elements, taps by text, icon, element or point,
+    type_text, swipe, keys, apps, open_url, run_instruction with --model) to an MCP client: Claude
+    Desktop, Cursor, or any agent. Ends on EOF (stdio) or Ctrl-C."""
+    import threading
+
     from mobile_agent.device import open_device
     from mobile_agent.mcpserver import PhoneTools, ToolOptions, build_server
     from mobile_agent.mcpserver.server import bind_socket, serve_http, serve_stdio, stderr_line
@@ -45,11 +49,17 @@ def mcp_cmd(
         from mobile_agent.model.factory import split_spec
 
         split_spec(model)  # a bad spec is a usage error now, not at the first run_instruction
-    is_sim = device.partition(":")[0] == "sim"
-    phone = open_device(device, **({"seed": seed, "dark": dark} if is_sim else {}))
-    options = ToolOptions(confirm=confirm, allowed_apps=tuple(allow_app or ()), tree=tree, model=model,
-                          base_url=base_url, api_key_env=api_key_env, runs_dir=runs, device_name=device)
-    server = build_server(PhoneTools(phone, Perception(ocr=ocr), options))
+    specs = _device_specs(device or ["sim"])
+    perception = Perception(ocr=ocr)
+    lock = threading.RLock()  # one perception for every device: one call at a time
+    phones = {}
+    for name, spec in specs:
+        is_sim = spec.partition(":")[0] == "sim"
+        phone = open_device(spec, **({"seed": seed, "dark": dark} if is_sim else {}))
+        options = ToolOptions(confirm=confirm, allowed_apps=tuple(allow_app or ()), tree=tree, model=model,
+                              base_url=base_url, api_key_env=api_key_env, runs_dir=runs, device_name=spec)
+        phones[name] = PhoneTools(phone, perception, options, name=name, lock=lock)
+    server = build_server(phones)
     try:
         if transport == "stdio":
             serve_stdio(server)
@@ -62,6 +72,36 @@ def mcp_cmd(
             serve_http(server, sock, ready=lambda url: stderr_line(f"MCP server (streamable HTTP) at {url}"))
     except KeyboardInterrupt:
         pass
+
+
+def _device_specs(given: List[str]) -> list[tuple[str, str]]:
+    """(name, spec) of each device to serve: ``adb`` is every attached device that is ready
+    (named by serial), ``adb:SERIAL`` that one, each ``sim`` a simulated phone (``sim``, then
+    ``sim-2``...)."""
+    out: list[tuple[str, str]] = []
+    sims = sum(1 for g in given if g.partition(":")[0] == "sim")
+    n_sim = 0
+    for g in given:
+        kind, _, arg = g.partition(":")
+        if kind == "sim":
+            n_sim += 1
+            out.append(("sim" if sims == 1 else f"sim-{n_sim}", "sim"))
+        elif kind == "adb" and not arg:
+            from mobile_agent.device.adb.info import list_devices
+
+            ready = [d.serial for d in list_devices() if d.problem is None and d.state == "device"]
+            if not ready:
+                raise ConfigError("--device adb: no attached device is ready (`mobile-agent devices` shows them)")
+            out += [(serial, f"adb:{serial}") for serial in ready]
+        elif kind == "adb":
+            out.append((arg, g))
+        else:
+            raise ConfigError(f"unknown device {g!r}: use sim, adb or adb:SERIAL")
+    names = [n for n, _ in out]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise ConfigError(f"--device names {dupes[0]} twice")
+    return out
 
 
 def register(app: typer.Typer) -> None:

@@ -14,30 +14,170 @@ import logging
 import os
 import socket
 import sys
-from typing import Annotated, Any, Callable, Literal
+from typing import Annotated, Any, Callable, Literal, Mapping
 
+from mcp.types import CallToolResult
 from pydantic import Field
+from typing_extensions import Required, TypedDict
 
 from mobile_agent import __version__
 from mobile_agent.errors import MobileAgentError
-from mobile_agent.mcpserver.tools import PhoneTools
+from mobile_agent.mcpserver.tools import (
+    KEYS, MAX_COORD, MAX_INSTRUCTION_CHARS, MAX_NAME_CHARS, MAX_RUN_STEPS, MAX_SIDE, MAX_TARGET_CHARS, MAX_TYPE_CHARS,
+    MAX_URL_CHARS, MIN_SIDE, POSITION_WORDS, PhoneTools,
+)
 
 log = logging.getLogger(__name__)
 
 INSTRUCTIONS = """\
-Operates an Android phone (a real one over adb, or the built-in simulated phone) the way a person
-would. Look first: `screenshot` shows the screen, `screen_elements` lists what is on it (text lines,
-icons and, where the device has one, ui tree nodes), each with a number and a box. Then act:
-`open_app`, `tap_text`, `tap_icon`, `tap_element` (a number from the last list), `type_text` (tap the
-field first), `swipe`, `page`, `back`, `home`, `long_press`. Each action says whether the screen
-changed. Taps that may send, pay, delete, install or sign out are refused until the call says confirm=true:
-ask the user first. `run_instruction` hands a whole task to the phone agent and its own model.
+Operates Android phones (real ones over adb, or built-in simulated phones) the way a person would.
+Look first: `screenshot` shows the screen (a JPEG of at most 1024 px by default; its note gives the
+scale to screen pixels), `screen_elements` lists what is on it (ui tree nodes where the device has a
+tree, text lines, icons), each with a number and a box in screen pixels. Then act: `open_app`,
+`tap_text`, `tap_icon`, `tap_element` (a number from the last list), `tap` / `double_tap` /
+`long_press` at x, y, `type_text` (tap the field first), `swipe`, `page`, `press_key`, `back`,
+`home`, `launch_app` / `stop_app` by package, `open_url`. Each action says whether the screen changed.
+Taps on what may send, pay, delete, install or sign out, and Enter, are refused until the call says
+confirm=true: ask the user first. With several devices, `list_devices` names them and every tool
+takes `device`.
 """
+RUN_INSTRUCTION_LINE = "`run_instruction` hands a whole task to the phone agent and its own model.\n"
 
-Position = Annotated[str | None, Field(description="Where on the screen, when several match: top, bottom, "
-                                                    "left, right, center, or a pair such as 'top right'.")]
-Confirm = Annotated[bool, Field(description="Set true only after the user agreed to a tap the server refused "
-                                            "as risky (send, pay, delete, install, sign out).")]
+Position = Annotated[Literal[POSITION_WORDS] | None,  # type: ignore[valid-type]
+                     Field(description="Where on the screen, when several match: one of top, bottom, left, "
+                                       "right, center, or a vertical word with a horizontal one ('top right').")]
+Confirm = Annotated[bool, Field(description="Set true only after the user agreed to an action the server "
+                                            "refused as risky (send, pay, delete, install, sign out, Enter).")]
+Coord = Annotated[int, Field(ge=0, le=MAX_COORD, description="Screen pixels (the screenshot's coordinates "
+                                                             "divided by its scale).")]
+DeviceArg = Annotated[str | None, Field(max_length=100, description="Which device (a name from list_devices); "
+                                                                    "may be left out when the server has one.")]
+
+
+class Action(TypedDict, total=False):
+    """What an action did."""
+
+    done: Required[str]
+    screen_changed: Required[bool]
+    point: list[int]
+    box: list[int]
+    already_open: bool
+
+
+class Element(TypedDict, total=False):
+    n: Required[int]
+    kind: Required[Literal["node", "text", "icon"]]
+    box: Required[list[int]]
+    center: Required[list[int]]
+    text: str
+    description: str
+    id: str
+    clickable: bool
+    checkable: bool
+    checked: bool
+    scrollable: bool
+    focused: bool
+    selected: bool
+
+
+class Elements(TypedDict):
+    width: int
+    height: int
+    tree: Literal["read", "none", "off"]
+    count: int
+    elements: list[Element]
+
+
+class DeviceEntry(TypedDict):
+    name: str
+    kind: str
+    width: int
+    height: int
+
+
+class Devices(TypedDict):
+    count: int
+    devices: list[DeviceEntry]
+
+
+class Info(TypedDict, total=False):
+    name: Required[str]
+    kind: Required[str]
+    width: Required[int]
+    height: Required[int]
+    orientation: Required[Literal["portrait", "landscape"]]
+    capabilities: Required[list[str]]
+    foreground: Required[str | None]
+    model: str | None
+    android: str | None
+
+
+class App(TypedDict):
+    name: str
+    package: str
+
+
+class Apps(TypedDict):
+    count: int
+    apps: list[App]
+    foreground: str | None
+
+
+class Front(TypedDict):
+    app: str | None
+    home: bool
+
+
+class RunOutcome(TypedDict):
+    outcome: str
+    completed: bool
+    steps: int
+    run_folder: str
+    duration_s: float
+    tokens: int
+    error: str | None
+
+
+def describe(fn: Callable[..., Any]) -> str:
+    """A docstring as one paragraph: the line breaks and indentation of the source left out."""
+    return " ".join((fn.__doc__ or "").split())
+
+
+class Phones:
+    """The devices of one server by name, each with its :class:`PhoneTools`."""
+
+    def __init__(self, tools: PhoneTools | Mapping[str, PhoneTools]) -> None:
+        if isinstance(tools, PhoneTools):
+            tools = {tools.name: tools}
+        if not tools:
+            raise ValueError("a server needs at least one device")
+        self.by_name: dict[str, PhoneTools] = dict(tools)
+
+    @property
+    def has_model(self) -> bool:
+        return any(t.has_model for t in self.by_name.values())
+
+    def pick(self, device: str | None) -> PhoneTools:
+        from mobile_agent.errors import ConfigError
+
+        names = list(self.by_name)
+        if device is None or device == "":
+            if len(names) == 1:
+                return self.by_name[names[0]]
+            raise ConfigError(f"this server has {len(names)} devices: say which with device (one of "
+                              f"{', '.join(names)}; list_devices describes them)")
+        found = self.by_name.get(device)
+        if found is None:
+            shown = device if len(device) <= 60 else device[:40] + "..."
+            raise ConfigError(f"no device named {shown!r}: use one of {', '.join(names)}")
+        return found
+
+    def listing(self) -> dict[str, Any]:
+        out = []
+        for name, t in self.by_name.items():
+            w, h = t.device.size()
+            out.append({"name": name, "kind": "adb" if hasattr(t.device, "serial") else "sim", "width": w, "height": h})
+        return {"count": len(out), "devices": out}
 
 
 def _call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -86,8 +226,8 @@ def elements_text(listing: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def encode(img: Any, format: str = "png") -> bytes:
-    """The screenshot as the server sends it: PNG at the fastest compression level, or JPEG 85."""
+def encode(img: Any, format: str = "jpeg") -> bytes:
+    """The screenshot as the server sends it: JPEG 85, or PNG at the fastest compression level."""
     buf = io.BytesIO()
     if format == "jpeg":
         img.convert("RGB").save(buf, format="JPEG", quality=85)
@@ -96,128 +236,241 @@ def encode(img: Any, format: str = "png") -> bytes:
     return buf.getvalue()
 
 
-def build_server(tools: PhoneTools, name: str = "mobile-agent") -> Any:
-    """An ``mcp.server.mcpserver.MCPServer`` whose tools call ``tools``."""
+def build_server(tools: PhoneTools | Mapping[str, PhoneTools], name: str = "mobile-agent") -> Any:
+    """An ``mcp.server.mcpserver.MCPServer`` whose tools call ``tools``: one :class:`PhoneTools`, or
+    several by device name (every tool then takes ``device``). ``run_instruction`` is listed only
+    when a device has a model."""
     from mcp.server.mcpserver import Image, MCPServer
     from mcp.types import ToolAnnotations
 
-    server = MCPServer(name, instructions=INSTRUCTIONS, version=__version__, log_level="WARNING")
+    phones = Phones(tools)
+    instructions = INSTRUCTIONS + (RUN_INSTRUCTION_LINE if phones.has_model else "")
+    server = MCPServer(name, instructions=instructions, version=__version__, log_level="WARNING")
     look = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
     act = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
     risky = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=True)
 
-    @server.tool(annotations=look, structured_output=False)
-    def screenshot(max_side: Annotated[int | None, Field(description="Scale the image down so its longest side "
-                                                                       "is at most this many pixels (64 or more); "
-                                                                       "default: full size.")] = None,
-                   format: Annotated[Literal["png", "jpeg"],
-                                     Field(description="png: exact pixels (default); jpeg: quality 85, "
-                                                       "smaller and several times faster to encode.")] = "png"
-                   ) -> list[Any]:
-        """The phone's current screen as an image, and its size. Coordinates in the other tools'
-        answers are in full-size screenshot pixels."""
-        img = _call(tools.screenshot, max_side)
-        if not hasattr(img, "size"):  # the tool error
-            return img
-        w, h = tools.device.size()
-        note = f"screen {w}x{h} px" + (f" (image scaled to {img.width}x{img.height})" if img.size != (w, h) else "")
+    def tool(annotations: Any, **kw: Any) -> Callable[[Callable[..., Any]], Any]:
+        def register(fn: Callable[..., Any]) -> Any:
+            return server.tool(annotations=annotations, description=describe(fn), **kw)(fn)
+        return register
+
+    def on(device: str | None, method: str, *args: Any) -> Any:
+        def go() -> Any:
+            return getattr(phones.pick(device), method)(*args)
+        go.__name__ = method
+        return _answer(_call(go))
+
+    @tool(look)
+    def list_devices() -> Annotated[CallToolResult, Devices]:
+        """The devices this server operates: name (pass it as device to the other tools), kind (sim
+        or adb) and screen size in pixels."""
+        return _answer(phones.listing())
+
+    @tool(look)
+    def device_info(device: DeviceArg = None) -> Annotated[CallToolResult, Info]:
+        """One device: its kind, screen size and orientation, what it can do beyond taps and swipes,
+        the model and Android version where it says, and the app in front."""
+        return on(device, "device_info")
+
+    @tool(look, structured_output=False)
+    def screenshot(max_side: Annotated[int | None, Field(ge=MIN_SIDE, le=MAX_SIDE, description=(
+                       "Scale the image down so its longest side is at most this many pixels; null: full "
+                       "size."))] = 1024,
+                   format: Annotated[Literal["jpeg", "png"], Field(description=(
+                       "jpeg (default): quality 85, small and fast; png: exact pixels."))] = "jpeg",
+                   device: DeviceArg = None) -> list[Any]:
+        """The device's current screen as an image, with a line giving the screen's size and the
+        image's scale. Coordinates in the other tools (x, y, boxes) are screen pixels: divide the
+        image's coordinates by the scale."""
+        def shot() -> Any:
+            t = phones.pick(device)
+            img = t.screenshot(max_side)
+            w, h = t.device.size()
+            return img, w, h
+
+        got = _call(shot)
+        if not isinstance(got, tuple):  # the tool error
+            return got
+        img, w, h = got
+        scale = max(img.size) / max(w, h, 1)
+        note = (f"screen {w}x{h} px; image {img.width}x{img.height} px, scale {scale:.4f} "
+                f"(screen x = image x / {scale:.4f})" if img.size != (w, h) else f"screen {w}x{h} px (full size, scale 1)")
         return [Image(data=encode(img, format), format=format), note]
 
-    @server.tool(annotations=look)
-    def screen_elements(icons: Annotated[bool, Field(description="Also detect icons (slower).")] = True) -> dict[str, Any]:
-        """What is on the screen, numbered from 1: text lines read by OCR (kind "text"), icons
-        (kind "icon") and, where the device gives a ui tree, its labelled or clickable nodes (kind
-        "node", with class, id, clickable, checked...). Each has a box [x1, y1, x2, y2] and a centre
-        in screen pixels. Pass a number to tap_element or long_press; numbers hold until the next
-        gesture."""
-        listing = _call(tools.screen_elements, icons)
-        return _answer(listing, elements_text(listing) if isinstance(listing, dict) else None)
+    @tool(look)
+    def screen_elements(icons: Annotated[bool, Field(description="Also detect icons (slower).")] = True,
+                        device: DeviceArg = None) -> Annotated[CallToolResult, Elements]:
+        """What is on the screen, numbered from 1, each thing once: the ui tree's labelled or
+        clickable nodes (kind "node", with class, id, clickable, checked...) where the device has a
+        tree, text lines no node already names (kind "text"), and icons nothing else covers (kind
+        "icon"). Each has a box [x1, y1, x2, y2] and a centre in screen pixels. Pass a number to
+        tap_element or long_press; numbers hold until the next gesture."""
+        def listing() -> Any:
+            return phones.pick(device).screen_elements(icons)
 
-    @server.tool(annotations=risky)
-    def tap_text(text: Annotated[str, Field(description="The text to tap, as it reads on the screen.")],
-                 position: Position = None, confirm: Confirm = False) -> dict[str, Any]:
-        """Tap a text on the screen (a button, a list row, a link). Exact matches win over partial or
-        close ones; when several places match, give a position or use screen_elements and
-        tap_element. The error names the closest texts on the screen when nothing matches."""
-        return _answer(_call(tools.tap_text, text, position, confirm))
+        got = _call(listing)
+        return _answer(got, elements_text(got) if isinstance(got, dict) else None)
 
-    @server.tool(annotations=risky)
-    def tap_icon(description: Annotated[str, Field(description="What the icon shows or does: search, settings "
-                                                               "gear, send, heart, back arrow, three dots...")],
-                 position: Position = None, confirm: Confirm = False) -> dict[str, Any]:
-        """Tap an icon without text, found by its description and, optionally, its position."""
-        return _answer(_call(tools.tap_icon, description, position, confirm))
+    @tool(risky)
+    def tap_text(text: Annotated[str, Field(max_length=MAX_TARGET_CHARS,
+                                            description="The text to tap, as it reads on the screen.")],
+                 position: Position = None, confirm: Confirm = False,
+                 device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
+        """Tap a text on the screen (a button, a list row, a link): the ui tree's text or
+        content-desc where there is a tree, else the text read by OCR. Exact matches win over partial
+        or close ones; when several places match, give a position or use screen_elements and
+        tap_element. The error names the closest texts when nothing matches."""
+        return on(device, "tap_text", text, position, confirm)
 
-    @server.tool(annotations=risky)
-    def tap_element(number: Annotated[int, Field(description="The element's number in the last "
-                                                             "screen_elements answer.")],
-                    confirm: Confirm = False) -> dict[str, Any]:
+    @tool(risky)
+    def tap_icon(description: Annotated[str, Field(max_length=MAX_TARGET_CHARS, description=(
+                     "What the icon shows or does: search, settings gear, send, heart, back arrow, three "
+                     "dots..."))],
+                 position: Position = None, confirm: Confirm = False,
+                 device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
+        """Tap an icon without text, found by its description and, optionally, its position. The
+        gate judges the glyph found, not the words: a trash can is a trash can whatever it is called."""
+        return on(device, "tap_icon", description, position, confirm)
+
+    @tool(risky)
+    def tap_element(number: Annotated[int, Field(ge=1, le=100_000, description=(
+                        "The element's number in the last screen_elements answer."))],
+                    confirm: Confirm = False, device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
         """Tap the centre of an element listed by the last screen_elements call. Refused when a
         gesture was made since (the numbers may be stale: call screen_elements again)."""
-        return _answer(_call(tools.tap_element, number, confirm))
+        return on(device, "tap_element", number, confirm)
 
-    @server.tool(annotations=act)
-    def long_press(text: Annotated[str | None, Field(description="A text on the screen to press.")] = None,
-                   number: Annotated[int | None, Field(description="Or: an element number from the last "
-                                                                   "screen_elements answer.")] = None,
-                   duration_ms: Annotated[int, Field(description="How long to hold, 100..10000 ms.")] = 800
-                   ) -> dict[str, Any]:
-        """Press and hold on a text or an element (opens context menus, starts selection)."""
-        return _answer(_call(tools.long_press, text, number, duration_ms))
+    @tool(risky)
+    def tap(x: Coord, y: Coord, confirm: Confirm = False, device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
+        """Tap the point (x, y) in screen pixels. Refused without confirm when what lies there (a
+        tree node's label, the text read there, the icon's glyph) sends, pays, deletes, installs or
+        signs out."""
+        return on(device, "tap", x, y, confirm)
 
-    @server.tool(annotations=act)
-    def type_text(text: Annotated[str, Field(description="What to type (at most 2000 characters).")],
-                  enter: Annotated[bool, Field(description="Press Enter afterwards (submit, search).")] = False
-                  ) -> dict[str, Any]:
+    @tool(risky)
+    def double_tap(x: Coord, y: Coord, confirm: Confirm = False,
+                   device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
+        """Tap the point (x, y) twice in quick succession (zoom a map or a photo, like a post); gated
+        as tap."""
+        return on(device, "double_tap", x, y, confirm)
+
+    @tool(risky)
+    def long_press(text: Annotated[str | None, Field(max_length=MAX_TARGET_CHARS,
+                                                     description="A text on the screen to press.")] = None,
+                   number: Annotated[int | None, Field(ge=1, le=100_000, description=(
+                       "Or: an element number from the last screen_elements answer."))] = None,
+                   x: Annotated[int | None, Field(ge=0, le=MAX_COORD, description="Or: a point's x.")] = None,
+                   y: Annotated[int | None, Field(ge=0, le=MAX_COORD, description="and its y.")] = None,
+                   duration_ms: Annotated[int, Field(ge=100, le=10000, description="How long to hold.")] = 800,
+                   confirm: Confirm = False, device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
+        """Press and hold on a text, an element or a point (opens context menus, starts selection);
+        gated as tap."""
+        return on(device, "long_press", text, number, duration_ms, x, y, confirm)
+
+    @tool(act)
+    def type_text(text: Annotated[str, Field(max_length=MAX_TYPE_CHARS, description="What to type.")],
+                  enter: Annotated[bool, Field(description=(
+                      "Press Enter afterwards (submit, search, send): refused without confirm."))] = False,
+                  confirm: Confirm = False, device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
         """Type into the focused text field. Tap the field first (tap_text or tap_element)."""
-        return _answer(_call(tools.type_text, text, enter))
+        return on(device, "type_text", text, enter, confirm)
 
-    @server.tool(annotations=act)
-    def swipe(direction: Annotated[Literal["up", "down", "left", "right"],
-                                   Field(description="Which way the finger moves: up reveals what is below, "
-                                                     "left the next page.")],
-              fraction: Annotated[float, Field(description="How far, as a part of the screen, 0.1..0.9.")] = 0.5
-              ) -> dict[str, Any]:
-        """Swipe across the middle of the screen."""
-        return _answer(_call(tools.swipe, direction, fraction))
+    @tool(act)
+    def press_key(key: Annotated[Literal[KEYS], Field(description=(  # type: ignore[valid-type]
+                      "The key. enter may send or submit: refused without confirm."))],
+                  confirm: Confirm = False, device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
+        """Press a key: enter, back, home, app_switch, volume_up, volume_down, volume_mute, delete,
+        tab, escape, search or menu (the simulated phone has enter, back and home)."""
+        return on(device, "press_key", key, confirm)
 
-    @server.tool(annotations=act)
-    def page(direction: Annotated[Literal["down", "up"],
-                                  Field(description="down: show what is below; up: what is above.")]
-             ) -> dict[str, Any]:
+    @tool(act)
+    def swipe(direction: Annotated[Literal["up", "down", "left", "right"], Field(description=(
+                  "Which way the finger moves: up reveals what is below, left the next page."))],
+              fraction: Annotated[float, Field(ge=0.1, le=0.9, description=(
+                  "How far, as a part of the screen."))] = 0.5,
+              x: Annotated[int | None, Field(ge=0, le=MAX_COORD, description=(
+                  "Start here instead of the middle (with y)."))] = None,
+              y: Annotated[int | None, Field(ge=0, le=MAX_COORD, description="The start's y.")] = None,
+              distance: Annotated[int | None, Field(ge=1, le=MAX_COORD, description=(
+                  "From a start point: how many pixels (default: fraction of the screen's side)."))] = None,
+              device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
+        """Swipe across the middle of the screen, or from a point (x, y) by a distance in pixels,
+        stopping at the screen's edge."""
+        return on(device, "swipe", direction, fraction, x, y, distance)
+
+    @tool(act)
+    def page(direction: Annotated[Literal["down", "up"], Field(description=(
+                 "down: show what is below; up: what is above."))],
+             device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
         """Scroll the screen by most of a page (the agent's Page Down / Page Up)."""
-        return _answer(_call(tools.page, direction))
+        return on(device, "page", direction)
 
-    @server.tool(annotations=act)
-    def back() -> dict[str, Any]:
+    @tool(act)
+    def back(device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
         """Press Back (close the keyboard, a dialog, or go to the previous screen)."""
-        return _answer(_call(tools.back))
+        return on(device, "back")
 
-    @server.tool(annotations=act)
-    def home() -> dict[str, Any]:
+    @tool(act)
+    def home(device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
         """Press Home: leave the app and show the home screen with the app icons."""
-        return _answer(_call(tools.home))
+        return on(device, "home")
 
-    @server.tool(annotations=act)
-    def open_app(name: Annotated[str, Field(description="The app's label on the home screen (Settings, "
-                                                        "Notes...), or on a real phone its package name.")]
-                 ) -> dict[str, Any]:
-        """Go to the home screen and open an app. Refused for apps outside the server's allow-list."""
-        return _answer(_call(tools.open_app, name))
+    @tool(act)
+    def open_app(name: Annotated[str, Field(max_length=MAX_TARGET_CHARS, description=(
+                     "The app's label on the home screen (Settings, Notes...), or on a real phone its "
+                     "package name."))],
+                 device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
+        """Open an app by its label, as a person does from the home screen. An app already in front is
+        left as it is (already_open). Refused for apps outside the server's allow-list."""
+        return on(device, "open_app", name)
 
-    @server.tool(annotations=risky)
-    def run_instruction(instruction: Annotated[str, Field(description="The task in words, e.g. 'Turn on the "
-                                                                      "dark mode'.")],
-                        max_steps: Annotated[int, Field(description="Step limit, 1..50.")] = 20,
-                        allow_risky: Annotated[bool, Field(description="Let the agent carry out operations "
-                                                                       "that send, pay, delete, install or sign out "
-                                                                       "(ask the user first).")] = False
-                        ) -> dict[str, Any]:
-        """Hand a whole task to the phone agent, which plans each step with its own model (set when
-        the server started), grounds it and checks the result. Returns the outcome (completed,
-        step_limit, loop, interrupted, error...) and the run folder with the trajectory and its
-        HTML report. Takes as long as the run does."""
-        return _answer(_call(tools.run_instruction, instruction, max_steps, allow_risky))
+    @tool(look)
+    def list_apps(device: DeviceArg = None) -> Annotated[CallToolResult, Apps]:
+        """The installed apps (name and package; over adb the package only) and the app in front."""
+        return on(device, "list_apps")
+
+    @tool(look)
+    def current_app(device: DeviceArg = None) -> Annotated[CallToolResult, Front]:
+        """The app in front (null on the home screen)."""
+        return on(device, "current_app")
+
+    @tool(act)
+    def launch_app(package: Annotated[str, Field(max_length=MAX_NAME_CHARS, description=(
+                       "The app's package, e.g. com.android.settings (list_apps lists them)."))],
+                   device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
+        """Start an installed app by its package. Refused for apps outside the allow-list."""
+        return on(device, "launch_app", package)
+
+    @tool(act)
+    def stop_app(package: Annotated[str, Field(max_length=MAX_NAME_CHARS, description=(
+                     "The app's package."))],
+                 device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
+        """Force-stop an app; if it was in front, the home screen shows."""
+        return on(device, "stop_app", package)
+
+    @tool(risky)
+    def open_url(url: Annotated[str, Field(max_length=MAX_URL_CHARS, description=(
+                     "An http or https URL."))],
+                 device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
+        """Open a web address in the app that handles it (the browser)."""
+        return on(device, "open_url", url)
+
+    if phones.has_model:
+        @tool(risky)
+        def run_instruction(instruction: Annotated[str, Field(max_length=MAX_INSTRUCTION_CHARS,
+                                                              description="The task in words, e.g. 'Turn on "
+                                                                          "the dark mode'.")],
+                            max_steps: Annotated[int, Field(ge=1, le=MAX_RUN_STEPS, description="Step limit.")] = 20,
+                            allow_risky: Annotated[bool, Field(description=(
+                                "Let the agent carry out operations that send, pay, delete, install or sign "
+                                "out (ask the user first)."))] = False,
+                            device: DeviceArg = None) -> Annotated[CallToolResult, RunOutcome]:
+            """Hand a whole task to the phone agent, which plans each step with its own model (set
+            when the server started), grounds it and checks the result. Returns the outcome
+            (completed, step_limit, loop, interrupted, error...) and the run folder with the
+            trajectory and its HTML report. Takes as long as the run does."""
+            return on(device, "run_instruction", instruction, max_steps, allow_risky)
 
     return server
 

@@ -26,17 +26,38 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from urllib.parse import urlsplit
+
+import numpy as np
 from PIL import Image
 
 from mobile_agent.device.base import device_capabilities
 from mobile_agent.device.gestures import LongPress, Swipe
 from mobile_agent.errors import ConfigError, MobileAgentError
+from mobile_agent.mcpserver import gates
+from mobile_agent.perception.textmatch import compact
+from mobile_agent.types import POSITIONS, Box
 
 #: Longest texts the tools take (a longer one is refused with a message, never truncated silently).
 MAX_TARGET_CHARS = 300
 MAX_TYPE_CHARS = 2000
 MAX_INSTRUCTION_CHARS = 2000
 MAX_RUN_STEPS = 50
+MAX_NAME_CHARS = 300
+MAX_URL_CHARS = 2000
+MAX_POSITION_CHARS = 40
+MAX_COORD = 100_000
+MIN_SIDE, MAX_SIDE = 64, 8192
+#: The position words a call may give, canonical (the schema's enum): one word, or a vertical word
+#: (or center) with a horizontal one.
+POSITION_WORDS = ("top", "bottom", "left", "right", "center", "top left", "top right", "top center",
+                  "bottom left", "bottom right", "bottom center", "center left", "center right")
+#: Keys press_key names (the adb device maps them to key codes; others do back, home and enter).
+KEYS = ("enter", "back", "home", "app_switch", "volume_up", "volume_down", "volume_mute", "delete", "tab",
+        "escape", "search", "menu")
+DOUBLE_TAP_GAP_S = 0.08
+#: How long the list of installed apps (for the allow-list's names) is taken as current.
+APPS_TTL_S = 10.0
 #: Gestures on the simulated phone and most real ones take this long to count as a long press.
 LONG_PRESS_MS = 800
 
@@ -55,6 +76,25 @@ def _check_text(value: Any, what: str, limit: int) -> str:
     if len(value) > limit:
         raise ConfigError(f"{what} is {len(value)} characters long; at most {limit} are taken")
     return value
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """``value`` for an error message, never longer than about ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 20] + f"... ({len(text)} characters)"
+
+
+def _check_position(position: Any) -> tuple[str, ...]:
+    """The position words, checked and bounded (the message never echoes a long value)."""
+    if position is None or position == "":
+        return ()
+    if not isinstance(position, str):
+        raise ConfigError(f"position must be a string such as 'top right', got {type(position).__name__}")
+    if len(position) > MAX_POSITION_CHARS:
+        raise ConfigError(f"position is {len(position)} characters long: use one or two of {', '.join(POSITIONS)}")
+    from mobile_agent.perception.positions import parse_position
+
+    return parse_position(position)
 
 
 def _slug(text: str) -> str:
@@ -97,10 +137,12 @@ class ToolOptions:
 
 
 class PhoneTools:
-    """The MCP server's tools as Python methods, over one device. Thread-safe: calls run one at a time."""
+    """The MCP server's tools as Python methods, over one device. Thread-safe: calls run one at a time
+    (``lock``: a lock shared with the other devices of one server, whose perception is shared)."""
 
     def __init__(self, device: Any, perception: Any = None, options: ToolOptions | None = None,
-                 chat_model_factory: Callable[[], Any] | None = None) -> None:
+                 chat_model_factory: Callable[[], Any] | None = None, *, name: str = "",
+                 lock: Any = None) -> None:
         if perception is None:
             from mobile_agent.perception import Perception
 
@@ -108,18 +150,27 @@ class PhoneTools:
         self.device = device
         self.perception = perception
         self.options = options or ToolOptions()
+        self.name = name or self.options.device_name or "phone"
         self._chat_model_factory = chat_model_factory
-        self._lock = threading.RLock()
+        self._lock = lock if lock is not None else threading.RLock()
         self._gestures = 0
         self._elements: list[dict[str, Any]] | None = None
         self._elements_at = -1
         self._rules: Any = None
+        self._apps: tuple[float, list[dict[str, str]]] | None = None
+
+    @property
+    def has_model(self) -> bool:
+        """Whether run_instruction can run (a model spec or a factory was given)."""
+        return bool(self.options.model or self._chat_model_factory)
 
     # ------------------------------------------------------------------------------ looking
     def screenshot(self, max_side: int | None = None) -> Image.Image:
         """The current screen (RGB), scaled down so that its longest side is at most ``max_side``."""
-        if max_side is not None and (not isinstance(max_side, int) or max_side < 64):
-            raise ConfigError(f"max_side must be a whole number of at least 64 pixels, got {max_side!r}")
+        if max_side is not None and (isinstance(max_side, bool) or not isinstance(max_side, int)
+                                     or not MIN_SIDE <= max_side <= MAX_SIDE):
+            raise ConfigError(f"max_side must be a whole number of pixels in {MIN_SIDE}..{MAX_SIDE}, got "
+                              f"{_short(max_side)}")
         with self._lock:
             img = self.device.screenshot()
         if max_side is not None and max(img.size) > max_side:
@@ -129,11 +180,17 @@ class PhoneTools:
         return img
 
     def screen_elements(self, icons: bool = True) -> dict[str, Any]:
-        """Everything found on the screen, numbered from 1 for :meth:`tap_element`: text lines (OCR),
-        icons (detector), and the ui tree's labelled or clickable nodes where the device has a tree."""
+        """What is on the screen, numbered from 1 for :meth:`tap_element`, each thing once: the ui
+        tree's labelled or clickable nodes where the device has a tree; text lines (OCR) that no node
+        already names; icons (detector) that no node or text already covers, the outer box where a
+        glyph sits in a circle, and none read as text."""
         with self._lock:
             img = self.device.screenshot()
             res = self.perception.parse(img, icons=icons)
+            w, h = img.size
+            found_icons = list(res.icons or []) if icons else []  # a cached parse may hold icons: not asked
+            nodes = self._tree_nodes() if self.options.tree else None
+            tree = "off" if not self.options.tree else ("read" if nodes is not None else "none")
             elements: list[dict[str, Any]] = []
 
             def add(kind: str, box: Any, **extra: Any) -> None:
@@ -141,37 +198,57 @@ class PhoneTools:
                 elements.append({"n": len(elements) + 1, "kind": kind, **extra,
                                  "box": list(box.as_tuple()), "center": [int(c.x), int(c.y)]})
 
+            nodes = nodes or []
+            labelled = [n for n in nodes if n.text or n.desc]
+            screen_area = max(1, w * h)
+            small_labelled = [n.bounds for n in labelled if n.bounds.area < screen_area / 8]
+            lines = []
             for line in res.lines:
+                c = line.box.center
+                words = compact(line.text)
+                named = any(n.bounds.contains(c.x, c.y) and words and any(
+                    words in compact(v) or compact(v) in words for v in (n.text, n.desc) if v) for n in labelled)
+                short = len(line.text.strip()) <= 2
+                # a glyph read as a character or two: inside an icon, or a labelled icon-sized node,
+                # or (where the tree was read, and would hold a real word) not ASCII at all
+                glyph = short and (any(ic.box.contains(c.x, c.y) for ic in found_icons)
+                                   or any(b.contains(c.x, c.y) for b in small_labelled)
+                                   or (tree == "read" and not line.text.strip().isascii()))
+                if not named and not glyph:
+                    lines.append(line)
+            kept_icons = []
+            for ic in sorted(found_icons, key=lambda i: -i.box.area):
+                c = ic.box.center
+                if ic.box.width > gates.MAX_GLYPH_WIDTH * w and ic.box.height > gates.MAX_GLYPH_WIDTH * w:
+                    continue  # a panel or a picture, not an icon
+                if any(b.contains(c.x, c.y) for b in small_labelled):
+                    continue  # the node that names it is listed
+                if any(line.box.contains(c.x, c.y) for line in lines):
+                    continue  # text, listed as such
+                if any(k.box.contains(c.x, c.y) for k in kept_icons):
+                    continue  # a glyph inside a circle or a button already listed
+                kept_icons.append(ic)
+            for node in nodes:
+                extra: dict[str, Any] = {"text": node.text} if node.text else {}
+                if node.desc:
+                    extra["description"] = node.desc
+                extra["class"] = node.cls.rsplit(".", 1)[-1]
+                if node.rid:
+                    extra["id"] = node.rid
+                for flag in ("clickable", "checkable", "scrollable", "focused", "selected"):
+                    if getattr(node, flag):
+                        extra[flag] = True
+                if node.checkable:
+                    extra["checked"] = node.checked
+                add("node", node.bounds, **extra)
+            for line in lines:
                 add("text", line.box, text=line.text)
-            for ic in res.icons or []:
-                add("icon", ic.box, score=round(float(ic.score), 3))
-            tree = "none"
-            if self.options.tree:
-                nodes = self._tree_nodes()
-                if nodes is not None:
-                    tree = "read"
-                    for node in nodes:
-                        extra: dict[str, Any] = {"text": node.text} if node.text else {}
-                        if node.desc:
-                            extra["description"] = node.desc
-                        extra["class"] = node.cls.rsplit(".", 1)[-1]
-                        if node.rid:
-                            extra["id"] = node.rid
-                        for flag in ("clickable", "checkable", "scrollable", "focused", "selected"):
-                            if getattr(node, flag):
-                                extra[flag] = True
-                        if node.checkable:
-                            extra["checked"] = node.checked
-                        add("node", node.bounds, **extra)
-            else:
-                tree = "off"
+            for ic in sorted(kept_icons, key=lambda i: (i.box.y1, i.box.x1)):
+                add("icon", ic.box)
             self._elements, self._elements_at = elements, self._gestures
-            w, h = img.size
             return {"width": w, "height": h, "tree": tree, "count": len(elements), "elements": elements}
 
-    def _tree_nodes(self) -> list[Any] | None:
-        from mobile_agent.device.uitree import parse_tree
-
+    def _tree_xml(self) -> str | None:
         get = getattr(self.device, "ui_tree", None)
         if not callable(get):
             return None
@@ -179,7 +256,13 @@ class PhoneTools:
             xml = get()
         except MobileAgentError:
             return None
-        if not xml:
+        return xml or None
+
+    def _tree_nodes(self) -> list[Any] | None:
+        from mobile_agent.device.uitree import parse_tree
+
+        xml = self._tree_xml()
+        if xml is None:
             return None
         try:
             nodes = parse_tree(xml)
@@ -190,73 +273,114 @@ class PhoneTools:
 
     # ------------------------------------------------------------------------------ tapping
     def tap_text(self, text: str, position: str | None = None, confirm: bool = False) -> dict[str, Any]:
-        """Tap the text ``text`` on the screen (OCR; exact, then contained, then close matches).
-        ``position`` (top, bottom, left, right, center, or a pair) picks among several."""
+        """Tap the text ``text`` on the screen: the ui tree's text or content-desc where the device
+        has a tree, else OCR (exact, then contained, then close matches). ``position`` (top, bottom,
+        left, right, center, or a pair) picks among several."""
         text = _check_text(text, "the text to tap", MAX_TARGET_CHARS)
+        pos = _check_position(position)
         with self._lock:
             img = self.device.screenshot()
-            g = self.perception.ground_text(img, text, position=position or ())
+            xml = self._tree_xml() if self.options.tree else None
+            g = self.perception.ground_text(img, text, position=pos, tree=xml)
             return self._tap_grounding(g, img, f'"{text}"', text, confirm)
 
     def tap_icon(self, description: str, position: str | None = None, confirm: bool = False) -> dict[str, Any]:
         """Tap the icon that ``description`` names (``search``, ``send``, ``back arrow``...), optionally
         in the part of the screen ``position`` names."""
         description = _check_text(description, "the icon description", MAX_TARGET_CHARS)
+        pos = _check_position(position)
         with self._lock:
             img = self.device.screenshot()
-            g = self.perception.ground_icon(img, description, position=position or ())
+            g = self.perception.ground_icon(img, description, position=pos)
             return self._tap_grounding(g, img, f'the icon "{description}"', description, confirm, icon=True)
 
     def tap_element(self, number: int, confirm: bool = False) -> dict[str, Any]:
         """Tap the centre of element ``number`` of the last :meth:`screen_elements` list."""
-        if isinstance(number, bool) or not isinstance(number, int):
-            raise ConfigError(f"the element number must be a whole number, got {number!r}")
         with self._lock:
-            if self._elements is None:
-                raise ConfigError("no element list yet: call screen_elements first, then tap_element with a number from it")
-            if self._elements_at != self._gestures:
-                raise ConfigError("the screen may have changed since screen_elements (a gesture was made since): "
-                                  "call screen_elements again for current numbers")
-            if not 1 <= number <= len(self._elements):
-                raise ConfigError(f"there is no element {number} on the screen: the last screen_elements list "
-                                  f"has {len(self._elements)} element(s), numbered 1..{len(self._elements)}")
-            el = self._elements[number - 1]
+            el = self._element(number)
             label = el.get("text") or el.get("description") or ""
-            self._gate(label, confirm, touched_text=label,
-                       screen_texts=[e["text"] for e in self._elements if e["kind"] == "text"])
             x, y = el["center"]
             before = self.device.screenshot()
+            self._gate_at(before, x, y, confirm, said=label, said_icon=bool(el.get("description")),
+                          glyph_box=None if label else Box(*el["box"]))
             self.device.tap(x, y)
             what = f'element {number} ({el["kind"]}{": " + repr(label) if label else ""})'
             return self._after(before, f"tapped {what} at ({x}, {y})", point=[x, y])
 
-    def long_press(self, text: str | None = None, number: int | None = None,
-                   duration_ms: int = LONG_PRESS_MS) -> dict[str, Any]:
-        """Press and hold on a text on the screen, or on element ``number`` of the last list."""
-        if (text is None) == (number is None):
-            raise ConfigError("long_press needs exactly one of text (a text on the screen) or number (an element)")
-        if isinstance(duration_ms, bool) or not isinstance(duration_ms, int) or not 100 <= duration_ms <= 10000:
-            raise ConfigError(f"duration_ms must be a whole number of milliseconds in 100..10000, got {duration_ms!r}")
+    def tap(self, x: int, y: int, confirm: bool = False) -> dict[str, Any]:
+        """Tap the point (x, y) in screen pixels; gated by what lies there."""
         with self._lock:
+            x, y = self._point(x, y)
+            before = self.device.screenshot()
+            self._gate_at(before, x, y, confirm)
+            self.device.tap(x, y)
+            return self._after(before, f"tapped ({x}, {y})", point=[x, y])
+
+    def double_tap(self, x: int, y: int, confirm: bool = False) -> dict[str, Any]:
+        """Tap the point (x, y) twice in quick succession (zoom in a map or a photo, like a post)."""
+        with self._lock:
+            x, y = self._point(x, y)
+            before = self.device.screenshot()
+            self._gate_at(before, x, y, confirm)
+            self.device.tap(x, y)
+            time.sleep(DOUBLE_TAP_GAP_S)
+            self.device.tap(x, y)
+            return self._after(before, f"double-tapped ({x}, {y})", point=[x, y])
+
+    def long_press(self, text: str | None = None, number: int | None = None,
+                   duration_ms: int = LONG_PRESS_MS, x: int | None = None, y: int | None = None,
+                   confirm: bool = False) -> dict[str, Any]:
+        """Press and hold on a text on the screen, on element ``number`` of the last list, or at (x, y)."""
+        given = sum(v is not None for v in (text, number)) + (x is not None or y is not None)
+        if given != 1:
+            raise ConfigError("long_press needs exactly one of text (a text on the screen), number (an element) "
+                              "or x and y (a point)")
+        if isinstance(duration_ms, bool) or not isinstance(duration_ms, int) or not 100 <= duration_ms <= 10000:
+            raise ConfigError(f"duration_ms must be a whole number of milliseconds in 100..10000, got "
+                              f"{_short(duration_ms)}")
+        with self._lock:
+            before = self.device.screenshot()
             if text is not None:
                 text = _check_text(text, "the text to press", MAX_TARGET_CHARS)
-                img = self.device.screenshot()
-                g = self.perception.ground_text(img, text)
+                g = self.perception.ground_text(before, text)
                 if not g.found:
                     raise ConfigError(g.message or f'"{text}" is not on the screen')
                 x, y = int(g.point.x), int(g.point.y)
                 what = f'"{text}"'
-            else:
-                if self._elements is None or self._elements_at != self._gestures:
-                    raise ConfigError("call screen_elements first (again, after a gesture), then pass a number from it")
-                if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(self._elements):
-                    raise ConfigError(f"there is no element {number} on the screen: the last screen_elements list "
-                                      f"has {len(self._elements)} element(s), numbered 1..{len(self._elements)}")
-                x, y = self._elements[number - 1]["center"]
+            elif number is not None:
+                x, y = self._element(number)["center"]
                 what = f"element {number}"
-            before = self.device.screenshot()
+            else:
+                if x is None or y is None:
+                    raise ConfigError("long_press at a point needs both x and y")
+                x, y = self._point(x, y)
+                what = "the point"
+            self._gate_at(before, x, y, confirm)
             self._long_press(x, y, duration_ms)
             return self._after(before, f"pressed {what} at ({x}, {y}) for {duration_ms} ms", point=[x, y])
+
+    def _element(self, number: Any) -> dict[str, Any]:
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise ConfigError(f"the element number must be a whole number, got {_short(number)}")
+        if self._elements is None:
+            raise ConfigError("no element list yet: call screen_elements first, then pass a number from it")
+        if self._elements_at != self._gestures:
+            raise ConfigError("the screen may have changed since screen_elements (a gesture was made since): "
+                              "call screen_elements again for current numbers")
+        if not 1 <= number <= len(self._elements):
+            raise ConfigError(f"there is no element {number} on the screen: the last screen_elements list "
+                              f"has {len(self._elements)} element(s), numbered 1..{len(self._elements)}")
+        return self._elements[number - 1]
+
+    def _point(self, x: Any, y: Any) -> tuple[int, int]:
+        for v, axis in ((x, "x"), (y, "y")):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise ConfigError(f"{axis} must be a whole number of screen pixels, got {_short(v)}")
+        w, h = self.device.size()
+        if not (0 <= x < w and 0 <= y < h):
+            raise ConfigError(f"({x}, {y}) is off the screen: the screen is {w}x{h} pixels, x in 0..{w - 1}, "
+                              f"y in 0..{h - 1} (screenshot coordinates scaled back by the screenshot's scale)")
+        return x, y
 
     def _long_press(self, x: int, y: int, duration_ms: int) -> None:
         if "long_press" in device_capabilities(self.device):
@@ -265,29 +389,71 @@ class PhoneTools:
             Swipe(x, y, x, y, duration_ms).perform(self.device)
 
     # ------------------------------------------------------------------------------ other gestures
-    def type_text(self, text: str, enter: bool = False) -> dict[str, Any]:
-        """Type into the focused field (tap the field first); ``enter`` presses Enter after it."""
+    def type_text(self, text: str, enter: bool = False, confirm: bool = False) -> dict[str, Any]:
+        """Type into the focused field (tap the field first); ``enter`` presses Enter after it, which
+        may send or submit: gated like a risky tap."""
         text = _check_text(text, "the text to type", MAX_TYPE_CHARS)
+        if enter or "\n" in text or "\r" in text:
+            self._gate_enter(confirm, "typed")
         with self._lock:
             before = self.device.screenshot()
             self.device.type_text(text + ("\n" if enter else ""))
-            return self._after(before, f"typed {text!r}" + (" and pressed Enter" if enter else ""))
+            return self._after(before, f"typed {_short(text, 80)}" + (" and pressed Enter" if enter else ""))
 
-    def swipe(self, direction: str, fraction: float = 0.5) -> dict[str, Any]:
-        """Move the finger across the screen's middle: ``up`` moves it upwards (the content scrolls
-        down, showing what is below), ``left`` to the left (the next page). ``fraction``: how far,
-        as a part of the content band (0.1..0.9; the band leaves out the top and bottom fifth of the
-        screen, where bars take the gesture, and a tenth at each side)."""
+    def press_key(self, key: str, confirm: bool = False) -> dict[str, Any]:
+        """Press a key: enter (gated: it may send), back, home, app_switch, volume_up, volume_down,
+        volume_mute, delete, tab, escape, search or menu. Devices without a key (the simulated
+        phone has no volume keys) answer with an error naming the keys they have."""
+        k = str(key).strip().lower()[:40]
+        if k not in KEYS:
+            raise ConfigError(f"unknown key {_short(key, 40)}: use {', '.join(KEYS)}")
+        if k == "enter":
+            self._gate_enter(confirm, "pressed")
+        with self._lock:
+            before = self.device.screenshot()
+            if k == "back":
+                self.device.back()
+            elif k == "home":
+                self.device.home()
+            elif callable(getattr(self.device, "press_key", None)):
+                self.device.press_key(k)
+            elif k == "enter":
+                self.device.type_text("\n")
+            else:
+                raise ConfigError(f"this device has no {k} key: it has enter, back and home")
+            return self._after(before, f"pressed {k}")
+
+    def swipe(self, direction: str, fraction: float = 0.5, x: int | None = None, y: int | None = None,
+              distance: int | None = None) -> dict[str, Any]:
+        """Move the finger ``direction``: ``up`` moves it upwards (the content scrolls down, showing
+        what is below), ``left`` to the left (the next page). From the screen's middle, ``fraction``
+        of the content band (0.1..0.9; the band leaves out the top and bottom fifth of the screen,
+        where bars take the gesture, and a tenth at each side); or from the point (``x``, ``y``),
+        ``distance`` pixels (default: ``fraction`` of the screen's side), stopping at the edge."""
         d = str(direction).strip().lower()
         if d not in _DIRECTIONS:
-            raise ConfigError(f"unknown direction {direction!r}: use up, down, left or right")
+            raise ConfigError(f"unknown direction {_short(direction, 40)}: use up, down, left or right")
         if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not 0.1 <= fraction <= 0.9:
-            raise ConfigError(f"fraction must be a number in 0.1..0.9, got {fraction!r}")
+            raise ConfigError(f"fraction must be a number in 0.1..0.9, got {_short(fraction)}")
+        if (x is None) != (y is None):
+            raise ConfigError("a swipe from a point needs both x and y")
+        if distance is not None and (isinstance(distance, bool) or not isinstance(distance, int)
+                                     or not 1 <= distance <= MAX_COORD):
+            raise ConfigError(f"distance must be a whole number of pixels in 1..{MAX_COORD}, got {_short(distance)}")
         with self._lock:
             w, h = self.device.size()
-            cx, cy, dx, dy = w // 2, h // 2, int(w * 0.8 * fraction / 2), int(h * 0.6 * fraction / 2)
-            x1, y1, x2, y2 = {"up": (cx, cy + dy, cx, cy - dy), "down": (cx, cy - dy, cx, cy + dy),
-                              "left": (cx + dx, cy, cx - dx, cy), "right": (cx - dx, cy, cx + dx, cy)}[d]
+            if x is None or y is None:
+                if distance is not None:
+                    raise ConfigError("distance goes with a starting point: give x and y too")
+                cx, cy, dx, dy = w // 2, h // 2, int(w * 0.8 * fraction / 2), int(h * 0.6 * fraction / 2)
+                x1, y1, x2, y2 = {"up": (cx, cy + dy, cx, cy - dy), "down": (cx, cy - dy, cx, cy + dy),
+                                  "left": (cx + dx, cy, cx - dx, cy), "right": (cx - dx, cy, cx + dx, cy)}[d]
+            else:
+                x1, y1 = self._point(x, y)
+                n = distance if distance is not None else int((h if d in ("up", "down") else w) * fraction)
+                ux, uy = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}[d]
+                x2 = min(w - 1, max(0, x1 + ux * n))
+                y2 = min(h - 1, max(0, y1 + uy * n))
             before = self.device.screenshot()
             self.device.swipe(x1, y1, x2, y2, 400)
             return self._after(before, f"swiped {d} from ({x1}, {y1}) to ({x2}, {y2})")
@@ -296,7 +462,7 @@ class PhoneTools:
         """The agent's Page Down (``down``: show what is below) or Page Up (``up``)."""
         d = str(direction).strip().lower()
         if d not in ("up", "down"):
-            raise ConfigError(f"unknown page direction {direction!r}: use down (show what is below) or up")
+            raise ConfigError(f"unknown page direction {_short(direction, 40)}: use down (show what is below) or up")
         with self._lock:
             w, h = self.device.size()
             y_from, y_to = (int(h * 0.7), int(h * 0.3)) if d == "down" else (int(h * 0.3), int(h * 0.7))
@@ -318,12 +484,17 @@ class PhoneTools:
             self.device.home()
             return self._after(before, "pressed Home")
 
+    # ------------------------------------------------------------------------------ apps
     def open_app(self, name: str) -> dict[str, Any]:
         """Go to the home screen and open the app labelled ``name`` (by its icon, as the agent does;
-        on a device that can launch apps by name or package, that is the fallback)."""
+        on a device that can launch apps by name or package, that is the fallback). An app already
+        in front is left as it is, and the answer says so."""
         name = _check_text(name, "the app name", MAX_TARGET_CHARS).strip()
         self._check_allowed(name)
         with self._lock:
+            front = self._foreground()
+            if front is not None and self._same_app(name, front):
+                return {"done": f"{name} is already in front", "screen_changed": False, "already_open": True}
             before = self.device.screenshot()
             self.device.home()
             self._gestures += 1
@@ -341,13 +512,93 @@ class PhoneTools:
                     return self._after(before, f"opened {name} (launched by name)")
             raise ConfigError(g.message or f'no app named "{name}" on the home screen')
 
+    def list_apps(self) -> dict[str, Any]:
+        """The installed apps (name and package; adb knows packages only) and the app in front."""
+        get = getattr(self.device, "installed_apps", None)
+        if not callable(get):
+            raise ConfigError("this device cannot list its apps")
+        with self._lock:
+            apps = list(get())
+            front = self._foreground()
+        return {"count": len(apps), "apps": apps, "foreground": front}
+
+    def current_app(self) -> dict[str, Any]:
+        """The app in front (a name on the simulated phone, a package on adb); null on the home screen."""
+        with self._lock:
+            front = self._foreground()
+            known = callable(getattr(self.device, "foreground_app", None)) or front is not None
+        if not known:
+            raise ConfigError("this device cannot tell which app is in front")
+        return {"app": front, "home": front is None}
+
+    def launch_app(self, package: str) -> dict[str, Any]:
+        """Start an installed app by its package (``com.android.settings``; the simulated phone's apps
+        have packages too, and their names work as well)."""
+        package = _check_text(package, "the package", MAX_NAME_CHARS).strip()
+        find = getattr(self.device, "app_by_package", None)
+        if not callable(find):
+            raise ConfigError("this device cannot launch apps by package")
+        self._check_allowed(package)
+        with self._lock:
+            name = find(package)
+            if name is None:
+                raise ConfigError(f"no installed app has the package {_short(package, 80)}: list_apps lists them")
+            before = self.device.screenshot()
+            if self.device.launch(name) is False:
+                raise ConfigError(f"{_short(package, 80)} could not be started")
+            return self._after(before, f"launched {package}")
+
+    def stop_app(self, package: str) -> dict[str, Any]:
+        """Force-stop an app by its package (or name on the simulated phone); if it was in front, the
+        home screen shows."""
+        package = _check_text(package, "the package", MAX_NAME_CHARS).strip()
+        stop = getattr(self.device, "stop_app", None)
+        if not callable(stop):
+            raise ConfigError("this device cannot stop apps")
+        with self._lock:
+            before = self.device.screenshot()
+            if not stop(package):
+                raise ConfigError(f"no installed app has the package {_short(package, 80)}: list_apps lists them")
+            return self._after(before, f"stopped {package}")
+
+    def open_url(self, url: str) -> dict[str, Any]:
+        """Open an http(s) URL with the app that handles it (the browser)."""
+        url = _check_text(url, "the URL", MAX_URL_CHARS).strip()
+        parts = urlsplit(url)
+        if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+            raise ConfigError(f"only http and https URLs are opened, got {_short(url, 80)}")
+        opener = getattr(self.device, "open_url", None)
+        if not callable(opener):
+            raise ConfigError("this device cannot open URLs")
+        with self._lock:
+            before = self.device.screenshot()
+            opener(url)
+            return self._after(before, f"opened {_short(url, 200)}")
+
+    def device_info(self) -> dict[str, Any]:
+        """The device's name, kind, screen size and orientation, what it can do, and the app in front."""
+        with self._lock:
+            w, h = self.device.size()
+            info: dict[str, Any] = {"name": self.name, "kind": "adb" if hasattr(self.device, "serial") else "sim",
+                                    "width": w, "height": h, "orientation": "landscape" if w > h else "portrait",
+                                    "capabilities": sorted(device_capabilities(self.device))}
+            shell = getattr(self.device, "shell", None)
+            if callable(shell):
+                try:
+                    info["model"] = shell("getprop ro.product.model").strip() or None
+                    info["android"] = shell("getprop ro.build.version.release").strip() or None
+                except MobileAgentError:
+                    pass
+            info["foreground"] = self._foreground()
+        return info
+
     # ------------------------------------------------------------------------------ the agent
     def run_instruction(self, instruction: str, max_steps: int = 20, allow_risky: bool = False) -> dict[str, Any]:
         """Carry out ``instruction`` with the whole agent (its own model, set when the server
         started) and return how it ended and its run folder."""
         instruction = _check_text(instruction, "the instruction", MAX_INSTRUCTION_CHARS)
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or not 1 <= max_steps <= MAX_RUN_STEPS:
-            raise ConfigError(f"max_steps must be a whole number in 1..{MAX_RUN_STEPS}, got {max_steps!r}")
+            raise ConfigError(f"max_steps must be a whole number in 1..{MAX_RUN_STEPS}, got {_short(max_steps)}")
         from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
         from mobile_agent.report import write_report
 
@@ -373,6 +624,10 @@ class PhoneTools:
         with self._lock:
             result = Agent(self.device, planner, self.perception, settings).run(instruction, out)
             self._gestures += 1
+            outside = self.front_refusal()
+            if outside is not None:  # the run ended inside an app it may not use: leave it
+                self.device.home()
+                self._settle()
         error = result.error
         if declined:
             error = (f"stopped before {declined[0]}: it looks risky; call run_instruction again with "
@@ -392,37 +647,125 @@ class PhoneTools:
         return make_chat_model(self.options.model, base_url=self.options.base_url,
                                api_key_env=self.options.api_key_env)
 
-    # ------------------------------------------------------------------------------ helpers
+    # ------------------------------------------------------------------------------ allow-list
     def is_allowed(self, app: str) -> bool:
+        """Whether ``app`` (a name or a package) is on the allow-list (any app when the list is empty)."""
         allowed = self.options.allowed_apps
-        return not allowed or app.strip().lower() in {a.strip().lower() for a in allowed}
+        return not allowed or any(self._same_app(a, app) for a in allowed)
+
+    def _same_app(self, name: str, app: str) -> bool:
+        """Whether ``name`` (a label or a package) names ``app`` (a label or a package): equal, the
+        other's package or label on this device, or the package's last part (``Settings`` is
+        ``com.android.settings``)."""
+        a, b = name.strip().lower(), app.strip().lower()
+        if a == b or b in self._aliases(a):
+            return True
+        key = lambda s: re.sub(r"[^a-z0-9]", "", s)  # noqa: E731
+        return any(key(p.rsplit(".", 1)[-1]) == key(q) for p, q in ((a, b), (b, a)) if "." in p)
+
+    def _aliases(self, name: str) -> set[str]:
+        """The other names of the app ``name`` on this device: its package for a label, its label for a
+        package (the installed apps, read at most every :data:`APPS_TTL_S` seconds)."""
+        get = getattr(self.device, "installed_apps", None)
+        if not callable(get):
+            return set()
+        now = time.monotonic()
+        if self._apps is None or now - self._apps[0] > APPS_TTL_S:
+            try:
+                self._apps = (now, list(get()))
+            except MobileAgentError:
+                return set()
+        out: set[str] = set()
+        for app in self._apps[1]:
+            pair = {str(app.get("name", "")).lower(), str(app.get("package", "")).lower()}
+            if name in pair:
+                out |= pair
+        return out - {""}
 
     def _check_allowed(self, app: str) -> None:
         if not self.is_allowed(app):
-            raise RefusedError(f'the app "{app}" is not in this server\'s allow-list '
+            raise RefusedError(f'the app "{_short(app, 80)[1:-1]}" is not in this server\'s allow-list '
                                f"({', '.join(self.options.allowed_apps)})")
 
-    def _gate(self, target: str, confirm: bool, *, icon: bool = False, touched_text: str | None = None,
-              screen_texts: Sequence[str] = ()) -> None:
-        if not self.options.confirm or confirm or not target:
-            return
+    def _foreground(self) -> str | None:
+        """The app in front: the device's answer, else the package of the ui tree's first node;
+        None on the home screen (a launcher) or where the device cannot tell."""
+        get = getattr(self.device, "foreground_app", None)
+        front: str | None = None
+        if callable(get):
+            try:
+                front = get()
+            except MobileAgentError:
+                front = None
+        else:
+            xml = self._tree_xml()
+            m = re.search(r'<node [^>]*package="([^"]+)"', xml or "")
+            front = m.group(1) if m else None
+        if front is None or _is_home(front):
+            return None
+        return front
+
+    def front_refusal(self) -> str | None:
+        """The app in front when the allow-list does not allow it, else None."""
+        if not self.options.allowed_apps:
+            return None
+        front = self._foreground()
+        if front is None or self.is_allowed(front):
+            return None
+        return front
+
+    # ------------------------------------------------------------------------------ the gate
+    def _risk_rules(self) -> Any:
         if self._rules is None:
             from mobile_agent.agent.risk import load_rules
 
             self._rules = load_rules()
-        why = risk_of(target, icon=icon, touched_text=touched_text, screen_texts=screen_texts, rules=self._rules)
-        if why is not None:
-            raise RefusedError(f"not tapped: {why}. Ask the user, then call again with confirm=true to tap it")
+        return self._rules
+
+    def _gate_enter(self, confirm: bool, verb: str) -> None:
+        if not self.options.confirm or confirm:
+            return
+        from mobile_agent.agent.operations import Type
+        from mobile_agent.agent.risk import assess
+
+        decision = assess(Type("\n"), rules=self._risk_rules())
+        if decision.risky:
+            raise RefusedError(f"not {verb}: {decision.why}. Ask the user, then call again with confirm=true")
+
+    def _gate_at(self, img: Image.Image, x: int, y: int, confirm: bool, *, said: str | None = None,
+                 said_icon: bool = False, said_texts: Sequence[str] = (), glyph_box: Box | None = None) -> None:
+        """Refuse a tap at (x, y) that would touch something risky: the words of the call
+        (``said``), the texts read there, the tree's labels there, and the glyph of the icon there
+        (or of ``glyph_box``), each judged by the agent's confirm rule."""
+        if not self.options.confirm or confirm:
+            return
+        rules = self._risk_rules()
+        nodes = self._tree_nodes()
+        t = gates.touched_at(self.perception, img, x, y, nodes)
+        if glyph_box is not None:
+            t.glyphs = gates.glyph_names(self.perception, np.asarray(img), glyph_box, img.size[0]) or t.glyphs
+        ctx = t.screen_texts
+        checks: list[tuple[str, bool, str | None, str]] = []
+        if said:
+            checks.append((said, said_icon, None, ""))
+        checks += [(s, False, s, "") for s in list(said_texts) + t.texts]
+        checks += [(d, True, None, "") for d in t.descriptions]
+        if t.glyphs and all(risk_of(g, icon=True, rules=rules) for g in t.glyphs):  # no benign reading ties
+            checks += [(g, True, None, f"the icon there looks like a {g}: ") for g in t.glyphs]
+        for target, icon, touched, prefix in checks:
+            why = risk_of(target, icon=icon, touched_text=touched, screen_texts=ctx, rules=rules)
+            if why is not None:
+                raise RefusedError(f"not tapped: {prefix}{why}. Ask the user, then call again with confirm=true "
+                                   f"to tap it")
 
     def _tap_grounding(self, g: Any, img: Image.Image, what: str, label: str, confirm: bool,
                        icon: bool = False) -> dict[str, Any]:
         if not g.found:
             raise ConfigError(g.message or f"{what} is not on the screen")
         chosen = g.chosen
-        if self.options.confirm and not confirm:
-            lines = self.perception.parse(img).texts  # the parse grounding just made, from the memo
-            self._gate(label, confirm, icon=icon, touched_text=chosen.text, screen_texts=lines)
         x, y = int(chosen.point.x), int(chosen.point.y)
+        self._gate_at(img, x, y, confirm, said=label, said_icon=icon,
+                      said_texts=[chosen.text] if chosen.text else [], glyph_box=chosen.box if icon else None)
         self.device.tap(x, y)
         found = f" (read as {chosen.text!r})" if chosen.text and chosen.text != label else ""
         return self._after(img, f"tapped {what}{found} at ({x}, {y})", point=[x, y],
@@ -433,17 +776,34 @@ class PhoneTools:
             self.device.wait_still(timeout_s=3.0)
 
     def _after(self, before: Image.Image, done: str, **extra: Any) -> dict[str, Any]:
-        """The answer to a gesture: what was done, and whether the screen changed."""
+        """The answer to a gesture: what was done, and whether the screen changed. With an
+        allow-list, an app outside it that came to the front is left at once (Home) and the call
+        is refused, whatever brought it there (a tap on a launcher label, a link)."""
         self._gestures += 1
         self._settle()
+        outside = self.front_refusal()
+        if outside is not None:
+            self.device.home()
+            self._gestures += 1
+            self._settle()
+            raise RefusedError(f"{done}, which brought {outside!r} to the front; it is not in this server's "
+                               f"allow-list ({', '.join(self.options.allowed_apps)}), so Home was pressed")
         after = self.device.screenshot()
         changed = bool(self.perception.screen_changed(before, after))
         tail = "the screen changed" if changed else "the screen did not change"
         return {"done": f"{done}; {tail}", "screen_changed": changed, **extra}
 
 
+def _is_home(app: str) -> bool:
+    """A launcher or the system UI (notification shade, recents) counts as the home screen."""
+    a = app.lower()
+    return "launcher" in a or a in ("com.android.systemui", "android")
+
+
 class _AllowListPlanner:
-    """A planner that ends the run when its model asks to open an app outside the allow-list."""
+    """A planner that ends the run when an app outside the allow-list is in front after a step
+    (however it got there: Open App, a tap on its label on the launcher, a link), or when its model
+    asks to open one."""
 
     def __init__(self, inner: Any, tools: PhoneTools) -> None:
         self.inner, self.tools = inner, tools
@@ -453,6 +813,10 @@ class _AllowListPlanner:
         from mobile_agent.agent.operations import OpenApp
         from mobile_agent.agent.planner import PlanningError
 
+        outside = self.tools.front_refusal()
+        if outside is not None:
+            raise PlanningError(f"the last step brought {outside!r} to the front, which is not in this server's "
+                                f"allow-list ({', '.join(self.tools.options.allowed_apps)})", "", [], [])
         plan = self.inner.plan(ctx)
         op = plan.operation
         if isinstance(op, OpenApp) and not self.tools.is_allowed(op.name):

@@ -1,5 +1,10 @@
 """The Ray engine: one Ray task per task run, on this machine (``ray.init()``) or on a cluster
-(``--address auto`` or ``ray://HOST:PORT``).
+(``--address auto``, ``HOST:PORT`` or ``ray://HOST:PORT``, or the cluster ``RAY_ADDRESS`` names, as
+under ``ray job submit``).
+
+The engine depends on the runner (it calls the runner's per-task function and hands each result to
+the runner's ``finish``), never the other way: the runner runs any engine object with a ``run``
+method, and :class:`RayOptions` is this engine's.
 
 Each Ray task asks for its resources: CPUs (``cpus_per_task``), memory, and a device: a simulated
 phone (the ``sim_phone`` resource, where the cluster has it) or a named device of the pool
@@ -24,6 +29,7 @@ Ray is imported here only, and only when this engine runs.
 from __future__ import annotations
 
 import os
+import socket
 import time
 from collections import deque
 from dataclasses import asdict, dataclass, field
@@ -51,6 +57,9 @@ class RayOptions:
     devices: list[str] = field(default_factory=list)
     retries: int = 1
     max_in_flight: int | None = None  # default: twice the cluster's CPUs (or the pool's size)
+    #: How many tasks the cluster runs at once (its CPUs over ``cpus_per_task``, at most the pool's
+    #: size), known once the engine has connected; the CLI reports it.
+    workers: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.retries < 0:
@@ -60,6 +69,38 @@ class RayOptions:
         if self.address is not None and not (self.address == "auto" or self.address.startswith("ray://")
                                              or ":" in self.address):
             raise ConfigError(f"--address {self.address!r}: use auto, ray://HOST:PORT or HOST:PORT")
+
+
+    def run(self, config: Any, todo: Sequence[Task], out: Path, cid: str, finish: "Finish", *, judge: Any = None,
+            task_source: Any = None) -> str | None:
+        """The engine's entry for :func:`mobile_agent.bench.runner.run_eval`."""
+        return run_ray(config, todo, out, cid, finish, self, judge=judge, task_source=task_source)
+
+    def cluster_address(self) -> str | None:
+        """The cluster to join: ``address``, else ``RAY_ADDRESS`` (set by ``ray job submit``), else None
+        (a local Ray)."""
+        return self.address or os.environ.get("RAY_ADDRESS") or None
+
+
+def check_reachable(address: str, timeout_s: float = 3.0) -> None:
+    """Fail in seconds when nothing answers at ``address`` (``HOST:PORT`` or ``ray://HOST:PORT``):
+    Ray itself retries a dead address for minutes. ``auto`` is left to Ray, which answers at once
+    when no cluster runs on this node."""
+    if address == "auto" or address.startswith("local"):
+        return
+    hostport = address[len("ray://"):] if address.startswith("ray://") else address
+    host, _, port_text = hostport.rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    try:
+        port = int(port_text)
+    except ValueError:
+        raise ConfigError(f"Ray address {address!r}: use auto, HOST:PORT or ray://HOST:PORT") from None
+    try:
+        socket.create_connection((host, port), timeout=timeout_s).close()
+    except OSError as exc:
+        raise ConfigError(f"nothing answers at the Ray address {address} ({exc.strerror or exc}, within "
+                          f"{timeout_s:.0f} s): start the cluster (ray start --head), or on a node of a running "
+                          f"cluster use --address auto") from None
 
 
 def device_resource(name: str) -> str:
@@ -102,23 +143,32 @@ def run_ray(config: Any, todo: Sequence[Task], out: Path, cid: str, finish: Fini
     a message when the run could not go on. ``task_source``: how a worker makes a task from its
     key (:data:`mobile_agent.bench.runner.TaskSource`; default the suite's definitions)."""
     ray = import_ray()
+    out = Path(out).resolve()  # workers start elsewhere: a relative folder would be theirs, not this one
     pool = DevicePool(options.devices) if options.devices else None
     started = False
     if not ray.is_initialized():
+        address = options.cluster_address()
         resources = {}
-        if options.address is None:
+        if address is None:
             n = options.num_cpus or os.cpu_count() or 1
             resources[SIM_RESOURCE] = float(n)
             for name in options.devices:
                 resources[device_resource(name)] = 1.0
         try:
-            if options.address is None:
+            if address is None:
                 init_local(ray, options.num_cpus, resources)
             else:
-                ray.init(address=options.address, include_dashboard=False, log_to_driver=False,
-                         configure_logging=False)
+                check_reachable(address)
+                ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
         except (ConnectionError, RuntimeError, ValueError) as exc:
-            raise ConfigError(f"cannot start or reach Ray at {options.address or 'this machine'}: {exc}") from exc
+            where = address or "this machine"
+            hint = "" if address is None else (
+                "; it answers, so Ray may have refused this driver: where the cluster uses token authentication "
+                "(Ray's default for clusters it starts), set RAY_AUTH_MODE=token and the cluster's token "
+                "(RAY_AUTH_TOKEN, or the head node's ~/.ray/auth_token: `ray get-auth-token`); on a node of the "
+                "cluster --address auto finds it")
+            raise ConfigError(f"cannot start or reach Ray at {where}: {str(exc).splitlines()[0] if str(exc) else exc}"
+                              f"{hint}") from exc
         started = True
     try:
         return _drive(ray, config, todo, out, cid, finish, options, pool, judge, task_source)
@@ -133,6 +183,8 @@ def _drive(ray: Any, config: Any, todo: Sequence[Task], out: Path, cid: str, fin
 
     have = ray.cluster_resources()
     cpus = int(have.get("CPU", 1))
+    at_once = max(1, int(cpus // max(options.cpus_per_task, 0.01)))
+    options.workers = min(at_once, len(pool.names)) if pool is not None else at_once
     if pool is not None:
         missing = [n for n in pool.names if pool.kind == "adb" and device_resource(n) not in have]
         if missing and options.address is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+import shlex
 import socket
 import time
 import xml.etree.ElementTree as ET
@@ -58,6 +59,9 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 UI_DUMP_PATH = "/data/local/tmp/mobile_agent_ui.xml"
 KEYCODE_HOME = 3
 KEYCODE_BACK = 4
+#: Keys the MCP server's press_key names, and their Android key codes.
+KEYCODES = {"enter": 66, "back": 4, "home": 3, "app_switch": 187, "volume_up": 24, "volume_down": 25,
+            "volume_mute": 164, "delete": 67, "tab": 61, "escape": 111, "search": 84, "menu": 82}
 _BLACK_MAX = 8  # a channel never brighter than this is "all black"
 # shell commands that only read: they leave a frame judged still the screen (see AdbDevice.wait_still)
 _READ_ONLY = ("wm size", "wm density", "dumpsys ", "settings get ", "ime list", "pm list ", "getprop",
@@ -489,6 +493,42 @@ class AdbDevice:
                 return self._start_package(package)
         return False
 
+    def installed_apps(self) -> list[dict[str, str]]:
+        """The installed packages, as ``{"name": package, "package": package}`` (adb gives no labels)."""
+        return [{"name": p, "package": p} for p in self.packages()]
+
+    def app_by_package(self, package: str) -> str | None:
+        """``package`` when it is installed, else None."""
+        name = package.strip()
+        return name if name in self.packages() else None
+
+    def foreground_app(self) -> str | None:
+        """The package of the activity in front (``dumpsys activity activities``), or None."""
+        return parse_foreground(self.shell("dumpsys activity activities"))
+
+    def stop_app(self, package: str) -> bool:
+        """``am force-stop`` an installed package; False when it is not installed."""
+        if self.app_by_package(package) is None:
+            return False
+        self._input(f"am force-stop {shlex.quote(package.strip())}")
+        self._settle()
+        return True
+
+    def open_url(self, url: str) -> None:
+        """Open ``url`` with the app that handles it (a VIEW intent)."""
+        out = self.shell(f"am start -a android.intent.action.VIEW -d {shlex.quote(url)}")
+        if "Error" in out or "Exception" in out:
+            raise DeviceError(f"could not open the URL on device {self.serial}: {out.strip()[:300]}")
+        self._settle()
+
+    def press_key(self, key: str) -> None:
+        """Press a key by name (see :data:`KEYCODES`)."""
+        code = KEYCODES.get(key)
+        if code is None:
+            raise InvalidGestureError(f"unknown key {key[:40]!r}: use {', '.join(KEYCODES)}")
+        self._input(f"input keyevent {code}")
+        self._settle()
+
     def _start_package(self, package: str) -> bool:
         out = self.shell(f"monkey -p {package} -c android.intent.category.LAUNCHER 1")
         if not monkey_launched(out):
@@ -536,6 +576,17 @@ def find_label(xml: str, label: str) -> Box | None:
         if fallback is None and desc.startswith(want + ","):  # "Chrome, 3 notifications"
             fallback = box
     return fallback
+
+
+_RESUMED = re.compile(r"(?:mResumedActivity|topResumedActivity|ResumedActivity)[:=]\s*ActivityRecord\{\S+ \S+ ([\w.]+)/")
+_FOCUS = re.compile(r"mCurrentFocus=Window\{\S+ \S+ ([\w.]+)/")
+
+
+def parse_foreground(text: str) -> str | None:
+    """The package of the resumed activity in ``dumpsys activity activities`` (or of the focused
+    window in ``dumpsys window``), or None."""
+    m = _RESUMED.search(text) or _FOCUS.search(text)
+    return m.group(1) if m else None
 
 
 def _short(command: str, limit: int = 80) -> str:

@@ -277,6 +277,49 @@ class SimPhone:
             self._permission_pending = app.name
         return True
 
+    # ---------------------------------------------------------------- apps, as a package manager would
+    def foreground_app(self) -> str | None:
+        """The name of the app on the screen; None on the home screen."""
+        return self.state.foreground
+
+    def installed_apps(self) -> list[dict[str, str]]:
+        """The installed apps: ``{"name": label, "package": package}`` each."""
+        return [{"name": n, "package": getattr(self.apps[n], "package", "") or ""} for n in self.app_names()]
+
+    def app_by_package(self, package: str) -> str | None:
+        """The name of the installed app whose package is ``package`` (or whose name it is), or None."""
+        want = package.strip().lower()
+        for app in self.installed_apps():
+            if want in (app["package"].lower(), app["name"].lower()):
+                return app["name"]
+        return None
+
+    def stop_app(self, name: str) -> bool:
+        """Force-stop an app (by name or package): its screens are forgotten; if it is in front, the
+        home screen shows. False when no installed app has that name or package."""
+        found = self.app_by_package(name)
+        if found is None:
+            return False
+        app = self.apps[found]
+        app.stack.clear()
+        self._launched.discard(found)
+        if self.state.foreground == found:
+            self.go_home()
+        self._dirty()
+        return True
+
+    def open_url(self, url: str) -> None:
+        """Open ``url`` in the Browser app, as a VIEW intent would."""
+        self._gesture()
+        self.launch("Browser")
+        app = self.apps["Browser"]
+        app.reset()
+        screen = app.screen
+        navigate = getattr(screen, "navigate", None)
+        if callable(navigate):
+            navigate(url if "://" in url else "https://" + url)
+        self._dirty()
+
     def show_menu(self, items: list[tuple[str, Callable[[], None]]], y: int) -> None:
         """Open a long-press menu of ``items`` near ``y``; an item's tap closes it and runs it, a tap
         outside or Back closes it."""

@@ -1,0 +1,118 @@
+"""What a tap would touch, for the server's confirm gate: the glyph an icon shows, and every label
+that lies under a point (the ui tree's nodes, OCR's lines, detected icons).
+
+A tap is judged by what is there, never by the words of the call: ``tap_icon("dustbin")`` that
+lands on a trash can is a tap on a trash can, and a tap at (x, y) on Mail's paper plane is a tap on
+Send, whether the client named it or not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from mobile_agent.types import Box
+
+#: What an icon's glyph may be, as the icon matcher's words. The gate takes the best of these for a
+#: box; the risky ones (send, trash, share, reply, forward, upload, download, cart...) name an act of
+#: the confirm words (agent/risk.py), the others keep a benign glyph from being read as a risky one.
+GLYPH_WORDS = ("search", "settings", "heart", "comment", "share", "plus", "back", "send", "cart", "play",
+               "microphone", "menu", "more", "close", "check", "star", "bell", "edit", "trash", "home", "camera",
+               "image", "user", "phone", "mail", "location", "download", "upload", "filter", "calendar", "clock",
+               "lock", "refresh", "info", "eye", "link", "attach", "emoji", "copy", "bookmark", "folder", "archive",
+               "inbox", "reply", "forward", "battery", "wifi", "bluetooth", "sun", "moon", "globe", "music",
+               "video", "map", "store", "wallet", "card", "gift", "tag", "flag", "list", "grid", "keyboard",
+               "power", "palette", "storage", "display", "notification", "contacts", "file")
+#: The top of the screen where the status bar's glyphs are (a battery is no trash can): not judged.
+STATUS_BAR = 0.03
+#: A glyph counts as what it best matches when it matches that well (the matcher's 0..1 score).
+GLYPH_MIN_SCORE = 0.7
+#: ... and every word within this of the best is part of the answer (two readings of one drawing).
+GLYPH_MARGIN = 0.1
+#: Icon boxes larger than this part of the screen's width are panels, not glyphs.
+MAX_GLYPH_WIDTH = 0.3
+
+
+def glyph_readings(perception: Any, rgb: np.ndarray, box: Box) -> list[tuple[float, str]]:
+    """The matcher's scores of ``box`` for every word of :data:`GLYPH_WORDS`, best first (empty
+    where the perception has no shape matcher)."""
+    matcher = getattr(perception, "matcher", None)
+    score = getattr(matcher, "score", None)
+    if score is None or box.is_empty():
+        return []
+    out = []
+    for word in GLYPH_WORDS:
+        try:
+            (s,) = score(rgb, [box], word)
+        except Exception:  # noqa: BLE001 - a matcher that cannot score a box says nothing about it
+            return []
+        out.append((float(s), word))
+    out.sort(reverse=True)
+    return out
+
+
+def glyph_names(perception: Any, rgb: np.ndarray, box: Box, width: int) -> list[str]:
+    """What the glyph in ``box`` is: the best-matching word and any word within
+    :data:`GLYPH_MARGIN` of it, when the best scores :data:`GLYPH_MIN_SCORE` or more; empty for a
+    box that is no glyph (too wide, in the status bar, or matching nothing well). The gate counts a
+    glyph as risky only when every word of the answer is (a speech bubble reads as "reply" and as
+    "comment" alike: no send)."""
+    if box.width > MAX_GLYPH_WIDTH * width or box.y2 <= STATUS_BAR * rgb.shape[0]:
+        return []
+    readings = glyph_readings(perception, rgb, box)
+    if not readings or readings[0][0] < GLYPH_MIN_SCORE:
+        return []
+    top = readings[0][0]
+    return [w for s, w in readings if s >= top - GLYPH_MARGIN]
+
+
+@dataclass
+class Touched:
+    """What lies under a point: ``texts`` (tree node texts and OCR lines), ``descriptions`` (tree
+    content-descs), ``glyphs`` (what the icon there looks like), and the screen's lines around."""
+
+    texts: list[str] = field(default_factory=list)
+    descriptions: list[str] = field(default_factory=list)
+    glyphs: list[str] = field(default_factory=list)
+    screen_texts: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        parts = [repr(t) for t in self.texts + self.descriptions] + [f"a {g} glyph" for g in self.glyphs]
+        return ", ".join(dict.fromkeys(parts)) or "nothing readable"
+
+
+def _smallest(boxes: Sequence[tuple[Box, Any]], x: int, y: int) -> list[Any]:
+    hits = [(b.area, v) for b, v in boxes if b.x1 <= x <= b.x2 and b.y1 <= y <= b.y2]
+    hits.sort(key=lambda p: p[0])
+    return [v for _, v in hits]
+
+
+def touched_at(perception: Any, img: Any, x: int, y: int, nodes: Sequence[Any] | None, *,
+               glyphs: bool = True) -> Touched:
+    """Everything under (x, y): the innermost labelled tree node (not the rows and panels around
+    it, whose labels sum up a whole message), the OCR line there, and the glyph of the smallest icon
+    box there."""
+    t = Touched()
+    res = perception.parse(img, icons=glyphs)
+    t.screen_texts = [line.text for line in res.lines]
+    if nodes:
+        labelled = [(n.bounds, n) for n in nodes if n.text or n.desc]
+        for n in _smallest(labelled, x, y)[:1]:
+            if n.text:
+                t.texts.append(n.text)
+            if n.desc:
+                t.descriptions.append(n.desc)
+    for line in _smallest([(line.box, line) for line in res.lines], x, y)[:1]:
+        t.texts.append(line.text)
+    if glyphs:
+        w = img.size[0]
+        icon_boxes = [(ic.box, ic.box) for ic in res.icons or [] if ic.box.width <= MAX_GLYPH_WIDTH * w]
+        if nodes:  # the tree's unlabelled, icon-sized clickable nodes are icons too
+            icon_boxes += [(n.bounds, n.bounds) for n in nodes
+                           if n.clickable and not (n.text or n.desc) and n.bounds.width <= MAX_GLYPH_WIDTH * w]
+        rgb = np.asarray(img)
+        for box in _smallest(icon_boxes, x, y)[:1]:
+            t.glyphs = glyph_names(perception, rgb, box, w)
+    return t
