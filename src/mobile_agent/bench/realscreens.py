@@ -470,3 +470,63 @@ def format_real(d: dict[str, Any], per_app: bool = True) -> Iterable[str]:
         for app, v in d["apps"].items():
             yield f"  {app} ({split_half(app)}): " + "; ".join(
                 f"{k} {v[k]['hit']}/{v[k]['total']}" for k in FIGURES if k in v)
+
+
+@dataclass
+class Capture:
+    """One screen taken by :func:`capture_screen`: kept (written to the folder) or why not."""
+
+    name: str
+    kept: bool
+    reason: str = ""
+    texts: int = 0  # text targets of the dump
+    texts_read: int = 0  # of which perception found inside their node
+
+
+def capture_screen(device: Any, folder: str | Path, perception: Any | None = None, name: str | None = None,
+                   min_text_share: float = 0.6) -> Capture:
+    """Take a screenshot and the uiautomator dump of ``device`` together and keep them in ``folder``
+    (``img/NAME.png``, ``xml/NAME.xml``) only when they agree:
+
+    - the screen did not change while the dump was taken (a screenshot before and one after, the
+      status bar and small noise ignored);
+    - the dump reads and is as wide as the picture, no node reaching past it;
+    - with ``perception``, Click Text finds at least ``min_text_share`` of the dump's text targets
+      inside their nodes (a dump of another screen, or of a screen still drawing, does not).
+
+    ``name`` defaults to the dump's package and the time in milliseconds (``PACKAGE__MS``)."""
+    from mobile_agent.fsutil import atomic_save_image, atomic_write_text
+    from mobile_agent.perception.change import screen_changed
+
+    before = device.screenshot()
+    xml = device.ui_tree()
+    after = device.screenshot()
+    label = name or "screen"
+    if not xml:
+        return Capture(label, False, "the phone gave no uiautomator dump (a screen that never goes idle, "
+                                     "or uiautomator is busy)")
+    try:
+        nodes = read_dump(xml)
+    except ValueError as exc:
+        return Capture(label, False, f"the uiautomator dump does not read: {exc}")
+    if name is None:
+        label = f"{_app_of(nodes, 'screen')}__{int(time.time() * 1000)}"
+    if before.size != after.size or screen_changed(before, after):
+        return Capture(label, False, "the screen changed while the dump was taken (an animation, a video, a "
+                                     "screen still loading); take it again once the screen is still")
+    w, h = after.size
+    boxes = [n.box for n in nodes if not n.box.is_empty()]
+    if not boxes or max(b.x2 for b in boxes) != w or max(b.y2 for b in boxes) > h:
+        return Capture(label, False, f"the dump's screen ({max((b.x2 for b in boxes), default=0)} px wide, "
+                                     f"{max((b.y2 for b in boxes), default=0)} px high) is not the {w}x{h} picture's")
+    texts = [t for t in derive_targets(nodes, w, h) if t.kind == "text"]
+    read = 0
+    if perception is not None and texts:
+        read = sum(_inside(_first_point(perception.ground_text(after, t.target)), t.box) for t in texts)
+        if read < min_text_share * len(texts):
+            return Capture(label, False, f"the picture shows {read} of the dump's {len(texts)} texts (under "
+                                         f"{min_text_share:.0%}): the dump is not of this screen", len(texts), read)
+    root = Path(folder)
+    atomic_save_image(root / "img" / f"{label}.png", after)
+    atomic_write_text(root / "xml" / f"{label}.xml", xml)
+    return Capture(label, True, "", len(texts), read)
