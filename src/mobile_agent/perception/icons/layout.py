@@ -126,9 +126,16 @@ def framework_prior(description: str, boxes: Sequence[Box], lines: Sequence[Box]
     bar = [k for k, b in enumerate(boxes) if STATUS_DP * s <= b.center.y < TOP_BAR_DP * s]
     if place == "start":
         ends = [k for k in bar if boxes[k].center.x < END_DP * s]
-        pick = min(ends, key=lambda k: boxes[k].x1, default=None)
     else:
         ends = [k for k in bar if boxes[k].center.x > width - END_DP * s]
+    # The bar is the topmost row of them: a row's leading icon just under a short top bar (a form's
+    # first field, 120 dp down on a real phone) is no bar's end.
+    if ends:
+        top = min(boxes[k].center.y for k in ends)
+        ends = [k for k in ends if boxes[k].center.y <= top + 16 * s]
+    if place == "start":
+        pick = min(ends, key=lambda k: boxes[k].x1, default=None)
+    else:
         pick = max(ends, key=lambda k: boxes[k].x2, default=None)
     if pick is not None:
         out[pick] = 1.0
