@@ -1,5 +1,5 @@
 """``mobile-agent bench perception --dir DIR``: the figures on a folder of real screenshots with their
-uiautomator dumps (the fixtures are eight screens of open-source apps, see fixtures/realscreens/SOURCE.md),
+uiautomator dumps (the fixtures are nine screens of open-source apps, see fixtures/realscreens/SOURCE.md),
 targets from a manifest or derived from the dumps, and bad input named file by file."""
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ def test_third_hint_says_vertical_then_horizontal_third():
 def test_fixture_folder_reads_its_manifest_and_the_dumps_give_the_same_targets():
     folder = load_folder(FIXTURES)
     assert folder.problems == [] and not folder.derived
-    assert len(folder.screens) == 8
+    assert len(folder.screens) == 9
     kinds = [t.kind for s in folder.screens for t in s.targets]
-    assert kinds.count("text") + kinds.count("icon") == 116 and kinds.count("icon") > 10
+    assert kinds.count("text") + kinds.count("icon") == 120 and kinds.count("icon") > 10
     for s in folder.screens:
         derived = derive_targets(read_dump(s.xml.read_bytes()), s.width, s.height)
         assert sorted((t.kind, t.target, t.box.as_tuple()) for t in derived) == \
@@ -54,7 +54,7 @@ def test_folder_without_manifest_derives_targets_from_the_dumps(tmp_path):
     shutil.copytree(FIXTURES / "xml", tmp_path / "xml")
     folder = load_folder(tmp_path)
     assert folder.derived and folder.problems == []
-    assert sum(len(s.targets) for s in folder.screens) == 116
+    assert sum(len(s.targets) for s in folder.screens) == 120
     assert {s.app for s in folder.screens} >= {"org.totschnig.myexpenses", "me.hackerchick.catima"}
 
 
@@ -65,7 +65,7 @@ def test_cli_measures_the_fixtures_overall_per_half_and_per_app(tmp_path, capsys
     text = capsys.readouterr().out
     d = json.loads(out.read_text(encoding="utf-8"))
     f = d["figures"]
-    assert f["text_first"]["total"] == 87 and f["icon_hint"]["total"] == 29
+    assert f["text_first"]["total"] == 89 and f["icon_hint"]["total"] == 31
     assert f["text_first"]["share"] >= 0.8 and f["absent_none"]["total"] >= 5
     assert f["icon_any"]["hit"] >= f["icon_hint"]["hit"]
     assert set(d["halves"]) == {"A", "B"}
@@ -74,7 +74,8 @@ def test_cli_measures_the_fixtures_overall_per_half_and_per_app(tmp_path, capsys
     assert "Click Text, first point inside the target's node" in text and "half A" in text
     # -v lists every miss with what was found instead
     assert len([ln for ln in text.splitlines() if ln.startswith("  miss: ")]) == len(d["misses"]) > 0
-    assert any("'Navigate up'" in m and "->" in m for m in d["misses"])
+    assert all(" -> " in m and ("node [" in m or "absent text" in m) for m in d["misses"])
+    assert any(m.startswith("org.totschnig.myexpenses ") and " text '" in m for m in d["misses"])
 
 
 def test_bad_input_is_named_and_the_rest_is_still_measured(tmp_path, capsys):

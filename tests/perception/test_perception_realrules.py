@@ -105,3 +105,16 @@ def test_framework_phrases_name_the_top_bar_end_whatever_the_glyph():
         for hint in ((), third_hint(box, *img.size)):
             g = p.ground_icon(img, target, hint)
             assert g.found and box.contains_point(g.point), (name, target, hint, g.status, g.point)
+
+
+def test_clear_query_is_not_taken_for_the_bar_end():
+    # A music player's search bar: the field's "Clear query" cross is followed by the overflow
+    # menu, so the bar's last icon is not it (the up button and the overflow are the bar's ends).
+    p = Perception()
+    name = "de.kromke.andreas.opus1musicplayer__1001575858"
+    img = Image.open(REAL / f"{name}.png").convert("RGB")
+    box = _node(name, "Clear query")
+    g = p.ground_icon(img, "Clear query")
+    assert g.found and box.contains_point(g.point), (g.status, g.point)
+    g = p.ground_icon(img, "More options")
+    assert g.found and _node(name, "More options").contains_point(g.point), (g.status, g.point)

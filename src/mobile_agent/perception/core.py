@@ -387,8 +387,8 @@ class Perception:
             return self._decide(img, cands, pos, res.lines, f'the icon "{description}"', choose, what="icon",
                                 allow_many=True)
         assert matcher is not None
-        from mobile_agent.perception.icons.layout import (framework_prior, layout_prior, own_avatar_prior,
-                                                          three_button_bar)
+        from mobile_agent.perception.icons.layout import (framework_end, framework_prior, layout_prior,
+                                                          own_avatar_prior, three_button_bar)
         from mobile_agent.perception.icons.offline import description_families, is_own_avatar, same_glyph
 
         shapes = matcher.score(rgb, [i.box for i in icons], description)
@@ -421,7 +421,7 @@ class Perception:
             # a bar (the screen's title, a search field's query; a grid of icons is no bar). Else,
             # and for the user's own picture, the shape must not be clearly worse than the best.
             top = max(shapes)
-            if framework and _titled_bar(icons[place.index(1.0)].box, res.lines):
+            if framework and framework_end(description) and _titled_bar(icons[place.index(1.0)].box, res.lines):
                 best = max(scores)
                 scores = [max(sc, best + self.framework_weight) if p else sc for sc, p in zip(scores, place)]
             elif framework:

@@ -96,6 +96,16 @@ FRAMEWORK_PLACES = {"navigate up": "start", "open navigation drawer": "start", "
                     "collapse": "start", "more options": "end", "clear query": "end"}
 
 
+# Of those, the widgets that are always the bar's very first or last icon: the up button and the
+# overflow menu. A search field's "Clear query" ends the field, and the bar's actions may follow it.
+FRAMEWORK_ENDS = frozenset(p for p in FRAMEWORK_PLACES if p != "clear query")
+
+
+def framework_end(description: str) -> bool:
+    """Whether ``description`` is the framework's up button or overflow menu (:data:`FRAMEWORK_ENDS`)."""
+    return " ".join(description.lower().strip(" .").split()) in FRAMEWORK_ENDS
+
+
 def framework_place(description: str) -> str | None:
     """``start`` or ``end`` for the framework's exact phrases ("Navigate up", "More options", ...),
     else ``None``."""
