@@ -37,9 +37,16 @@ def add_perception_commands(group: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
         out: Optional[str] = typer.Option(None, "--out", help="Also write the JSON figures to this file."),
         verbose: bool = typer.Option(False, "--verbose", "-v", help="Print progress and the misses."),
+        folder: Optional[str] = typer.Option(None, "--dir", help="A folder of real screenshots with their "
+                                             "uiautomator dumps (and a manifest.jsonl of targets, else targets "
+                                             "derived from the dumps): the figures overall, per half of the apps "
+                                             "and per app, instead of a --set (see docs/perception.md)."),
+        absent: int = typer.Option(3, "--absent", help="With --dir: texts not on a screen (other screens' "
+                                   "labels of the same app) asked for on each screen; the right answer is none."),
     ) -> None:
         """Parse time, text grounding, icon recall and offline icon matching on the simulated phone,
-        with its ui_tree as ground truth. Prints figures; asserts nothing."""
+        with its ui_tree as ground truth, or on a folder of real screens (--dir). Prints figures;
+        asserts nothing."""
         from mobile_agent.perception import Perception
         from mobile_agent.bench.perception import (
             CachedOcr,
@@ -51,6 +58,10 @@ def add_perception_commands(group: typer.Typer) -> None:
         from mobile_agent.errors import ConfigError
         from mobile_agent.perception.ocr import make_ocr
 
+        if folder is not None:
+            _bench_folder(folder, ocr, ocr_cache, absent, max_screens, reference and timing, timing, icons,
+                          as_json, out, verbose)
+            return
         if screen_set not in ("sim", "wide", "textstress", "textheldout"):
             typer.echo(f"error: unknown screen set {screen_set!r}: use sim, wide, textstress or textheldout", err=True)
             raise typer.Exit(2)
@@ -137,6 +148,45 @@ def _bench_text_stress(screen_set: str, seed: int, max_screens: int, ocr: str, o
                 typer.echo(f"  miss ({name}): {miss}")
         for fp in d["absent"]["false_positives"]:
             typer.echo(f"  false positive: {fp}")
+
+
+def _bench_folder(folder: str, ocr: str, ocr_cache: Optional[str], absent: int, max_screens: int,
+                  reference: bool, timing: bool, icons: bool, as_json: bool, out: Optional[str],
+                  verbose: bool) -> None:
+    """``bench perception --dir DIR``: the figures on a folder of real screens."""
+    from mobile_agent.bench.perception import CachedOcr, reference_ocr
+    from mobile_agent.bench.realscreens import format_real, load_folder, run_real
+    from mobile_agent.errors import ConfigError
+    from mobile_agent.perception import Perception
+    from mobile_agent.perception.ocr import make_ocr
+
+    try:
+        real = load_folder(folder, absent_per_screen=max(0, absent))
+    except (FileNotFoundError, NotADirectoryError, PermissionError) as exc:
+        typer.echo(f"error: --dir {exc}", err=True)
+        raise typer.Exit(2)
+    real.screens = real.screens[:max(0, max_screens)] if max_screens else real.screens
+    for p in real.problems:
+        typer.echo(f"warning: {p}", err=True)
+    if not real.screens:
+        typer.echo(f"error: --dir {folder}: no screen could be measured", err=True)
+        raise typer.Exit(2)
+    try:
+        engine = CachedOcr(make_ocr(ocr), ocr_cache) if ocr_cache else ocr
+        perception = Perception(ocr=engine)
+    except (ConfigError, OSError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2)
+    log = (lambda m: typer.echo(m, err=True)) if verbose else None
+    result = run_real(real, perception, icons=icons, log=log,
+                      timer=(lambda: Perception(ocr=ocr)) if timing else None,
+                      reference=reference_ocr() if reference else None)
+    d = result.to_dict()
+    d["settings"] = {"dir": folder, "ocr": ocr, "screens": len(real.screens), "derived_targets": real.derived,
+                     "absent_per_screen": absent, "timing": timing, "icons": icons}
+    if _emit(d, out, as_json, format_real) and verbose:
+        for miss in d["misses"]:
+            typer.echo(f"  miss: {miss}")
 
 
 def register(app: typer.Typer) -> None:

@@ -1,4 +1,5 @@
-"""CLI commands: ``mobile-agent devices`` lists the Android phones and emulators adb can reach."""
+"""CLI commands: ``mobile-agent devices`` lists the Android phones and emulators adb can reach;
+``mobile-agent devices capture`` keeps a phone's screenshot with its uiautomator dump."""
 
 from __future__ import annotations
 
@@ -12,12 +13,15 @@ from rich.text import Text
 
 
 def devices(
+    ctx: typer.Context,
     adb_host: Optional[str] = typer.Option(None, "--adb-host", help="adb server host (default $ANDROID_ADB_SERVER_HOST or 127.0.0.1)."),
     adb_port: Optional[int] = typer.Option(None, "--adb-port", help="adb server port (default $ANDROID_ADB_SERVER_PORT or 5037)."),
     timeout: float = typer.Option(5.0, "--timeout", min=0.1, help="Seconds to wait for each answer."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
 ) -> None:
     """List attached Android devices with model, Android version, screen size and state."""
+    if ctx.invoked_subcommand is not None:
+        return
     from mobile_agent.device.adb import list_devices
 
     infos = list_devices(adb_host, adb_port, timeout_s=timeout)
@@ -49,6 +53,65 @@ def devices(
             console.print(Text.assemble((i.serial, "yellow"), f": {i.problem}"))
 
 
+def capture(
+    out: str = typer.Option(..., "--out", help="Folder to keep the screens in (img/NAME.png, xml/NAME.xml): "
+                            "measure perception on it with `mobile-agent bench perception --dir`."),
+    device: str = typer.Option("adb", "--device", help="adb (the only attached device) or adb:SERIAL."),
+    count: int = typer.Option(1, "--count", min=1, help="Screens to take, one every --every seconds "
+                              "(move through your app meanwhile); a screen equal to the last kept is skipped."),
+    every: float = typer.Option(5.0, "--every", min=0.0, help="Seconds between two screens (with --count)."),
+    check_text: bool = typer.Option(True, "--check-text/--no-check-text", help="Keep a screen only where "
+                                    "Click Text finds at least 60% of the dump's texts on the picture."),
+    adb_host: Optional[str] = typer.Option(None, "--adb-host", help="adb server host."),
+    adb_port: Optional[int] = typer.Option(None, "--adb-port", help="adb server port."),
+) -> None:
+    """Keep the phone's screenshot with its uiautomator dump, taken together, where they agree.
+
+    Kept only when the screen did not change while the dump was taken, the dump is of the picture's
+    size and (with --check-text) its texts are on the picture."""
+    import time
+
+    from mobile_agent.bench.realscreens import capture_screen
+    from mobile_agent.device import open_device
+    from mobile_agent.perception.change import screen_changed
+
+    if not device.startswith("adb"):
+        typer.echo(f"error: --device {device}: capture takes screens from a phone: use adb or adb:SERIAL", err=True)
+        raise typer.Exit(2)
+    phone = open_device(device, adb_host=adb_host, adb_port=adb_port)
+    perception = None
+    if check_text:
+        from mobile_agent.perception import Perception
+
+        perception = Perception()
+    kept = 0
+    last = None
+    for i in range(count):
+        if i:
+            time.sleep(every)
+        if last is not None and not screen_changed(last, phone.screenshot()):
+            typer.echo(f"screen {i + 1}: the same as the last one kept; skipped")
+            continue
+        c = capture_screen(phone, out, perception)
+        if c.kept:
+            kept += 1
+            from PIL import Image
+
+            with Image.open(f"{out}/img/{c.name}.png") as im:
+                last = im.convert("RGB")
+            read = f", {c.texts_read} of its {c.texts} texts found on the picture" if perception is not None else ""
+            typer.echo(f"kept {c.name}{read}")
+        else:
+            typer.echo(f"not kept: {c.reason}", err=True)
+    typer.echo(f"{kept} of {count} screens kept in {out}")
+    if not kept:
+        raise typer.Exit(1)
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the main app."""
-    app.command(name="devices")(devices)
+    group = typer.Typer(help="List attached Android devices with model, Android version, screen size and "
+                        "state; `devices capture` keeps a phone's screens with their uiautomator dumps.")
+    group.callback(invoke_without_command=True)(devices)
+    group.command(name="capture")(capture)
+    app.add_typer(group, name="devices")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import time
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
@@ -21,6 +21,7 @@ from mobile_agent.perception.hybrid import ScreenTree, TreeNode
 from mobile_agent.perception.icons import IconDetector, IconMatcher, make_detector, make_matcher
 from mobile_agent.perception.marks import draw_marks
 from mobile_agent.perception.ocr import OcrEngine, make_ocr
+from mobile_agent.perception.ocr.scripts import installed_languages, read_script_lines, script_languages
 from mobile_agent.perception.positions import in_region, parse_position, position_order, position_score
 from mobile_agent.perception.results import Candidate, ChooseFn, Grounding, IconBox, ParseResult, TextLine
 from mobile_agent.perception.missed_text import badge_boxes, display_boxes
@@ -34,6 +35,7 @@ class _Memo:
     rgb: np.ndarray
     result: ParseResult
     missed: list[TextLine] | None = None  # texts the line detector missed (Perception._missed_lines)
+    scripts: dict[str, list[TextLine]] = field(default_factory=dict)  # lines read again by language (_script_lines)
 
 
 def _image_key(rgb: np.ndarray) -> bytes:
@@ -135,6 +137,7 @@ class Perception:
             stages = getattr(self.ocr, "stage_timings", None)
             if stages is not None:
                 result.timings.update(stages())
+        set_aside_glyphs(result)
         if icons:
             self._add_icons(rgb, result)
         result.timings["total"] = time.perf_counter() - t0
@@ -171,7 +174,7 @@ class Perception:
         def untouched(b: Box) -> bool:
             return not any(b.y2 > y1 and b.y1 < y2 for y1, y2 in merged)
 
-        kept = [line for line in prev if untouched(line.box)]
+        kept = [line for line in list(prev) + memo.result.glyphs if untouched(line.box)]
         packed = [b for b in memo.result.packed_glyphs if untouched(b)]
         fresh: list[TextLine] = []
         margin = 48  # context around each band, so that text near its edges reads as in a full parse
@@ -213,7 +216,7 @@ class Perception:
         packed = set(res.packed_glyphs)
         lines = [l for l in res.lines if l.box not in packed] + list(read_alone(rgb, res.packed_glyphs))
         lines.sort(key=lambda l: (l.box.y1 // 10, l.box.x1))
-        return lines
+        return split_glyphs(lines)[0]
 
     def _missed_lines(self, img: Image.Image, res: ParseResult, lines: list[TextLine]) -> list[TextLine]:
         """Texts the line detector does not find (:mod:`perception.missed_text`): on the screen's
@@ -234,13 +237,32 @@ class Perception:
             memo.missed = found
         return found
 
+    def _script_lines(self, img: Image.Image, res: ParseResult, lang: str) -> list[TextLine]:
+        """The line detector's boxes read by Tesseract in ``lang`` (``kor``, ``kor+eng``) (:mod:`perception.ocr.scripts`),
+        leaving out boxes the recogniser read surely (score 0.95 or more); read once a screen and
+        language (kept with its parse). Empty where the engine has no detector or the pack is
+        not installed."""
+        memo = next((m for m in self._memos if m.result is res), None)
+        if memo is not None and lang in memo.scripts:
+            return memo.scripts[lang]
+        detect = getattr(self.ocr, "detect", None)
+        found: list[TextLine] = []
+        if detect is not None and set(lang.split("+")) <= installed_languages():
+            rgb = memo.rgb if memo is not None else np.asarray(img.convert("RGB"))
+            sure = [l.box for l in res.lines if l.score >= 0.95]
+            boxes = [b for b in detect(rgb) if not any(b.iou(k) > 0.5 for k in sure)]
+            found = read_script_lines(rgb, boxes, lang)
+        if memo is not None:
+            memo.scripts[lang] = found
+        return found
+
     def _add_icons(self, rgb: np.ndarray, result: ParseResult) -> None:
         t = time.perf_counter()
         icons = self.detector.detect(rgb, _text_areas(result.lines))
         # OCR reads some icons as a character or two ("Q" for a magnifier, ":" for three dots):
         # such lines are icon candidates too, unless a detected box already covers them or they
         # are punctuation within a line of text.
-        for line in result.lines:
+        for line in result.lines + result.glyphs:
             if (not _is_text_line(line) and all(line.box.iou(i.box) < 0.5 for i in icons)
                     and not _punctuation_in_text(line, result.lines)):
                 icons.append(IconBox(_squarish(line.box), 0.6, "ocr"))
@@ -283,6 +305,13 @@ class Perception:
                 # A one- or two-character target may be a lone thin glyph the line detector misses.
                 lines += read_glyphs(rgb, [l.box for l in lines])
             found = match_lines(text, lines)
+        lang = script_languages(text)
+        if lang is not None and not any(m.kind != "fuzzy" for m in found or ()):
+            # A text in a script the recogniser does not read (Korean, Arabic, Bengali, Sinhala,
+            # Cyrillic...): the detected lines read again by Tesseract in that script's pack.
+            extra = self._script_lines(img, res, lang)
+            if extra:
+                found = match_lines(text, lines + extra)
         if _short_target(text) and not any(m.kind != "fuzzy" for m in found or ()):
             # A short text found nowhere may be one the line detector does not find: on a badge (a
             # count on a red disc, "+3" on an avatar stack, "x10" on a pill) or in display type (a
@@ -290,7 +319,7 @@ class Perception:
             missed = self._missed_lines(img, res, lines)
             if missed:
                 found = match_lines(text, lines + missed)
-        matches = _best_tier(found or [])
+        matches = _best_tier(found or [], text)
         cands = [Candidate(m.box, m.box.center, round(m.score, 4), m.line.text) for m in matches]
         # The same text in the status bar and on the app's screen (the clock and a timestamp, the
         # battery level and a figure): the app's; a status-bar text found alone is still found.
@@ -372,8 +401,8 @@ class Perception:
             return self._decide(img, cands, pos, res.lines, f'the icon "{description}"', choose, what="icon",
                                 allow_many=True)
         assert matcher is not None
-        from mobile_agent.perception.icons.layout import (framework_prior, layout_prior, own_avatar_prior,
-                                                          three_button_bar)
+        from mobile_agent.perception.icons.layout import (framework_end, framework_prior, layout_prior,
+                                                          own_avatar_prior, three_button_bar)
         from mobile_agent.perception.icons.offline import description_families, is_own_avatar, same_glyph
 
         shapes = matcher.score(rgb, [i.box for i in icons], description)
@@ -394,13 +423,27 @@ class Perception:
         # The user's own picture ("profile picture", "Account" alone) is where apps put the account
         # switcher (the top bar's end, a bottom navigation's last tab); other round photos are other
         # people's (a post's author, a chat's contact).
-        if not any(place) and self.own_place and is_own_avatar(description):
+        framework = any(place)
+        if not framework and self.own_place and is_own_avatar(description):
             place = own_avatar_prior([i.box for i in icons], line_boxes, w, h, nav_bar,
                                      [(l.box, l.text) for l in res.lines])
         if any(place) and self.framework_weight:
+            # The framework's phrases name a place, not a shape: real apps draw their up button as
+            # an arrow, a cross, a chevron or a hamburger ("Navigate up" as a cross on an editor,
+            # "Collapse" as a down arrow on a player), so the bar's end icon wins whatever its
+            # shape (it is put above the best by the weight), where a text on its row makes the row
+            # a bar (the screen's title, a search field's query; a grid of icons is no bar). Else,
+            # and for the user's own picture, the shape must not be clearly worse than the best.
             top = max(shapes)
-            scores = [sc + self.framework_weight * p * (shape >= 0.75 * top)
-                      for sc, p, shape in zip(scores, place, shapes)]
+            if framework and framework_end(description) and _titled_bar(icons[place.index(1.0)].box, res.lines):
+                best = max(scores)
+                scores = [max(sc, best + self.framework_weight) if p else sc for sc, p in zip(scores, place)]
+            elif framework:
+                scores = [sc + self.framework_weight * p * (shape >= 0.75 * top)
+                          for sc, p, shape in zip(scores, place, shapes)]
+            else:
+                scores = [sc + self.framework_weight * p * (shape >= 0.75 * top)
+                          for sc, p, shape in zip(scores, place, shapes)]
         # An icon labelled with the very words of the description (a tab's house above "Home") is
         # what Click Text names; Click Icon is for icons without text, so it yields to those.
         labels = [l.box for l in res.lines if _is_text_line(l) and compact(l.text) == compact(description)]
@@ -757,16 +800,74 @@ def _short_target(text: str) -> bool:
     return 1 <= len(compact(text)) <= 6
 
 
-def _best_tier(matches: list[TextMatch]) -> list[TextMatch]:
-    """Exact matches if any, else contained ones, else fuzzy ones close to the best."""
+def _best_tier(matches: list[TextMatch], target: str | None = None) -> list[TextMatch]:
+    """Exact matches if any, else contained ones, else fuzzy ones close to the best.
+
+    With ``target``: within a tier, the lines that hold the target with its own letter case win
+    over those that hold it only case-folded (an "EMAIL" label above an "Email" field, "ALBUMS"
+    as a section header and "Albums" as a row: real apps draw one word in both cases on one
+    screen, and the request names one of them)."""
     for kind in ("exact", "contained"):
         tier = [m for m in matches if m.kind == kind]
         if tier:
+            if target is not None and len(tier) > 1:
+                same = [m for m in tier if _same_case(target, m.line.text)]
+                if same:
+                    return same
             return tier
     if not matches:
         return []
     best = matches[0].score
     return [m for m in matches if m.score >= best - 0.08]
+
+
+def _han(ch: str) -> bool:
+    return "\u4e00" <= ch <= "\u9fff" or "\u3400" <= ch <= "\u4dbf" or "\uf900" <= ch <= "\ufaff"
+
+
+def _kana(ch: str) -> bool:
+    return "\u3040" <= ch <= "\u30ff"
+
+
+def split_glyphs(lines: Sequence[TextLine]) -> tuple[list[TextLine], list[TextLine]]:
+    """``lines`` parted into text and readings that are no text: a line of at most three characters
+    with one or two Chinese characters and no other letter, on a screen where no other line holds a
+    Chinese character or kana. The recogniser reads Chinese, so it reads icons as the Chinese
+    characters they look like (a battery as "白", a grid as "田", "日", "口", "囲") and Korean words
+    as Chinese noise ("김어준" as "歪"); on a screen that shows no Chinese or Japanese text they
+    would fill the model's list of screen texts and "did you mean" suggestions."""
+    def lone(line: TextLine) -> bool:
+        t = "".join(line.text.split())
+        han = sum(_han(ch) for ch in t)
+        return 1 <= han <= 2 and len(t) <= 3 and not any(ch.isalpha() and not _han(ch) for ch in t)
+
+    glyphs = [l for l in lines if lone(l)]
+    if not glyphs or any(_han(ch) or _kana(ch) for l in lines if not lone(l) for ch in l.text):
+        return list(lines), []
+    return [l for l in lines if not lone(l)], glyphs
+
+
+def set_aside_glyphs(result: ParseResult) -> None:
+    """Move the readings that are no text (:func:`split_glyphs`) from ``result.lines`` to
+    ``result.glyphs`` (and back, where Chinese or Japanese text came on the screen)."""
+    pool = result.lines + result.glyphs
+    if result.glyphs:
+        pool.sort(key=lambda l: (l.box.y1 // 10, l.box.x1))
+    result.lines, result.glyphs = split_glyphs(pool)
+
+
+def _titled_bar(icon: Box, lines: Sequence[TextLine]) -> bool:
+    """Whether a text of three letters or more stands on ``icon``'s row (its centre within half
+    the icon's height): a top app bar's title or a search field's query beside its end icon."""
+    cy = icon.center.y
+    return any(abs(l.box.center.y - cy) <= max(icon.height, 24) // 2 + 8 and not l.box.contains_point(icon.center)
+               and sum(ch.isalpha() for ch in l.text) >= 3 for l in lines)
+
+
+def _same_case(target: str, text: str) -> bool:
+    """Whether ``text`` holds ``target`` with the same letters in the same case (spaces aside)."""
+    t = " ".join(target.split())
+    return bool(t) and t in " ".join(text.split()) and any(ch.isalpha() for ch in t)
 
 
 def _quote_list(items: Sequence[str]) -> str:

@@ -64,6 +64,9 @@ class ParseResult:
     less surely; their lines in ``lines`` hold those packed readings (or none, where the packed
     reading was empty). :meth:`Perception.lines_alone` gives the lines with them read alone, as
     Click Text matches a short target.
+    ``glyphs``: readings set aside as no text: a lone Chinese character or two on a screen that
+    shows no Chinese or Japanese text (an icon read as "日", "田", "口", a battery as "白", a Korean
+    word misread); they are not in ``lines`` (nor in the screen's texts) but stay icon candidates.
     """
 
     width: int
@@ -76,6 +79,7 @@ class ParseResult:
     reused_lines: int = 0
     changed_regions: list[Box] = field(default_factory=list)
     packed_glyphs: list[Box] = field(default_factory=list)
+    glyphs: list[TextLine] = field(default_factory=list)
 
     @property
     def texts(self) -> list[str]:

@@ -96,6 +96,16 @@ FRAMEWORK_PLACES = {"navigate up": "start", "open navigation drawer": "start", "
                     "collapse": "start", "more options": "end", "clear query": "end"}
 
 
+# Of those, the widgets that are always the bar's very first or last icon: the up button and the
+# overflow menu. A search field's "Clear query" ends the field, and the bar's actions may follow it.
+FRAMEWORK_ENDS = frozenset(p for p in FRAMEWORK_PLACES if p != "clear query")
+
+
+def framework_end(description: str) -> bool:
+    """Whether ``description`` is the framework's up button or overflow menu (:data:`FRAMEWORK_ENDS`)."""
+    return " ".join(description.lower().strip(" .").split()) in FRAMEWORK_ENDS
+
+
 def framework_place(description: str) -> str | None:
     """``start`` or ``end`` for the framework's exact phrases ("Navigate up", "More options", ...),
     else ``None``."""
@@ -126,9 +136,16 @@ def framework_prior(description: str, boxes: Sequence[Box], lines: Sequence[Box]
     bar = [k for k, b in enumerate(boxes) if STATUS_DP * s <= b.center.y < TOP_BAR_DP * s]
     if place == "start":
         ends = [k for k in bar if boxes[k].center.x < END_DP * s]
-        pick = min(ends, key=lambda k: boxes[k].x1, default=None)
     else:
         ends = [k for k in bar if boxes[k].center.x > width - END_DP * s]
+    # The bar is the topmost row of them: a row's leading icon just under a short top bar (a form's
+    # first field, 120 dp down on a real phone) is no bar's end.
+    if ends:
+        top = min(boxes[k].center.y for k in ends)
+        ends = [k for k in ends if boxes[k].center.y <= top + 16 * s]
+    if place == "start":
+        pick = min(ends, key=lambda k: boxes[k].x1, default=None)
+    else:
         pick = max(ends, key=lambda k: boxes[k].x2, default=None)
     if pick is not None:
         out[pick] = 1.0

@@ -1,0 +1,134 @@
+"""``mobile-agent bench perception --dir DIR``: the figures on a folder of real screenshots with their
+uiautomator dumps (the fixtures are nine screens of open-source apps, see fixtures/realscreens/SOURCE.md),
+targets from a manifest or derived from the dumps, and bad input named file by file."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from mobile_agent.bench.realscreens import derive_targets, load_folder, read_dump, split_half, third_hint
+from mobile_agent.cli import main
+from mobile_agent.types import Box
+
+FIXTURES = Path(__file__).parent / "fixtures" / "realscreens"
+# The development set of real screens lives beside the checkout (a user's clone has none).
+DEV_SET = Path(__file__).resolve().parents[2] / ".." / "shared" / "realscreens"
+needs_dev_set = pytest.mark.skipif(not (DEV_SET / "manifest.jsonl").is_file(),
+                                   reason="the development set of real screens (../shared/realscreens beside the "
+                                          "checkout) is not there; the fixtures' tests still run")
+
+
+def test_third_hint_says_vertical_then_horizontal_third():
+    w, h = 1080, 2280
+    assert third_hint(Box(0, 66, 154, 220), w, h) == ("top", "left")
+    assert third_hint(Box(500, 66, 580, 220), w, h) == ("top", "center")
+    assert third_hint(Box(900, 1100, 1000, 1200), w, h) == ("center", "right")
+    assert third_hint(Box(500, 1100, 580, 1200), w, h) == ("center",)
+    assert third_hint(Box(500, 2000, 580, 2100), w, h) == ("bottom", "center")
+
+
+def test_fixture_folder_reads_its_manifest_and_the_dumps_give_the_same_targets():
+    folder = load_folder(FIXTURES)
+    assert folder.problems == [] and not folder.derived
+    assert len(folder.screens) == 9
+    kinds = [t.kind for s in folder.screens for t in s.targets]
+    assert kinds.count("text") + kinds.count("icon") == 120 and kinds.count("icon") > 10
+    for s in folder.screens:
+        derived = derive_targets(read_dump(s.xml.read_bytes()), s.width, s.height)
+        assert sorted((t.kind, t.target, t.box.as_tuple()) for t in derived) == \
+            sorted((t.kind, t.target, t.box.as_tuple()) for t in s.targets), s.name
+    # texts not on a screen: other screens' labels of the same app, none of them in the screen's dump
+    absent = {s.name: s.absent for s in folder.screens}
+    assert absent["org.totschnig.myexpenses__1482807785"]
+    for s in folder.screens:
+        for text in s.absent:
+            assert text.casefold() not in s.labels
+
+
+def test_folder_without_manifest_derives_targets_from_the_dumps(tmp_path):
+    shutil.copytree(FIXTURES / "img", tmp_path / "img")
+    shutil.copytree(FIXTURES / "xml", tmp_path / "xml")
+    folder = load_folder(tmp_path)
+    assert folder.derived and folder.problems == []
+    assert sum(len(s.targets) for s in folder.screens) == 120
+    assert {s.app for s in folder.screens} >= {"org.totschnig.myexpenses", "me.hackerchick.catima"}
+
+
+def test_cli_measures_the_fixtures_overall_per_half_and_per_app(tmp_path, capsys):
+    out = tmp_path / "fig.json"
+    code = main(["bench", "perception", "--dir", str(FIXTURES), "--no-timing", "--out", str(out), "-v"])
+    assert code == 0
+    text = capsys.readouterr().out
+    d = json.loads(out.read_text(encoding="utf-8"))
+    f = d["figures"]
+    assert f["text_first"]["total"] == 89 and f["icon_hint"]["total"] == 31
+    assert f["text_first"]["share"] >= 0.8 and f["absent_none"]["total"] >= 5
+    assert f["icon_any"]["hit"] >= f["icon_hint"]["hit"]
+    assert set(d["halves"]) == {"A", "B"}
+    assert d["apps"]["org.totschnig.myexpenses"]["text_first"]["total"] == 26
+    assert set(d["apps"]) == {s.app for s in load_folder(FIXTURES).screens}
+    assert "Click Text, first point inside the target's node" in text and "half A" in text
+    # -v lists every miss with what was found instead
+    assert len([ln for ln in text.splitlines() if ln.startswith("  miss: ")]) == len(d["misses"]) > 0
+    assert all(" -> " in m and ("node [" in m or "absent text" in m) for m in d["misses"])
+    assert any(m.startswith("org.totschnig.myexpenses ") and " text '" in m for m in d["misses"])
+
+
+def test_bad_input_is_named_and_the_rest_is_still_measured(tmp_path, capsys):
+    keep = "de.chaosdorf.meteroid__597245818"
+    (tmp_path / "img").mkdir()
+    (tmp_path / "xml").mkdir()
+    for name in (keep, "org.koitharu.kotatsu__107684743", "me.hackerchick.catima__236981483"):
+        shutil.copy(FIXTURES / "img" / f"{name}.png", tmp_path / "img")
+    shutil.copy(FIXTURES / "xml" / f"{keep}.xml", tmp_path / "xml")
+    # a dump cut short, and no dump at all for the third screenshot
+    (tmp_path / "xml" / "org.koitharu.kotatsu__107684743.xml").write_text("<hierarchy><node bounds=", "utf-8")
+    lines = [ln for ln in (FIXTURES / "manifest.jsonl").read_text("utf-8").splitlines()
+             if any(n in ln for n in (keep, "kotatsu__107684743", "catima__236981483"))]
+    good = [json.loads(ln) for ln in lines if keep in ln]
+    outside = dict(good[0], bbox=[1000, 2200, 1200, 2400], target="Off the picture")
+    (tmp_path / "manifest.jsonl").write_text("\n".join(lines + [json.dumps(outside), "{not json"]) + "\n", "utf-8")
+    code = main(["bench", "perception", "--dir", str(tmp_path), "--no-timing", "--json"])
+    assert code == 0
+    cap = capsys.readouterr()
+    err = cap.err
+    assert "kotatsu__107684743.xml: dump does not parse" in err
+    assert "catima__236981483.png: screenshot without its uiautomator dump" in err
+    assert "manifest.jsonl:" in err and "'Off the picture' lies outside the 1080x2280 picture" in err
+    assert "unreadable target line" in err and "Traceback" not in err
+    d = json.loads(cap.out)
+    f = d["figures"]
+    assert f["text_first"]["total"] == sum(g["kind"] == "text" for g in good)
+    assert f["icon_nohint"]["total"] == sum(g["kind"] == "icon" for g in good)
+    assert len(d["problems"]) == 4
+
+
+def test_a_folder_with_nothing_to_measure_is_a_clear_error(tmp_path, capsys):
+    assert main(["bench", "perception", "--dir", str(tmp_path / "missing")]) == 2
+    assert "no such folder" in capsys.readouterr().err
+    assert main(["bench", "perception", "--dir", str(tmp_path)]) == 2
+    assert "no manifest.jsonl and no screenshot" in capsys.readouterr().err
+    (tmp_path / "a.png").write_bytes(b"not a png")
+    assert main(["bench", "perception", "--dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "a.png: not an image" in err and "no screen could be measured" in err
+
+
+def test_split_half_is_fixed_and_uses_both_halves():
+    assert split_half("org.totschnig.myexpenses") == split_half("org.totschnig.myexpenses")
+    assert {split_half(a) for a in ("org.totschnig.myexpenses", "me.hackerchick.catima")} == {"A", "B"}
+
+
+@needs_dev_set
+def test_development_set_reads_whole_and_its_dumps_give_its_manifest():
+    folder = load_folder(DEV_SET)
+    assert folder.problems == [] and len(folder.screens) == 85
+    kinds = [t.kind for s in folder.screens for t in s.targets]
+    assert kinds.count("text") == 612 and kinds.count("icon") == 166
+    for s in folder.screens:
+        derived = derive_targets(read_dump(s.xml.read_bytes()), s.width, s.height)
+        assert len(derived) == len(s.targets), s.name

@@ -1,0 +1,86 @@
+"""Click Text in scripts the default recogniser does not read (Korean, Cyrillic, Arabic...): the
+detected lines read again by Tesseract with the script's Debian language pack. On a real screen of
+an open-source app (Cyrillic language names) and on a drawn one (Korean chips, white on colour)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from mobile_agent.perception import Perception
+from mobile_agent.perception.ocr import scripts
+from mobile_agent.perception.ocr.scripts import installed_languages, script_language
+from mobile_agent.types import Box
+
+REAL = Path(__file__).resolve().parents[1] / "bench" / "fixtures" / "realscreens"
+CJK_FONT = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
+
+
+def needs_pack(lang: str):
+    return pytest.mark.skipif(lang not in installed_languages(),
+                              reason=f"Tesseract's {lang} pack is not installed: apt-get install tesseract-ocr-{lang}")
+
+
+def test_script_language_names_the_pack_of_scripts_the_default_does_not_read():
+    assert script_language("김어준") == "kor"
+    assert script_language("cbs 김현정의 뉴스쇼") == "kor"
+    assert script_language("Русский") == "rus"
+    assert script_language("المملكة العربية السعودية") == "ara"
+    assert script_language("বাংলাদেশ") == "ben"
+    assert script_language("ශ්\u200dරී ලංකාව") == "sin"
+    assert script_language("カタカナ") == "jpn"
+    for covered in ("Settings", "Español", "设置", "12:30", ""):
+        assert script_language(covered) is None
+
+
+def _target(name: str, text: str) -> Box:
+    for line in (REAL / "manifest.jsonl").read_text(encoding="utf-8").splitlines():
+        d = json.loads(line)
+        if d["image"] == f"img/{name}.png" and d["target"] == text:
+            return Box(*d["bbox"])
+    raise AssertionError(text)
+
+
+@needs_pack("rus")
+def test_cyrillic_language_names_on_a_real_screen(monkeypatch):
+    name = "org.koitharu.kotatsu__107684743"
+    img = Image.open(REAL / "img" / f"{name}.png").convert("RGB")
+    p = Perception()
+    for text in ("Русский", "Беларуская"):
+        g = p.ground_text(img, text)
+        assert g.found and _target(name, text).contains_point(g.point), (text, g.status, g.message)
+    # without the pack the default recogniser alone does not find them
+    monkeypatch.setattr(scripts, "installed_languages", lambda: frozenset())
+    monkeypatch.setattr("mobile_agent.perception.core.installed_languages", lambda: frozenset())
+    g = Perception().ground_text(img, "Русский")
+    assert not (g.found and _target(name, "Русский").contains_point(g.point))
+
+
+def _korean_chips() -> tuple[Image.Image, dict[str, Box]]:
+    img = Image.new("RGB", (1080, 1200), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(str(CJK_FONT), 44)
+    chips = {"김영하의 책 읽는 시간": (60, 120, (140, 190, 210)), "두시탈출 컬투쇼": (60, 300, (100, 180, 140)),
+             "비밀보장": (60, 480, (50, 120, 230)), "클래식": (420, 480, (120, 40, 40))}
+    boxes = {}
+    for text, (x, y, colour) in chips.items():
+        w = int(d.textlength(text, font=font)) + 60
+        d.rounded_rectangle((x, y, x + w, y + 78), radius=39, fill=colour)
+        d.text((x + 30, y + 10), text, font=font, fill=(255, 255, 255))
+        boxes[text] = Box(x, y, x + w, y + 78)
+    d.text((60, 700), "Popular Searches", font=font, fill=(20, 20, 20))
+    return img, boxes
+
+
+@needs_pack("kor")
+@pytest.mark.skipif(not CJK_FONT.is_file(), reason="Noto Sans CJK is not installed: apt-get install fonts-noto-cjk")
+def test_korean_chips_white_on_colour():
+    img, boxes = _korean_chips()
+    p = Perception()
+    for text, box in boxes.items():
+        g = p.ground_text(img, text)
+        assert g.found and box.contains_point(g.point), (text, g.status, g.message)
+    assert not p.ground_text(img, "여성시대").found  # a Korean text that is not there
