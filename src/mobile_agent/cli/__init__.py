@@ -27,7 +27,7 @@ err_console = Console(stderr=True)
 #: command's own --help)
 SUMMARIES: dict[str, str] = {
     "version": "Print the version of mobile-agent.",
-    "devices": "List attached Android devices.",
+    "devices": "Attached Android devices; capture screens with their ui trees.",
     "parse": "Every text line and icon found on a screenshot.",
     "locate": "Where a text, icon or app is on a screenshot.",
     "run": "Carry out an instruction on a phone.",

@@ -146,8 +146,10 @@ def run_ray(config: Any, todo: Sequence[Task], out: Path, cid: str, finish: Fini
     out = Path(out).resolve()  # workers start elsewhere: a relative folder would be theirs, not this one
     pool = DevicePool(options.devices) if options.devices else None
     started = False
+    address = options.cluster_address()
+    if address is not None:
+        check_reachable(address)  # also when Ray is up in this process already: a dead address is refused
     if not ray.is_initialized():
-        address = options.cluster_address()
         resources = {}
         if address is None:
             n = options.num_cpus or os.cpu_count() or 1
@@ -158,7 +160,6 @@ def run_ray(config: Any, todo: Sequence[Task], out: Path, cid: str, finish: Fini
             if address is None:
                 init_local(ray, options.num_cpus, resources)
             else:
-                check_reachable(address)
                 ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
         except (ConnectionError, RuntimeError, ValueError) as exc:
             where = address or "this machine"
