@@ -107,6 +107,22 @@ def test_bad_input_is_named_and_the_rest_is_still_measured(tmp_path, capsys):
     assert len(d["problems"]) == 4
 
 
+def test_max_screens_cuts_a_folder_only_when_asked(tmp_path, capsys):
+    from PIL import Image
+
+    dump = ('<?xml version="1.0"?><hierarchy rotation="0"><node text="" content-desc="" clickable="false" '
+            'package="app.blank" bounds="[0,0][120,240]"/></hierarchy>')
+    for i in range(125):  # more than the 120 screens a --set stops at
+        Image.new("RGB", (120, 240), (255, 255, 255)).save(tmp_path / f"s{i:03d}.png")
+        (tmp_path / f"s{i:03d}.xml").write_text(dump, encoding="utf-8")
+    assert main(["bench", "perception", "--dir", str(tmp_path), "--no-timing", "--no-icons", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["screens"] == 125
+    assert main(["bench", "perception", "--dir", str(FIXTURES), "--no-timing", "--no-icons", "--absent", "0",
+                 "--max-screens", "1", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["screens"] == 1 and d["settings"]["screens"] == 1
+
+
 def test_a_folder_with_nothing_to_measure_is_a_clear_error(tmp_path, capsys):
     assert main(["bench", "perception", "--dir", str(tmp_path / "missing")]) == 2
     assert "no such folder" in capsys.readouterr().err

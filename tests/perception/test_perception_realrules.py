@@ -118,3 +118,23 @@ def test_clear_query_is_not_taken_for_the_bar_end():
     assert g.found and box.contains_point(g.point), (g.status, g.point)
     g = p.ground_icon(img, "More options")
     assert g.found and _node(name, "More options").contains_point(g.point), (g.status, g.point)
+
+
+def test_lone_characters_are_no_suggestion_for_a_longer_text():
+    # A music player's tab bar and a podcast app's chips: the glyphs read as "A", "P", "t", "y"
+    # filled the "did you mean" list of a text not found.
+    import re
+
+    p = Perception()
+    for name in ("com.poupa.vinylmusicplayer__741334294", "org.totschnig.myexpenses__1482807785"):
+        img = Image.open(REAL / f"{name}.png").convert("RGB")
+        g = p.ground_text(img, "Nothing like this here")
+        assert g.status == "none" and "closest texts" in g.message
+        named = re.findall(r'"([^"]*)"', g.message.split("closest texts", 1)[1])
+        assert named and all(len(t.strip()) > 1 for t in named), named
+    from mobile_agent.perception.results import TextLine
+    from mobile_agent.perception.textmatch import closest_texts
+
+    lines = [TextLine(t, Box(0, 10 * i, 100, 10 * i + 9), 0.9) for i, t in enumerate(["A", "P", "Albums", "t"])]
+    assert closest_texts("Album", lines) == ["Albums"]
+    assert closest_texts("A1", lines)[0] == "A"  # a short target still hears of lone characters

@@ -21,7 +21,8 @@ def add_perception_commands(group: typer.Typer) -> None:
                                        "matching rule was written against; see docs/perception.md)."),
         seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone."),
         depth: int = typer.Option(1, "--depth", help="Taps away from each app's first screen to explore."),
-        max_screens: int = typer.Option(120, "--max-screens", help="Stop collecting screens after this many."),
+        max_screens: Optional[int] = typer.Option(None, "--max-screens", help="Stop collecting screens after "
+                                                  "this many (default: 120 of a --set, every screen of --dir)."),
         dark: bool = typer.Option(False, "--dark", help="Dark theme."),
         ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
         repeat: int = typer.Option(1, "--repeat", help="Cold full parses per screen (for timing spread)."),
@@ -62,6 +63,8 @@ def add_perception_commands(group: typer.Typer) -> None:
             _bench_folder(folder, ocr, ocr_cache, absent, max_screens, reference and timing, timing, icons,
                           as_json, out, verbose)
             return
+        if max_screens is None:
+            max_screens = 120
         if screen_set not in ("sim", "wide", "textstress", "textheldout"):
             typer.echo(f"error: unknown screen set {screen_set!r}: use sim, wide, textstress or textheldout", err=True)
             raise typer.Exit(2)
@@ -150,7 +153,7 @@ def _bench_text_stress(screen_set: str, seed: int, max_screens: int, ocr: str, o
             typer.echo(f"  false positive: {fp}")
 
 
-def _bench_folder(folder: str, ocr: str, ocr_cache: Optional[str], absent: int, max_screens: int,
+def _bench_folder(folder: str, ocr: str, ocr_cache: Optional[str], absent: int, max_screens: Optional[int],
                   reference: bool, timing: bool, icons: bool, as_json: bool, out: Optional[str],
                   verbose: bool) -> None:
     """``bench perception --dir DIR``: the figures on a folder of real screens."""
@@ -165,7 +168,8 @@ def _bench_folder(folder: str, ocr: str, ocr_cache: Optional[str], absent: int, 
     except (FileNotFoundError, NotADirectoryError, PermissionError) as exc:
         typer.echo(f"error: --dir {exc}", err=True)
         raise typer.Exit(2)
-    real.screens = real.screens[:max(0, max_screens)] if max_screens else real.screens
+    if max_screens is not None:
+        real.screens = real.screens[:max(0, max_screens)]
     for p in real.problems:
         typer.echo(f"warning: {p}", err=True)
     if not real.screens:

@@ -238,8 +238,8 @@ class Perception:
         return found
 
     def _script_lines(self, img: Image.Image, res: ParseResult, lang: str) -> list[TextLine]:
-        """The line detector's boxes read by Tesseract in ``lang`` (``kor``, ``kor+eng``) (:mod:`perception.ocr.scripts`),
-        leaving out boxes the recogniser read surely (score 0.95 or more); read once a screen and
+        """The line detector's boxes read by Tesseract in ``lang`` (``kor``, ``kor+eng``; see
+        :mod:`perception.ocr.scripts`), leaving out boxes the recogniser read surely (score 0.95 or more); read once a screen and
         language (kept with its parse). Empty where the engine has no detector or the pack is
         not installed."""
         memo = next((m for m in self._memos if m.result is res), None)
@@ -438,9 +438,6 @@ class Perception:
             if framework and framework_end(description) and _titled_bar(icons[place.index(1.0)].box, res.lines):
                 best = max(scores)
                 scores = [max(sc, best + self.framework_weight) if p else sc for sc, p in zip(scores, place)]
-            elif framework:
-                scores = [sc + self.framework_weight * p * (shape >= 0.75 * top)
-                          for sc, p, shape in zip(scores, place, shapes)]
             else:
                 scores = [sc + self.framework_weight * p * (shape >= 0.75 * top)
                           for sc, p, shape in zip(scores, place, shapes)]

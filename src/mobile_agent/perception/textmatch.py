@@ -679,13 +679,17 @@ def _contains_words(haystack: str, needle: str) -> bool:
 
 
 def closest_texts(target: str, lines: list[TextLine], k: int = 5) -> list[str]:
-    """The ``k`` screen texts most similar to ``target`` (for "not found" messages)."""
+    """The ``k`` screen texts most similar to ``target`` (for "not found" messages).
+
+    For a target of three characters or more, a lone character is no suggestion: on real screens
+    those are icons read as letters ("A", "P", "t", "y" for a tab bar's glyphs, ":" for the
+    overflow dots) and would crowd out the texts the planner could mean."""
     tc = compact(target)
     scored = []
     seen: set[str] = set()
     for line in lines:
         t = line.text.strip()
-        if not t or t in seen:
+        if not t or t in seen or (len(tc) >= 3 and len(compact(t)) <= 1):
             continue
         seen.add(t)
         scored.append((fuzz.WRatio(tc, compact(t)) if tc else 0.0, t))
