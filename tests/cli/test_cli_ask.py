@@ -1,0 +1,66 @@
+"""``mobile-agent run`` asking the person at the terminal: the installed console script in a real
+subprocess, the localhost chat server as the model; a pseudo-terminal as the person's terminal, and
+no terminal at all (the run ends needs_user, exit 3, the question in summary.json)."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+
+from tests.fakes.agent_harness import Script, plan_requests, react
+from tests.fakes.chatserver import LocalChatServer
+from tests.fakes.console import cli_env, console_script
+
+QUESTION = "Which Anna: Anna Li or Anna Wong? \x1b[2J\x1b[31m[bold]red[/bold]"
+
+
+def _run(server, out, *extra: str, stdin=subprocess.DEVNULL) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [console_script(), "run", "Message Anna", "--model", "gpt-4o-test", "--base-url", server.openai_base_url,
+         "--api-key-env", "ASK_TEST_KEY", "--out", str(out), "--max-steps", "3", "--perception", "vision", *extra],
+        env=cli_env(200, ASK_TEST_KEY="k"), stdin=stdin, capture_output=True, text=True, timeout=240)
+
+
+def test_with_no_terminal_the_run_ends_needs_user_exit_3_with_the_question_escaped_and_in_the_summary(tmp_path):
+    out = tmp_path / "run"
+    with LocalChatServer(Script([react(f"Ask User ({QUESTION})")])) as server:
+        proc = _run(server, out)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode == 3, text
+    assert "Traceback" not in text and "\x1b" not in text
+    assert "needs the user" in text and "The agent asks: Which Anna: Anna Li or Anna Wong? \\x1b[2J\\x1b[31m" \
+        "[bold]red[/bold]" in text  # shown as written: no escape sequence, no markup
+    assert "needs_user" in text
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["outcome"] == "needs_user" and summary["completed"] is False
+    assert summary["needs_user"] == {"kind": "question", "text": QUESTION, "step": 1}
+    assert (out / "report.html").exists()
+
+
+def test_the_person_at_the_terminal_answers_and_the_run_goes_on(tmp_path):
+    out = tmp_path / "run"
+    master, slave = pty.openpty()
+    try:
+        os.write(master, b"Anna Li\n")  # typed at the terminal; read when the question is asked
+        with LocalChatServer(Script([react("Ask User (Which Anna?)"), react("Stop")])) as server:
+            proc = _run(server, out, stdin=slave)
+    finally:
+        os.close(slave)
+        os.close(master)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode == 0, text
+    assert "The agent asks: Which Anna?" in text and "Your answer" in text
+    assert '-> the user answered "Anna Li" (the user\'s own words' in plan_requests(server)[1].text
+    steps = [json.loads(line) for line in (out / "steps.jsonl").read_text().splitlines()]
+    assert steps[0]["user"]["answer"] == "Anna Li"
+    assert json.loads((out / "summary.json").read_text())["outcome"] == "completed"
+
+
+def test_no_ask_offers_neither_operation(tmp_path):
+    with LocalChatServer(Script([react("Stop")])) as server:
+        proc = _run(server, tmp_path / "run", "--no-ask")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    system = plan_requests(server)[0].body["messages"][0]["content"]
+    assert "Ask User" not in system and "Take Over" not in system and "Click Text" in system
