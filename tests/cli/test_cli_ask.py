@@ -64,3 +64,49 @@ def test_no_ask_offers_neither_operation(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     system = plan_requests(server)[0].body["messages"][0]["content"]
     assert "Ask User" not in system and "Take Over" not in system and "Click Text" in system
+
+
+def test_run_live_asks_in_the_page_and_the_answer_posted_there_goes_on(tmp_path):
+    """``run --live``: the question shows in the live view (and the terminal says where to answer);
+    the answer posted to the page's server reaches the run."""
+    import re
+    import time
+    import urllib.request
+
+    out = tmp_path / "run"
+    with LocalChatServer(Script([react("Ask User (Which Anna?)"), react("Stop")])) as server:
+        proc = subprocess.Popen(
+            [console_script(), "run", "Message Anna", "--model", "gpt-4o-test", "--base-url", server.openai_base_url,
+             "--api-key-env", "ASK_TEST_KEY", "--out", str(out), "--max-steps", "3", "--perception", "vision",
+             "--live"],
+            env=cli_env(200, ASK_TEST_KEY="k", PYTHONUNBUFFERED="1"), stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            url = None
+            seen = []
+            assert proc.stdout is not None
+            while url is None:
+                line = proc.stdout.readline()
+                assert line, "".join(seen)
+                seen.append(line)
+                m = re.search(r"live view at (http://127\.0\.0\.1:\d+/)", line)
+                url = m.group(1) if m else None
+            question = None
+            end = time.monotonic() + 120
+            while question is None and time.monotonic() < end:
+                with urllib.request.urlopen(url + "api/state", timeout=5) as r:
+                    question = json.loads(r.read())["question"]
+                time.sleep(0.1)
+            assert question == {"id": 1, "kind": "question", "text": "Which Anna?", "step": 1}
+            req = urllib.request.Request(url + "api/answer", data=json.dumps({"id": 1, "answer": "Anna Li"}).encode(),
+                                         headers={"Content-Type": "application/json", "Origin": url.rstrip("/")})
+            with urllib.request.urlopen(req, timeout=5) as r:
+                assert r.status == 200
+            rest, _ = proc.communicate(timeout=120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        text = "".join(seen) + rest
+    assert proc.returncode == 0, text
+    assert f"The agent asks: Which Anna?  (answer in the live view: {url})" in text
+    assert '-> the user answered "Anna Li"' in plan_requests(server)[1].text

@@ -18,7 +18,7 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 CLI = "import sys; from mobile_agent.cli import console_main; sys.argv[0] = 'mobile-agent'; console_main()"
 
 EXPECTED_TOOLS = {"screenshot", "screen_elements", "tap_text", "tap_icon", "tap_element", "type_text", "swipe",
-                  "page", "back", "home", "open_app", "long_press", "run_instruction"}
+                  "page", "back", "home", "open_app", "long_press", "run_instruction", "answer_user"}
 
 
 def run(scenario: Callable[[], Awaitable[Any]]) -> Any:

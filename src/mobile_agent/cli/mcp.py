@@ -30,9 +30,12 @@ def mcp_cmd(
     ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
     seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone (sim only)."),
     dark: bool = typer.Option(False, "--dark", help="Dark theme (sim only)."),
+    no_ask: bool = typer.Option(False, "--no-ask", help="run_instruction's agent never asks the user (no Ask User "
+                                "or Take Over; by default its question comes back to the client, answer_user "
+                                "answers it)."),
 ) -> None:
     """Serve the phone as MCP tools (screenshot, screen_elements, tap_text, tap_icon, tap_element,
-    type_text, swipe, page, back, home, open_app, long_press, run_instruction) to an MCP client:
+    type_text, swipe, page, back, home, open_app, long_press, run_instruction, answer_user) to an MCP client:
     Claude Desktop, Cursor, or any agent. Ends on EOF (stdio) or Ctrl-C."""
     from mobile_agent.device import open_device
     from mobile_agent.mcpserver import PhoneTools, ToolOptions, build_server
@@ -48,7 +51,8 @@ def mcp_cmd(
     is_sim = device.partition(":")[0] == "sim"
     phone = open_device(device, **({"seed": seed, "dark": dark} if is_sim else {}))
     options = ToolOptions(confirm=confirm, allowed_apps=tuple(allow_app or ()), tree=tree, model=model,
-                          base_url=base_url, api_key_env=api_key_env, runs_dir=runs, device_name=device)
+                          base_url=base_url, api_key_env=api_key_env, runs_dir=runs, device_name=device,
+                          ask=not no_ask)
     server = build_server(PhoneTools(phone, Perception(ocr=ocr), options))
     try:
         if transport == "stdio":

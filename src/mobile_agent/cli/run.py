@@ -221,6 +221,7 @@ def register(app: typer.Typer) -> None:
         print_step = lambda rec: console.print(_step_line(rec), highlight=False, soft_wrap=True)  # noqa: E731
         view = None
         on_step = print_step
+        person: Any = None if no_ask else terminal_ask
         if live:
             from mobile_agent.report.live import LiveView
 
@@ -233,12 +234,23 @@ def register(app: typer.Typer) -> None:
                 print_step(rec)
                 follow(rec)
 
+            def page_ask(req: Any) -> str | None:
+                """With --live the person answers in the page's answer box (the terminal says so)."""
+                from mobile_agent.agent.user import printable
+
+                console.print(f"[bold yellow]?[/bold yellow] {escape(printable(req.prompt()))}" + escape(
+                    f"  (answer in the live view: {view.url})"), highlight=False, soft_wrap=True)
+                return view.ask(req)
+
+            if not no_ask:
+                person = page_ask
+
         settings = AgentSettings(
             max_steps=max_steps, time_limit_s=time_limit, image_max_side=max_side, jpeg_quality=jpeg_quality,
             history_screens=history_screens, confirm=ask if confirm else None, dry_run=dry_run, reflect=reflect,
             risk_rules=load_rules(confirm_words) if confirm else None,
             completion_check=not no_completion_check, device_name=device, perception_mode=perception_mode,
-            on_step=on_step, on_finish=write_report, overwrite=overwrite, ask=None if no_ask else terminal_ask,
+            on_step=on_step, on_finish=write_report, overwrite=overwrite, ask=person,
         )
         if mode == "multi":
             from mobile_agent.agent.multi import MultiAgent

@@ -31,7 +31,9 @@ icons and, where the device has one, ui tree nodes), each with a number and a bo
 `open_app`, `tap_text`, `tap_icon`, `tap_element` (a number from the last list), `type_text` (tap the
 field first), `swipe`, `page`, `back`, `home`, `long_press`. Each action says whether the screen
 changed. Taps that may send, pay, delete, install or sign out are refused until the call says confirm=true:
-ask the user first. `run_instruction` hands a whole task to the phone agent and its own model.
+ask the user first. `run_instruction` hands a whole task to the phone agent and its own model; when
+that agent needs the user it returns outcome needs_user with a question: ask the user and pass their
+words to `answer_user`.
 """
 
 Position = Annotated[str | None, Field(description="Where on the screen, when several match: top, bottom, "
@@ -216,8 +218,23 @@ def build_server(tools: PhoneTools, name: str = "mobile-agent") -> Any:
         """Hand a whole task to the phone agent, which plans each step with its own model (set when
         the server started), grounds it and checks the result. Returns the outcome (completed,
         step_limit, loop, interrupted, error...) and the run folder with the trajectory and its
-        HTML report. Takes as long as the run does."""
+        HTML report. Takes as long as the run does. When the agent needs the user (a question only
+        they can answer, or a sign-in to do by hand), it returns outcome needs_user with the
+        question and a run_id: ask the user, then call answer_user."""
         return _answer(_call(tools.run_instruction, instruction, max_steps, allow_risky))
+
+    @server.tool(annotations=risky)
+    def answer_user(run_id: Annotated[str, Field(description="The run_id of the run_instruction answer that "
+                                                             "asked (outcome needs_user).")],
+                    answer: Annotated[str, Field(description="The user's answer in their words (for a "
+                                                             "take-over: done, once they did it on the "
+                                                             "phone).")] = "",
+                    give_up: Annotated[bool, Field(description="The user will not answer: the run ends "
+                                                               "needs_user.")] = False
+                    ) -> dict[str, Any]:
+        """Answer the question of a run_instruction run that is waiting for the user, and let it go
+        on. Returns as run_instruction does: how the run ended, or its next question."""
+        return _answer(_call(tools.answer_user, run_id, answer, give_up))
 
     return server
 
