@@ -106,6 +106,12 @@ def test_the_oracle_asks_where_a_person_would_and_the_counts_are_stored(tmp_path
                                 "waited_s": steps[1]["user"]["waited_s"]}
     summary = question_summary(run.rows)
     assert summary is not None and (summary["asked"], summary["needed"], summary["extra"]) == (1, 1, 0)
+    from mobile_agent.report.benchmark import write_benchmark_report
+
+    page = write_benchmark_report(tmp_path).read_text(encoding="utf-8")
+    assert ("Questions to the user: 1 asked (1 answered from hidden facts or carried out) where the reference plans ask 1; "
+            "0.50 asked and 0.50 needed per run, 0 beyond what was needed.") in page
+    assert page.count('<td class="questions">') == 2 and '<td class="questions">1 / 1</td>' in page
 
 
 @pytest.mark.slow
