@@ -110,3 +110,57 @@ def test_run_live_asks_in_the_page_and_the_answer_posted_there_goes_on(tmp_path)
     assert proc.returncode == 0, text
     assert f"The agent asks: Which Anna?  (answer in the live view: {url})" in text
     assert '-> the user answered "Anna Li"' in plan_requests(server)[1].text
+
+
+def test_end_of_input_at_the_question_is_no_answer(tmp_path):
+    out = tmp_path / "run"
+    master, slave = pty.openpty()
+    try:
+        os.write(master, b"\x04")  # Ctrl-D at the terminal: the end of input
+        with LocalChatServer(Script([react("Take Over (sign in, please)")])) as server:
+            proc = _run(server, out, stdin=slave)
+    finally:
+        os.close(slave)
+        os.close(master)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode == 3, text
+    assert "The agent hands the phone to you: sign in, please" in text and "no answer" in text
+    assert "Traceback" not in text
+    assert json.loads((out / "summary.json").read_text())["needs_user"]["kind"] == "take_over"
+
+
+def test_ctrl_c_at_the_question_interrupts_the_run(tmp_path):
+    import signal
+    import time
+
+    out = tmp_path / "run"
+    master, slave = pty.openpty()
+    try:
+        with LocalChatServer(Script([react("Ask User (Which Anna?)")])) as server:
+            proc = subprocess.Popen(
+                [console_script(), "run", "Message Anna", "--model", "gpt-4o-test", "--base-url",
+                 server.openai_base_url, "--api-key-env", "ASK_TEST_KEY", "--out", str(out), "--max-steps", "3",
+                 "--perception", "vision"],
+                env=cli_env(200, ASK_TEST_KEY="k", PYTHONUNBUFFERED="1"), stdin=slave, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT, text=True)
+            try:
+                assert proc.stdout is not None
+                seen = []
+                while not any("The agent asks: Which Anna?" in line for line in seen):
+                    line = proc.stdout.readline()
+                    assert line, "".join(seen)
+                    seen.append(line)
+                time.sleep(0.5)  # at the prompt
+                proc.send_signal(signal.SIGINT)
+                rest, _ = proc.communicate(timeout=60)
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+    finally:
+        os.close(slave)
+        os.close(master)
+    text = "".join(seen) + rest
+    assert proc.returncode == 1, text
+    assert "Traceback" not in text
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["outcome"] == "interrupted" and "needs_user" not in summary

@@ -89,8 +89,6 @@ def terminal_ask(req: Any) -> str | None:
     standard input, or at the end of input, None: the run ends ``needs_user``."""
     import sys
 
-    import click
-
     from mobile_agent.agent.user import printable
 
     shown = escape(printable(req.prompt()))
@@ -101,8 +99,8 @@ def terminal_ask(req: Any) -> str | None:
     console.print(f"[bold yellow]?[/bold yellow] {shown}", highlight=False, soft_wrap=True)
     what = "Press Enter when you are done (or say what you did)" if req.kind == "take_over" else "Your answer"
     try:
-        return str(click.prompt(what, default="", show_default=False, prompt_suffix=": "))
-    except click.exceptions.Abort:  # end of input, Ctrl-D
+        return input(f"{what}: ")  # Ctrl-C stays an interrupt (the run ends interrupted), not a missing answer
+    except EOFError:  # end of input, Ctrl-D
         console.print("[yellow]no answer[/yellow] (end of input)", highlight=False)
         return None
 
