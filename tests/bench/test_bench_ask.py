@@ -155,3 +155,19 @@ def test_a_model_asks_the_simulated_user_over_the_chat_server(tmp_path):
     assert "- Ask User (question):" in reqs[0].body["messages"][0]["content"]
     assert f'the user answered "{task.facts[0].answer}"' in reqs[1].text
     assert row.detail["questions"]["answered"] == 1 and not row.success
+
+
+@pytest.mark.slow
+def test_eval_prints_the_question_counts_and_writes_them_to_results_json(tmp_path, capsys):
+    from mobile_agent.cli import main
+
+    out = tmp_path / "eval"
+    assert main(["eval", "--suite", SUITE, "--tasks", "ask-login", "--out", str(out),
+                 "--json", str(tmp_path / "r.json")]) == 0
+    printed = capsys.readouterr().out
+    assert "Questions to the user" in printed and re.search(r"ask-login +│ +1 │ +1 │ +1 │ +1 │", printed), printed
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert {k: data["questions"][k] for k in ("runs", "asked", "answered", "needed", "extra")} == {
+        "runs": 1, "asked": 1, "answered": 1, "needed": 1, "extra": 0}
+    assert data["questions"]["tasks"] == [{"task": "ask-login", "asked": 1, "answered": 1, "needed": 1,
+                                           "success": True}]
