@@ -8,7 +8,7 @@ from mobile_agent import Agent, AgentSettings, LLMPlanner, Perception, ScriptedC
 
 phone = open_device("sim")                    # or "adb", "adb:SERIAL"
 model = ScriptedChatModel([...])              # or make_chat_model("gpt-4o")
-agent = Agent(phone, LLMPlanner(model), Perception(), AgentSettings(on_step=print))
+agent = Agent(phone, LLMPlanner(model), Perception(), AgentSettings(on_step=print, ask=lambda req: input(req.text)))
 result = agent.run("Open the display settings", "runs/display")
 result.outcome, result.completed, result.steps, result.out_dir
 ```
@@ -31,6 +31,7 @@ _LAZY: dict[str, str] = {
     "LLMPlanner": "mobile_agent.agent",
     "Plan": "mobile_agent.agent",
     "PlanContext": "mobile_agent.agent",
+    "UserRequest": "mobile_agent.agent",
     "open_device": "mobile_agent.device",
     "Device": "mobile_agent.device",
     "Perception": "mobile_agent.perception",
@@ -49,7 +50,7 @@ _LAZY: dict[str, str] = {
 __all__ = ["__version__", *_LAZY]
 
 if _typing.TYPE_CHECKING:  # for type checkers and editors; at run time the names load lazily
-    from mobile_agent.agent import AgentSettings, LLMPlanner, Plan, PlanContext, RunResult
+    from mobile_agent.agent import AgentSettings, LLMPlanner, Plan, PlanContext, RunResult, UserRequest
     from mobile_agent.api import Agent
     from mobile_agent.device import Device, open_device
     from mobile_agent.errors import ConfigError, DeviceError, MobileAgentError, ModelError

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mobile_agent.agent.operations import (
-    GRAMMAR, OPERATION_TYPES, Back, ClickIcon, ClickText, Exit, Geometry, LongPress, OpenApp, PageDown, PageUp, Stop,
+    GRAMMAR, OPERATION_TYPES, AskUser, Back, TakeOver, ClickIcon, ClickText, Exit, Geometry, LongPress, OpenApp, PageDown, PageUp, Stop,
     Type, Wait, operation_from_dict, operation_to_dict,
 )
 from mobile_agent.agent.parser import (
@@ -96,7 +96,8 @@ def test_sections_are_kept():
 def test_canonical_form_round_trips():
     ops = [OpenApp("Notes"), ClickText("Dark theme"), ClickIcon("red, round", ("bottom", "right")),
            ClickIcon("bell", ("top",)), Type("bus stop"), PageUp(), PageDown(), Back(), Exit(), Stop(),
-           LongPress("Shopping list"), LongPress("red bin", ("top", "right")), Wait()]
+           LongPress("Shopping list"), LongPress("red bin", ("top", "right")), Wait(), AskUser("Which Anna?"),
+           TakeOver("log in to Mail")]
     assert {type(o) for o in ops} == set(OPERATION_TYPES)
     for op in ops:
         assert parse_operation(str(op)) == op
@@ -105,14 +106,15 @@ def test_canonical_form_round_trips():
 
 def test_grammar_is_derived_from_the_operation_classes():
     assert GRAMMAR.split(" | ") == [t.grammar for t in OPERATION_TYPES]
-    assert "Long Press (text or icon description, position)" in GRAMMAR and GRAMMAR.endswith("Wait | Stop")
+    assert "Long Press (text or icon description, position)" in GRAMMAR and GRAMMAR.endswith("Wait | Ask User (question) | Take Over (reason) | Stop")
     # grammar and argument follow from the name and the fields (Long Press writes its own words)
     assert GRAMMAR == ("Open App (name) | Click Text (text) | Click Icon (description, position) | "
                        "Long Press (text or icon description, position) | Type (text) | Page Up | Page Down | "
-                       "Back | Exit | Wait | Stop")
+                       "Back | Exit | Wait | Ask User (question) | Take Over (reason) | Stop")
     assert {t.op: t.argument for t in OPERATION_TYPES} == {
         "Open App": "text", "Click Text": "text", "Click Icon": "target", "Long Press": "target", "Type": "text",
-        "Page Up": "none", "Page Down": "none", "Back": "none", "Exit": "none", "Wait": "none", "Stop": "none"}
+        "Page Up": "none", "Page Down": "none", "Back": "none", "Exit": "none", "Wait": "none", "Ask User": "text",
+        "Take Over": "text", "Stop": "none"}
 
 
 def test_old_operation_dicts_still_read_and_bad_ones_say_why():
@@ -286,3 +288,33 @@ def test_operations_that_ground_nothing_become_their_gestures():
     assert (Type("hi\n").gesture(geo), Wait().gesture(geo)) == (TypeText("hi\n"), WaitGesture(2.5))
     assert Stop().gesture(geo) == NoGesture() and ClickText("OK").at(5, 7) == Tap(5, 7)
     assert LongPress("note").at(5, 7, geo) == LongPressGesture(5, 7, geo.long_press_ms)
+
+
+@pytest.mark.parametrize("line, op", [
+    ("Ask User (Which Anna: Anna Li or Anna Wong?)", AskUser("Which Anna: Anna Li or Anna Wong?")),
+    ("ask the user: which size, M or L?", AskUser("which size, M or L?")),
+    ('**Ask User** "What is the code you received?"', AskUser("What is the code you received?")),
+    ('{"action": "ask_user", "question": "Which size?"}', AskUser("Which size?")),
+    ('{"action": "ask", "text": "Which size?"}', AskUser("Which size?")),
+    ("询问用户（发给哪位同事？）", AskUser("发给哪位同事？")),
+    ("Take Over (log in to Mail)", TakeOver("log in to Mail")),
+    ("take over: please log in", TakeOver("please log in")),
+    ("Hand over (solve the captcha)", TakeOver("solve the captcha")),
+    ('{"action": "take_over", "reason": "captcha"}', TakeOver("captcha")),
+    ("请求接管（登录邮箱）", TakeOver("登录邮箱")),
+    ("Type (ask user)", Type("ask user")),
+])
+def test_ask_user_and_take_over_forms(line, op):
+    assert parse_operation(line) == op
+    assert parse_reply(f"Observation: x\nThought: y\nAction: {line}").operation == op
+
+
+def test_ask_user_and_take_over_need_a_person_and_say_so_where_none_is():
+    from mobile_agent.agent.operations import BASIC_OPERATIONS, USER_OPERATIONS, supported
+
+    assert AskUser not in supported(set()) and TakeOver not in supported({"long_press", "wait_still"})
+    assert set(USER_OPERATIONS) <= set(supported({"user"}))
+    with pytest.raises(ParseError, match="Ask User is not available in this run: no person can answer"):
+        parse_reply("Action: Ask User (Which size?)", BASIC_OPERATIONS)
+    with pytest.raises(ParseError, match="'Ask User' has no parameter"):
+        parse_operation("Ask User")

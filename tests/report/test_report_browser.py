@@ -478,3 +478,25 @@ def test_times_are_readable_and_an_oracle_run_is_not_called_checked(page: Page, 
     page.goto(real_pages["model trajectory"].as_uri())
     completion = page.inner_text(".field:has(.label:text-is('Completion check')) .value")
     assert completion.startswith("complete") and "Display settings are open" in completion
+
+
+def test_live_view_asks_and_the_answer_typed_in_the_page_reaches_the_run(page: Page) -> None:
+    """A question with markup in it shows as text in the answer box; the answer typed there and
+    sent goes back to the waiting run (the page's own same-origin POST passes the server's checks)."""
+    from mobile_agent.agent.user import UserRequest
+
+    question = 'Which Anna? <img src=x onerror="document.body.dataset.pwned=1">'
+    with LiveView("Message Anna") as view:
+        got: list = []
+        t = threading.Thread(target=lambda: got.append(view.ask(UserRequest("question", question, 2))))
+        t.start()
+        page.goto(view.url)
+        page.wait_for_selector("#ask.open")
+        assert page.inner_text("#ask-text") == question
+        assert page.locator("#ask-text img").count() == 0 and page.evaluate("document.body.dataset.pwned") is None
+        assert "step 2" in page.inner_text("#ask-kind")
+        page.fill("#ask-answer", "Anna Li")
+        page.click("#ask-send")
+        t.join(10)
+        assert got == ["Anna Li"]
+        page.wait_for_selector("#ask:not(.open)", state="attached")

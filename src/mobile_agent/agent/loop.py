@@ -22,15 +22,16 @@ from typing import Any, Callable, Protocol, Sequence
 from PIL import Image
 
 from mobile_agent.agent import prompts
-from mobile_agent.agent.operations import Geometry, OpenApp, Operation, Stop, supported
+from mobile_agent.agent.operations import USER, USER_OPERATIONS, AskUser, Geometry, OpenApp, Operation, Stop, supported
 from mobile_agent.agent.overlap import Prefetch
 from mobile_agent.agent.planner import (
     Calls, Choice, Completion, HistoryEntry, Plan, PlanContext, Planner, PlanningError, calls_of,
 )
-from mobile_agent.agent.record import CandidateRecord, CompletionRecord, GroundingRecord, StepRecord
+from mobile_agent.agent.record import CandidateRecord, CompletionRecord, GroundingRecord, StepRecord, UserRecord
 from mobile_agent.agent.reflection import LoopDetector, pixels_changed, screen_changed
 from mobile_agent.agent.risk import decide
 from mobile_agent.agent.trajectory import TrajectoryWriter, draw_gesture
+from mobile_agent.agent.user import NEEDS_USER, AskFn, UserRequest, answer_outcome
 from mobile_agent.device.base import device_capabilities
 from mobile_agent.device.gestures import Gesture, Launch, NoGesture, Swipe, Tap, gesture_point
 from mobile_agent.device.gestures import LongPress as LongPressGesture
@@ -88,6 +89,10 @@ class AgentSettings:
     ``overlap_perception``: parse each screenshot beside the model call, and write the screenshots
     on a thread of their own (:mod:`mobile_agent.agent.overlap`), where the planner asks a model
     (``asks_model``); the same grounding and records, less time a step beyond the model's.
+    ``ask``: reaches the person behind the run (:mod:`mobile_agent.agent.user`): with it the prompt
+    offers Ask User and Take Over, and the callback gets each :class:`UserRequest` and returns the
+    answer in the person's words, or None when no one can answer (the run ends ``needs_user``). The
+    time spent waiting for the person does not count towards ``time_limit_s``.
     """
 
     max_steps: int = 20
@@ -113,6 +118,7 @@ class AgentSettings:
     perception_mode: str = "vision"  # "hybrid": the device's ui_tree() beside the pixels where it gives one
     overwrite: bool = False
     overlap_perception: bool = True
+    ask: AskFn | None = None
 
     def __post_init__(self) -> None:
         if self.max_steps < 1:
@@ -140,6 +146,7 @@ class RunResult:
     duration_s: float = 0.0
     error: str | None = None
     exception: BaseException | None = None
+    needs_user: UserRequest | None = None  # the request no one answered (outcome ``needs_user``)
 
 
 class _End(Exception):
@@ -185,13 +192,17 @@ def start_run(instruction: str, out_dir: str | Path, overwrite: bool = False) ->
 
 
 def run_summary(instruction: str, outcome: str, completed: bool, steps: int, started: str, duration: float,
-                usage: Usage, cost: float | None, model: str, device: str, error: str | None) -> dict[str, Any]:
-    """The fields of ``summary.json`` both modes write (docs/interfaces.md)."""
+                usage: Usage, cost: float | None, model: str, device: str, error: str | None,
+                needs_user: UserRequest | None = None) -> dict[str, Any]:
+    """The fields of ``summary.json`` both modes write (docs/interfaces.md); a run that ended
+    ``needs_user`` adds the request no one answered (``needs_user``: kind, text, step)."""
+    extra = {"needs_user": needs_user.to_dict()} if needs_user is not None else {}
     return {
         "instruction": instruction, "outcome": outcome, "completed": completed, "steps": steps,
         "started_at": started, "ended_at": _now(), "duration_s": round(duration, 3),
         "tokens": {"prompt": usage.prompt_tokens, "completion": usage.completion_tokens, "total": usage.total_tokens},
         "cost_usd": None if cost is None else round(cost, 6), "model": model, "device": device, "error": error,
+        **extra,
     }
 
 
@@ -246,15 +257,16 @@ class Agent:
         feedback: list[str] = []
         screens: list[Image.Image] = []
         detector = LoopDetector(s.loop_threshold)
-        operations = supported(device_capabilities(self.device))
+        operations = supported(device_capabilities(self.device) | ({USER} if s.ask is not None else set()))
         current: Image.Image | None = None
         outcome, error, exc_kept = "step_limit", None, None
         completed = False
+        self._needs_user, self._user_wait_s, self._t0 = None, 0.0, t0
         deadline = set_run_end(t0 + s.time_limit_s if s.time_limit_s is not None else None)  # holds in model calls
         self._prefetch = self._make_prefetch()
         try:
             for step in range(1, s.max_steps + 1):
-                if s.time_limit_s is not None and time.monotonic() - t0 > s.time_limit_s:
+                if s.time_limit_s is not None and time.monotonic() - t0 - self._user_wait_s > s.time_limit_s:
                     raise _End("time_limit", f"the wall-clock limit of {s.time_limit_s:.0f} s was reached")
                 if current is None:
                     current = self._screenshot()
@@ -286,10 +298,11 @@ class Agent:
         writer.write_summary(run_summary(
             instruction, outcome, completed, self._steps, started, duration, self._usage, self._cost,
             getattr(self.planner, "name", type(self.planner).__name__), s.device_name or type(self.device).__name__,
-            error))
+            error, self._needs_user if outcome == NEEDS_USER else None))
         if s.on_finish is not None:
             _finish(s.on_finish, writer.dir)
-        return RunResult(outcome, completed, self._steps, writer.dir, self._usage, self._cost, duration, error, exc_kept)
+        return RunResult(outcome, completed, self._steps, writer.dir, self._usage, self._cost, duration, error, exc_kept,
+                         self._needs_user if outcome == NEEDS_USER else None)
 
     # --- one step: plan, ground, act, reflect, record ------------------------------------------------
 
@@ -324,7 +337,21 @@ class Agent:
             raise end("loop", f"loop: {op} was chosen {s.loop_threshold} times on the same screen; stopped")
         detector.record(op, ctx.screenshot)
 
-        # 3. Stop: the completion check
+        # 3. Ask User, Take Over: the person behind the run answers (or no one can: needs_user)
+        if isinstance(op, USER_OPERATIONS):
+            answer = self.ask_user(step, op)
+            if answer is None:
+                finish()
+                raise _End(NEEDS_USER, None)
+            after = ctx.screenshot
+            if not isinstance(op, AskUser):  # the person used the phone: look at it again
+                after = self._screenshot()
+                self._parse_ahead(after, undo_last=not self._perceived)
+            return finish("dry_run" if s.dry_run else None,
+                          HistoryEntry(ctx.step, op, answer_outcome(self._request(op, ctx.step), answer), plan.thought),
+                          after=after)
+
+        # 4. Stop: the completion check
         if isinstance(op, Stop):
             if not s.completion_check or s.dry_run:
                 return finish("completed" if not s.dry_run else "dry_run", HistoryEntry(ctx.step, op, "stopped", plan.thought))
@@ -337,7 +364,7 @@ class Agent:
             return finish(None, HistoryEntry(ctx.step, op, "not complete yet: " + (comp.reason or "continue")),
                           [fb], after=ctx.screenshot)
 
-        # 4. ground
+        # 5. ground
         gesture, grounding_fb = self.ground(op, step)
         rec.gesture = gesture
         boxes = [c.box for c in rec.grounding.candidates] if rec.grounding is not None else []
@@ -350,7 +377,7 @@ class Agent:
                           HistoryEntry(ctx.step, op, f"{NOT_CARRIED_OUT}: nothing matched", plan.thought),
                           [grounding_fb], after=ctx.screenshot)
 
-        # 5. safety
+        # 6. safety
         point = gesture_point(gesture) if not isinstance(gesture, Swipe) else None
         where = f" at ({point[0]}, {point[1]})" if point is not None else ""
         grounding = rec.grounding.to_dict() if rec.grounding is not None else None
@@ -364,7 +391,7 @@ class Agent:
         if s.dry_run:
             return finish("dry_run", HistoryEntry(ctx.step, op, "dry run: not carried out", plan.thought))
 
-        # 6. act, and wait until the screen is still
+        # 7. act, and wait until the screen is still
         t = time.monotonic()
         try:
             after = self.act(gesture, ctx.screenshot)
@@ -378,7 +405,7 @@ class Agent:
         if self._prefetch is not None and prepare is not None:
             self._prefetch.aside(lambda: _quietly(prepare, after, s.image_max_side, s.jpeg_quality))
 
-        # 7. reflect
+        # 8. reflect
         feedback, outcome_text = self.reflect(step, op, plan.thought, after, where)
         return finish(None, HistoryEntry(ctx.step, op, outcome_text, plan.thought), feedback, after=after)
 
@@ -407,6 +434,35 @@ class Agent:
             rec.model.parse_errors = plan.parse_errors
         rec.observation, rec.thought, rec.action, rec.operation = plan.observation, plan.thought, str(op), op
         return plan
+
+    @staticmethod
+    def _request(op: Operation, step: int) -> UserRequest:
+        return UserRequest("question" if isinstance(op, AskUser) else "take_over", op.words(), step)
+
+    _needs_user: UserRequest | None = None
+    _user_wait_s = 0.0
+    _t0 = 0.0
+
+    def ask_user(self, step: StepRun, op: Operation) -> str | None:
+        """Ask the person behind the run (``settings.ask``) and record the request and the answer
+        (``StepRecord.user``). Returns the answer, or None when no one can answer (the run ends
+        ``needs_user``; the request goes into the summary). The wait does not count towards the
+        run's time limit, nor towards the model calls' end of the run."""
+        s = self.settings
+        req = self._request(op, step.ctx.step)
+        answer: str | None = None
+        t = time.monotonic()
+        if s.ask is not None:  # a planner without the parser (the oracle) may name it anyway
+            answer = s.ask(req)
+        waited = time.monotonic() - t
+        self._user_wait_s += waited
+        if s.time_limit_s is not None:
+            set_run_end(self._t0 + s.time_limit_s + self._user_wait_s)  # the run's token restores it at the end
+        step.rec.user = UserRecord(req.kind, req.text, answer if isinstance(answer, str) else None, waited)
+        if not isinstance(answer, str):
+            self._needs_user = req
+            return None
+        return answer
 
     def check_completion(self, step: StepRun) -> Completion:
         """After Stop: ask whether the instruction is complete; record the answer."""

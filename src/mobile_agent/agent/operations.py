@@ -2,7 +2,8 @@
 
 ``Open App (name)``, ``Click Text (text)``, ``Click Icon (description, position)``, ``Long Press
 (text or icon description, position)``, ``Type (text)``, ``Page Up`` / ``Page Down``, ``Back``,
-``Exit`` (to the home screen), ``Wait`` (for a loading screen), ``Stop``.
+``Exit`` (to the home screen), ``Wait`` (for a loading screen), ``Ask User (question)``, ``Take Over
+(reason)`` (the last two only where the run can reach a person: ``needs = "user"``), ``Stop``.
 
 Each class carries what the rest of the system needs to know about it:
 
@@ -257,6 +258,44 @@ class Wait(_Op):
 
 
 @dataclass(frozen=True)
+class AskUser(_Op):
+    """Ask the user something only they know; the answer comes back into the history as their words.
+    Offered only where the run can reach a person (``needs = "user"``: the run's ``ask`` callback)."""
+
+    question: str
+    op = "Ask User"
+    help = ("ask the user a question when the instruction leaves out something only they know (which of "
+            "two contacts, which size, a code sent to them). Their answer comes back in the history. Never "
+            "ask what the screen shows, and ask once.")
+    pattern = r"ask[\s_-]*(?:the\s+)?(?:user|human|person)"
+    chinese = ("询问用户", "询问")
+    json_names = ("ask_user", "ask", "ask_human", "question")
+    needs = "user"
+
+
+@dataclass(frozen=True)
+class TakeOver(_Op):
+    """Hand the phone to the user for something only they may do (log in, a captcha, a payment);
+    when they say they are done the agent looks at the screen again."""
+
+    reason: str
+    op = "Take Over"
+    help = ("hand the phone to the user for what only they may do (log in, a captcha, a payment), "
+            "saying what. When they say they are done you see the screen again.")
+    pattern = r"take[\s_-]*over|hand[\s_-]*over"
+    chinese = ("请求接管", "接管")
+    json_names = ("take_over", "takeover", "hand_over", "call_user")
+    needs = "user"
+
+
+#: The operations that wait for a person (offered only where the run has an ``ask`` callback).
+USER_OPERATIONS: tuple[type, ...] = (AskUser, TakeOver)
+
+#: What the run itself declares beside the device's capabilities when a person can be reached.
+USER = "user"
+
+
+@dataclass(frozen=True)
 class Stop(_Op):
     """The instruction is complete."""
 
@@ -267,18 +306,20 @@ class Stop(_Op):
     json_names = ("stop", "finish", "done", "complete")
 
 
-Operation = Union[OpenApp, ClickText, ClickIcon, LongPress, Type, PageUp, PageDown, Back, Exit, Wait, Stop]
+Operation = Union[OpenApp, ClickText, ClickIcon, LongPress, Type, PageUp, PageDown, Back, Exit, Wait, AskUser,
+                  TakeOver, Stop]
 
 #: Every operation, in the order of the grammar and the prompt.
 OPERATION_TYPES: tuple[type, ...] = (OpenApp, ClickText, ClickIcon, LongPress, Type, PageUp, PageDown, Back,
-                                     Exit, Wait, Stop)
+                                     Exit, Wait, AskUser, TakeOver, Stop)
 
 #: The operations of the original Mobile-Agent, which every device supports.
 BASIC_OPERATIONS: tuple[type, ...] = tuple(t for t in OPERATION_TYPES if t.needs is None)
 
 
 def supported(capabilities: frozenset[str] | set[str] | None) -> tuple[type, ...]:
-    """The operations a device with ``capabilities`` can carry out (all of them for None)."""
+    """The operations a device with ``capabilities`` can carry out (all of them for None). Ask User
+    and Take Over need ``"user"``, which the run adds where it can reach a person."""
     if capabilities is None:
         return OPERATION_TYPES
     return tuple(t for t in OPERATION_TYPES if t.needs is None or t.needs in capabilities)

@@ -125,6 +125,9 @@ def parse_reply(reply: str, operations: Sequence[type] = OPERATION_TYPES) -> Par
 
 def _offered(op: Operation, operations: Sequence[type]) -> Operation:
     if type(op) not in operations:
+        if op.needs == "user":
+            raise ParseError(f"{op.op} is not available in this run: no person can answer; decide from the screen "
+                             "and the instruction, or Stop")
         raise ParseError(f"{op.op} is not available on this device")
     return op
 

@@ -234,6 +234,27 @@ class CompletionRecord:
 
 
 @dataclass
+class UserRecord:
+    """A step that asked a person (Ask User, Take Over): the request's ``kind`` (``question`` or
+    ``take_over``), its ``text`` (the model's question or reason), the person's ``answer`` in their
+    words (None when no one could answer: the run ended ``needs_user``) and how long they took."""
+
+    kind: str
+    text: str
+    answer: str | None = None
+    waited_s: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text, "answer": self.answer, "waited_s": round(self.waited_s, 3)}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> UserRecord:
+        answer = d.get("answer")
+        return cls(str(d.get("kind") or "question"), str(d.get("text") or ""),
+                   answer if isinstance(answer, str) else None, float(d.get("waited_s") or 0.0))
+
+
+@dataclass
 class Timings:
     perception_s: float = 0.0
     model_s: float = 0.0
@@ -290,6 +311,7 @@ class StepRecord:
     completion: CompletionRecord | None = None
     calls: list[CallRecord] = field(default_factory=list)
     multi: MultiRecord | None = None
+    user: UserRecord | None = None
 
     @property
     def mode(self) -> str:
@@ -300,7 +322,9 @@ class StepRecord:
         """True when the step did something to the phone (or was a Stop) without an error."""
         from mobile_agent.agent.operations import Stop
 
-        return self.error is None and (not isinstance(self.gesture, NoGesture) or isinstance(self.operation, Stop))
+        answered = self.user is not None and self.user.answer is not None  # Ask User, Take Over
+        return self.error is None and (not isinstance(self.gesture, NoGesture) or isinstance(self.operation, Stop)
+                                       or answered)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form of one line of ``steps.jsonl``."""
@@ -313,6 +337,8 @@ class StepRecord:
             "gesture": self.gesture.to_dict(), "reflection": self.reflection.to_dict(),
             "timings": self.timings.to_dict(), "error": self.error,
         }
+        if self.user is not None:  # a step that asked a person (lines of steps that did not lack it)
+            d["user"] = self.user.to_dict()
         if self.multi is not None:
             return store_replies_once(self._multi_dict(d))
         if self.completion is not None:
@@ -361,6 +387,7 @@ class StepRecord:
                 completion=CompletionRecord.from_dict(d["completion"]) if d.get("completion") else None,
                 calls=[CallRecord.from_dict(c) for c in d.get("calls") or []],
                 multi=MultiRecord.from_dict(d) if d.get("mode") == "multi" else None,
+                user=UserRecord.from_dict(d["user"]) if isinstance(d.get("user"), dict) else None,
             )
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"step record {d.get('step')!r} is malformed: {type(exc).__name__}: {exc}") from None

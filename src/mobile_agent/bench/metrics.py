@@ -154,11 +154,11 @@ class ProgressTracker:
     """Watches a simulated phone during a run: after each step it refreshes the probe and notes the
     milestone reached and whether the success check holds."""
 
-    def __init__(self, task: "Task", phone: Any) -> None:
+    def __init__(self, task: "Task", phone: Any, user: Any = None) -> None:
         from mobile_agent.bench.task import Probe
 
         self.task = task
-        self.probe = Probe(phone)
+        self.probe = Probe(phone, user)
         self.outcomes: list[StepOutcome] = []
 
     def success(self) -> bool:

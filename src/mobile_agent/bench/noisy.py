@@ -17,6 +17,9 @@ What it does, step by step:
 - A wrong step before a reference step now and then, followed by the step that undoes it: another
   app opened before an Open App (then Exit), or a Page Down on a screen (then Page Up) where the
   plan has not scrolled yet.
+- The ask tier (a task with a person to ask): a question in other words now and then ("Could you
+  tell me: ..."), and now and then a needless question before a step ("Should I go on?"), which the
+  simulated user cannot answer: it costs a step and shows in the question counts.
 - When a step in other words could not be carried out (perception found nothing) or changed
   nothing, it says the reference step in its exact words, as a model would after that feedback;
   when a step in the exact words is not found, it gives up with Stop. A tap that a wrong position
@@ -38,7 +41,7 @@ from PIL import Image
 
 from mobile_agent.agent.loop import NOT_CARRIED_OUT
 from mobile_agent.agent.operations import (
-    ClickIcon, ClickText, Exit, OpenApp, Operation, PageDown, PageUp, Stop, Type, Wait,
+    USER_OPERATIONS, AskUser, ClickIcon, ClickText, Exit, OpenApp, Operation, PageDown, PageUp, Stop, Type, Wait,
 )
 from mobile_agent.agent.planner import BasePlanner, Choice, Plan, PlanContext
 from mobile_agent.bench.oracle import MAX_WAITS, looks_before, pick_candidate, screen_loading
@@ -68,6 +71,13 @@ class NoiseRates:
     icon: float = 0.6
     wrong_position: float = 0.1
     wrong_step: float = 0.12
+    question: float = 0.5  # a question in other words (the ask tier)
+    needless_question: float = 0.1  # a question no one needed, before a step (the ask tier)
+
+
+#: What a needless question says, and how a question may be reworded.
+NEEDLESS_QUESTIONS = ("Should I go on?", "Is this the right screen?", "Do you want me to continue?")
+QUESTION_FORMS = ("Could you tell me: {q}", "Quick question: {q}", "{lower}")
 
 
 @dataclass
@@ -106,6 +116,9 @@ class NoisyPlanner(BasePlanner):
         self.retried: set[int] = set()
         self.gave_up: str | None = None
         self.log = NoiseLog()
+        from mobile_agent.bench.user import asks_user
+
+        self._asks = asks_user(task)  # the ask tier: questions in other words, needless ones (no draw elsewhere)
 
     # -- phrasing ---------------------------------------------------------------------------------
     def _chance(self, p: float) -> bool:
@@ -118,6 +131,9 @@ class NoisyPlanner(BasePlanner):
             return OpenApp(op.name.lower())
         if isinstance(op, ClickText) and self._chance(r.text):
             return ClickText(self._text_variant(op.text))
+        if isinstance(op, AskUser) and self._chance(r.question):
+            q = op.question
+            return AskUser(self.rng.choice(QUESTION_FORMS).format(q=q, lower=q[:1].lower() + q[1:]))
         if isinstance(op, ClickIcon):
             desc, pos = op.description, op.position
             words = ICON_WORDS.get(desc.lower())
@@ -179,6 +195,9 @@ class NoisyPlanner(BasePlanner):
         if isinstance(ref, Stop):
             return _Queued(ref, i)
         wrong = self._wrong_step(i)
+        if not wrong and self._asks and not isinstance(ref, USER_OPERATIONS) and self._chance(
+                self.rates.needless_question):
+            wrong = [_Queued(AskUser(self.rng.choice(NEEDLESS_QUESTIONS)), why="a needless question")]
         said = self.phrase(ref)
         item = _Queued(said, i, exact=said == ref, why="" if said == ref else f"said {said} for {ref}")
         if wrong:

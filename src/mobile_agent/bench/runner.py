@@ -172,8 +172,12 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
     from mobile_agent.agent import Agent, AgentSettings
     from mobile_agent.report import write_report
 
+    from mobile_agent.bench.user import SimulatedUser, asks_user
+
     phone = device if device is not None else task.make_phone()
-    tracker = ProgressTracker(task, phone) if config.is_sim and judge is None else None
+    # the ask tier: the simulated user answers from the task's hidden facts (the other tiers offer no one to ask)
+    user = SimulatedUser(task, phone) if config.is_sim and asks_user(task) else None
+    tracker = ProgressTracker(task, phone, user) if config.is_sim and judge is None else None
     records: dict[int, StepRecord] = {}
 
     def on_step(step: StepRecord | dict[str, Any]) -> None:
@@ -186,7 +190,8 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
                              settle_timeout_s=1.0, reflect=config.reflect, on_finish=write_report,
                              device_name=config.device, on_step=on_step, perception_mode=config.perception,
                              save_annotated=False,  # the pages draw the gesture over the screenshot themselves
-                             overwrite=True)  # a task run again (not --resume) replaces its earlier trajectory
+                             overwrite=True,  # a task run again (not --resume) replaces its earlier trajectory
+                             ask=user)
     instruction = task.instruction if config.is_sim else task.real_instruction
     traj = trajectory_dir(out_dir, cid, task.key)
     if config.mode == "multi":
@@ -213,6 +218,8 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
         detail["oracle_gave_up"] = planner.gave_up
     if getattr(planner, "log", None) is not None:
         detail["noise"] = planner.log.entries
+    if user is not None:
+        detail["questions"] = user.counts()
     if tracker is not None:
         m = tracker.metrics()
         detail["steps"] = [asdict(j) for j in m.judged]

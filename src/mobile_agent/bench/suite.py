@@ -9,11 +9,12 @@ from mobile_agent.errors import ConfigError
 
 #: The tiers of the benchmark: the paper's 33 tasks (the default), the same on a phone that gets in
 #: the way (permission dialogs, ad banners, the notification shade), and longer multi-app tasks.
-SUITES = ("mobile-eval", "mobile-eval-disturbed", "mobile-eval-long")
+SUITES = ("mobile-eval", "mobile-eval-disturbed", "mobile-eval-long", "mobile-eval-ask")
 SUITE_TITLES = {
     "mobile-eval": "the paper's 33 tasks (Mobile-Eval)",
     "mobile-eval-disturbed": "the 33 with permission dialogs, ad banners and a notification shade opened by mistake",
     "mobile-eval-long": "long multi-app tasks in the style of Mobile-Agent-E",
+    "mobile-eval-ask": "tasks that need the user: a fact only they know, a one-time code, a sign-in by hand",
 }
 
 
@@ -28,6 +29,10 @@ def suite_defs(suite: str = "mobile-eval") -> list[TaskDef]:
         from mobile_agent.bench.mobile_eval.long import task_defs as long_tasks
 
         return long_tasks()
+    if suite == "mobile-eval-ask":
+        from mobile_agent.bench.mobile_eval.ask import task_defs as ask_tasks
+
+        return ask_tasks()
     from mobile_agent.bench.mobile_eval import task_defs
 
     return task_defs()

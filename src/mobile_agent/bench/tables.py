@@ -88,3 +88,38 @@ def summary_json(rows: Sequence[ResultRow], config: dict[str, Any], extra: dict[
         "tasks": [r.as_dict() for r in rows],
         **(extra or {}),
     }
+
+
+def question_summary(rows: Sequence[ResultRow]) -> dict[str, Any] | None:
+    """The ask tier's question counts (each run's ``detail.questions``): per task the requests the
+    agent made of the simulated user (``asked``: questions and take-overs), those answered from a
+    hidden fact or carried out (``answered``), those the reference plan makes (``needed``); in all,
+    their sums, the means per run, and ``extra`` (asked beyond what was needed: a cost). None
+    when no run could ask."""
+    per = [(r, (r.detail or {}).get("questions")) for r in rows]
+    per = [(r, q) for r, q in per if isinstance(q, dict)]
+    if not per:
+        return None
+    tasks = [{"task": r.task_key, "asked": int(q.get("asked") or 0), "answered": int(q.get("answered") or 0),
+              "needed": int(q.get("needed") or 0), "success": bool(r.success)} for r, q in per]
+    n = len(tasks)
+    total = {k: sum(t[k] for t in tasks) for k in ("asked", "answered", "needed")}
+    return {"runs": n, **total, "asked_per_run": total["asked"] / n, "needed_per_run": total["needed"] / n,
+            "extra": sum(max(0, t["asked"] - t["needed"]) for t in tasks), "tasks": tasks}
+
+
+def render_questions(summary: dict[str, Any]):
+    """A rich Table of :func:`question_summary`: one row per run, then the totals."""
+    from rich.table import Table
+    from rich.text import Text
+
+    t = Table(title="Questions to the user (asked, answered from the task's facts, needed by the reference plan)")
+    for col in ("task", "asked", "answered", "needed", "SU"):
+        t.add_column(col, justify="left" if col == "task" else "right")
+    for r in summary["tasks"]:
+        t.add_row(Text(r["task"]), str(r["asked"]), str(r["answered"]), str(r["needed"]), "1" if r["success"] else "0")
+    t.add_row(Text("All"), str(summary["asked"]), str(summary["answered"]), str(summary["needed"]),
+              f"{sum(r['success'] for r in summary['tasks'])}/{summary['runs']}")
+    t.caption = (f"{summary['asked_per_run']:.2f} asked and {summary['needed_per_run']:.2f} needed per run; "
+                 f"{summary['extra']} asked beyond what was needed")
+    return t

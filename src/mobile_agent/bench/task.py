@@ -23,10 +23,15 @@ if TYPE_CHECKING:
 class Probe:
     """A read-only view of a simulated phone for success checks and milestones."""
 
-    def __init__(self, phone: "SimPhone") -> None:
+    def __init__(self, phone: "SimPhone", user: Any = None) -> None:
         self.phone = phone
+        self.user = user  # the simulated user of the ask tier (bench/user.py), or None
         self._labels: list[str] | None = None
         self.visits: list[tuple[str | None, str]] = []
+
+    def told(self, fact: str) -> bool:
+        """The simulated user told the agent ``fact`` (or, for ``"take_over"``, took the phone over)."""
+        return self.user is not None and fact in self.user.told
 
     def refresh(self) -> None:
         """Forget cached labels (the screen changed) and note where the phone now is."""
@@ -151,6 +156,12 @@ class Task:
     setup: Callable[["SimPhone"], None] | None = None
     description: str = ""
     disturbances: tuple[str, ...] = ()  # of the simulated phone (the "disturbed" suite)
+    # The ask tier: what only the user knows (bench/user.py Fact), what the user does on a Take Over
+    # (sets the phone's state), and whether a person may be asked at all (a task whose instruction
+    # says everything is asked nothing, but can be).
+    facts: tuple[Any, ...] = ()
+    take_over: Callable[["SimPhone"], None] | None = None
+    asks: bool = False
 
     @property
     def app(self) -> str:

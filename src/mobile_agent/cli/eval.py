@@ -24,7 +24,8 @@ def register(app: typer.Typer) -> None:
     def eval_cmd(
         suite: str = typer.Option("mobile-eval", "--suite", help="Tier: mobile-eval (the paper's 33), "
                                    "mobile-eval-disturbed (the 33 with disturbances on), mobile-eval-long "
-                                   "(long multi-app tasks)."),
+                                   "(long multi-app tasks), mobile-eval-ask (tasks that need the user: a "
+                                   "simulated user answers)."),
         planner: str = typer.Option("oracle", "--planner", help="oracle (reference plans through perception, "
                                     "offline), noisy (the reference plans phrased as models phrase them, seeded, "
                                     "offline), model (a chat model), or scripted (replies from --replies FILE)."),
@@ -129,7 +130,9 @@ def _evaluate(config, selected, out: Path, workers: int, resume: bool, json_path
               retries: int = 1) -> int:
     """Run the selection with the folder locked, print the tables, write results.json and the report;
     returns the exit status."""
-    from mobile_agent.bench.tables import LEGEND, app_table, render, summary_json, tier_table
+    from mobile_agent.bench.tables import (
+        LEGEND, app_table, question_summary, render, render_questions, summary_json, tier_table,
+    )
 
     judge = dev = None
     ray_options = None
@@ -160,6 +163,9 @@ def _evaluate(config, selected, out: Path, workers: int, resume: bool, json_path
     console.print(render("Mobile-Eval by instruction", tier_table(rows)))
     console.print(render("Mobile-Eval by app", app_table(rows)))
     console.print(LEGEND, highlight=False, style="dim")
+    questions = question_summary(rows)
+    if questions is not None:  # the ask tier: how often the agent asked, against how often it had to
+        console.print(render_questions(questions))
     for r in rows:
         if not r.success:
             why = r.detail.get("first_wrong") or r.detail.get("oracle_gave_up") or r.error or r.outcome
@@ -171,6 +177,7 @@ def _evaluate(config, selected, out: Path, workers: int, resume: bool, json_path
         "timing": timing,
         "skipped": run.skipped, "not_run": run.failed, "environment_failures": run.environment,
         "crashed": run.crashed, "interrupted": run.interrupted, "database": str(out / "results.sqlite"),
+        **({"questions": questions} if questions is not None else {}),
     })
     text = json.dumps(data, indent=2, default=str)
     not_written: list[str] = []  # a full disk or a read-only folder: said at the end, exit 1; the database keeps all

@@ -32,9 +32,12 @@ def mcp_cmd(
     ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
     seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone (sim only)."),
     dark: bool = typer.Option(False, "--dark", help="Dark theme (sim only)."),
+    no_ask: bool = typer.Option(False, "--no-ask", help="run_instruction's agent never asks the user (no Ask User "
+                                "or Take Over; by default its question comes back to the client, answer_user "
+                                "answers it)."),
 ) -> None:
     """Serve phones as MCP tools (screenshot, screen_elements, taps by text, icon, element or point,
-    type_text, swipe, keys, apps, open_url, run_instruction with --model) to an MCP client: Claude
+    type_text, swipe, keys, apps, open_url, run_instruction and answer_user with --model) to an MCP client: Claude
     Desktop, Cursor, or any agent. Ends on EOF (stdio) or Ctrl-C."""
     import threading
 
@@ -57,7 +60,8 @@ def mcp_cmd(
         is_sim = spec.partition(":")[0] == "sim"
         phone = open_device(spec, **({"seed": seed, "dark": dark} if is_sim else {}))
         options = ToolOptions(confirm=confirm, allowed_apps=tuple(allow_app or ()), tree=tree, model=model,
-                              base_url=base_url, api_key_env=api_key_env, runs_dir=runs, device_name=spec)
+                              base_url=base_url, api_key_env=api_key_env, runs_dir=runs, device_name=spec,
+                              ask=not no_ask)
         phones[name] = PhoneTools(phone, perception, options, name=name, lock=lock)
     server = build_server(phones)
     try:

@@ -18,6 +18,9 @@ from mobile_agent.fsutil import FolderLock
 
 console = Console()
 
+#: The exit status of a run that needed a person and could reach none (outcome ``needs_user``).
+EXIT_NEEDS_USER = 3
+
 MODEL_NEEDED = ("run needs a model to plan the steps: --model gpt-4o (key in OPENAI_API_KEY), --model "
                 "claude-sonnet-4-5 (ANTHROPIC_API_KEY), a local server (--model llava --base-url "
                 "http://localhost:11434/v1), or offline, with no key: --model scripted:FILE, replies from a file "
@@ -56,6 +59,8 @@ def _step_line(step: StepRecord | dict[str, Any]) -> str:
     subgoal = rec.multi.subgoal if rec.multi is not None else None
     if not isinstance(rec.gesture, NoGesture):
         where = rec.gesture.describe()
+    elif rec.user is not None:
+        where = "answered" if rec.user.answer is not None else "no answer"
     elif rec.completion is not None:
         where = "confirmed complete" if rec.completion.complete else "not complete yet"
     else:
@@ -72,8 +77,32 @@ def _step_line(step: StepRecord | dict[str, Any]) -> str:
     elif rec.grounding is not None and rec.grounding.status != "found":
         extra = f"  [yellow]{escape(str(rec.grounding.status))}: not carried out[/yellow]"
     goal = f"  [dim]({escape(str(subgoal))})[/dim]" if subgoal else ""  # multi mode: the manager's subgoal
-    return (f"[bold]step {rec.step:>2}[/bold]  {escape(f'{action}  {where}')}  {rec.timings.total_s:.1f} s  "
+    from mobile_agent.agent.user import printable
+
+    return (f"[bold]step {rec.step:>2}[/bold]  {escape(printable(f'{action}  {where}'))}  {rec.timings.total_s:.1f} s  "
             f"{tokens} tok{extra}{goal}")
+
+
+def terminal_ask(req: Any) -> str | None:
+    """Ask the person at the terminal (Ask User, Take Over): the model's text shown escaped (no
+    markup, no control characters), the answer read from standard input. Without a terminal on
+    standard input, or at the end of input, None: the run ends ``needs_user``."""
+    import sys
+
+    from mobile_agent.agent.user import printable
+
+    shown = escape(printable(req.prompt()))
+    if not sys.stdin or not sys.stdin.isatty():
+        console.print(f"[yellow]needs the user[/yellow] {shown}: standard input is not a terminal, so no one can "
+                      "answer", highlight=False, soft_wrap=True)
+        return None
+    console.print(f"[bold yellow]?[/bold yellow] {shown}", highlight=False, soft_wrap=True)
+    what = "Press Enter when you are done (or say what you did)" if req.kind == "take_over" else "Your answer"
+    try:
+        return input(f"{what}: ")  # Ctrl-C stays an interrupt (the run ends interrupted), not a missing answer
+    except EOFError:  # end of input, Ctrl-D
+        console.print("[yellow]no answer[/yellow] (end of input)", highlight=False)
+        return None
 
 
 def register(app: typer.Typer) -> None:
@@ -124,10 +153,16 @@ def register(app: typer.Typer) -> None:
                                  "(a manager that plans and re-plans, an executor, a verifier, notes across apps)."),
         executor_model: Optional[str] = typer.Option(None, "--executor-model", help="--mode multi: the executor's "
                                                      "model (e.g. a cheaper one; default: --model)."),
+        no_ask: bool = typer.Option(False, "--no-ask", help="Offer the model no Ask User or Take Over: it never "
+                                    "waits for a person (by default it may ask at the terminal, or in the live "
+                                    "view's answer box with --live; with no terminal the run ends needs_user, "
+                                    "exit 3)."),
     ) -> None:
         """Carry out INSTRUCTION on a phone with a model that plans each step.
 
-        Exit 0 when it was completed and confirmed, 1 otherwise, 2 on a usage or configuration error.
+        Exit 0 when it was completed and confirmed, 1 otherwise, 2 on a usage or configuration error, 3
+        when the agent asked the user something and no one could answer (no terminal): the question is
+        in summary.json (needs_user).
         Offline, with no key: --model scripted:FILE plays the replies in FILE (separated by lines holding
         only ---)."""
         from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
@@ -184,6 +219,7 @@ def register(app: typer.Typer) -> None:
         print_step = lambda rec: console.print(_step_line(rec), highlight=False, soft_wrap=True)  # noqa: E731
         view = None
         on_step = print_step
+        person: Any = None if no_ask else terminal_ask
         if live:
             from mobile_agent.report.live import LiveView
 
@@ -196,12 +232,23 @@ def register(app: typer.Typer) -> None:
                 print_step(rec)
                 follow(rec)
 
+            def page_ask(req: Any) -> str | None:
+                """With --live the person answers in the page's answer box (the terminal says so)."""
+                from mobile_agent.agent.user import printable
+
+                console.print(f"[bold yellow]?[/bold yellow] {escape(printable(req.prompt()))}" + escape(
+                    f"  (answer in the live view: {view.url})"), highlight=False, soft_wrap=True)
+                return view.ask(req)
+
+            if not no_ask:
+                person = page_ask
+
         settings = AgentSettings(
             max_steps=max_steps, time_limit_s=time_limit, image_max_side=max_side, jpeg_quality=jpeg_quality,
             history_screens=history_screens, confirm=ask if confirm else None, dry_run=dry_run, reflect=reflect,
             risk_rules=load_rules(confirm_words) if confirm else None,
             completion_check=not no_completion_check, device_name=device, perception_mode=perception_mode,
-            on_step=on_step, on_finish=write_report, overwrite=overwrite,
+            on_step=on_step, on_finish=write_report, overwrite=overwrite, ask=person,
         )
         if mode == "multi":
             from mobile_agent.agent.multi import MultiAgent
@@ -243,6 +290,13 @@ def register(app: typer.Typer) -> None:
                 f"trajectory: {result.out_dir}"), highlight=False)
         if result.error:
             console.print(f"[red]{escape(result.error)}[/red]", highlight=False)
+        if result.needs_user is not None:
+            from mobile_agent.agent.user import printable
+
+            console.print(f"[yellow]{escape(printable(result.needs_user.prompt()))}[/yellow]" + escape(
+                " (no one could answer; it is in summary.json: run again at a terminal, or with the answer in the "
+                "instruction)"), highlight=False, soft_wrap=True)
+            raise typer.Exit(EXIT_NEEDS_USER)
         if isinstance(result.exception, ConfigError):
             raise result.exception
         raise typer.Exit(0 if result.completed else 1)

@@ -40,6 +40,8 @@ tree, text lines, icons), each with a number and a box in screen pixels. Then ac
 Taps on what may send, pay, delete, install or sign out, and Enter, are refused until the call says
 confirm=true: ask the user first. With several devices, `list_devices` names them and every tool
 takes `device`.
+`run_instruction` (with a model) may return outcome needs_user with a question: ask the user and
+pass their words to `answer_user`.
 """
 RUN_INSTRUCTION_LINE = "`run_instruction` hands a whole task to the phone agent and its own model.\n"
 
@@ -128,14 +130,26 @@ class Front(TypedDict):
     home: bool
 
 
-class RunOutcome(TypedDict):
-    outcome: str
-    completed: bool
+class Question(TypedDict):
+    kind: Literal["question", "take_over"]
+    text: str
+    step: int
+
+
+class RunOutcome(TypedDict, total=False):
+    """How a run ended (``outcome`` completed, step_limit...), or, with outcome ``needs_user``, the
+    question it waits on (``question``, ``run_id`` for answer_user, ``next``)."""
+
+    outcome: Required[str]
+    completed: Required[bool]
     steps: int
     run_folder: str
     duration_s: float
     tokens: int
     error: str | None
+    run_id: str
+    question: Question
+    next: str
 
 
 def describe(fn: Callable[..., Any]) -> str:
@@ -469,8 +483,23 @@ def build_server(tools: PhoneTools | Mapping[str, PhoneTools], name: str = "mobi
             """Hand a whole task to the phone agent, which plans each step with its own model (set
             when the server started), grounds it and checks the result. Returns the outcome
             (completed, step_limit, loop, interrupted, error...) and the run folder with the
-            trajectory and its HTML report. Takes as long as the run does."""
+            trajectory and its HTML report. Takes as long as the run does. When the agent needs the
+            user (a question only they can answer, or a sign-in to do by hand), it returns outcome
+            needs_user with the question and a run_id: ask the user, then call answer_user."""
             return on(device, "run_instruction", instruction, max_steps, allow_risky)
+
+        @tool(risky)
+        def answer_user(run_id: Annotated[str, Field(max_length=MAX_NAME_CHARS, description=(
+                            "The run_id of the run_instruction answer that asked (outcome needs_user)."))],
+                        answer: Annotated[str, Field(max_length=MAX_INSTRUCTION_CHARS, description=(
+                            "The user's answer in their words (for a take-over: done, once they did it on "
+                            "the phone)."))] = "",
+                        give_up: Annotated[bool, Field(description=(
+                            "The user will not answer: the run ends needs_user."))] = False,
+                        device: DeviceArg = None) -> Annotated[CallToolResult, RunOutcome]:
+            """Answer the question of a run_instruction run that is waiting for the user, and let it
+            go on. Returns as run_instruction does: how the run ended, or its next question."""
+            return on(device, "answer_user", run_id, answer, give_up)
 
     return server
 

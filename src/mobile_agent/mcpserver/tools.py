@@ -124,7 +124,9 @@ class ToolOptions:
     ``allowed_apps``: when not empty, the only apps open_app and run_instruction may open.
     ``tree``: screen_elements also lists the device's ui tree nodes (where it has a tree).
     ``model``: the model spec run_instruction uses (``gpt-4o``, ``scripted:FILE``...), with
-    ``base_url`` and ``api_key_env``; ``runs_dir``: where run folders go."""
+    ``base_url`` and ``api_key_env``; ``runs_dir``: where run folders go. ``ask``: the agent of
+    run_instruction may ask the user (Ask User, Take Over): the question comes back to the client
+    as the tool's result (outcome ``needs_user``) and :meth:`PhoneTools.answer_user` answers it."""
 
     confirm: bool = True
     allowed_apps: tuple[str, ...] = ()
@@ -134,6 +136,24 @@ class ToolOptions:
     api_key_env: str | None = None
     runs_dir: Path = field(default_factory=lambda: Path("runs"))
     device_name: str = ""
+    ask: bool = True
+
+
+class _Run:
+    """A run_instruction run on its own thread, which may stop to ask the user: ``question`` is
+    the request waiting for an answer, ``result`` the run's end; ``changed`` wakes the tool call
+    waiting for either, ``answered`` the run waiting for the answer."""
+
+    def __init__(self, run_id: str) -> None:
+        self.id = run_id
+        self.question: Any = None
+        self.answer: str | None = None
+        self.result: Any = None
+        self.failure: BaseException | None = None
+        self.declined: list[str] = []
+        self.changed = threading.Event()
+        self.answered = threading.Event()
+        self.thread: threading.Thread | None = None
 
 
 class PhoneTools:
@@ -163,6 +183,8 @@ class PhoneTools:
     def has_model(self) -> bool:
         """Whether run_instruction can run (a model spec or a factory was given)."""
         return bool(self.options.model or self._chat_model_factory)
+        self._waiting: _Run | None = None  # a run_instruction run waiting for the user's answer
+        self._runs = 0
 
     # ------------------------------------------------------------------------------ looking
     def screenshot(self, max_side: int | None = None) -> Image.Image:
@@ -595,7 +617,10 @@ class PhoneTools:
     # ------------------------------------------------------------------------------ the agent
     def run_instruction(self, instruction: str, max_steps: int = 20, allow_risky: bool = False) -> dict[str, Any]:
         """Carry out ``instruction`` with the whole agent (its own model, set when the server
-        started) and return how it ended and its run folder."""
+        started) and return how it ended and its run folder. When the agent asks the user
+        something (Ask User, Take Over), the answer is ``needs_user`` with the question and a
+        ``run_id``: :meth:`answer_user` answers it and returns what comes next the same way. A new
+        run_instruction ends a run still waiting for an answer (it ends ``needs_user``)."""
         instruction = _check_text(instruction, "the instruction", MAX_INSTRUCTION_CHARS)
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or not 1 <= max_steps <= MAX_RUN_STEPS:
             raise ConfigError(f"max_steps must be a whole number in 1..{MAX_RUN_STEPS}, got {_short(max_steps)}")
@@ -603,10 +628,13 @@ class PhoneTools:
         from mobile_agent.report import write_report
 
         chat = self._chat_model()
+        self._give_up_waiting()
         planner = LLMPlanner(chat)
         if self.options.allowed_apps:
             planner = _AllowListPlanner(planner, self)
-        declined: list[str] = []
+        self._runs += 1
+        run = _Run(f"run-{self._runs}")
+        declined = run.declined
 
         def confirm(op: Any, description: str) -> bool:
             if allow_risky:
@@ -614,27 +642,107 @@ class PhoneTools:
             declined.append(description)
             return False
 
+        def ask(request: Any) -> str | None:
+            """The agent asks: the tool call waiting on this run returns the question; the run waits,
+            without the device (the client may use the phone meanwhile), for answer_user."""
+            run.question, run.answer = request, None
+            run.answered.clear()
+            run.changed.set()
+            depth = 0
+            while True:  # let go of the device while the person decides (the tools may be used meanwhile)
+                try:
+                    self._lock.release()
+                except RuntimeError:
+                    break
+                depth += 1
+            try:
+                run.answered.wait()
+            finally:
+                for _ in range(depth):
+                    self._lock.acquire()
+            return run.answer
+
         out = Path(self.options.runs_dir) / f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{_slug(instruction)}"
         n = 1
         while out.exists():
             n += 1
             out = out.with_name(f"{out.name.rsplit('~', 1)[0]}~{n}")
         settings = AgentSettings(max_steps=max_steps, confirm=confirm if self.options.confirm else None,
-                                 device_name=self.options.device_name, on_finish=write_report)
-        with self._lock:
-            result = Agent(self.device, planner, self.perception, settings).run(instruction, out)
-            self._gestures += 1
-            outside = self.front_refusal()
-            if outside is not None:  # the run ended inside an app it may not use: leave it
-                self.device.home()
-                self._settle()
+                                 device_name=self.options.device_name, on_finish=write_report,
+                                 ask=ask if self.options.ask else None)
+
+        def body() -> None:
+            try:
+                with self._lock:
+                    run.result = Agent(self.device, planner, self.perception, settings).run(instruction, out)
+                    self._gestures += 1
+                    outside = self.front_refusal()
+                    if outside is not None:  # the run ended inside an app it may not use: leave it
+                        self.device.home()
+                        self._settle()
+            except BaseException as exc:  # noqa: BLE001 - handed to the tool call, which raises it
+                run.failure = exc
+            finally:
+                run.changed.set()
+
+        run.thread = threading.Thread(target=body, name=f"mcp-{run.id}", daemon=True)
+        run.thread.start()
+        return self._next(run)
+
+    def answer_user(self, run_id: str, answer: str = "", give_up: bool = False) -> dict[str, Any]:
+        """Answer the question a run_instruction run is waiting on (the user's words, passed to the
+        agent as data), or with ``give_up`` leave it unanswered (the run ends ``needs_user``); returns
+        how the run goes on, as run_instruction does: its end, or its next question."""
+        run = self._waiting
+        if run is None or not isinstance(run_id, str) or run.id != run_id:
+            waiting = f" (the run waiting is {run.id})" if run is not None else ""
+            raise ConfigError(f"no run {run_id!r} is waiting for an answer{waiting}")
+        if not isinstance(give_up, bool):
+            raise ConfigError(f"give_up must be true or false, got {give_up!r}")
+        if not give_up:
+            answer = _check_text(answer, "the answer", MAX_INSTRUCTION_CHARS) if answer else ""
+        self._waiting = None
+        run.question = None
+        run.answer = None if give_up else answer
+        run.changed.clear()
+        run.answered.set()
+        return self._next(run)
+
+    def _next(self, run: _Run) -> dict[str, Any]:
+        """Wait until ``run`` ends or asks the user; its end, or its question with ``run_id``."""
+        run.changed.wait()
+        run.changed.clear()
+        if run.question is not None and run.result is None and run.failure is None:
+            self._waiting = run
+            q = run.question
+            what = "do it on the phone, then answer 'done'" if q.kind == "take_over" else "answer the question"
+            return {"outcome": "needs_user", "completed": False, "run_id": run.id,
+                    "question": {"kind": q.kind, "text": q.text, "step": q.step},
+                    "next": f"ask the user, then call answer_user with run_id {run.id!r} and their words ({what}); "
+                            "the agent reads them as the user's words"}
+        if run.failure is not None:
+            raise run.failure
+        result = run.result
         error = result.error
-        if declined:
-            error = (f"stopped before {declined[0]}: it looks risky; call run_instruction again with "
+        if run.declined:
+            error = (f"stopped before {run.declined[0]}: it looks risky; call run_instruction again with "
                      f"allow_risky=true if it should be carried out")
-        return {"outcome": result.outcome, "completed": result.completed, "steps": result.steps,
-                "run_folder": str(Path(result.out_dir).resolve()), "duration_s": round(result.duration_s, 2),
-                "tokens": result.usage.total_tokens, "error": error}
+        out = {"outcome": result.outcome, "completed": result.completed, "steps": result.steps,
+               "run_folder": str(Path(result.out_dir).resolve()), "duration_s": round(result.duration_s, 2),
+               "tokens": result.usage.total_tokens, "error": error}
+        if result.needs_user is not None:
+            out["question"] = result.needs_user.to_dict()
+        return out
+
+    def _give_up_waiting(self) -> None:
+        """A run still waiting for an answer ends unanswered (``needs_user``) before another starts."""
+        run, self._waiting = self._waiting, None
+        if run is None:
+            return
+        run.question, run.answer = None, None
+        run.answered.set()
+        if run.thread is not None:
+            run.thread.join()
 
     def _chat_model(self) -> Any:
         if self._chat_model_factory is not None:

@@ -406,6 +406,24 @@ def _task_link(row: TaskRow, page: Path) -> dict[str, str] | None:
     return {"href": relative_src(rep, page), "title": ""}
 
 
+def _detail(row: TaskRow) -> dict[str, Any]:
+    detail = row.extra.get("detail")
+    if isinstance(detail, str):
+        try:
+            detail = json.loads(detail)
+        except json.JSONDecodeError:
+            detail = None
+    return detail if isinstance(detail, dict) else {}
+
+
+def _questions(row: TaskRow) -> dict[str, int] | None:
+    """The ask tier's counts of a run (``detail.questions``): asked, answered, needed; None elsewhere."""
+    q = _detail(row).get("questions")
+    if not isinstance(q, dict):
+        return None
+    return {k: _as_int(q.get(k)) or 0 for k in ("asked", "answered", "needed")}
+
+
 def _why(row: TaskRow) -> str:
     """Why a run failed: its error, or the stored explanation of its first wrong step (or the oracle
     giving up). Empty for a success."""
@@ -436,13 +454,23 @@ def _task_rows(rows: list[TaskRow], page: Path) -> list[dict[str, Any]]:
         "milestones": f"{r.furthest}/{r.milestones}" if r.furthest is not None and r.milestones else "–",
         "outcome": r.outcome, "time": fmt_seconds(r.duration_s), "tokens": fmt_int(r.tokens),
         "cost": fmt_cost(r.cost_usd), "link": _task_link(r, page), "why": _why(r),
+        "questions": (lambda q: f"{q['asked']} / {q['needed']}" if q is not None else "–")(_questions(r)),
     } for r in ordered]
 
 
 def _section_view(sec: Section, index: int, page: Path) -> dict[str, Any]:
     rows = sec.rows
     total = aggregate("All", rows)
-    return {"title": sec.title, "suffix": "" if index == 0 else f"-{index + 1}", "successes": total.successes,
+    counts = [q for q in (_questions(r) for r in rows) if q is not None]
+    questions = None
+    if counts:
+        asked, needed = sum(q["asked"] for q in counts), sum(q["needed"] for q in counts)
+        questions = (f"Questions to the user: {asked} asked ({sum(q['answered'] for q in counts)} answered from "
+                     f"hidden facts or carried out) where the reference plans ask {needed}; {asked / len(counts):.2f} asked and "
+                     f"{needed / len(counts):.2f} needed per run, "
+                     f"{sum(max(0, q['asked'] - q['needed']) for q in counts)} beyond what was needed.")
+    return {"title": sec.title, "suffix": "" if index == 0 else f"-{index + 1}", "questions": questions,
+            "successes": total.successes,
             "n": total.n, "total": _agg_view(total),
             "tiers": [_agg_view(aggregate(_tier_label(t), rs)) for t, rs in _group(rows, "tier")],
             "apps": [_agg_view(aggregate(str(a), rs)) for a, rs in _group(rows, "app")],

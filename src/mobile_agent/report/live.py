@@ -11,8 +11,14 @@ Usage::
     view.close(wait_s=5.0)             # lets an open page see how the run ended first
 
 The page polls ``/api/state?from=N`` twice a second (new steps since N, the newest screenshot's
-number and what it shows, the summary once finished); screenshots are served as JPEG from
-``/screen/<n>.jpg``. A step's screen is the one it acted on (its gesture drawn on it); the screen
+number and what it shows, the summary once finished, the question waiting for an answer);
+screenshots are served as JPEG from ``/screen/<n>.jpg``.
+
+``view.ask`` is an ``AgentSettings.ask`` callback: the agent's question (Ask User) or take-over
+(Take Over) shows in the page with an answer box, and the run waits until the page posts the answer
+(``POST /api/answer`` with ``{"id": N, "answer": "..."}``, same-origin JSON only: the local server's
+Host and Origin checks apply) or the view is closed (no answer: the run ends ``needs_user``). The
+page shows the question as text, never as markup. A step's screen is the one it acted on (its gesture drawn on it); the screen
 after the last step is the final one, shown when the run ends.
 """
 
@@ -29,6 +35,9 @@ from PIL import Image
 from mobile_agent.agent.record import StepRecord
 from mobile_agent.report.htmlkit import render_static
 from mobile_agent.report.localserver import LocalServer, Response, json_response, text_response
+
+#: The longest answer the page may post (characters).
+ANSWER_MAX_CHARS = 2000
 
 
 def _jsonable(data: Any) -> Any:
@@ -62,6 +71,11 @@ class LiveView:
         self._version = 0
         self._polled = False  # a page has asked for the state at least once
         self._final_seen = threading.Event()  # a page has been told how the run ended
+        self._question: dict[str, Any] | None = None  # the request waiting for the page's answer
+        self._asked = 0  # requests so far (each question's id)
+        self._answer: str | None = None
+        self._answered = threading.Condition(self._lock)
+        self._closed = False
 
     def start(self) -> str:
         """Start serving and return the page's URL (``http://127.0.0.1:PORT/``)."""
@@ -123,6 +137,40 @@ class LiveView:
             self._summary = _jsonable(summary)
             self._version += 1
 
+    def ask(self, request: Any) -> str | None:
+        """Show ``request`` (a :class:`mobile_agent.agent.user.UserRequest`) in the page with an
+        answer box and wait for the answer posted there; None once the view is closed."""
+        with self._answered:
+            if self._closed:
+                return None
+            self._asked += 1
+            qid = self._asked
+            self._question = {"id": qid, "kind": str(request.kind), "text": str(request.text),
+                              "step": int(request.step)}
+            self._answer = None
+            self._version += 1
+            while self._answer is None and not self._closed:
+                self._answered.wait(0.5)
+            answer, self._answer, self._question = self._answer, None, None
+            self._version += 1
+            return answer
+
+    def _take_answer(self, body: bytes) -> Response:
+        try:
+            data = json.loads(body.decode("utf-8") or "null")
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            return json_response({"error": "the body is not JSON"}, 400)
+        if not isinstance(data, dict) or not isinstance(data.get("answer"), str) or not isinstance(data.get("id"), int):
+            return json_response({"error": 'send {"id": <the question\'s id>, "answer": "<text>"}'}, 400)
+        if len(data["answer"]) > ANSWER_MAX_CHARS:
+            return json_response({"error": f"an answer is at most {ANSWER_MAX_CHARS} characters"}, 400)
+        with self._answered:
+            if self._question is None or self._question["id"] != data["id"]:
+                return json_response({"error": "no question is waiting for this answer"}, 409)
+            self._answer = data["answer"]
+            self._answered.notify_all()
+        return json_response({"ok": True})
+
     def wait_seen(self, timeout: float) -> bool:
         """Wait until an open page has been told how the run ended (at most ``timeout`` seconds;
         at once when no page ever asked). True when it was."""
@@ -133,6 +181,9 @@ class LiveView:
     def close(self, wait_s: float = 0.0) -> None:
         """Stop serving and free the port, after waiting up to ``wait_s`` seconds for an open page to
         see how the run ended. Safe to call twice."""
+        with self._answered:  # a question still waiting gets no answer: the run ends needs_user
+            self._closed = True
+            self._answered.notify_all()
         if wait_s > 0:
             self.wait_seen(wait_s)
         self._server.close()
@@ -162,9 +213,12 @@ class LiveView:
                 "latest_screen": latest,
                 "latest_label": self._labels[latest] if latest is not None else None,
                 "summary": self._summary,
+                "question": dict(self._question) if self._question is not None else None,
             }
 
     def _route(self, method: str, path: str, query: dict[str, list[str]], body: bytes) -> Response:
+        if method == "POST" and path == "/api/answer":
+            return self._take_answer(body)
         if method != "GET":
             return text_response("method not allowed", 405)
         if path in ("/", "/index.html"):

@@ -23,7 +23,8 @@ from mobile_agent.report.htmlkit import (
 from mobile_agent.report.rundata import RunData, Screen, Step
 
 OUTCOME_CLASS = {"completed": "ok", "dry_run": "neutral", "interrupted": "warn", "step_limit": "bad",
-                 "time_limit": "bad", "loop": "bad", "error": "bad"}
+                 "time_limit": "bad", "loop": "bad", "error": "bad",
+                 "needs_user": "warn"}
 VERDICT_CLASS = {"as_expected": "ok", "wrong_page": "bad", "no_change": "warn"}
 
 
@@ -195,6 +196,15 @@ def _step_info(step: Step) -> dict[str, Any]:
         info["grounding"] = {"status": _text(grounding.get("status")) or "–",
                              "chosen": _text(chosen) if chosen is not None else None,
                              "message": _text(grounding.get("message")), "candidates": rows}
+    user = rec.get("user")
+    if isinstance(user, dict):  # Ask User, Take Over: the model's words and the person's, both escaped
+        answer = user.get("answer")
+        info["user"] = {"label": "Handed to the user" if user.get("kind") == "take_over" else "Asked the user",
+                        "text": _text(user.get("text")),
+                        "answer": _text(answer) if isinstance(answer, str) else None,
+                        "waited": fmt_seconds(user.get("waited_s"))}
+    else:
+        info["user"] = None
     refl = rec.get("reflection")
     if isinstance(refl, dict):
         verdict, changed, feedback = refl.get("verdict"), refl.get("changed"), refl.get("feedback")
@@ -287,6 +297,11 @@ def _summary_facts(run: RunData) -> tuple[list[dict[str, Any]], list[dict[str, A
                           "cls": "wide error", "id": "verdict-why"})
     if s.get("error"):
         facts.append({"label": "Error", "value": _text(s.get("error")), "cls": "wide error", "id": ""})
+    pending = s.get("needs_user")
+    if isinstance(pending, dict):
+        what = "hand over the phone" if pending.get("kind") == "take_over" else "an answer"
+        facts.append({"label": f"Needs the user ({what}, step {_text(pending.get('step'))})",
+                      "value": _text(pending.get("text")), "cls": "wide", "id": "needs-user"})
     return badges, facts
 
 

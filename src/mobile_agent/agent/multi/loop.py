@@ -27,7 +27,8 @@ from PIL import Image
 
 from mobile_agent.agent.loop import (Agent, AgentSettings, RunResult, StepRun, _End, _finish, run_ended,
                                      run_summary, save_final_screen, start_run)
-from mobile_agent.agent.record import CompletionRecord, MultiRecord, StepRecord, per_role
+from mobile_agent.agent.record import CompletionRecord, MultiRecord, StepRecord, UserRecord, per_role
+from mobile_agent.agent.user import ANSWER_MAX, NEEDS_USER, UserRequest, answer_outcome
 from mobile_agent.agent.risk import decide
 from mobile_agent.device.gestures import LongPress, Swipe, Tap, gesture_point
 from mobile_agent.agent.multi.cycles import CycleGuard
@@ -35,7 +36,7 @@ from mobile_agent.agent.multi.executor import Assignment, Executor
 from mobile_agent.agent.multi.manager import Manager, ManagerReply, Subgoal
 from mobile_agent.agent.multi.notes import Notes, UnknownNoteError
 from mobile_agent.agent.multi.verifier import Verifier, deterministic_check
-from mobile_agent.agent.operations import BASIC_OPERATIONS, Stop, Type
+from mobile_agent.agent.operations import BASIC_OPERATIONS, AskUser, Stop, TakeOver, Type
 from mobile_agent.agent.planner import Calls, HistoryEntry, PlanContext, PlanningError, calls_of
 from mobile_agent.agent.reflection import screen_changed
 from mobile_agent.agent.trajectory import TrajectoryWriter, draw_gesture
@@ -44,6 +45,10 @@ from mobile_agent.model.base import ChatModel, Usage
 from mobile_agent.model.deadline import reset_run_end, set_run_end
 
 log = logging.getLogger(__name__)
+
+
+class _NeedsUser(Exception):
+    """No one answered the manager's question: the step is written, then the run ends needs_user."""
 
 
 @dataclass
@@ -93,12 +98,14 @@ class MultiAgent:
         self.feedback: list[str] = []
         self.guard = CycleGuard(s.loop_threshold, self.multi.max_route_changes)
         self.plan_history: list[dict[str, Any]] = []
+        self._needs_user: UserRequest | None = None
+        self._user_wait_s, self._t0, self._answers = 0.0, t0, 0
         current: Image.Image | None = None
         outcome, error, exc_kept, completed = "step_limit", None, None, False
         deadline = set_run_end(t0 + s.time_limit_s if s.time_limit_s is not None else None)  # holds in model calls
         try:
             for step in range(1, s.max_steps + 1):
-                if s.time_limit_s is not None and time.monotonic() - t0 > s.time_limit_s:
+                if s.time_limit_s is not None and time.monotonic() - t0 - self._user_wait_s > s.time_limit_s:
                     raise _End("time_limit", f"the wall-clock limit of {s.time_limit_s:.0f} s was reached")
                 if current is None:
                     current = self.device.screenshot()
@@ -113,9 +120,10 @@ class MultiAgent:
         reset_run_end(deadline)
         save_final_screen(self.device, writer, s.dry_run, current)
         duration = time.monotonic() - t0
+        needs_user = self._needs_user if outcome == NEEDS_USER else None
         writer.write_summary({
             **run_summary(instruction, outcome, completed, self._steps, started, duration, self._usage, self._cost,
-                          self.name, s.device_name or type(self.device).__name__, error),
+                          self.name, s.device_name or type(self.device).__name__, error, needs_user),
             "mode": "multi",
             "models": {"manager": self.manager.name, "executor": self.executor.name,
                        "verifier": self.manager.name if self.verifier.model is not None else None},
@@ -126,7 +134,7 @@ class MultiAgent:
         if s.on_finish is not None:
             _finish(s.on_finish, writer.dir)
         return RunResult(outcome, completed, self._steps, writer.dir, self._usage, self._cost, duration, error,
-                         exc_kept)
+                         exc_kept, needs_user)
 
     # --- one step --------------------------------------------------------------------------------
 
@@ -183,7 +191,8 @@ class MultiAgent:
         # 1. the manager: plan, notes, done?
         alerts, self.alerts = self.alerts, []
         try:
-            reply, summary, mcalls, merrors = self.manager.update(ctx, self.plan, self.notes, self.reports, alerts)
+            reply, summary, mcalls, merrors = self.manager.update(ctx, self.plan, self.notes, self.reports, alerts,
+                                                                  may_ask=s.ask is not None)
         except PlanningError as exc:
             calls.merge(exc.calls)
             m.manager = {"raw": exc.raw, "parse_errors": exc.errors}
@@ -208,6 +217,12 @@ class MultiAgent:
         if reply.status == "give_up":
             rec.observation, rec.action, rec.operation = reply.observation, str(Stop()), Stop()
             fail("error", f"the manager gave up: {reply.observation or reply.route or 'no reason given'}")
+        if reply.ask is not None and s.ask is not None:  # the manager asks the user: this step's turn
+            try:
+                return finish(*self._ask_user(reply, step, screen, rec))
+            except _NeedsUser:
+                finish()
+                raise _End(NEEDS_USER, None)
         if current is None:
             fail("error", "the manager's plan has no open subgoal but the status is continue")
 
@@ -335,6 +350,38 @@ class MultiAgent:
             rec.reflection.verdict = "as_expected" if check is not None and check.passed else None
         report(outcome_text)
         return finish(None, after)
+
+    def _ask_user(self, reply: ManagerReply, step: int, screen: Image.Image,
+                  rec: StepRecord) -> tuple[None, Image.Image]:
+        """The manager's question (or take-over) to the person behind the run. The answer is kept as
+        a note (``answer_N``, one line) and reported as the user's words; after a take-over the phone
+        is looked at again. No one to answer ends the run ``needs_user`` (raises ``_End``)."""
+        s = self.settings
+        assert reply.ask is not None and s.ask is not None
+        kind, words = reply.ask
+        op = AskUser(words) if kind == "question" else TakeOver(words)
+        rec.observation, rec.thought = reply.observation, "The manager asks the user."
+        rec.action, rec.operation = str(op), op
+        req = UserRequest(kind, words, step)
+        t = time.monotonic()
+        answer = s.ask(req)
+        waited = time.monotonic() - t
+        self._user_wait_s += waited
+        if s.time_limit_s is not None:
+            set_run_end(self._t0 + s.time_limit_s + self._user_wait_s)  # the wait is not the run's time
+        rec.user = UserRecord(kind, words, answer if isinstance(answer, str) else None, waited)
+        if not isinstance(answer, str):
+            self._needs_user = req
+            self.reports.append(HistoryEntry(step, op, "no one answered"))
+            raise _NeedsUser()
+        outcome = answer_outcome(req, answer)
+        if kind == "question" and answer.strip():
+            self._answers += 1
+            name = f"answer_{self._answers}"
+            self.notes.set(name, " ".join(answer.split())[:ANSWER_MAX], step)
+            outcome += f"; kept as the note {name}"
+        self.reports.append(HistoryEntry(step, op, outcome))
+        return None, (screen if kind == "question" else self.device.screenshot())
 
     def _apply(self, reply: ManagerReply, step: int) -> None:
         """Take the manager's plan and notes (notes merge: earlier ones stay unless rewritten)."""

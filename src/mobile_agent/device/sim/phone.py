@@ -526,6 +526,11 @@ class SimPhone:
     def _dirty(self) -> None:
         self._frame = None
 
+    def state_changed(self) -> None:
+        """Something other than a gesture changed the phone (a person using it by hand: the
+        benchmark's simulated user signing in): the next screenshot and tree are drawn anew."""
+        self._dirty()
+
     def _gesture(self) -> None:
         self._pass_time()
         self._seen = False

@@ -61,6 +61,10 @@ class MailState:
     inbox: list[Email] = field(default_factory=list)
     sent: list[Email] = field(default_factory=list)
     drafts: list[Email] = field(default_factory=list)
+    # Signed out, the app shows its sign-in screen: a password only the user knows, or (with
+    # ``sign_in_code``) the one-time code "sent to the user's phone".
+    signed_in: bool = True
+    sign_in_code: str = ""
 
 
 @dataclass

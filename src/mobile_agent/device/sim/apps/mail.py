@@ -364,6 +364,50 @@ class ComposeScreen(Screen):
         return True
 
 
+class SignInScreen(Screen):
+    """Signed out (``MailState.signed_in`` false): the account, and a password only its owner knows
+    (no password the agent could type opens it), or with ``sign_in_code`` the one-time code sent to
+    the owner's phone, with Verify. Signing in (a right code, or the owner by hand) shows the inbox."""
+
+    def __init__(self, app: "MailApp") -> None:
+        super().__init__(app)
+        self.error = ""
+
+    def build(self, ui: UI) -> None:
+        app: MailApp = self.app  # type: ignore[assignment]
+        t = ui.theme
+        m = app.phone.state.mail
+        code = bool(m.sign_in_code)
+        y = ui.area.y1 + ui.dp(72)
+        ui.text(ui.area.center.x, y, "Sign in", 26, t.on_bg, 500, align="center", rid="sign_in_title")
+        y += ui.dp(48)
+        ui.text(ui.area.center.x, y, m.account, 16, t.on_bg2, align="center", rid="account")
+        y += ui.dp(48)
+        what = "Enter the 6-digit code we sent to your phone" if code else "Enter your password to continue"
+        ui.text(ui.left, y, what, 15, t.on_bg, max_width=ui.right - ui.left, rid="sign_in_hint")
+        y += ui.dp(40)
+        key, action = ("code", self.verify) if code else ("password", self.sign_in)
+        ui.text_field(Box(ui.left, y, ui.right, y + ui.dp(56)), key, "Code" if code else "Password",
+                      on_submit=action, rid=key, password=not code)
+        y += ui.dp(72)
+        if self.error:
+            ui.text(ui.left, y, self.error, 14, (217, 48, 37), rid="sign_in_error")
+        y += ui.dp(40)
+        ui.button(Box(ui.right - ui.dp(120), y, ui.right, y + ui.dp(44)), "Verify" if code else "Sign in", action,
+                  rid="sign_in_button")
+
+    def verify(self) -> None:
+        m = self.phone.state.mail
+        typed = re.sub(r"\s+", "", self.fields.get("code", ""))
+        if typed and typed == m.sign_in_code:
+            self.app.signed_in()  # type: ignore[attr-defined]
+        else:
+            self.error = "Wrong code. Try again."
+
+    def sign_in(self) -> None:
+        self.error = "Wrong password. Try again or ask the account's owner."  # only its owner signs in
+
+
 class MailApp(App):
     name = "Mail"
     package = "com.sim.mail"
@@ -371,7 +415,15 @@ class MailApp(App):
     color = (217, 48, 37)
 
     def root(self) -> Screen:
-        return FolderScreen(self)
+        return FolderScreen(self) if self.phone.state.mail.signed_in else SignInScreen(self)
+
+    def signed_in(self) -> None:
+        """The account is signed in (the right code, or its owner by hand): the inbox replaces the
+        sign-in screen."""
+        self.phone.state.mail.signed_in = True
+        if self.stack:
+            self.reset()
+        self.phone.state_changed()
 
     def compose(self, to: str = "", subject: str = "", body: str = "") -> None:
         screen = ComposeScreen(self)
