@@ -39,7 +39,7 @@ def test_the_question_comes_back_as_the_result_and_answer_user_lets_the_run_go_o
             async with _client(phone, perception, server, tmp_path) as client:
                 first = data_of(await client.call_tool("run_instruction", {"instruction": "Message Anna",
                                                                            "max_steps": 5}))
-                shot = image_of(await client.call_tool("screenshot", {}))  # the phone is free meanwhile
+                shot = image_of(await client.call_tool("screenshot", {}), "image/jpeg")  # the phone is free meanwhile
                 wrong = await client.call_tool("answer_user", {"run_id": "run-9", "answer": "x"})
                 second = data_of(await client.call_tool("answer_user", {"run_id": first["run_id"],
                                                                         "answer": "Anna Li"}))

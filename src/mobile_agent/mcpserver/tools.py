@@ -178,13 +178,13 @@ class PhoneTools:
         self._elements_at = -1
         self._rules: Any = None
         self._apps: tuple[float, list[dict[str, str]]] | None = None
+        self._waiting: _Run | None = None  # a run_instruction run waiting for the user's answer
+        self._runs = 0
 
     @property
     def has_model(self) -> bool:
         """Whether run_instruction can run (a model spec or a factory was given)."""
         return bool(self.options.model or self._chat_model_factory)
-        self._waiting: _Run | None = None  # a run_instruction run waiting for the user's answer
-        self._runs = 0
 
     # ------------------------------------------------------------------------------ looking
     def screenshot(self, max_side: int | None = None) -> Image.Image:
