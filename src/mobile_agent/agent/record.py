@@ -290,6 +290,9 @@ class StepRecord:
     completion: CompletionRecord | None = None
     calls: list[CallRecord] = field(default_factory=list)
     multi: MultiRecord | None = None
+    #: "replayed" (a recorded run's operation, agent/replay.py) or "planned" (the model's, in a
+    #: replay that handed over); None in an ordinary run
+    source: str | None = None
 
     @property
     def mode(self) -> str:
@@ -313,6 +316,7 @@ class StepRecord:
             "gesture": self.gesture.to_dict(), "reflection": self.reflection.to_dict(),
             "timings": self.timings.to_dict(), "error": self.error,
         }
+        _with_set(d, source=self.source)
         if self.multi is not None:
             return store_replies_once(self._multi_dict(d))
         if self.completion is not None:
@@ -361,6 +365,7 @@ class StepRecord:
                 completion=CompletionRecord.from_dict(d["completion"]) if d.get("completion") else None,
                 calls=[CallRecord.from_dict(c) for c in d.get("calls") or []],
                 multi=MultiRecord.from_dict(d) if d.get("mode") == "multi" else None,
+                source=d.get("source") if isinstance(d.get("source"), str) else None,
             )
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"step record {d.get('step')!r} is malformed: {type(exc).__name__}: {exc}") from None
