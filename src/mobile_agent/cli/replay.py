@@ -48,6 +48,32 @@ def replay_line(summary: dict[str, Any]) -> str | None:
     return line
 
 
+def cached_planner(folder: Path, instruction: str, device: str, phone: Any, perception: Any,
+                   model_planner: Any) -> tuple[Any, Any]:
+    """``run --cache``: the planner of a run (a replay of the cached run of ``instruction`` with
+    ``model_planner`` as its fallback, else ``model_planner``) and the cache with the key's parts."""
+    from mobile_agent.agent.replay import ReplayPlanner
+    from mobile_agent.agent.replay_cache import RunCache, device_kind
+
+    store = RunCache(folder)
+    kind = device_kind(device, phone.screenshot().size)
+    recording = store.lookup(instruction, kind)
+    if recording is None:
+        console.print(escape(f"cache: no run of this instruction on {kind} yet; the model plans"), highlight=False)
+        return model_planner, (store, instruction, kind)
+    console.print(escape(f"cache: replaying the kept run ({len(recording.steps)} step(s)); the model takes over "
+                         "where the phone differs"), highlight=False)
+    return ReplayPlanner(recording, perception, model_planner), (store, instruction, kind)
+
+
+def keep_in_cache(cache: Any, out_dir: Path, result: Any, secrets: tuple[str, ...] = ()) -> None:
+    """``run --cache``: keep the run when it completed and was confirmed; say what was done."""
+    store, instruction, kind = cache
+    why = store.keep(out_dir, instruction, kind, secrets)
+    console.print(escape(f"cache: {why}" if why else f"cache: kept in {store.entry(instruction, kind)}"),
+                  highlight=False)
+
+
 def register(app: typer.Typer) -> None:
     """Add ``replay`` to the main app."""
 
