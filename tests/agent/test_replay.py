@@ -109,6 +109,17 @@ def test_a_dialog_the_recording_did_not_have_goes_to_the_model_and_the_replay_re
     r = read_summary(tmp_path / "dialog")["replay"]
     assert (r["replayed_steps"], r["planned_steps"], r["resumed"]) == (5, 1, 1)
     assert [d["recorded_step"] for d in r["divergences"]] == [2]
+    # the report shows replayed and planned steps apart, and where the replay diverged
+    import re
+
+    from mobile_agent.report import write_report
+
+    html = write_report(tmp_path / "dialog").read_text(encoding="utf-8")
+    assert re.findall(r'data-source="(\w+)"', html) == ["replayed", "planned", "replayed", "replayed", "replayed",
+                                                         "replayed"]
+    assert "5 step(s) replayed (no model), 1 planned by the model; 6 model call(s) saved; resumed 1 time(s)" in html
+    assert "Diverged at step 2 (recorded step 2)" in html
+    assert 'class="thumb planned"' in html
 
 
 def test_param_replaces_the_typed_text(recording, tmp_path):
