@@ -1,6 +1,7 @@
 """Replay on the simulated phone: the Mobile-Eval tasks recorded by the oracle, replayed with no model.
 
-    python bench/bench_replay.py [--tasks shop-1,mail-2,...] [--variants 3] [--out DIR] [--suite mobile-eval]
+    python bench/bench_replay.py [--tasks shop-1,mail-2,...] [--variants 3] [--out DIR] [--recorded DIR]
+                                 [--disturbed]
 
 1. ``mobile-agent eval`` (the oracle planner, vision perception) records each task's run (variant 0).
 2. Each recording is replayed with no model (agent/replay.py) on the task's own phone (variant 0):
@@ -8,6 +9,12 @@
 3. Each recording is replayed on the task's other variants (``--variants``: other seeds, other
    names, other list orders): the count that complete, and the count that diverge, and why
    (the screen not the recorded kind, or a recorded target not found on it).
+4. With ``--disturbed``: each recording replayed on its ``mobile-eval-disturbed`` twin (loading
+   screens, a permission dialog, a notification shade opened by mistake, an ad banner), with a scripted
+   model as the fallback whose replies are the operations the disturbed task's reference plan adds
+   to the plain one (Wait, Click Text (Allow), Back, Click Icon (close...)): the count that complete,
+   and the model calls per task against a full model run of the disturbed task (one plan a step of
+   its reference plan, and the completion check).
 
 Prints figures; asserts nothing. The replays run in this process, one after another.
 """
@@ -30,6 +37,8 @@ def main() -> None:
     ap.add_argument("--variants", type=int, default=3, help="variants 0..N-1 replayed on (0: the recorded one)")
     ap.add_argument("--suite", default="mobile-eval")
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--recorded", type=Path, default=None, help="an eval folder already recorded (skips step 1)")
+    ap.add_argument("--disturbed", action="store_true", help="step 4: the disturbed twins, a scripted fallback")
     args = ap.parse_args()
 
     from mobile_agent.agent import Agent, AgentSettings
@@ -39,14 +48,13 @@ def main() -> None:
     from mobile_agent.perception import Perception
 
     out = args.out or Path(tempfile.mkdtemp(prefix="bench-replay-"))
-    rec_dir = out / "recorded"
-    cmd = [sys.executable, "-m", "mobile_agent.cli", "eval", "--suite", args.suite, "--out", str(rec_dir)]
-    if args.tasks:
-        cmd += ["--tasks", args.tasks]
-    t = time.monotonic()
-    subprocess.run([sys.executable, "-c", "import sys; from mobile_agent.cli import main; sys.exit(main(sys.argv[1:]))",
-                    *cmd[3:]], check=False, stdout=subprocess.DEVNULL)
-    print(f"recorded with the oracle in {time.monotonic() - t:.0f} s: {rec_dir}")
+    rec_dir = args.recorded or out / "recorded"
+    if args.recorded is None:
+        cmd = ["eval", "--suite", args.suite, "--out", str(rec_dir)] + (["--tasks", args.tasks] if args.tasks else [])
+        t = time.monotonic()
+        subprocess.run([sys.executable, "-c", "import sys; from mobile_agent.cli import main; "
+                        "sys.exit(main(sys.argv[1:]))", *cmd], check=False, stdout=subprocess.DEVNULL)
+        print(f"recorded with the oracle in {time.monotonic() - t:.0f} s: {rec_dir}")
     cid = next(p for p in rec_dir.iterdir() if p.is_dir())
     defs = {d.id: d for d in suite_defs(args.suite)}
     ids = [i.strip() for i in args.tasks.split(",")] if args.tasks else list(defs)
@@ -84,12 +92,82 @@ def main() -> None:
         kinds = Counter(_kind(r[3]) for r in mine if r[2] != "completed")
         for k, n in kinds.most_common():
             print(f"  {n} diverged: {k}")
+    if args.disturbed:
+        _disturbed(ids, cid, out, perception)
     replayed = [t for r in rows for t in r[5]]
     if replayed and oracle_steps:
         print(f"\nstep time (no model either way): replayed median {statistics.median(replayed):.2f} s over "
               f"{len(replayed)} steps; the oracle's median {statistics.median(oracle_steps):.2f} s over "
               f"{len(oracle_steps)} steps")
     print(f"runs in {out}")
+
+
+def _disturbed(ids: list[str], cid: Path, out: Path, perception) -> None:
+    import difflib
+
+    from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
+    from mobile_agent.agent.replay import Recording, ReplayPlanner
+    from mobile_agent.agent.trajectory import read_steps
+    from mobile_agent.bench.suite import suite_defs
+
+    twins = {d.id.removeprefix("disturbed-"): d for d in suite_defs("mobile-eval-disturbed")}
+    plain = {d.id: d for d in suite_defs("mobile-eval")}
+    done = 0
+    ratios = []
+    print("\nthe disturbed twins, a scripted model as the fallback:")
+    for tid in ids:
+        if tid not in twins or not (cid / tid).is_dir():
+            continue
+        task = twins[tid].instance(0)
+        base = [str(s.op) for s in plain[tid].instance(0).plan]
+        full = [str(s.op) for s in task.plan]
+        extra = []
+        for tag, _, _, j1, j2 in difflib.SequenceMatcher(a=base, b=full, autojunk=False).get_opcodes():
+            if tag in ("insert", "replace"):
+                extra += full[j1:j2]
+        replies = [f"Observation: the screen.\nThought: deal with what is in the way.\nAction: {op}" for op in extra]
+        fallback = LLMPlanner(_Script(replies), parse_retries=0)
+        recording = Recording.load(cid / tid)
+        planner = ReplayPlanner(recording, perception, fallback)
+        settings = AgentSettings(max_steps=2 * len(full) + 4, time_limit_s=600.0, settle_interval_s=0.0,
+                                 settle_timeout_s=1.0, save_annotated=False, perception_mode="vision",
+                                 overwrite=True, device_name="sim")
+        run = out / "disturbed" / tid
+        result = Agent(task.make_phone(), planner, perception, settings).run(recording.instruction, run)
+        steps = read_steps(run)
+        calls = sum(s.model.calls or 0 for s in steps)
+        full_calls = len(full) + 1
+        ratios.append(calls / full_calls)
+        done += result.completed
+        print(f"  {tid:<12} {'completed' if result.completed else result.outcome:<10} {calls} call(s) against "
+              f"{full_calls} ({calls / full_calls:.2f}); replayed {planner.counts.replayed}, planned "
+              f"{planner.counts.planned}, resumed {planner.counts.resumed}  {(result.error or '')[:120]}", flush=True)
+    if ratios:
+        print(f"disturbed: {done}/{len(ratios)} completed; model calls against a full model run: median "
+              f"{statistics.median(ratios):.2f}, mean {statistics.mean(ratios):.2f}")
+
+
+class _Script:
+    """A scripted model: plan requests get the next reply; a choice among marks gets "Answer: 0" (the
+    best ranked), so that a choice does not take a plan's reply."""
+
+    name = "scripted"
+
+    def __init__(self, replies: list[str]) -> None:
+        self.replies = list(replies)
+
+    def complete(self, messages, max_tokens=None):
+        from mobile_agent.errors import ModelError
+        from mobile_agent.model.base import ChatResponse
+
+        text = messages[-1].plain_text
+        if "Answer:" in text and "Action:" not in text:
+            return ChatResponse("Answer: 0", model=self.name)
+        if "Verdict: complete | incomplete" in text:
+            return ChatResponse("Verdict: complete\nReason: done", model=self.name)
+        if not self.replies:
+            raise ModelError("the scripted model has no reply left")
+        return ChatResponse(self.replies.pop(0), model=self.name)
 
 
 def _kind(why: str) -> str:

@@ -209,3 +209,61 @@ def test_params():
     assert with_params(ClickText("anna"), p) == ClickText("Ben")
     assert with_params(ClickText("Anna Lee"), p) == ClickText("Anna Lee")  # only a target equal to it
     assert with_params(ClickIcon("Anna"), p) == ClickIcon("Anna")
+
+
+class _Screens:
+    """Perception for the resume rules: each screen is a solid colour, read as the texts given for it."""
+
+    def __init__(self, texts):
+        self.texts = texts
+
+    def parse(self, image):
+        words = self.texts[image.convert("RGB").getpixel((0, 0))]
+        return SimpleNamespace(lines=[line(t, 300 + 100 * i) for i, t in enumerate(words)])
+
+
+def test_the_model_hands_back_on_a_recorded_screen_but_never_on_a_type_or_a_stop_ahead(tmp_path):
+    from PIL import Image
+
+    from mobile_agent.agent.operations import Stop
+    from mobile_agent.agent.planner import HistoryEntry, Plan, PlanContext
+    from mobile_agent.agent.replay import RecordedStep
+
+    inbox, compose, dialog = (10, 10, 10), (20, 20, 20), (30, 30, 30)
+    texts = {inbox: ["Inbox", "Compose", "Weekly update"], compose: ["To", "Subject", "Compose email"],
+             dialog: ["Allow Mail to send you notifications", "Allow", "Don't allow"]}
+    paths = {}
+    for name, colour in (("inbox", inbox), ("compose", compose)):
+        paths[name] = tmp_path / f"{name}.png"
+        Image.new("RGB", (100, 2400), colour).save(paths[name])
+    rec = Recording(tmp_path, "Send a mail", [
+        RecordedStep(1, ClickText("Compose"), paths["inbox"]),
+        RecordedStep(2, Type("hello"), paths["compose"]),
+        RecordedStep(3, ClickIcon("send"), paths["compose"]),
+        RecordedStep(4, Stop(), paths["inbox"]),
+    ])
+
+    class Model:
+        name = "model"
+
+        def __init__(self):
+            self.asked = 0
+
+        def plan(self, ctx):
+            self.asked += 1
+            return Plan("", "", Stop())
+
+    model = Model()
+    planner = ReplayPlanner(rec, _Screens(texts), model)
+
+    def ctx(colour, step):
+        return PlanContext("Send a mail", step, Image.new("RGB", (100, 2400), colour),
+                           history=[HistoryEntry(step - 1, ClickText("x"), "done")] if step > 1 else [])
+
+    assert planner.plan(ctx(dialog, 1)).source == "planned"  # a dialog the recording did not have
+    assert planner.plan(ctx(compose, 2)).source == "planned"  # compose: its next step is a Type, not resumed
+    assert planner.plan(ctx(inbox, 3)).operation == ClickText("Compose")  # back on step 1's screen: resumes
+    assert planner.plan(ctx(dialog, 4)).source == "planned"
+    # the inbox again: it looks like step 4's (Stop), but steps 2 and 3 are not done: the model keeps it
+    assert planner.plan(ctx(inbox, 5)).source == "planned"
+    assert model.asked == 4 and planner.counts.resumed == 1

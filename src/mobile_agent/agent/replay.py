@@ -13,8 +13,10 @@ on the screen), the replay diverges: without a model it ends, naming the step, w
 and what is there (:class:`ReplayDiverged`); with a model (``fallback``) the model plans from there
 with the run's instruction and history, and as soon as a screen again matches a later recorded
 step, the replay resumes there. A recorded ``Type`` is replayed only right after the recorded step
-before it was (the field it types into is the one the recording focused): the replay never
-resumes on a ``Type``.
+before it was (the field it types into is the one the recording focused): the replay resumes
+at the first recorded step ahead whose screen matches, and not at all when that step is a ``Type``
+or a ``Stop`` past recorded steps still to do (a last screen can look like an earlier one: an inbox
+before and after sending).
 
 ``params`` (``{"Anna": "Ben"}``) replace typed texts (and Click Text targets equal to them), in
 the operations and in the recorded screens' texts the check compares with.
@@ -272,6 +274,7 @@ class ReplayPlanner(BasePlanner):
         steps = self.recording.steps
         last, self.last = self.last, None
         if last is not None and ctx.history and ctx.history[-1].outcome.startswith(NOT_CARRIED_OUT):
+            self.cursor = steps.index(last)  # to be tried again once the model has cleared the way
             return self._diverge(ctx, last.step, f"recorded step {last.step}'s {last.operation} found nothing to "
                                                  "act on on this screen")
         if self.cursor >= len(steps):
@@ -288,14 +291,20 @@ class ReplayPlanner(BasePlanner):
                     break
             rs = steps[self.cursor]
             return self._diverge(ctx, rs.step, self._mismatch(rs, here))
-        for j in range(self.cursor, len(steps)):  # with the model: back on a recorded screen?
-            if isinstance(steps[j].operation, Type):
-                continue  # never types into a field the replay did not focus as the recording did
+        # with the model: back on a recorded screen? The first recorded step ahead planned on this
+        # kind of screen, unless that is ambiguous: a Type (never typed into a field the replay did
+        # not focus as the recording did), or a Stop past steps still to do (an inbox before and
+        # after sending looks the same)
+        for j in range(self.cursor, len(steps)):
             score = self._score(j, here)
-            if score >= self.threshold:
-                self.planning = False
-                self.counts.resumed += 1
-                return self._replay(j, score, resumed=True)
+            if score < self.threshold:
+                continue
+            op = steps[j].operation
+            if isinstance(op, Type) or (isinstance(op, Stop) and j > self.cursor):
+                break
+            self.planning = False
+            self.counts.resumed += 1
+            return self._replay(j, score, resumed=True)
         return self._planned(ctx)
 
     def choose(self, ctx: PlanContext, marked: Image.Image, candidates: Sequence[Any], question: str) -> Choice:
