@@ -47,3 +47,21 @@ def test_a_folder_that_is_not_a_run_exits_2(tmp_path, capsys):
     assert main(["replay", str(tmp_path)]) == 2
     assert "is not a run folder: it has no steps.jsonl" in " ".join(capsys.readouterr().err.split())
     assert main(["replay", str(tmp_path), "--param", "nothing"]) == 2
+
+
+def test_eval_cache_replays_the_second_pass(tmp_path, capsys):
+    import json
+
+    cache = tmp_path / "cache"
+    for n in (1, 2):
+        assert main(["eval", "--tasks", "settings-1", "--cache", str(cache), "--out", str(tmp_path / f"pass{n}")]) == 0
+    capsys.readouterr()
+    rows = {}
+    for n in (1, 2):
+        (cid,) = [p for p in (tmp_path / f"pass{n}").iterdir() if p.is_dir()]
+        rows[n] = json.loads((cid / "results.json").read_text(encoding="utf-8"))
+        run = cid / "settings-1"
+        rows[n] = (read_summary(run).get("replay"), run)
+    assert rows[1][0] is None  # the first pass: nothing kept yet, the oracle plans
+    assert rows[2][0]["replayed_steps"] == 4 and rows[2][0]["planned_steps"] == 0  # the second: replayed
+    assert len([p for p in cache.iterdir() if p.is_dir()]) == 1

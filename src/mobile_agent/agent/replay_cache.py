@@ -73,9 +73,12 @@ class RunCache:
             log.warning("the cached run in %s cannot be used: %s", folder, exc)
             return None
 
-    def keep(self, run_dir: str | Path, instruction: str, kind: str, secrets: Sequence[str] = ()) -> str | None:
+    def keep(self, run_dir: str | Path, instruction: str, kind: str, secrets: Sequence[str] = (),
+             confirmed: bool = False) -> str | None:
         """Keep the run in ``run_dir`` under ``instruction`` and ``kind``. Returns None when it was
-        kept, else why not (it did not complete, its Stop was not confirmed, it holds a secret)."""
+        kept, else why not (it did not complete, its Stop was not confirmed, it holds a secret).
+        ``confirmed``: the caller confirmed the run otherwise (the benchmark's check of the phone's
+        state), so a Stop nobody checked is kept too."""
         run_dir = Path(run_dir)
         summary = read_summary(run_dir) or {}
         if not summary.get("completed"):
@@ -83,7 +86,7 @@ class RunCache:
         steps = read_steps(run_dir)
         last = steps[-1] if steps else None
         if last is None or last.completion is None or not last.completion.complete \
-                or last.completion.reason == NOT_CHECKED:
+                or (last.completion.reason == NOT_CHECKED and not confirmed):
             return "not kept: the run's Stop was not confirmed (a completion check, or a replay's match)"
         text = (run_dir / STEPS).read_text(encoding="utf-8") + json.dumps(summary, ensure_ascii=False)
         if any(s and s in text for s in secrets):

@@ -58,6 +58,8 @@ def register(app: typer.Typer) -> None:
         perception: str = typer.Option("vision", "--perception", help="vision (eval's default: the paper's "
                                        "method, pixels only) or hybrid (the phone's accessibility tree beside "
                                        "the pixels; run's default)."),
+        cache: Optional[Path] = typer.Option(None, "--cache", help="A run cache folder (as run --cache): a task's "
+                                             "kept run replays first; a successful run is kept (single mode)."),
         list_only: bool = typer.Option(False, "--list", help="List the selected tasks and exit."),
         engine: str = typer.Option("local", "--engine", help="local (processes on this machine) or ray (one Ray "
                                    "task per task run, here or on a cluster)."),
@@ -92,7 +94,8 @@ def register(app: typer.Typer) -> None:
         config = EvalConfig(suite=suite, planner=planner, model=model, base_url=base_url, api_key_env=api_key_env,
                             replies=str(replies) if replies else None, max_steps=max_steps, ocr=ocr, device=device,
                             base_seed=seed, reflect=reflect, mode=mode, executor_model=executor_model,
-                            perception=perception.strip().lower(), model_timeout_s=model_timeout)
+                            perception=perception.strip().lower(), model_timeout_s=model_timeout,
+                            cache=str(cache) if cache is not None else None)
         ids = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
         selected = select(suite, ids, tier, app_name, variants, seed)
         if not selected:
