@@ -267,3 +267,50 @@ def test_the_model_hands_back_on_a_recorded_screen_but_never_on_a_type_or_a_stop
     # the inbox again: it looks like step 4's (Stop), but steps 2 and 3 are not done: the model keeps it
     assert planner.plan(ctx(inbox, 5)).source == "planned"
     assert model.asked == 4 and planner.counts.resumed == 1
+
+
+def test_a_type_resumes_only_right_after_its_step_with_the_keyboard_still_up(tmp_path):
+    from PIL import Image
+
+    from mobile_agent.agent.operations import Stop
+    from mobile_agent.agent.planner import Plan, PlanContext
+    from mobile_agent.agent.replay import RecordedStep
+
+    inbox, kb, ad, no_kb = (10, 10, 10), (20, 20, 20), (30, 30, 30), (40, 40, 40)
+    keys = list("qwertyuiopasdfghjkl")
+    compose = ["To", "Subject", "Compose email"]
+    texts = {inbox: ["Inbox", "Compose", "Weekly update"], kb: compose + keys, no_kb: compose,
+             ad: compose + keys + ["Ad SuperSaver VPN", "Browse faster", "Try it free"]}
+
+    class Screens(_Screens):
+        def parse(self, image):
+            words = self.texts[image.convert("RGB").getpixel((0, 0))]
+            return SimpleNamespace(lines=[line(t, 1500 + 20 * i if len(t) == 1 else 300 + 100 * i)
+                                          for i, t in enumerate(words)])
+
+    for name, colour in (("inbox", inbox), ("kb", kb)):
+        Image.new("RGB", (100, 2400), colour).save(tmp_path / f"{name}.png")
+    rec = Recording(tmp_path, "Send a mail", [
+        RecordedStep(1, ClickText("Compose"), tmp_path / "inbox.png"),
+        RecordedStep(2, Type("hello"), tmp_path / "kb.png"),
+        RecordedStep(3, ClickIcon("send"), tmp_path / "kb.png"),
+        RecordedStep(4, Stop(), tmp_path / "inbox.png"),
+    ])
+
+    class Model:
+        name = "model"
+
+        def plan(self, ctx):
+            return Plan("", "", ClickIcon("close"))
+
+    def ctx(colour, step):
+        return PlanContext("Send a mail", step, Image.new("RGB", (100, 2400), colour))
+
+    for after, source in ((kb, "replayed"), (no_kb, "planned")):
+        planner = ReplayPlanner(rec, Screens(texts), Model())
+        assert planner.plan(ctx(inbox, 1)).operation == ClickText("Compose")
+        assert planner.plan(ctx(ad, 2)).source == "planned"  # an ad banner over the focused field
+        p = planner.plan(ctx(after, 3))
+        assert p.source == source, after
+        if source == "replayed":
+            assert p.operation == Type("hello")

@@ -15,7 +15,8 @@ with the run's instruction and history, and as soon as a screen again matches a 
 step, the replay resumes there. A recorded ``Type`` is replayed only right after the recorded step
 before it was (the field it types into is the one the recording focused): the replay resumes
 at the first recorded step ahead whose screen matches, and not at all when that step is a ``Type``
-or a ``Stop`` past recorded steps still to do (a last screen can look like an earlier one: an inbox
+(unless it is the step right after the last one replayed, with the keyboard still up as recorded:
+the model only cleared something out of the way) or a ``Stop`` past recorded steps still to do (a last screen can look like an earlier one: an inbox
 before and after sending).
 
 ``params`` (``{"Anna": "Ben"}``) replace typed texts (and Click Text targets equal to them), in
@@ -47,6 +48,8 @@ MATCH = 0.6
 STATUS_BAR = 0.035
 #: how many horizontal bands the layout part of a signature places lines in
 BANDS = 8
+#: an on-screen keyboard: at least this many single letters read below this share of the height
+KEYBOARD_KEYS, KEYBOARD_TOP = 10, 0.55
 
 
 class ReplayError(ConfigError):
@@ -78,6 +81,8 @@ class Signature:
 
     texts: frozenset[str]
     placed: frozenset[tuple[str, int]]
+    #: an on-screen keyboard is up (a field has the focus): not part of the similarity
+    keyboard: bool = False
 
     def similarity(self, other: Signature) -> float:
         """1.0 for the same kind of screen, 0.0 for nothing in common: the share of words the two
@@ -99,8 +104,11 @@ def signature(lines: Sequence[Any], height: int, params: dict[str, str] | None =
     replace recorded texts (so that a recording's screens compare with the new values')."""
     texts: set[str] = set()
     placed: set[tuple[str, int]] = set()
+    keys = 0
     for line in lines:
         box = line.box
+        if len(line.text.strip()) == 1 and line.text.strip().isalpha() and box.y1 > height * KEYBOARD_TOP:
+            keys += 1
         if box.y2 <= height * STATUS_BAR or (box.y1 + box.y2) / 2 < height * STATUS_BAR:
             continue
         text = line.text
@@ -111,7 +119,7 @@ def signature(lines: Sequence[Any], height: int, params: dict[str, str] | None =
             continue
         texts.add(t)
         placed.add((t, min(BANDS - 1, int((box.y1 + box.y2) / 2 / max(1, height) * BANDS))))
-    return Signature(frozenset(texts), frozenset(placed))
+    return Signature(frozenset(texts), frozenset(placed), keys >= KEYBOARD_KEYS)
 
 
 def screen_signature(perception: Any, image: Image.Image, params: dict[str, str] | None = None) -> Signature:
@@ -293,14 +301,18 @@ class ReplayPlanner(BasePlanner):
             return self._diverge(ctx, rs.step, self._mismatch(rs, here))
         # with the model: back on a recorded screen? The first recorded step ahead planned on this
         # kind of screen, unless that is ambiguous: a Type (never typed into a field the replay did
-        # not focus as the recording did), or a Stop past steps still to do (an inbox before and
-        # after sending looks the same)
+        # not focus as the recording did: only the step right after the last replayed one, with
+        # the keyboard still up, as recorded), or a Stop past steps still to do (an inbox before
+        # and after sending looks the same)
         for j in range(self.cursor, len(steps)):
             score = self._score(j, here)
             if score < self.threshold:
                 continue
             op = steps[j].operation
-            if isinstance(op, Type) or (isinstance(op, Stop) and j > self.cursor):
+            if isinstance(op, Type) and not (j == self.cursor and here.keyboard
+                                             and self._recorded_signature(j).keyboard):
+                break  # a Type only where the replayed step before it focused the field (keyboard still up)
+            if isinstance(op, Stop) and j > self.cursor:
                 break
             self.planning = False
             self.counts.resumed += 1
