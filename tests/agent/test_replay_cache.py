@@ -81,3 +81,10 @@ def test_run_cache_replays_the_second_run_with_no_model_call(tmp_path, monkeypat
     assert "cache: no run of this instruction" in out and "cache: replaying the kept run (5 step(s))" in out
     assert {s.source for s in read_steps(tmp_path / "second")} == {"replayed"}
     assert read_summary(tmp_path / "second")["replay"]["model_calls_saved"] == 6
+    # the entry stays as it was (the second run was replayed whole from it), with the lines read off
+    # its screens kept, so that the next replay reads no recorded screen again
+    (entry,) = [p for p in cache.iterdir() if p.is_dir()]
+    assert json.loads((entry / "cache.json").read_text(encoding="utf-8"))["from"] == str(tmp_path / "first")
+    lines = json.loads((entry / "lines.json").read_text(encoding="utf-8"))
+    assert sorted(lines, key=int) == ["1", "2", "3", "4", "5"]
+    assert any("New note" in t for t, _, _ in lines["2"][1]), lines["2"]

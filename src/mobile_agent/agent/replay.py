@@ -26,6 +26,7 @@ the operations and in the recorded screens' texts the check compares with.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import re
 import unicodedata
@@ -41,6 +42,9 @@ from mobile_agent.agent.planner import BasePlanner, Choice, Completion, Plan, Pl
 from mobile_agent.agent.record import StepRecord
 from mobile_agent.agent.trajectory import SUMMARY, read_steps
 from mobile_agent.errors import ConfigError, MobileAgentError
+from mobile_agent.fsutil import atomic_write_text
+
+log = logging.getLogger(__name__)
 
 #: two screens whose signatures agree at least this much are the same kind of screen
 MATCH = 0.6
@@ -151,6 +155,9 @@ class Recording:
     steps: list[RecordedStep]
     device: str = ""
     model: str = ""
+    #: the text lines read off each recorded screen (step -> (height, [(text, y1, y2)])), kept in a
+    #: cache entry's ``lines.json`` so that a replay of it reads no recorded screen again
+    lines: dict[int, tuple[int, list[tuple[str, int, int]]]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, folder: str | Path, params: dict[str, str] | None = None) -> Recording:
@@ -186,7 +193,20 @@ class Recording:
             if not s.screenshot.is_file():
                 raise ReplayError(f"{folder} is corrupt: step {s.step}'s screenshot {s.screenshot.name} is missing")
         return cls(folder, summary["instruction"], steps, str(summary.get("device") or ""),
-                   str(summary.get("model") or ""))
+                   str(summary.get("model") or ""), _read_lines(folder / LINES))
+
+
+#: where a cache entry keeps the text lines of its recorded screens
+LINES = "lines.json"
+
+
+def _read_lines(path: Path) -> dict[int, tuple[int, list[tuple[str, int, int]]]]:
+    """The lines kept in ``path`` (empty when there are none, or they cannot be read: they are read again)."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        return {int(k): (int(v[0]), [(str(t), int(a), int(b)) for t, a, b in v[1]]) for k, v in raw.items()}
+    except (OSError, ValueError, TypeError, KeyError, IndexError):
+        return {}
 
 
 def _replayable(folder: Path, r: StepRecord, params: dict[str, str]) -> RecordedStep | None:
@@ -357,6 +377,7 @@ class ReplayPlanner(BasePlanner):
         """What ``summary.json`` says of the replay: steps replayed and planned, the model calls a
         model planner would have made for the replayed steps (one each, and the completion check
         of a replayed Stop) and did not, and each divergence."""
+        self.keep_lines()  # the end of the run
         c = self.counts
         return {"replay": {
             "recording": str(self.recording.folder), "recorded_steps": len(self.recording.steps),
@@ -376,13 +397,32 @@ class ReplayPlanner(BasePlanner):
     def _recorded_signature(self, j: int) -> Signature:
         if j not in self._sigs:
             rs = self.recording.steps[j]
-            try:
-                with Image.open(rs.screenshot) as im:
-                    image = im.convert("RGB")
-            except (OSError, ValueError) as exc:
-                raise ReplayError(f"recorded step {rs.step}'s screenshot cannot be read: {exc}") from None
-            self._sigs[j] = signature(self.perception.parse(image).lines, image.size[1], self.params)
+            if rs.step not in self.recording.lines:
+                try:
+                    with Image.open(rs.screenshot) as im:
+                        image = im.convert("RGB")
+                except (OSError, ValueError) as exc:
+                    raise ReplayError(f"recorded step {rs.step}'s screenshot cannot be read: {exc}") from None
+                lines = [(ln.text, int(ln.box.y1), int(ln.box.y2)) for ln in self.perception.parse(image).lines]
+                self.recording.lines[rs.step] = (image.size[1], lines)
+                self._new_lines = True
+            height, lines = self.recording.lines[rs.step]
+            self._sigs[j] = signature([_Line(t, _Rows(a, b)) for t, a, b in lines], height, self.params)
         return self._sigs[j]
+
+    _new_lines = False
+
+    def keep_lines(self) -> None:
+        """Write the recorded screens' lines read in this replay into a cache entry's ``lines.json``
+        (a recording that is not a cache entry is left as it is)."""
+        folder = self.recording.folder
+        if not self._new_lines or not (folder / "cache.json").is_file():
+            return
+        try:
+            atomic_write_text(folder / LINES, json.dumps(
+                {str(k): [h, [list(x) for x in v]] for k, (h, v) in self.recording.lines.items()}, ensure_ascii=False))
+        except OSError as exc:
+            log.warning("the recorded screens' lines could not be kept: %s", exc)
 
     def _replay(self, j: int, score: float, resumed: bool = False) -> Plan:
         rs = self.recording.steps[j]
@@ -416,6 +456,18 @@ class ReplayPlanner(BasePlanner):
             raise ReplayDiverged(f"replay diverged at step {ctx.step}: {why}")
         self.planning = True
         return self._planned(ctx)
+
+
+@dataclass(frozen=True)
+class _Rows:
+    y1: int
+    y2: int
+
+
+@dataclass(frozen=True)
+class _Line:
+    text: str
+    box: _Rows
 
 
 def _words(texts: list[str]) -> str:

@@ -92,6 +92,10 @@ class RunCache:
         if any(s and s in text for s in secrets):
             return "not kept: the run typed a secret (a --param value), which its record and screenshots show"
         target = self.entry(instruction, kind)
+        replay = summary.get("replay")
+        if isinstance(replay, dict) and replay.get("planned_steps") == 0 and str(replay.get("recording")) == str(target) \
+                and (target / STEPS).is_file():
+            return None  # replayed whole from this entry: it stays (with the lines read off its screens)
         tmp = target.with_name(target.name + ".new")
         try:
             shutil.rmtree(tmp, ignore_errors=True)
