@@ -13,7 +13,8 @@
 4. With ``--disturbed``: each recording replayed on its ``mobile-eval-disturbed`` twin (loading
    screens, a permission dialog, a notification shade opened by mistake, an ad banner), with a scripted
    model as the fallback whose replies are the operations the disturbed task's reference plan adds
-   to the plain one (Wait, Click Text (Allow), Back, Click Icon (close...)): the count that complete,
+   to the plain one (Click Text (Allow), Back, Click Icon (close...); not its Waits, which the replay
+   does itself before handing over): the count that complete,
    and the model calls per task against a full model run of the disturbed task (one plan a step of
    its reference plan, and the completion check).
 
@@ -130,7 +131,7 @@ def _disturbed(ids: list[str], cid: Path, out: Path, perception) -> None:
         extra = []
         for tag, _, _, j1, j2 in difflib.SequenceMatcher(a=base, b=full, autojunk=False).get_opcodes():
             if tag in ("insert", "replace"):
-                extra += full[j1:j2]
+                extra += [op for op in full[j1:j2] if op != "Wait"]  # the replay waits out loading itself
         replies = [f"Observation: the screen.\nThought: deal with what is in the way.\nAction: {op}" for op in extra]
         fallback = LLMPlanner(_Script(replies), parse_retries=0)
         recording = Recording.load(cid / tid)
@@ -147,7 +148,8 @@ def _disturbed(ids: list[str], cid: Path, out: Path, perception) -> None:
         done += result.completed
         print(f"  {tid:<12} {'completed' if result.completed else result.outcome:<10} {calls} call(s) against "
               f"{full_calls} ({calls / full_calls:.2f}); replayed {planner.counts.replayed}, planned "
-              f"{planner.counts.planned}, resumed {planner.counts.resumed}  {(result.error or '')[:120]}", flush=True)
+              f"{planner.counts.planned}, waited {planner.counts.waited}, resumed {planner.counts.resumed}  "
+              f"{(result.error or '')[:120]}", flush=True)
     if ratios:
         print(f"disturbed: {done}/{len(ratios)} completed; model calls against a full model run: median "
               f"{statistics.median(ratios):.2f}, mean {statistics.mean(ratios):.2f}")

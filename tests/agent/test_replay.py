@@ -76,15 +76,28 @@ def test_a_recording_replays_on_the_same_screens_with_no_model(recording, tmp_pa
 
 
 def test_a_changed_phone_ends_a_replay_without_a_model_naming_the_step(recording, tmp_path):
-    phone = SimPhone(seed=0, disturbances=["loading"])  # Notes shows a loading screen the recording did not
+    phone = SimPhone(seed=0, disturbances=["permission"])  # a dialog the recording did not have
     result, planner = replay(recording, phone, tmp_path / "changed")
     assert result.outcome == "error" and not result.completed
-    assert result.error.startswith("replay diverged at step 2: the screen is not the one recorded step 2 "
+    # two Waits first (a screen still loading would pass), then the divergence, named
+    assert result.error.startswith("replay diverged at step 4: the screen is not the one recorded step 2 "
                                    "(Click Text (New note)) was planned on")
-    assert "expected " in result.error and "found 'loading'" in result.error
+    assert "expected " in result.error and "found 'allow', 'allow notes to send you', 'don t allow'" in result.error
     assert not any(NOTE in b for b in bodies(phone))
+    steps = read_steps(tmp_path / "changed")
+    assert [(s.action, s.source) for s in steps[:3]] == [("Open App (Notes)", "replayed"), ("Wait", "waited"),
+                                                          ("Wait", "waited")]
     div = read_summary(tmp_path / "changed")["replay"]["divergences"]
-    assert [(d["step"], d["recorded_step"]) for d in div] == [(2, 2)]
+    assert [(d["step"], d["recorded_step"]) for d in div] == [(4, 2)]
+
+
+def test_a_loading_screen_the_recording_did_not_have_is_waited_out(recording, tmp_path):
+    phone = SimPhone(seed=0, disturbances=["loading"])
+    result, planner = replay(recording, phone, tmp_path / "loading")
+    assert result.completed, result.error
+    assert any(NOTE in b for b in bodies(phone))
+    r = read_summary(tmp_path / "loading")["replay"]
+    assert r["waited_steps"] >= 1 and r["replayed_steps"] == 5 and r["planned_steps"] == 0
 
 
 def test_a_dialog_the_recording_did_not_have_goes_to_the_model_and_the_replay_resumes(recording, tmp_path):
@@ -101,24 +114,26 @@ def test_a_dialog_the_recording_did_not_have_goes_to_the_model_and_the_replay_re
     assert any(NOTE in b for b in bodies(phone))
     steps = read_steps(tmp_path / "dialog")
     assert [(s.action, s.source) for s in steps] == [
-        ("Open App (Notes)", "replayed"), ("Click Text (Allow)", "planned"), ("Click Text (New note)", "replayed"),
+        ("Open App (Notes)", "replayed"), ("Wait", "waited"), ("Wait", "waited"), ("Click Text (Allow)", "planned"),
+        ("Click Text (New note)", "replayed"),
         (f"Type ({NOTE})", "replayed"), ("Click Icon (check, top right)", "replayed"), ("Stop", "replayed")]
     assert len(requests) == 1  # one plan: the completion check of a replayed Stop is not asked
     assert "Write a note saying hello" in plan_requests(server)[0].text  # the run's instruction
     assert "Open App (Notes)" in plan_requests(server)[0].text  # and its history
     r = read_summary(tmp_path / "dialog")["replay"]
     assert (r["replayed_steps"], r["planned_steps"], r["resumed"]) == (5, 1, 1)
-    assert [d["recorded_step"] for d in r["divergences"]] == [2]
+    assert [d["recorded_step"] for d in r["divergences"]] == [2] and r["waited_steps"] == 2
     # the report shows replayed and planned steps apart, and where the replay diverged
     import re
 
     from mobile_agent.report import write_report
 
     html = write_report(tmp_path / "dialog").read_text(encoding="utf-8")
-    assert re.findall(r'data-source="(\w+)"', html) == ["replayed", "planned", "replayed", "replayed", "replayed",
-                                                         "replayed"]
-    assert "5 step(s) replayed (no model), 1 planned by the model; 6 model call(s) saved; resumed 1 time(s)" in html
-    assert "Diverged at step 2 (recorded step 2)" in html
+    assert re.findall(r'data-source="(\w+)"', html) == ["replayed", "waited", "waited", "planned", "replayed",
+                                                         "replayed", "replayed", "replayed"]
+    assert ("5 step(s) replayed (no model), 1 planned by the model; 6 model call(s) saved; waited 2 step(s) for a "
+            "recorded screen; resumed 1 time(s)") in html
+    assert "Diverged at step 4 (recorded step 2)" in html
     assert 'class="thumb planned"' in html
 
 
@@ -255,6 +270,7 @@ def test_the_model_hands_back_on_a_recorded_screen_but_never_on_a_type_or_a_stop
 
     model = Model()
     planner = ReplayPlanner(rec, _Screens(texts), model)
+    planner.patience = 0  # no Waits first: the hand-back alone
 
     def ctx(colour, step):
         return PlanContext("Send a mail", step, Image.new("RGB", (100, 2400), colour),
@@ -308,6 +324,7 @@ def test_a_type_resumes_only_right_after_its_step_with_the_keyboard_still_up(tmp
 
     for after, source in ((kb, "replayed"), (no_kb, "planned")):
         planner = ReplayPlanner(rec, Screens(texts), Model())
+        planner.patience = 0
         assert planner.plan(ctx(inbox, 1)).operation == ClickText("Compose")
         assert planner.plan(ctx(ad, 2)).source == "planned"  # an ad banner over the focused field
         p = planner.plan(ctx(after, 3))

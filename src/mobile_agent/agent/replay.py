@@ -48,6 +48,8 @@ log = logging.getLogger(__name__)
 
 #: two screens whose signatures agree at least this much are the same kind of screen
 MATCH = 0.6
+#: Waits (no model) for a recorded screen before a replay diverges: a screen still loading, a toast
+PATIENCE = 2
 #: the top of the screen that holds the status bar (the clock, the battery, notifications' icons)
 STATUS_BAR = 0.035
 #: how many horizontal bands the layout part of a signature places lines in
@@ -272,6 +274,7 @@ class Divergence:
 class _Counts:
     replayed: int = 0
     planned: int = 0
+    waited: int = 0
     resumed: int = 0
     divergences: list[Divergence] = field(default_factory=list)
 
@@ -292,7 +295,10 @@ class ReplayPlanner(BasePlanner):
         self.name = "replay" + (f"+{fallback.name}" if fallback is not None else "")
         self.cursor = 0  # the next recorded step to replay
         self.planning = False  # whether the fallback has the steps now
-        self.last: RecordedStep | None = None  # the recorded step the current step replays (None: planned)
+        self.last: RecordedStep | None = None  # the recorded step the current step replays
+        self.now = ""  # the current step's source: "replayed", "waited" or "planned"
+        self.patience = PATIENCE
+        self._waits = 0  # Waits in a row for the next recorded step's screen
         self.counts = _Counts()
         self._sigs: dict[int, Signature] = {}
 
@@ -318,6 +324,9 @@ class ReplayPlanner(BasePlanner):
                 if not isinstance(steps[j].operation, Wait):
                     break
             rs = steps[self.cursor]
+            if self._waits < self.patience:  # a screen still loading, a toast: wait before giving up
+                self._waits += 1
+                return self._wait(rs, self._score(self.cursor, here))
             return self._diverge(ctx, rs.step, self._mismatch(rs, here))
         # with the model: back on a recorded screen? The first recorded step ahead planned on this
         # kind of screen, unless that is ambiguous: a Type (never typed into a field the replay did
@@ -340,7 +349,7 @@ class ReplayPlanner(BasePlanner):
         return self._planned(ctx)
 
     def choose(self, ctx: PlanContext, marked: Image.Image, candidates: Sequence[Any], question: str) -> Choice:
-        if self.last is None and self.fallback is not None:
+        if self.now == "planned":
             return self.fallback.choose(ctx, marked, candidates, question)
         if not candidates:
             return Choice(None, raw="replay")
@@ -358,13 +367,13 @@ class ReplayPlanner(BasePlanner):
         return Choice(min(pool, key=dist), raw="replay: the recorded choice")
 
     def check_completion(self, ctx: PlanContext) -> Completion:
-        if self.last is None and self.fallback is not None:
+        if self.now == "planned":
             return self.fallback.check_completion(ctx)
         return Completion(True, "replayed: the screen matches the recorded run's last screen")
 
     def reflect(self, ctx: PlanContext, before: Image.Image, after: Image.Image, operation: Operation,
                 thought: str) -> Reflection:
-        if self.last is None and self.fallback is not None:
+        if self.now == "planned":
             return self.fallback.reflect(ctx, before, after, operation, thought)
         return Reflection(None)
 
@@ -381,7 +390,8 @@ class ReplayPlanner(BasePlanner):
         c = self.counts
         return {"replay": {
             "recording": str(self.recording.folder), "recorded_steps": len(self.recording.steps),
-            "replayed_steps": c.replayed, "planned_steps": c.planned, "resumed": c.resumed,
+            "replayed_steps": c.replayed, "planned_steps": c.planned, "waited_steps": c.waited,
+            "resumed": c.resumed,
             "model_calls_saved": c.replayed + self._stops_replayed,
             "divergences": [d.to_dict() for d in c.divergences],
             "params": sorted(self.params),  # the names only: the values may be secrets
@@ -426,7 +436,7 @@ class ReplayPlanner(BasePlanner):
 
     def _replay(self, j: int, score: float, resumed: bool = False) -> Plan:
         rs = self.recording.steps[j]
-        self.cursor, self.last = j + 1, rs
+        self.cursor, self.last, self.now, self._waits = j + 1, rs, "replayed", 0
         self.counts.replayed += 1
         if isinstance(rs.operation, Stop):
             self._stops_replayed += 1
@@ -436,7 +446,16 @@ class ReplayPlanner(BasePlanner):
         return Plan(observation, thought, rs.operation, raw=f"Thought: {thought}\nAction: {rs.operation}",
                     input_summary=f"replay: recorded step {rs.step}, no model", source="replayed")
 
+    def _wait(self, rs: RecordedStep, score: float) -> Plan:
+        self.now = "waited"
+        self.counts.waited += 1
+        observation = (f"The screen is not yet the one recorded step {rs.step} was planned on ({score:.2f}); "
+                       f"waiting ({self._waits} of {self.patience}) before giving up on it.")
+        return Plan(observation, "Wait for the screen to settle.", Wait(), raw="Action: Wait",
+                    input_summary="replay: waiting, no model", source="waited")
+
     def _planned(self, ctx: PlanContext) -> Plan:
+        self.now = "planned"
         self.counts.planned += 1
         plan: Plan = self.fallback.plan(ctx)
         plan.source = "planned"

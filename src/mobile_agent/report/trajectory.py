@@ -179,7 +179,7 @@ def _step_info(step: Step) -> dict[str, Any]:
                             "gesture": _gesture_text(rec.get("gesture")), "reflection": None, "completion": None,
                             "timings": "", "model": "", "error": _text(rec.get("error")), "extra": None,
                             "calls": _call_rows(_calls(rec)),
-                            "source": _text(rec.get("source")) if rec.get("source") in ("replayed", "planned") else ""}
+                            "source": _text(rec.get("source")) if rec.get("source") in ("replayed", "planned", "waited") else ""}
     info["call_roles"] = any(c["role"] for c in info["calls"])
     grounding = rec.get("grounding")
     if isinstance(grounding, dict):
@@ -291,6 +291,8 @@ def _summary_facts(run: RunData) -> tuple[list[dict[str, Any]], list[dict[str, A
         value = (f"{fmt_int(replay.get('replayed_steps'))} step(s) replayed (no model), "
                  f"{fmt_int(replay.get('planned_steps'))} planned by the model; "
                  f"{fmt_int(replay.get('model_calls_saved'))} model call(s) saved")
+        if num(replay.get("waited_steps")):
+            value += f"; waited {fmt_int(replay.get('waited_steps'))} step(s) for a recorded screen"
         if num(replay.get("resumed")):
             value += f"; resumed {fmt_int(replay.get('resumed'))} time(s)"
         facts.append({"label": "Replay of " + _text(replay.get("recording")), "value": value, "cls": "wide",
