@@ -53,9 +53,12 @@ def test_eval_cache_replays_the_second_pass(tmp_path, capsys):
     import json
 
     cache = tmp_path / "cache"
+    outs = []
     for n in (1, 2):
         assert main(["eval", "--tasks", "settings-1", "--cache", str(cache), "--out", str(tmp_path / f"pass{n}")]) == 0
-    capsys.readouterr()
+        outs.append(" ".join(capsys.readouterr().out.split()))
+    assert "cache: 0 of 1 task(s) replayed from it; 1 kept" in outs[0]
+    assert "cache: 1 of 1 task(s) replayed from it; 1 kept" in outs[1]
     rows = {}
     for n in (1, 2):
         (cid,) = [p for p in (tmp_path / f"pass{n}").iterdir() if p.is_dir()]
