@@ -1,7 +1,7 @@
 """Replay on the simulated phone: the Mobile-Eval tasks recorded by the oracle, replayed with no model.
 
     python bench/bench_replay.py [--tasks shop-1,mail-2,...] [--variants 3] [--out DIR] [--recorded DIR]
-                                 [--disturbed]
+                                 [--disturbed] [--cache]
 
 1. ``mobile-agent eval`` (the oracle planner, vision perception) records each task's run (variant 0).
 2. Each recording is replayed with no model (agent/replay.py) on the task's own phone (variant 0):
@@ -17,6 +17,8 @@
    does itself before handing over): the count that complete,
    and the model calls per task against a full model run of the disturbed task (one plan a step of
    its reference plan, and the completion check).
+5. With ``--cache``: ``mobile-agent eval --cache`` twice over the selection (the oracle planner):
+   the hit rate of the second pass, and the two passes' times.
 
 Prints figures; asserts nothing. The replays run in this process, one after another.
 """
@@ -41,6 +43,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--recorded", type=Path, default=None, help="an eval folder already recorded (skips step 1)")
     ap.add_argument("--disturbed", action="store_true", help="step 4: the disturbed twins, a scripted fallback")
+    ap.add_argument("--cache", action="store_true", help="step 5: two eval --cache passes")
     args = ap.parse_args()
 
     from mobile_agent.agent import Agent, AgentSettings
@@ -98,6 +101,8 @@ def main() -> None:
             print(f"  {n} diverged: {k}")
     if args.disturbed:
         _disturbed(ids, cid, out, perception)
+    if args.cache:
+        _cache_passes(args.tasks, out)
     first = [t for r in rows if r[0] == 0 for t in r[5]]
     later = [t for r in rows if r[0] > 0 for t in r[5]]
     if first and oracle_steps:
@@ -153,6 +158,24 @@ def _disturbed(ids: list[str], cid: Path, out: Path, perception) -> None:
     if ratios:
         print(f"disturbed: {done}/{len(ratios)} completed; model calls against a full model run: median "
               f"{statistics.median(ratios):.2f}, mean {statistics.mean(ratios):.2f}")
+
+
+def _cache_passes(tasks: str | None, out: Path) -> None:
+    import re
+
+    print("\neval --cache, two passes (oracle planner):")
+    for n in (1, 2):
+        cmd = ["eval", "--cache", str(out / "cache"), "--out", str(out / f"cache-pass{n}")]
+        cmd += ["--tasks", tasks] if tasks else []
+        done = subprocess.run([sys.executable, "-c", "import sys; from mobile_agent.cli import main; "
+                               "sys.exit(main(sys.argv[1:]))", *cmd], capture_output=True, text=True, check=False,
+                              env={**__import__("os").environ, "COLUMNS": "300"})
+        text = " ".join(done.stdout.split())
+        hit = re.search(r"cache: \d+ of \d+ task\(s\) replayed from it; \d+ kept", text)
+        su = re.search(r"SU \d+/\d+ in [\d.]+ s", text)
+        step = re.search(r"per step: median [\d.]+ s", text)
+        print(f"  pass {n}: {hit.group(0) if hit else '?'}; {su.group(0) if su else '?'}; "
+              f"{step.group(0) if step else ''}")
 
 
 class _Script:
