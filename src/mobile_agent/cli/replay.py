@@ -155,7 +155,8 @@ def register(app: typer.Typer) -> None:
         lock = FolderLock(out_dir, "run")
         lock.acquire()
         try:
-            _refuse_earlier_run(out_dir) if not overwrite else None
+            if not overwrite:
+                _refuse_earlier_run(out_dir)  # again, now that the folder is ours
             result = Agent(phone, planner, perception, settings).run(recording.instruction, out_dir)
         finally:
             lock.release()
