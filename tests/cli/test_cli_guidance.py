@@ -36,7 +36,7 @@ def test_the_command_list_has_one_line_per_command():
     text = run_cli("--help").stdout
     commands = text.split("Commands:", 1)[1].strip().splitlines()
     names = [line.split()[0] for line in commands]
-    assert sorted(names) == sorted(["version", "devices", "parse", "locate", "run", "eval", "report", "mcp", "sim",
+    assert sorted(names) == sorted(["version", "devices", "parse", "locate", "run", "replay", "eval", "report", "mcp", "sim",
                                     "bench"])  # each once, on a line of its own (groups come after commands)
     assert all(line.rstrip().endswith(".") and not line.rstrip().endswith("...") for line in commands), commands
     assert "Exit status: 0" in text

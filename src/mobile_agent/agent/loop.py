@@ -295,10 +295,14 @@ class Agent:
             self._close_prefetch()
         save_final_screen(self.device, writer, s.dry_run, current)
         duration = time.monotonic() - t0
-        writer.write_summary(run_summary(
+        summary = run_summary(
             instruction, outcome, completed, self._steps, started, duration, self._usage, self._cost,
             getattr(self.planner, "name", type(self.planner).__name__), s.device_name or type(self.device).__name__,
-            error, self._needs_user if outcome == NEEDS_USER else None))
+            error, self._needs_user if outcome == NEEDS_USER else None)
+        extra = getattr(self.planner, "summary_extra", None)  # a replay's counts (agent/replay.py)
+        if callable(extra):
+            summary.update(extra())
+        writer.write_summary(summary)
         if s.on_finish is not None:
             _finish(s.on_finish, writer.dir)
         return RunResult(outcome, completed, self._steps, writer.dir, self._usage, self._cost, duration, error, exc_kept,
@@ -433,6 +437,7 @@ class Agent:
         if plan.parse_errors:
             rec.model.parse_errors = plan.parse_errors
         rec.observation, rec.thought, rec.action, rec.operation = plan.observation, plan.thought, str(op), op
+        rec.source = plan.source
         return plan
 
     @staticmethod

@@ -112,6 +112,8 @@ class Plan:
     calls: Calls = field(default_factory=Calls)
     input_summary: str = ""
     parse_errors: list[str] = field(default_factory=list)
+    #: where the operation came from when it was not a model's plan ("replayed": agent/replay.py)
+    source: str | None = None
 
 
 @dataclass

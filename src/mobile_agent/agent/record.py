@@ -312,6 +312,9 @@ class StepRecord:
     calls: list[CallRecord] = field(default_factory=list)
     multi: MultiRecord | None = None
     user: UserRecord | None = None
+    #: "replayed" (a recorded run's operation, agent/replay.py) or "planned" (the model's, in a
+    #: replay that handed over); None in an ordinary run
+    source: str | None = None
 
     @property
     def mode(self) -> str:
@@ -339,6 +342,7 @@ class StepRecord:
         }
         if self.user is not None:  # a step that asked a person (lines of steps that did not lack it)
             d["user"] = self.user.to_dict()
+        _with_set(d, source=self.source)
         if self.multi is not None:
             return store_replies_once(self._multi_dict(d))
         if self.completion is not None:
@@ -388,6 +392,7 @@ class StepRecord:
                 calls=[CallRecord.from_dict(c) for c in d.get("calls") or []],
                 multi=MultiRecord.from_dict(d) if d.get("mode") == "multi" else None,
                 user=UserRecord.from_dict(d["user"]) if isinstance(d.get("user"), dict) else None,
+                source=d.get("source") if isinstance(d.get("source"), str) else None,
             )
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"step record {d.get('step')!r} is malformed: {type(exc).__name__}: {exc}") from None

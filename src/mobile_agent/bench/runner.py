@@ -46,6 +46,7 @@ class EvalConfig:
     executor_model: str | None = None  # multi mode: the executor's model (default: model)
     perception: str = "vision"  # "hybrid": the accessibility tree beside the pixels (the paper's method is vision)
     model_timeout_s: float = 120.0  # the total deadline of each model request (not part of the identity)
+    cache: str | None = None  # a run cache folder (agent/replay_cache.py): kept runs replay first
 
     def __post_init__(self) -> None:
         if self.planner not in PLANNERS:
@@ -66,6 +67,8 @@ class EvalConfig:
             raise ConfigError(f"unknown perception {self.perception!r}: vision or hybrid")
         if not self.model_timeout_s > 0:
             raise ConfigError(f"--model-timeout must be more than 0 seconds, got {self.model_timeout_s}")
+        if self.cache is not None and self.mode != "single":
+            raise ConfigError("--cache replays single-mode runs: leave out --mode multi")
         if self.judge not in ("state", "human"):
             raise ConfigError(f"unknown judge {self.judge!r}: state or human")
         if not self.is_sim:
@@ -88,6 +91,8 @@ class EvalConfig:
                 d.pop(key)
         if d["perception"] == "vision":
             d.pop("perception")  # the configurations stored before the option keep their ids
+        if d["cache"] is None:
+            d.pop("cache")
         return d
 
     def step_budget(self, task: Task) -> int:
@@ -161,6 +166,25 @@ def make_planner(config: EvalConfig, task: Task, perception: Any = None) -> Any:
                                       timeout_s=config.model_timeout_s))
 
 
+def _cached(config: EvalConfig, instruction: str, phone: Any, perception: Any, planner: Any) -> Any:
+    """With ``config.cache``: (the planner: a replay of the kept run of ``instruction`` with a model
+    planner as its fallback, else ``planner``; the cache; the device kind; whether it was a hit).
+    None without a cache. The oracle and noisy planners follow their plan from its start, so they
+    are no fallback: a replay with them has none."""
+    if not config.cache:
+        return None
+    from mobile_agent.agent.replay import ReplayPlanner
+    from mobile_agent.agent.replay_cache import RunCache, device_kind
+
+    store = RunCache(config.cache)
+    kind = device_kind(config.device, phone.screenshot().size)
+    recording = store.lookup(instruction, kind)
+    if recording is None:
+        return planner, store, kind, False
+    fallback = planner if getattr(planner, "asks_model", False) else None
+    return ReplayPlanner(recording, perception, fallback), store, kind, True
+
+
 def trajectory_dir(out_dir: Path, cid: str, key: str) -> Path:
     return out_dir / cid / key.replace("#", "_v")
 
@@ -194,6 +218,7 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
                              ask=user)
     instruction = task.instruction if config.is_sim else task.real_instruction
     traj = trajectory_dir(out_dir, cid, task.key)
+    cached: Any = None
     if config.mode == "multi":
         from mobile_agent.agent.multi import MultiAgent
         from mobile_agent.model import make_chat_model
@@ -208,7 +233,8 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
     else:
         perception = _perception(config.ocr, threads)
         planner = make_planner(config, task, perception)
-        agent = Agent(phone, planner, perception, settings)
+        cached = _cached(config, instruction, phone, perception, planner)
+        agent = Agent(phone, cached[0] if cached else planner, perception, settings)
     result = agent.run(instruction, traj)
     detail: dict[str, Any] = {"params": task.params, "plan": [str(o) for o in task.operations()]}
     env = environment_failure(result.exception)
@@ -235,6 +261,12 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
                       correct_steps=verdict.correct_steps, furthest=0, milestones=len(task.milestones),
                       human_steps=verdict.human_steps, steps=result.steps)
         judge_kind = "human"
+    if cached:
+        _, store, kind, hit = cached
+        detail["cache"] = {"hit": hit}
+        if values.get("success"):  # the benchmark's verdict confirms the run
+            why = store.keep(traj, instruction, kind, confirmed=True)
+            detail["cache"]["kept"] = why is None
     row = ResultRow(
         task_key=task.key, task_id=task.id, variant=task.variant, app=task.app, tier=task.tier,
         instruction=instruction, outcome=result.outcome,

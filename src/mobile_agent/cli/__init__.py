@@ -31,6 +31,7 @@ SUMMARIES: dict[str, str] = {
     "parse": "Every text line and icon found on a screenshot.",
     "locate": "Where a text, icon or app is on a screenshot.",
     "run": "Carry out an instruction on a phone.",
+    "replay": "Replay a recorded run, grounded afresh (a model where it differs).",
     "eval": "Run the Mobile-Eval benchmark (SU, PS, RE, CR).",
     "report": "Write the HTML report of a run or an eval.",
     "mcp": "Serve the phone as MCP tools (Claude Desktop, Cursor...).",
@@ -68,9 +69,9 @@ def version() -> None:
 
 
 def _register_all() -> None:
-    from mobile_agent.cli import bench, devices, eval as eval_cmd, mcp, perception, report, run, sim
+    from mobile_agent.cli import bench, devices, eval as eval_cmd, mcp, perception, replay, report, run, sim
 
-    for module in (sim, devices, perception, run, eval_cmd, report, bench, mcp):
+    for module in (sim, devices, perception, run, replay, eval_cmd, report, bench, mcp):
         module.register(app)
     _summarise(app)
 

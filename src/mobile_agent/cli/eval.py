@@ -59,6 +59,8 @@ def register(app: typer.Typer) -> None:
         perception: str = typer.Option("vision", "--perception", help="vision (eval's default: the paper's "
                                        "method, pixels only) or hybrid (the phone's accessibility tree beside "
                                        "the pixels; run's default)."),
+        cache: Optional[Path] = typer.Option(None, "--cache", help="A run cache folder (as run --cache): a task's "
+                                             "kept run replays first; a successful run is kept (single mode)."),
         list_only: bool = typer.Option(False, "--list", help="List the selected tasks and exit."),
         engine: str = typer.Option("local", "--engine", help="local (processes on this machine) or ray (one Ray "
                                    "task per task run, here or on a cluster)."),
@@ -93,7 +95,8 @@ def register(app: typer.Typer) -> None:
         config = EvalConfig(suite=suite, planner=planner, model=model, base_url=base_url, api_key_env=api_key_env,
                             replies=str(replies) if replies else None, max_steps=max_steps, ocr=ocr, device=device,
                             base_seed=seed, reflect=reflect, mode=mode, executor_model=executor_model,
-                            perception=perception.strip().lower(), model_timeout_s=model_timeout)
+                            perception=perception.strip().lower(), model_timeout_s=model_timeout,
+                            cache=str(cache) if cache is not None else None)
         ids = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
         selected = select(suite, ids, tier, app_name, variants, seed)
         if not selected:
@@ -192,6 +195,10 @@ def _evaluate(config, selected, out: Path, workers: int, resume: bool, json_path
                       f"{timing['step_median_s']:.2f} s (p10 {timing['step_p10_s']:.2f}, p90 "
                       f"{timing['step_p90_s']:.2f}; perception {timing['perception_median_s']:.2f}) over "
                       f"{timing['steps']} steps", highlight=False)
+    cached = [r.detail["cache"] for r in rows if isinstance(r.detail.get("cache"), dict)]
+    if cached:  # --cache: the hit rate, and what was kept for the next pass
+        console.print(escape(f"cache: {sum(bool(c.get('hit')) for c in cached)} of {len(cached)} task(s) replayed "
+                             f"from it; {sum(bool(c.get('kept')) for c in cached)} kept"), highlight=False)
     console.print(escape(f"SU {ok}/{len(rows)} in {run.duration_s:.1f} s with {run.workers or workers} worker(s); "
                          f"results in "
                          f"{out / 'results.sqlite'} (configuration {run.config_id})"), highlight=False)

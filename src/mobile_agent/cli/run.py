@@ -157,6 +157,9 @@ def register(app: typer.Typer) -> None:
                                     "waits for a person (by default it may ask at the terminal, or in the live "
                                     "view's answer box with --live; with no terminal the run ends needs_user, "
                                     "exit 3)."),
+        cache: Optional[Path] = typer.Option(None, "--cache", help="A folder of completed runs: a run of an "
+                                             "instruction kept there replays first (the model takes over where the "
+                                             "phone differs); a completed, confirmed run is kept (single mode)."),
     ) -> None:
         """Carry out INSTRUCTION on a phone with a model that plans each step.
 
@@ -250,12 +253,19 @@ def register(app: typer.Typer) -> None:
             completion_check=not no_completion_check, device_name=device, perception_mode=perception_mode,
             on_step=on_step, on_finish=write_report, overwrite=overwrite, ask=person,
         )
+        if cache is not None and mode == "multi":
+            raise ConfigError("--cache replays single-mode runs: leave out --mode multi")
         if mode == "multi":
             from mobile_agent.agent.multi import MultiAgent
 
             agent: Any = MultiAgent(phone, chat, perception, settings, executor_model=executor_chat)
         else:
-            agent = Agent(phone, LLMPlanner(chat), perception, settings)
+            planner: Any = LLMPlanner(chat)
+            if cache is not None:
+                from mobile_agent.cli.replay import cached_planner
+
+                planner, cache_store = cached_planner(cache, instruction, device, phone, perception, planner)
+            agent = Agent(phone, planner, perception, settings)
         console.print(f"[bold]{escape(instruction)}[/bold]  " + escape(
             f"({getattr(agent, 'name', chat.name)} on {device}, {mode} mode, {perception_mode} perception; "
             f"trajectory in {out_dir})"), highlight=False)
@@ -282,6 +292,10 @@ def register(app: typer.Typer) -> None:
                         pass
                     view.finish(json.loads(summary_file.read_text(encoding="utf-8")), final)
                 view.close(wait_s=5.0)  # an open page is told how the run ended before the server stops
+        if cache is not None and mode == "single":
+            from mobile_agent.cli.replay import keep_in_cache
+
+            keep_in_cache(cache_store, out_dir, result)
         cost = f", ${result.cost_usd:.4f}" if result.cost_usd is not None else ""
         colour = "green" if result.completed else "red"
         console.print(

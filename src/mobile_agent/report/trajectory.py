@@ -179,7 +179,8 @@ def _step_info(step: Step) -> dict[str, Any]:
                             "thought": _text(rec.get("thought")).strip(), "grounding": None,
                             "gesture": _gesture_text(rec.get("gesture")), "reflection": None, "completion": None,
                             "timings": "", "model": "", "error": _text(rec.get("error")), "extra": None,
-                            "calls": _call_rows(_calls(rec))}
+                            "calls": _call_rows(_calls(rec)),
+                            "source": _text(rec.get("source")) if rec.get("source") in ("replayed", "planned", "waited") else ""}
     info["call_roles"] = any(c["role"] for c in info["calls"])
     grounding = rec.get("grounding")
     if isinstance(grounding, dict):
@@ -295,6 +296,22 @@ def _summary_facts(run: RunData) -> tuple[list[dict[str, Any]], list[dict[str, A
             judged = "not scored" if verdict.get("environment_failure") else "failed"
             facts.append({"label": f"Why the benchmark judged it {judged}", "value": _text(why),
                           "cls": "wide error", "id": "verdict-why"})
+    replay = s.get("replay")
+    if isinstance(replay, dict):  # a replay (agent/replay.py): its steps replayed and planned apart
+        value = (f"{fmt_int(replay.get('replayed_steps'))} step(s) replayed (no model), "
+                 f"{fmt_int(replay.get('planned_steps'))} planned by the model; "
+                 f"{fmt_int(replay.get('model_calls_saved'))} model call(s) saved")
+        if num(replay.get("waited_steps")):
+            value += f"; waited {fmt_int(replay.get('waited_steps'))} step(s) for a recorded screen"
+        if num(replay.get("resumed")):
+            value += f"; resumed {fmt_int(replay.get('resumed'))} time(s)"
+        facts.append({"label": "Replay of " + _text(replay.get("recording")), "value": value, "cls": "wide",
+                      "id": "replay"})
+        for d in replay.get("divergences") or []:
+            if isinstance(d, dict):
+                facts.append({"label": f"Diverged at step {_text(d.get('step'))} (recorded step "
+                                       f"{_text(d.get('recorded_step'))})", "value": _text(d.get("why")),
+                              "cls": "wide", "id": ""})
     if s.get("error"):
         facts.append({"label": "Error", "value": _text(s.get("error")), "cls": "wide error", "id": ""})
     pending = s.get("needs_user")
@@ -369,7 +386,9 @@ def render_run(run: RunData, page: Path, embed: bool = False) -> str:
         frames.append({"kind": "step", "anchor": anchor, "number": step.number, "error": err, "shot": shot,
                        "info": info})
         action = _text(step.record.get("action")) or "–"
-        add_thumb(anchor, f"{step.number}. {action}", step.screen, "error" if err else "")
+        source = info["source"]
+        add_thumb(anchor, f"{step.number}. {action}" + (f" ({source})" if source else ""), step.screen,
+                  " ".join(c for c in ("error" if err else "", source) if c))
         add_gaps(step.number)
     if run.final is not None:
         frames.append({"kind": "final", "shot": _shot(run.final, images, "final screen", None, ""),

@@ -1,0 +1,174 @@
+"""CLI command: ``mobile-agent replay RUN_DIR [--device ...] [--model NAME | none] [--param OLD=NEW ...]``.
+
+Plays a recorded run's operations again through the same loop (each grounded afresh, checked
+against the recorded screen), with a model taking over where the phone has changed
+(:mod:`mobile_agent.agent.replay`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, List, Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from mobile_agent.errors import ConfigError
+from mobile_agent.fsutil import FolderLock
+
+console = Console()
+
+
+def terminal_confirm(op: Any, description: str) -> bool:
+    """Ask at the terminal; without one (standard input not a terminal, or closed) the step is declined."""
+    import sys
+
+    import click
+
+    if not sys.stdin or not sys.stdin.isatty():
+        console.print(f"[yellow]declined[/yellow] {escape(description)}: --confirm cannot ask, standard input "
+                      "is not a terminal", highlight=False, soft_wrap=True)
+        return False
+    try:
+        return typer.confirm(f"Carry out {description}?", default=False)
+    except click.exceptions.Abort:
+        console.print("[yellow]declined[/yellow]: no answer (end of input)", highlight=False)
+        return False
+
+
+def replay_line(summary: dict[str, Any]) -> str | None:
+    """The replay's counts in one line (None for a summary without them)."""
+    r = summary.get("replay")
+    if not isinstance(r, dict):
+        return None
+    line = (f"replayed {r.get('replayed_steps', 0)} step(s), planned {r.get('planned_steps', 0)}; "
+            f"model calls saved: {r.get('model_calls_saved', 0)}")
+    if r.get("resumed"):
+        line += f"; resumed {r['resumed']} time(s)"
+    return line
+
+
+def cached_planner(folder: Path, instruction: str, device: str, phone: Any, perception: Any,
+                   model_planner: Any) -> tuple[Any, Any]:
+    """``run --cache``: the planner of a run (a replay of the cached run of ``instruction`` with
+    ``model_planner`` as its fallback, else ``model_planner``) and the cache with the key's parts."""
+    from mobile_agent.agent.replay import ReplayPlanner
+    from mobile_agent.agent.replay_cache import RunCache, device_kind
+
+    store = RunCache(folder)
+    kind = device_kind(device, phone.screenshot().size)
+    recording = store.lookup(instruction, kind)
+    if recording is None:
+        console.print(escape(f"cache: no run of this instruction on {kind} yet; the model plans"), highlight=False)
+        return model_planner, (store, instruction, kind)
+    console.print(escape(f"cache: replaying the kept run ({len(recording.steps)} step(s)); the model takes over "
+                         "where the phone differs"), highlight=False)
+    return ReplayPlanner(recording, perception, model_planner), (store, instruction, kind)
+
+
+def keep_in_cache(cache: Any, out_dir: Path, result: Any, secrets: tuple[str, ...] = ()) -> None:
+    """``run --cache``: keep the run when it completed and was confirmed; say what was done."""
+    store, instruction, kind = cache
+    why = store.keep(out_dir, instruction, kind, secrets)
+    console.print(escape(f"cache: {why}" if why else f"cache: kept in {store.entry(instruction, kind)}"),
+                  highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``replay`` to the main app."""
+
+    @app.command("replay")
+    def replay(
+        run_dir: Path = typer.Argument(..., help="A completed run's folder (steps.jsonl, screens/, summary.json)."),
+        device: str = typer.Option("sim", "--device", help="sim, adb, or adb:SERIAL."),
+        model: Optional[str] = typer.Option(None, "--model", help="The model that takes over where the phone "
+                                            "differs from the recording (gpt-4o, openai:NAME, scripted:FILE...), "
+                                            "or none (default): a divergence ends the replay."),
+        base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible (or Anthropic) endpoint."),
+        api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="Environment variable holding the key."),
+        model_timeout: float = typer.Option(120.0, "--model-timeout", min=1.0, help="Total deadline of each model "
+                                            "request in seconds."),
+        param: Optional[List[str]] = typer.Option(None, "--param", help="OLD=NEW: replace OLD in typed texts (and "
+                                                  "a Click Text target equal to OLD) by NEW; repeatable."),
+        out: Optional[Path] = typer.Option(None, "--out", help="The new run's folder (default "
+                                           "runs/<time>-<instruction>)."),
+        overwrite: bool = typer.Option(False, "--overwrite", help="Replace the run in --out."),
+        confirm: bool = typer.Option(False, "--confirm", help="Ask before touching what sends, buys, pays, deletes "
+                                     "(replayed steps are judged as planned ones)."),
+        max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help="Step limit (default: twice the "
+                                                "recorded steps, at least 10)."),
+        time_limit: float = typer.Option(900.0, "--time-limit", min=1.0, help="Wall-clock limit in seconds."),
+        ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
+        perception_mode: str = typer.Option("hybrid", "--perception", help="hybrid or vision (as run)."),
+        seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone (sim only)."),
+    ) -> None:
+        """Replay a recorded run: each operation grounded afresh on the current screen.
+
+        Before each recorded step the screen is checked against the recorded one (its texts and their
+        places, the status bar, clock, digits and badges aside). Without a model a divergence ends the
+        replay (exit 1, naming the step, what was expected and what is there); with --model the model
+        plans from there and the replay resumes when a recorded screen comes back. Exit 0 when
+        completed, 1 otherwise, 2 for a folder that cannot be replayed."""
+        from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
+        from mobile_agent.agent.replay import Recording, ReplayPlanner, parse_params
+        from mobile_agent.agent.risk import load_rules
+        from mobile_agent.agent.trajectory import read_summary
+        from mobile_agent.cli.run import _default_out, _refuse_earlier_run, _step_line
+        from mobile_agent.device import open_device
+        from mobile_agent.model import make_chat_model
+        from mobile_agent.perception import Perception
+        from mobile_agent.report import write_report
+
+        params = parse_params(param or [])
+        recording = Recording.load(run_dir, params)
+        perception_mode = perception_mode.strip().lower()
+        if perception_mode not in ("vision", "hybrid"):
+            raise ConfigError(f"--perception must be vision or hybrid, got {perception_mode!r}")
+        if out is not None:
+            if out.exists() and not out.is_dir():
+                raise ConfigError(f"--out {out} is a file; give a folder for the trajectory")
+            if out.resolve() == run_dir.resolve():
+                raise ConfigError("--out is the recording's own folder; give another folder for the replay")
+            with FolderLock(out, "run"):
+                if not overwrite:
+                    _refuse_earlier_run(out)
+        fallback = None
+        if model is not None and model.strip().lower() not in ("", "none"):
+            fallback = LLMPlanner(make_chat_model(model, base_url=base_url, api_key_env=api_key_env,
+                                                  timeout_s=model_timeout))
+        phone = open_device(device, **({"seed": seed} if device.partition(":")[0] == "sim" else {}))
+        perception = Perception(ocr=ocr)
+        planner = ReplayPlanner(recording, perception, fallback, params=params)
+        out_dir = out or _default_out(recording.instruction)
+        steps = max_steps or max(10, 2 * len(recording.steps))
+        settings = AgentSettings(
+            max_steps=steps, time_limit_s=time_limit, confirm=terminal_confirm if confirm else None,
+            risk_rules=load_rules(None) if confirm else None, device_name=device, perception_mode=perception_mode,
+            on_step=lambda rec: console.print(_step_line(rec) + (f"  [dim]{rec.source}[/dim]" if rec.source else ""),
+                                              highlight=False, soft_wrap=True),
+            on_finish=write_report, overwrite=overwrite,
+        )
+        console.print(f"[bold]{escape(recording.instruction)}[/bold]  " + escape(
+            f"(replay of {run_dir}: {len(recording.steps)} recorded step(s), "
+            f"{'model ' + fallback.name if fallback else 'no model'}, on {device}; trajectory in {out_dir})"),
+            highlight=False)
+        lock = FolderLock(out_dir, "run")
+        lock.acquire()
+        try:
+            if not overwrite:
+                _refuse_earlier_run(out_dir)  # again, now that the folder is ours
+            result = Agent(phone, planner, perception, settings).run(recording.instruction, out_dir)
+        finally:
+            lock.release()
+        colour = "green" if result.completed else "red"
+        console.print(f"[{colour}]{escape(result.outcome)}[/{colour}] " + escape(
+            f"after {result.steps} step(s), {result.duration_s:.1f} s, {result.usage.total_tokens} tokens; "
+            f"trajectory: {result.out_dir}"), highlight=False)
+        line = replay_line(read_summary(out_dir) or {})
+        if line:
+            console.print(escape(line), highlight=False)
+        if result.error:
+            console.print(f"[red]{escape(result.error)}[/red]", highlight=False, soft_wrap=True)
+        if isinstance(result.exception, ConfigError):
+            raise result.exception
+        raise typer.Exit(0 if result.completed else 1)

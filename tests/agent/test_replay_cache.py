@@ -1,0 +1,90 @@
+"""The run cache (agent/replay_cache.py, ``run --cache``): its key, what it refuses to keep, and a
+second run of the same instruction replayed with no model call (localhost chat server, the sim)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from mobile_agent.agent.replay_cache import RunCache, cache_key, normalise_instruction
+from mobile_agent.agent.trajectory import read_steps, read_summary
+from mobile_agent.cli import main
+from mobile_agent.device.sim import SimPhone
+from tests.fakes.agent_harness import Script, make_agent, react
+from tests.fakes.chatserver import LocalChatServer
+
+PLAN = [react("Open App (Notes)"), react("Click Text (New note)"), react("Type (Call the bank)"),
+        react("Click Icon (check, top right)"), react("Stop")]
+INSTRUCTION = "Write a note: call the bank"
+
+
+def test_the_key_is_the_normalised_instruction_and_the_device_kind():
+    assert normalise_instruction("  Turn ON the\tdark mode. ") == "turn on the dark mode"
+    k = cache_key("Turn on the dark mode.", "sim-1080x2400")
+    assert k == cache_key("turn on the  dark mode", "sim-1080x2400")
+    assert k != cache_key("Turn on the dark mode", "adb-1080x2400")
+    assert k != cache_key("Turn off the dark mode", "sim-1080x2400")
+    assert len(k) == 16
+
+
+@pytest.fixture(scope="module")
+def completed_run(tmp_path_factory):
+    run = tmp_path_factory.mktemp("cache") / "run"
+    with LocalChatServer(Script(PLAN)) as server:
+        assert make_agent(server, SimPhone(seed=0), settle_timeout_s=1.0).run(INSTRUCTION, run).completed
+    return run
+
+
+def test_a_completed_confirmed_run_is_kept_and_found(completed_run, tmp_path):
+    cache = RunCache(tmp_path / "cache")
+    assert cache.lookup(INSTRUCTION, "sim-1080x2400") is None
+    assert cache.keep(completed_run, INSTRUCTION, "sim-1080x2400") is None
+    rec = cache.lookup(INSTRUCTION.upper() + ".", "sim-1080x2400")
+    assert rec is not None and [str(s.operation) for s in rec.steps][-1] == "Stop" and len(rec.steps) == 5
+    assert cache.lookup(INSTRUCTION, "sim-720x1600") is None
+
+
+def test_failed_unconfirmed_and_secret_runs_are_not_kept(completed_run, tmp_path):
+    cache = RunCache(tmp_path / "cache")
+    failed = tmp_path / "failed"
+    shutil.copytree(completed_run, failed)
+    s = read_summary(failed)
+    s.update(completed=False, outcome="error")
+    (failed / "summary.json").write_text(json.dumps(s), encoding="utf-8")
+    assert cache.keep(failed, INSTRUCTION, "sim") == "not kept: the run did not complete (error)"
+    unchecked = tmp_path / "unchecked"
+    shutil.copytree(completed_run, unchecked)
+    lines = (unchecked / "steps.jsonl").read_text(encoding="utf-8").splitlines()
+    last = json.loads(lines[-1])
+    last["completion"]["reason"] = "not checked"
+    lines[-1] = json.dumps(last)
+    (unchecked / "steps.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert "Stop was not confirmed" in cache.keep(unchecked, INSTRUCTION, "sim")
+    assert "typed a secret" in cache.keep(completed_run, INSTRUCTION, "sim", secrets=["Call the bank"])
+    assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").iterdir())
+
+
+def test_run_cache_replays_the_second_run_with_no_model_call(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("MY_TEST_KEY", "k")
+    cache = tmp_path / "cache"
+    with LocalChatServer(Script(PLAN)) as server:
+        args = ["run", INSTRUCTION, "--device", "sim", "--model", "gpt-4o-test", "--base-url", server.openai_base_url,
+                "--api-key-env", "MY_TEST_KEY", "--cache", str(cache), "--perception", "vision"]
+        assert main(args + ["--out", str(tmp_path / "first")]) == 0
+        first = len(server.requests)
+        assert main(args + ["--out", str(tmp_path / "second")]) == 0
+        second = len(server.requests) - first
+    out = " ".join(capsys.readouterr().out.split())
+    assert first == 6 and second == 0  # 5 plans and the completion check; then none
+    assert "cache: no run of this instruction" in out and "cache: replaying the kept run (5 step(s))" in out
+    assert {s.source for s in read_steps(tmp_path / "second")} == {"replayed"}
+    assert read_summary(tmp_path / "second")["replay"]["model_calls_saved"] == 6
+    # the entry stays as it was (the second run was replayed whole from it), with the lines read off
+    # its screens kept, so that the next replay reads no recorded screen again
+    (entry,) = [p for p in cache.iterdir() if p.is_dir()]
+    assert json.loads((entry / "cache.json").read_text(encoding="utf-8"))["from"] == str(tmp_path / "first")
+    lines = json.loads((entry / "lines.json").read_text(encoding="utf-8"))
+    assert sorted(lines, key=int) == ["1", "2", "3", "4", "5"]
+    assert any("New note" in t for t, _, _ in lines["2"][1]), lines["2"]
