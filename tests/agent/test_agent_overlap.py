@@ -18,7 +18,7 @@ from mobile_agent.agent.trajectory import STEPS, TrajectoryWriter, read_steps
 from mobile_agent.bench.suite import select
 from mobile_agent.perception import Perception
 from tests.fakes.agent_harness import API_KEY, MODEL, Script, is_choice, is_completion_check, react
-from tests.fakes.chatserver import LocalChatServer
+from tests.fakes.chatserver import LocalChatServer, Reply
 
 from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
 from mobile_agent.model.openai_client import OpenAIChatModel
@@ -47,23 +47,31 @@ def _without_timings(d: dict) -> dict:
     return d
 
 
-def _run(tmp_path, key: str, overlap: bool) -> tuple[list[dict], object]:
+def _run(tmp_path, key: str, overlap: bool, delay_s: float = 0.0) -> tuple[list[dict], object]:
     task = select(ids=[key])[0]
     phone = task.make_phone()
-    with LocalChatServer(Script(_task_replies(key))) as server:
+    script = Script(_task_replies(key))
+
+    def respond(req):  # a model that thinks delay_s before it answers
+        reply = script(req)
+        return Reply(text=reply, delay_s=delay_s) if isinstance(reply, str) else reply
+
+    with LocalChatServer(respond) as server:
         # a fresh perception each run: the same parse memo and crop cache to start from
         result = _agent(server, phone, Perception(), overlap_perception=overlap).run(
-            task.instruction, tmp_path / f"{key}-{overlap}")
+            task.instruction, tmp_path / f"{key}-{overlap}-{delay_s}")
     lines = [json.loads(x) for x in (result.out_dir / STEPS).read_text(encoding="utf-8").splitlines()]
     return lines, result
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("key", ["mail-1", "shop-2", "notes-1"])
-def test_the_same_records_with_and_without_the_overlap(tmp_path, key):
+@pytest.mark.parametrize("key,delay_s", [("mail-1", 0.4), ("shop-2", 0.4), ("notes-1", 0.4), ("mail-1", 0.0)])
+def test_the_same_records_with_and_without_the_overlap(tmp_path, key, delay_s):
     """Open App, Click Text, Click Icon and Type steps: the grounding (candidates, scores, the point),
-    the gestures, the reflections and the replies are the same; only the times differ."""
-    on, r_on = _run(tmp_path, key, True)
+    the gestures, the reflections and the replies are the same; only the times differ. A model that
+    thinks (0.4 s) gets every screen parsed ahead; one that answers at once (0 s) none after the
+    first: both give the records of a run without the overlap."""
+    on, r_on = _run(tmp_path, key, True, delay_s)
     off, r_off = _run(tmp_path, key, False)
     assert r_on.outcome == r_off.outcome == "completed"
     assert [_without_timings(d) for d in on] == [_without_timings(d) for d in off]
@@ -113,7 +121,7 @@ def test_the_parse_is_done_before_the_model_answers(tmp_path):
                 return "Answer: 0"
             shot = agent_box[0]._current_for_test
             seen.append(perception.event(shot).wait(timeout=8.0 if overlap else 1.0))
-            return next(plans)
+            return Reply(text=next(plans), delay_s=0.3)  # a model that thinks: the next parse goes ahead too
 
         with LocalChatServer(respond) as server:
             agent = _agent(server, phone, perception, overlap_perception=overlap)

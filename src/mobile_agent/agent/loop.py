@@ -43,6 +43,10 @@ log = logging.getLogger(__name__)
 
 ConfirmFn = Callable[[Operation, str], bool]
 
+#: A model that answers faster than this (seconds) leaves no time to hide a parse behind: the
+#: screenshot after it is parsed when grounding needs it, as without the overlap (agent/overlap.py).
+QUICK_MODEL_S = 0.25
+
 #: How a history entry's outcome starts when grounding found nothing to act on (planners may test it).
 NOT_CARRIED_OUT = "not carried out"
 
@@ -264,6 +268,7 @@ class Agent:
         self._needs_user, self._user_wait_s, self._t0 = None, 0.0, t0
         deadline = set_run_end(t0 + s.time_limit_s if s.time_limit_s is not None else None)  # holds in model calls
         self._prefetch = self._make_prefetch()
+        self._quick_model = False
         try:
             for step in range(1, s.max_steps + 1):
                 if s.time_limit_s is not None and time.monotonic() - t0 - self._user_wait_s > s.time_limit_s:
@@ -334,6 +339,7 @@ class Agent:
         plan = self.plan(step)
         if self._prefetch is not None:
             self._prefetch.answered()
+            self._quick_model = plan.calls.model_s < QUICK_MODEL_S
         op = plan.operation
 
         # 2. a loop: the same operation on the same screen, threshold times
@@ -635,10 +641,12 @@ class Agent:
 
     _perceived = False  # whether this step used perception (grounding, the confirmation gate)
 
+    _quick_model = False  # the last plan came back faster than a parse: nothing to hide the next one behind
+
     def _parse_ahead(self, image: Image.Image, undo_last: bool = False) -> None:
         self._perceived = False
         if self._prefetch is not None:
-            self._prefetch.start(image, undo_last)
+            self._prefetch.start(image, undo_last, parse=not self._quick_model)
 
     def _perception_quiet(self) -> None:
         """Wait for a parse running beside the loop (perception is used from one thread at a time)."""

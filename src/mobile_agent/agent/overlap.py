@@ -41,16 +41,16 @@ class Prefetch:
 
     # --- parsing ------------------------------------------------------------------------------
 
-    def start(self, image: Image.Image, undo_last: bool = False) -> None:
-        """Start parsing ``image`` (a parse of an earlier screen that has not begun is dropped).
+    def start(self, image: Image.Image, undo_last: bool = False, parse: bool = True) -> None:
+        """Start parsing ``image`` once what was handed over before is done (in order, one thread).
         ``undo_last``: the screen parsed last was not used (no step grounded on it): its parse is
         undone first (:meth:`Perception.restore`), so that perception's memo and recognised crops,
-        and with them every later parse, are what they would be without the overlap."""
-        if self._parse is not None:
-            self._parse.cancel()
+        and with them every later parse, are what they would be without the overlap. ``parse``
+        False: only that undoing (a model that answers faster than a parse leaves nothing to hide
+        it behind; grounding parses what it needs, as without the overlap)."""
         self._generation += 1
         self._answered.clear()
-        self._parse = self._parser.submit(self._run, image, self._generation, undo_last)
+        self._parse = self._parser.submit(self._run, image if parse else None, self._generation, undo_last)
 
     def answered(self) -> None:
         """The model has answered: a parse still running finishes its text lines and leaves the
@@ -70,10 +70,13 @@ class Prefetch:
         finally:
             self._parse = None
 
-    def _run(self, image: Image.Image, generation: int, undo_last: bool) -> None:
-        self.started.append(generation)
+    def _run(self, image: Image.Image | None, generation: int, undo_last: bool) -> None:
         if undo_last and self._checkpoint is not None:
             self._perception.restore(self._checkpoint)
+        self._checkpoint = None
+        if image is None:
+            return
+        self.started.append(generation)
         checkpoint = getattr(self._perception, "checkpoint", None)
         self._checkpoint = checkpoint() if callable(checkpoint) else None
         self._perception.parse(image)
