@@ -296,13 +296,9 @@ def assess(op: Any, *, touched_text: str | None = None, screen_text: Sequence[st
 def touched_text_of(grounding: Any) -> str | None:
     """The text of the chosen candidate of a step's grounding (a step record's dict, or a typed
     record with ``candidates`` and ``chosen``); None when nothing was chosen or it has no text."""
-    if grounding is None:
+    c = chosen_candidate(grounding)
+    if c is None:
         return None
-    get = grounding.get if isinstance(grounding, dict) else (lambda k: getattr(grounding, k, None))
-    cands, chosen = get("candidates"), get("chosen")
-    if not cands or not isinstance(chosen, int) or isinstance(chosen, bool) or not 0 <= chosen < len(cands):
-        return None
-    c = cands[chosen]
     text = c.get("text") if isinstance(c, dict) else getattr(c, "text", None)
     return str(text) if text else None
 

@@ -430,13 +430,8 @@ def _why(row: TaskRow) -> str:
     if not row.failed:
         return row.error
     parts = [row.error] if row.error else []
-    detail = row.extra.get("detail")
-    if isinstance(detail, str):
-        try:
-            detail = json.loads(detail)
-        except json.JSONDecodeError:
-            detail = None
-    if isinstance(detail, dict):
+    detail = _detail(row)
+    if detail:
         if detail.get("first_wrong"):
             parts.append(f"first wrong: {detail['first_wrong']}")
         if detail.get("oracle_gave_up"):
