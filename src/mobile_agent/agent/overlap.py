@@ -36,7 +36,6 @@ class Prefetch:
         self._writes: list[Future] = []
         self._generation = 0
         self._answered = threading.Event()  # the model has answered: grounding may want the parse now
-        self.started: list[int] = []  # the generations whose parse began (tests observe the order)
         self._checkpoint: Any = None  # perception before the last parse (to undo it when unused)
 
     # --- parsing ------------------------------------------------------------------------------
@@ -76,7 +75,6 @@ class Prefetch:
         self._checkpoint = None
         if image is None:
             return
-        self.started.append(generation)
         checkpoint = getattr(self._perception, "checkpoint", None)
         self._checkpoint = checkpoint() if callable(checkpoint) else None
         self._perception.parse(image)

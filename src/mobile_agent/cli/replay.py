@@ -19,23 +19,6 @@ from mobile_agent.fsutil import FolderLock
 console = Console()
 
 
-def terminal_confirm(op: Any, description: str) -> bool:
-    """Ask at the terminal; without one (standard input not a terminal, or closed) the step is declined."""
-    import sys
-
-    import click
-
-    if not sys.stdin or not sys.stdin.isatty():
-        console.print(f"[yellow]declined[/yellow] {escape(description)}: --confirm cannot ask, standard input "
-                      "is not a terminal", highlight=False, soft_wrap=True)
-        return False
-    try:
-        return typer.confirm(f"Carry out {description}?", default=False)
-    except click.exceptions.Abort:
-        console.print("[yellow]declined[/yellow]: no answer (end of input)", highlight=False)
-        return False
-
-
 def replay_line(summary: dict[str, Any]) -> str | None:
     """The replay's counts in one line (None for a summary without them)."""
     r = summary.get("replay")
@@ -113,7 +96,7 @@ def register(app: typer.Typer) -> None:
         from mobile_agent.agent.replay import Recording, ReplayPlanner, parse_params
         from mobile_agent.agent.risk import load_rules
         from mobile_agent.agent.trajectory import read_summary
-        from mobile_agent.cli.run import _default_out, _refuse_earlier_run, _step_line
+        from mobile_agent.cli.run import _default_out, _refuse_earlier_run, _step_line, terminal_confirm
         from mobile_agent.device import open_device
         from mobile_agent.model import make_chat_model
         from mobile_agent.perception import Perception

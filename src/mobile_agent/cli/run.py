@@ -39,6 +39,24 @@ def _default_out(instruction: str) -> Path:
     return out
 
 
+def terminal_confirm(op: Any, description: str) -> bool:
+    """--confirm's question at the terminal; without one (standard input not a terminal, or closed)
+    the step is declined and said so (``run`` and ``replay``)."""
+    import sys
+
+    import click
+
+    if not sys.stdin or not sys.stdin.isatty():
+        console.print(f"[yellow]declined[/yellow] {escape(description)}: --confirm cannot ask, standard input "
+                      "is not a terminal", highlight=False, soft_wrap=True)
+        return False
+    try:
+        return typer.confirm(f"Carry out {description}?", default=False)  # typer prints plain text
+    except click.exceptions.Abort:  # end of input
+        console.print("[yellow]declined[/yellow]: no answer (end of input)", highlight=False)
+        return False
+
+
 def _refuse_earlier_run(folder: Path) -> None:
     """A :class:`ConfigError` when ``folder`` is a file or holds a run already (its steps, summary or
     screenshots): a new run's record would be mixed with it."""
@@ -202,22 +220,6 @@ def register(app: typer.Typer) -> None:
 
         perception = Perception(ocr=ocr)
 
-        def ask(op: Any, description: str) -> bool:
-            """Ask at the terminal; without one (standard input not a terminal, or closed) the step is declined."""
-            import sys
-
-            import click
-
-            if not sys.stdin or not sys.stdin.isatty():
-                console.print(f"[yellow]declined[/yellow] {escape(description)}: --confirm cannot ask, standard input "
-                              "is not a terminal", highlight=False, soft_wrap=True)
-                return False
-            try:
-                return typer.confirm(f"Carry out {description}?", default=False)  # typer prints plain text
-            except click.exceptions.Abort:  # end of input
-                console.print("[yellow]declined[/yellow]: no answer (end of input)", highlight=False)
-                return False
-
         out_dir = out or _default_out(instruction)
         print_step = lambda rec: console.print(_step_line(rec), highlight=False, soft_wrap=True)  # noqa: E731
         view = None
@@ -248,7 +250,8 @@ def register(app: typer.Typer) -> None:
 
         settings = AgentSettings(
             max_steps=max_steps, time_limit_s=time_limit, image_max_side=max_side, jpeg_quality=jpeg_quality,
-            history_screens=history_screens, confirm=ask if confirm else None, dry_run=dry_run, reflect=reflect,
+            history_screens=history_screens, confirm=terminal_confirm if confirm else None, dry_run=dry_run,
+            reflect=reflect,
             risk_rules=load_rules(confirm_words) if confirm else None,
             completion_check=not no_completion_check, device_name=device, perception_mode=perception_mode,
             on_step=on_step, on_finish=write_report, overwrite=overwrite, ask=person,
