@@ -5,22 +5,22 @@ any candidate inside (with the hint). Prints figures; asserts nothing.
 
 sim and wide: the simulated phone's screens (120); targets are the clickable nodes without text
 that have a content-desc (the tree is the ground truth). heldout: the held-out icon set
-(``mobile_agent.bench.icon_heldout``, 60 screens laid out as real apps lay them out, drawn with icon
+(``mobile_agent.screensets.icon_heldout``, 60 screens laid out as real apps lay them out, drawn with icon
 fonts the matcher neither uses nor was developed against); targets are its icons whose family is
 unique on their screen, the hit box their 48 dp touch target; the run says whether the screens are
 the frozen set (seed 0, 60 screens). heldout2: the second held-out set
-(``mobile_agent.bench.icon_heldout_v2``: thin-stroke Tabler icons, real photos, icons on photos,
+(``mobile_agent.screensets.icon_heldout_v2``: thin-stroke Tabler icons, real photos, icons on photos,
 pills and gradients, low contrast, badges; needs the test extra), measured the same way. material: the
-Material-styles set (``mobile_agent.bench.icon_material``: toolbars drawn with Material Symbols
+Material-styles set (``mobile_agent.screensets.icon_material``: toolbars drawn with Material Symbols
 Rounded and Sharp, styles the matcher does not take as references, at 1080x2400 and 720x1600, light
 and dark, status bars of 24-52 dp, gesture or three-button navigation), measured the same way, with
-its figures also by description. iconstress: the icon stress set (``mobile_agent.bench.icon_stress``:
+its figures also by description. iconstress: the icon stress set (``mobile_agent.screensets.icon_stress``:
 what real apps' screens do to icons, Lucide icons, one phenomenon per target), measured the same way,
 with its figures also by phenomenon and by description. The position hint is what a planner would say of where the node is
-(``mobile_agent.bench.perception.position_hint``, as the perception benchmark uses it).
+(``mobile_agent.screensets.measure.position_hint``, as the perception benchmark uses it).
 
 OCR is the slow part and does not change with icon work, so ``--cache DIR`` keeps each screen's
-OCR lines there (``mobile_agent.bench.perception.CachedOcr``, as ``bench perception --ocr-cache``)
+OCR lines there (``mobile_agent.screensets.measure.CachedOcr``, as ``bench perception --ocr-cache``)
 and the next run only detects and matches icons.
 """
 
@@ -143,8 +143,8 @@ def main(argv: list[str] | None = None) -> int:
         return heldout(args)
     args.screens = args.screens or 120
 
-    import mobile_agent.bench.perception as bp
-    from mobile_agent.bench.perception import CachedOcr, _text_is_drawn, collect_sim_screens, position_hint
+    import mobile_agent.screensets.measure as bp
+    from mobile_agent.screensets.measure import CachedOcr, _text_is_drawn, collect_sim_screens, position_hint
 
     # Keep each screen's XML beside the nodes the collector parses from it (for --hybrid).
     xml_of: list[tuple[Any, str]] = []
@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
 
     bp.parse_tree = keep
     if args.screen_set == "wide":
-        import mobile_agent.bench.wide as wide
+        import mobile_agent.screensets.wide as wide
 
         wide.parse_tree = keep
     from mobile_agent.perception import Perception
@@ -220,14 +220,14 @@ def main(argv: list[str] | None = None) -> int:
 
 def heldout(args: argparse.Namespace) -> int:
     if args.screen_set == "heldout2":
-        from mobile_agent.bench import icon_heldout_v2 as ho
+        from mobile_agent.screensets import icon_heldout_v2 as ho
     elif args.screen_set == "material":
-        from mobile_agent.bench import icon_material as ho  # type: ignore[no-redef]
+        from mobile_agent.screensets import icon_material as ho  # type: ignore[no-redef]
     elif args.screen_set == "iconstress":
-        from mobile_agent.bench import icon_stress as ho  # type: ignore[no-redef]
+        from mobile_agent.screensets import icon_stress as ho  # type: ignore[no-redef]
     else:
-        from mobile_agent.bench import icon_heldout as ho  # type: ignore[no-redef]
-    from mobile_agent.bench.perception import CachedOcr, position_hint
+        from mobile_agent.screensets import icon_heldout as ho  # type: ignore[no-redef]
+    from mobile_agent.screensets.measure import CachedOcr, position_hint
     from mobile_agent.errors import ConfigError
     from mobile_agent.perception import Perception
     from mobile_agent.perception.ocr import make_ocr

@@ -103,14 +103,14 @@ def main(argv: list[str] | None = None) -> int:
 
     import numpy as np
 
-    from mobile_agent.bench.perception import _first_point, _inside, _text_is_drawn, collect_sim_screens
+    from mobile_agent.screensets.measure import _first_point, _inside, _text_is_drawn, collect_sim_screens
     from mobile_agent.perception import Perception
     from mobile_agent.perception.ocr.rapid import RapidOcrEngine
 
     if args.screen_set not in ("sim", "wide"):
         ap.error("--set: sim or wide (other sets with --against only)")
     if args.screen_set == "wide":
-        from mobile_agent.bench.wide import collect_wide_screens
+        from mobile_agent.screensets.wide import collect_wide_screens
 
         screens = collect_wide_screens(seed=args.seed, max_screens=args.screens)
     else:
@@ -221,14 +221,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 _SETS = {
-    "sim": ("mobile_agent.bench.perception", "collect_sim_screens", "max_screens"),
-    "wide": ("mobile_agent.bench.wide", "collect_wide_screens", "max_screens"),
-    "heldout": ("mobile_agent.bench.icon_heldout", "heldout_screens", "count"),
-    "heldout2": ("mobile_agent.bench.icon_heldout_v2", "heldout_screens", "count"),
-    "iconstress": ("mobile_agent.bench.icon_stress", "stress_screens", "count"),
-    "material": ("mobile_agent.bench.icon_material", "material_screens", "count"),
-    "textstress": ("mobile_agent.bench.text_stress", "collect_stress_screens", "count"),
-    "textheldout": ("mobile_agent.bench.text_heldout", "collect_heldout_screens", "count"),
+    "sim": ("mobile_agent.screensets.measure", "collect_sim_screens", "max_screens"),
+    "wide": ("mobile_agent.screensets.wide", "collect_wide_screens", "max_screens"),
+    "heldout": ("mobile_agent.screensets.icon_heldout", "heldout_screens", "count"),
+    "heldout2": ("mobile_agent.screensets.icon_heldout_v2", "heldout_screens", "count"),
+    "iconstress": ("mobile_agent.screensets.icon_stress", "stress_screens", "count"),
+    "material": ("mobile_agent.screensets.icon_material", "material_screens", "count"),
+    "textstress": ("mobile_agent.screensets.text_stress", "collect_stress_screens", "count"),
+    "textheldout": ("mobile_agent.screensets.text_heldout", "collect_heldout_screens", "count"),
 }
 
 
@@ -386,7 +386,7 @@ def _steps(images: list[Any], screen_set: str) -> int:
 
 
 def _accuracy(screens: list[Any], screen_set: str, glyphs: bool = False) -> int:
-    from mobile_agent.bench.perception import format_report, run_benchmark
+    from mobile_agent.screensets.measure import format_report, run_benchmark
     from mobile_agent.perception import Perception
     from mobile_agent.perception.ocr.rapid import RapidOcrEngine
 

@@ -15,7 +15,7 @@ its version, the SHA-256 of the source and of the output, and the licence.
 
 Writes, by default:
   src/mobile_agent/perception/icons/refs/MaterialSymbolsOutlined-subset.ttf  (the matcher's references)
-  src/mobile_agent/bench/fonts/MaterialSymbols{Rounded,Sharp}-subset.ttf     (drawn by the test set,
+  src/mobile_agent/screensets/fonts/MaterialSymbols{Rounded,Sharp}-subset.ttf     (drawn by the test set,
       never used as references, so that it measures styles the matcher has not seen)
 """
 
@@ -39,10 +39,10 @@ STYLES = {
     "Material Symbols Outlined": ("MaterialSymbolsOutlined-subset", REFS,
                                   "a reference set of the offline icon matcher (style prefix \"ms:\")"),
     "Material Symbols Rounded": ("MaterialSymbolsRounded-subset", BENCH_FONTS,
-                                 "drawn by the Material-styles test screens (mobile_agent.bench.icon_material); "
+                                 "drawn by the Material-styles test screens (mobile_agent.screensets.icon_material); "
                                  "not a reference of the matcher"),
     "Material Symbols Sharp": ("MaterialSymbolsSharp-subset", BENCH_FONTS,
-                               "drawn by the Material-styles test screens (mobile_agent.bench.icon_material); "
+                               "drawn by the Material-styles test screens (mobile_agent.screensets.icon_material); "
                                "not a reference of the matcher"),
 }
 

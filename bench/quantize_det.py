@@ -64,8 +64,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: onnxruntime's quantisation needs the onnx package: pip install onnx ({exc})", file=sys.stderr)
         return 2
 
-    from mobile_agent.bench.perception import collect_sim_screens
-    from mobile_agent.bench.wide import collect_wide_screens
+    from mobile_agent.screensets.measure import collect_sim_screens
+    from mobile_agent.screensets.wide import collect_wide_screens
     from mobile_agent.perception.ocr.rapid import RapidOcrEngine
 
     screens = collect_sim_screens(seed=args.seed, max_screens=args.sim)

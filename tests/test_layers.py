@@ -21,10 +21,13 @@ ALLOWED: dict[str, set[str]] = {
     "model": {"types", "errors", "fsutil"},
     "agent": {"perception", "model", "device", "types", "errors", "fsutil"},
     "report": {"agent", "device", "device.sim", "types", "errors", "fsutil"},
+    # screen sets: drawn with the simulated phone (or read from a folder), measured through perception;
+    # Mobile-Eval (bench) is not needed by them
+    "screensets": {"perception", "device", "device.sim", "types", "errors", "fsutil"},
     "bench": {"agent", "perception", "model", "device", "device.sim", "report", "types", "errors", "fsutil"},
     "mcpserver": {"bench", "report", "agent", "perception", "model", "device", "types", "errors", "fsutil", "root"},
-    "cli": {"mcpserver", "bench", "report", "agent", "perception", "model", "device", "device.sim", "types", "errors",
-            "fsutil", "root"},
+    "cli": {"mcpserver", "bench", "screensets", "report", "agent", "perception", "model", "device", "device.sim",
+            "types", "errors", "fsutil", "root"},
     # the Python API's Agent: the step loop with what `mobile-agent run` adds (report.html)
     "api": {"agent", "report", "perception", "model", "device", "types", "errors", "fsutil"},
     # the package itself: lazy names for the Python API (mobile_agent.Agent, open_device, Perception...)
@@ -80,3 +83,12 @@ def test_the_checker_sees_a_forbidden_import(tmp_path):
     module.write_text("def f():\n    from mobile_agent.device.sim.phone import SimPhone\n")
     assert imports(module) == [("device.sim", 2)]
     assert "device.sim" not in ALLOWED["agent"]
+
+
+def test_screen_sets_stand_apart_from_mobile_eval():
+    """The screen sets are measured without Mobile-Eval, and Mobile-Eval runs without them."""
+    assert (ROOT / "screensets").is_dir()
+    assert "bench" not in ALLOWED["screensets"] and "agent" not in ALLOWED["screensets"]
+    assert "screensets" not in ALLOWED["bench"]
+    for path in (ROOT / "screensets").rglob("*.py"):
+        assert all(target not in ("bench", "agent", "model") for target, _ in imports(path)), path

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_tests_skip_with_the_install_command_when_a_part_is_missing(tmp_path):
     tests = ["tests/report/test_report_browser.py", "tests/perception/test_perception_tesseract.py",
              "tests/sim/test_sim_look.py::test_chinese_look_translates_labels_in_pixels_and_tree",
-             "tests/bench/test_bench_wide.py", "tests/device_adb/test_adb_real_server.py"]
+             "tests/screensets/test_screensets_wide.py", "tests/device_adb/test_adb_real_server.py"]
     env = dict(os.environ, **{system.WITHOUT_ENV: "chromium,tesseract,noto-cjk,adb"})
     done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-rs", "-q",
                            "-k", "not tesseract_is_a_clear_error", *tests], cwd=ROOT, env=env, capture_output=True,

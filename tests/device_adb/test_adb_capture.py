@@ -9,7 +9,7 @@ import json
 import pytest
 from PIL import Image
 
-from mobile_agent.bench.realscreens import load_folder
+from mobile_agent.screensets.realscreens import load_folder
 from mobile_agent.cli import main
 from tests.fakes.adb_server import FakeAdbServer, FakePhone, fixture_bytes, fixture_text
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mobile_agent.bench import icon_stress as st
+from mobile_agent.screensets import icon_stress as st
 from mobile_agent.perception import Perception
 from mobile_agent.perception.icons.offline import OfflineIconMatcher, badge_discs, without_badge
 

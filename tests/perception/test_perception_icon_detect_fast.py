@@ -118,9 +118,9 @@ def test_nms_suppresses_an_overlap_of_exactly_the_threshold():
 def _screens() -> list[tuple[str, np.ndarray, list[Box]]]:
     """Rendered screens of the sim and wide sets (text boxes: the tree's texts) and of the held-out
     icon set (no text boxes)."""
-    from mobile_agent.bench import icon_heldout
-    from mobile_agent.bench.perception import collect_sim_screens
-    from mobile_agent.bench.wide import collect_wide_screens
+    from mobile_agent.screensets import icon_heldout
+    from mobile_agent.screensets.measure import collect_sim_screens
+    from mobile_agent.screensets.wide import collect_wide_screens
 
     out = []
     for s in collect_sim_screens(seed=0, max_screens=3) + collect_wide_screens(seed=0, max_screens=4)[1:]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mobile_agent.bench import icon_heldout as ho
-from mobile_agent.bench import icon_heldout_v2 as ho2
-from mobile_agent.bench import icon_stress as st
+from mobile_agent.screensets import icon_heldout as ho
+from mobile_agent.screensets import icon_heldout_v2 as ho2
+from mobile_agent.screensets import icon_stress as st
 from mobile_agent.perception import Perception
 from mobile_agent.perception.icons.layout import own_avatar_prior
 from mobile_agent.perception.icons.offline import OfflineIconMatcher, control_frame, glyph_slice
@@ -124,7 +124,7 @@ def test_an_outlined_user_circle_of_another_artist_is_still_the_account():
 def test_someones_named_profile_is_their_letter_avatar():
     # "@art.by.ann profile" names someone: their picture is a letter on a disc, which holds no
     # person glyph and must not be judged by what it holds (the simulated phone's Clips)
-    from mobile_agent.bench.perception import parse_tree
+    from mobile_agent.screensets.measure import parse_tree
     from mobile_agent.device.sim import SimPhone
 
     phone = SimPhone(seed=0)

@@ -1,7 +1,7 @@
 """Material Symbols: the icons real Android apps draw. The matcher takes Material Symbols Outlined as
 references (a subset shipped in perception/icons/refs with its provenance); the test screens draw
 Material Symbols Rounded and Sharp, styles it does NOT take, at 24 dp in real-app-like toolbars at
-1080x2400 and 720x1600, light and dark (mobile_agent.bench.icon_material), and Click Icon must
+1080x2400 and 720x1600, light and dark (mobile_agent.screensets.icon_material), and Click Icon must
 ground the framework's and apps' words ("Navigate up", "More options", "Search", "Open navigation
 drawer", "Share", "Close", "Settings", "Notifications", "Favorite", "Shopping cart", "Account")
 with and without the position hint."""
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-import mobile_agent.bench.icon_material as im
+import mobile_agent.screensets.icon_material as im
 import mobile_agent.perception.icons.offline as off
-from mobile_agent.bench.perception import position_hint
+from mobile_agent.screensets.measure import position_hint
 from mobile_agent.perception import Perception
 from mobile_agent.perception.icons.offline import MATERIAL_OF, OfflineIconMatcher, family_renderings, reference_mask
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from mobile_agent.bench import icon_heldout as ho
-from mobile_agent.bench import icon_stress as st
+from mobile_agent.screensets import icon_heldout as ho
+from mobile_agent.screensets import icon_stress as st
 from mobile_agent.perception import Perception
 from mobile_agent.perception.icons.layout import bottom_navigation, own_avatar_prior
 from mobile_agent.types import Box

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mobile_agent.bench.icon_material import material_screens
+from mobile_agent.screensets.icon_material import material_screens
 from mobile_agent.perception.core import _status_bar_excluded, _system_bar_factor
 from mobile_agent.perception.icons import make_detector
 from mobile_agent.perception.icons.layout import (dp_scale, framework_place, framework_prior, layout_prior,
@@ -125,7 +125,7 @@ def _bar_and_lookalikes(w: int, h: int, d: float, style: str):
     (Font Awesome): the content's glyphs match the references at least as well as the bar's."""
     from PIL import Image, ImageDraw
 
-    from mobile_agent.bench.icon_material import draw_glyph
+    from mobile_agent.screensets.icon_material import draw_glyph
     from mobile_agent.device.sim.look import load_font
     from mobile_agent.perception.icons.offline import reference_mask
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from mobile_agent.bench import icon_stress as st
+from mobile_agent.screensets import icon_stress as st
 from mobile_agent.perception import Perception
 from mobile_agent.perception.positions import position_order
 from mobile_agent.types import Box
@@ -60,7 +60,7 @@ def test_the_extreme_still_wins_beyond_one_column():
 def test_one_word_hints_on_repeated_hearts_ground_the_meant_row(index, description, position):
     screen = st.stress_screen(index)
     w, h = screen.image.size
-    from mobile_agent.bench.perception import position_hint
+    from mobile_agent.screensets.measure import position_hint
 
     target = next(t for t in screen.targets if t.description == description
                   and position_hint(t.box, w, h) == position)

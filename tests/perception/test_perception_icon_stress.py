@@ -1,4 +1,4 @@
-"""Click Icon on screens of the icon stress set (mobile_agent.bench.icon_stress: Lucide icons, which no
+"""Click Icon on screens of the icon stress set (mobile_agent.screensets.icon_stress: Lucide icons, which no
 reference set of the matcher draws, in what real apps do to icons) that failed before the rules they
 led to: a chip's outline around its label is no icon (the chip's own glyph is), and a settings row's
 switch is no glyph."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mobile_agent.bench import icon_stress as st
+from mobile_agent.screensets import icon_stress as st
 from mobile_agent.perception import Perception
 from mobile_agent.perception.icons.cv import _holds_label
 from mobile_agent.perception.icons.offline import switch_like

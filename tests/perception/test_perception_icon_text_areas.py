@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mobile_agent.bench import icon_heldout
+from mobile_agent.screensets import icon_heldout
 from mobile_agent.perception.core import _text_areas
 from mobile_agent.perception.icons.cv import CvIconDetector
 from mobile_agent.perception.results import TextLine, Word

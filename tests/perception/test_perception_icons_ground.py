@@ -11,7 +11,7 @@ from PIL import ImageDraw
 
 from mobile_agent.device.sim import SimPhone
 from mobile_agent.perception import Perception
-from mobile_agent.bench.perception import parse_tree
+from mobile_agent.screensets.measure import parse_tree
 from mobile_agent.perception.icons.cv import CvIconDetector
 from mobile_agent.perception.icons.offline import description_glyphs, reference_mask
 from perception_synth import Painter

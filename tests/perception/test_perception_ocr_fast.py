@@ -18,9 +18,9 @@ from mobile_agent.perception.ocr.rapid import RapidOcrEngine
 
 @pytest.fixture(scope="module")
 def screens() -> list[np.ndarray]:
-    from mobile_agent.bench import icon_heldout
-    from mobile_agent.bench.perception import collect_sim_screens
-    from mobile_agent.bench.wide import collect_wide_screens
+    from mobile_agent.screensets import icon_heldout
+    from mobile_agent.screensets.measure import collect_sim_screens
+    from mobile_agent.screensets.wide import collect_wide_screens
 
     shots = (collect_sim_screens(seed=0, max_screens=2) + collect_wide_screens(seed=0, max_screens=4)
              + icon_heldout.heldout_screens(seed=0, count=2))

@@ -261,7 +261,7 @@ def test_flushing_denormals_keeps_boxes_and_readings(screens: list[np.ndarray]) 
 def test_cached_lines_keep_their_packed_glyphs(screens: list[np.ndarray], tmp_path) -> None:
     """The benchmark's OCR cache keeps each screen's packed glyph boxes with its lines, so that
     Click Text over cached lines reads the same glyphs alone as over a fresh parse."""
-    from mobile_agent.bench.perception import CachedOcr
+    from mobile_agent.screensets.measure import CachedOcr
     from mobile_agent.perception import Perception
 
     fresh = Perception(incremental=False)

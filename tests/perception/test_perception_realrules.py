@@ -89,7 +89,7 @@ def _node(name: str, target: str) -> Box:
 
 
 def test_framework_phrases_name_the_top_bar_end_whatever_the_glyph():
-    from mobile_agent.bench.realscreens import third_hint
+    from mobile_agent.screensets.realscreens import third_hint
 
     # "Navigate up" drawn as a cross on an expense editor, as an arrow on a music player's and on a
     # loyalty-card app's screens: the framework's up button is the top bar's first icon, whatever

@@ -4,7 +4,7 @@ import pytest
 
 from mobile_agent.device.sim import SimPhone
 from mobile_agent.perception import Perception
-from mobile_agent.bench.perception import parse_tree
+from mobile_agent.screensets.measure import parse_tree
 
 
 def node(phone, text=None, desc=None):

@@ -1,6 +1,6 @@
 """Ground truth of the perception benchmark: text under a clickable overlay is not a tap target."""
 
-from mobile_agent.bench.perception import parse_tree
+from mobile_agent.screensets.measure import parse_tree
 
 _XML = """<?xml version="1.0"?>
 <hierarchy rotation="0">

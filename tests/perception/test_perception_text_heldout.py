@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from mobile_agent.bench import text_heldout as th
+from mobile_agent.screensets import text_heldout as th
 from mobile_agent.perception.results import TextLine, Word
 from mobile_agent.perception.textmatch import joined_lines, match_lines
 from mobile_agent.types import Box

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mobile_agent.bench import text_heldout as th
+from mobile_agent.screensets import text_heldout as th
 from mobile_agent.perception.results import TextLine, Word
 from mobile_agent.perception.missed_text import badge_boxes, display_boxes
 from mobile_agent.perception.textmatch import joined_lines, lookalike_key, match_lines
@@ -101,7 +101,7 @@ def test_badges_are_found_on_the_screen_alone(seed1):
 
 
 def test_a_temperature_in_large_light_digits_is_found_on_the_simulated_weather_app(perception):
-    from mobile_agent.bench.perception import parse_tree
+    from mobile_agent.screensets.measure import parse_tree
     from mobile_agent.device.sim import SimPhone
 
     phone = SimPhone(seed=0)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from mobile_agent.bench import text_stress as ts
+from mobile_agent.screensets import text_stress as ts
 from mobile_agent.perception.results import TextLine, Word
 from mobile_agent.perception.textmatch import joined_lines, match_lines, seen_share
 from mobile_agent.types import Box

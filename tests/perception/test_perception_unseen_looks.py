@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mobile_agent.bench.perception import parse_tree
+from mobile_agent.screensets.measure import parse_tree
 from mobile_agent.device.sim import SimPhone
 from mobile_agent.device.sim.look import Look
 from mobile_agent.perception import Perception

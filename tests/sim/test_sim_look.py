@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mobile_agent.bench.perception import parse_tree
+from mobile_agent.screensets.measure import parse_tree
 from mobile_agent.device.sim import SimPhone
 from mobile_agent.device.sim import look as look_mod
 from mobile_agent.device.sim.look import Look

@@ -49,7 +49,7 @@ def add_perception_commands(group: typer.Typer) -> None:
         with its ui_tree as ground truth, or on a folder of real screens (--dir). Prints figures;
         asserts nothing."""
         from mobile_agent.perception import Perception
-        from mobile_agent.bench.perception import (
+        from mobile_agent.screensets.measure import (
             CachedOcr,
             collect_sim_screens,
             format_report,
@@ -73,7 +73,7 @@ def add_perception_commands(group: typer.Typer) -> None:
             _bench_text_stress(screen_set, seed, max_screens, ocr, ocr_cache, as_json, out, verbose, log)
             return
         if screen_set == "wide":
-            from mobile_agent.bench.wide import collect_wide_screens
+            from mobile_agent.screensets.wide import collect_wide_screens
 
             screens = collect_wide_screens(seed=seed, depth=depth, max_screens=max_screens, log=log)
         else:
@@ -122,17 +122,17 @@ def _bench_text_stress(screen_set: str, seed: int, max_screens: int, ocr: str, o
                        as_json: bool, out: Optional[str], verbose: bool, log: object) -> None:
     """``bench perception --set textstress|textheldout``: Click Text figures on the text stress set
     or the held-out text set, by phenomenon."""
-    from mobile_agent.bench.perception import CachedOcr
+    from mobile_agent.screensets.measure import CachedOcr
     from mobile_agent.errors import ConfigError
     from mobile_agent.perception import Perception
     from mobile_agent.perception.ocr import make_ocr
 
     if screen_set == "textheldout":
-        from mobile_agent.bench import text_heldout as ts
+        from mobile_agent.screensets import text_heldout as ts
 
         collect, fmt = ts.collect_heldout_screens, ts.format_heldout
     else:
-        from mobile_agent.bench import text_stress as ts  # type: ignore[no-redef]
+        from mobile_agent.screensets import text_stress as ts  # type: ignore[no-redef]
 
         collect, fmt = ts.collect_stress_screens, ts.format_stress  # type: ignore[assignment]
     try:
@@ -157,8 +157,8 @@ def _bench_folder(folder: str, ocr: str, ocr_cache: Optional[str], absent: int, 
                   reference: bool, timing: bool, icons: bool, as_json: bool, out: Optional[str],
                   verbose: bool) -> None:
     """``bench perception --dir DIR``: the figures on a folder of real screens."""
-    from mobile_agent.bench.perception import CachedOcr, reference_ocr
-    from mobile_agent.bench.realscreens import format_real, load_folder, run_real
+    from mobile_agent.screensets.measure import CachedOcr, reference_ocr
+    from mobile_agent.screensets.realscreens import format_real, load_folder, run_real
     from mobile_agent.errors import ConfigError
     from mobile_agent.perception import Perception
     from mobile_agent.perception.ocr import make_ocr

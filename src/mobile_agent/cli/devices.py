@@ -71,7 +71,7 @@ def capture(
     size and (with --check-text) its texts are on the picture."""
     import time
 
-    from mobile_agent.bench.realscreens import capture_screen
+    from mobile_agent.screensets.realscreens import capture_screen
     from mobile_agent.device import open_device
     from mobile_agent.perception.change import screen_changed
 

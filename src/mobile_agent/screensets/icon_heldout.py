@@ -38,7 +38,7 @@ from typing import Callable
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from mobile_agent.bench.drawing import digest, jpeg, round_mask
+from mobile_agent.screensets.drawing import digest, jpeg, round_mask
 from mobile_agent.errors import ConfigError
 from mobile_agent.types import Box
 

@@ -12,7 +12,7 @@ Descriptions are the framework's and apps' content-desc: "Navigate up", "Open na
 
 The layouts are those of the held-out set (``icon_heldout``: list rows, grids, feeds, chats,
 products, bottom navigation, FABs); the toolbars, bars and icons are this module's. The fonts ship
-in ``mobile_agent/bench/fonts`` as subsets (bench/build_icon_refs.py; provenance in the .txt beside
+in ``mobile_agent/screensets/fonts`` as subsets (bench/build_icon_refs.py; provenance in the .txt beside
 each). ``bench/bench_icons.py --set material`` measures the set; the tests draw a few screens of it.
 """
 
@@ -25,7 +25,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from mobile_agent.bench.icon_heldout import (DARK_BG, LIGHT_BG, TITLES, HeldoutScreen, _Screen, set_digest)
+from mobile_agent.screensets.icon_heldout import (DARK_BG, LIGHT_BG, TITLES, HeldoutScreen, _Screen, set_digest)
 from mobile_agent.types import Box
 
 SEED = 0

@@ -41,8 +41,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw
 
-from mobile_agent.bench import drawing
-from mobile_agent.bench.icon_heldout import (DESCRIPTIONS as V1_DESCRIPTIONS, LINES, NAMES, SAME, TITLES,
+from mobile_agent.screensets import drawing
+from mobile_agent.screensets.icon_heldout import (DESCRIPTIONS as V1_DESCRIPTIONS, LINES, NAMES, SAME, TITLES,
                                              HeldoutScreen, _avatar, _gradient, _mix, _Screen, set_digest)
 from mobile_agent.errors import ConfigError
 from mobile_agent.types import Box

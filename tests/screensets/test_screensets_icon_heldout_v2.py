@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mobile_agent.bench import icon_heldout_v2 as h2
+from mobile_agent.screensets import icon_heldout_v2 as h2
 from mobile_agent.errors import ConfigError
 
 from heldout_checks import check_screens_order_free, check_seeds, check_targets, needs

@@ -1,5 +1,5 @@
 """``mobile-agent bench perception --dir DIR``: the figures on a folder of real screenshots with their
-uiautomator dumps (the fixtures are nine screens of open-source apps, see fixtures/realscreens/SOURCE.md),
+uiautomator dumps (the fixtures are nine screens of open-source apps, see tests/bench/fixtures/realscreens/SOURCE.md),
 targets from a manifest or derived from the dumps, and bad input named file by file."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from mobile_agent.bench.realscreens import derive_targets, load_folder, read_dump, split_half, third_hint
+from mobile_agent.screensets.realscreens import derive_targets, load_folder, read_dump, split_half, third_hint
 from mobile_agent.cli import main
 from mobile_agent.types import Box
 
-FIXTURES = Path(__file__).parent / "fixtures" / "realscreens"
+FIXTURES = Path(__file__).resolve().parents[1] / "bench" / "fixtures" / "realscreens"
 # The development set of real screens lives beside the checkout (a user's clone has none).
 DEV_SET = Path(__file__).resolve().parents[2] / ".." / "shared" / "realscreens"
 needs_dev_set = pytest.mark.skipif(not (DEV_SET / "manifest.jsonl").is_file(),

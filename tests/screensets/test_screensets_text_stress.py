@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from mobile_agent.bench import text_stress as ts
+from mobile_agent.screensets import text_stress as ts
 from mobile_agent.perception.textmatch import compact
 
 from heldout_checks import check_seeds, needs

@@ -364,7 +364,7 @@ def run_real(folder: RealFolder, perception: Any, *, icons: bool = True,
 
     ``timer`` (a factory of ``Perception``) adds a cold full parse a screen (icons included); with
     ``reference`` (RapidOCR's defaults) timed beside it on the same screen, the order alternating."""
-    from mobile_agent.bench.perception import original_line_matches
+    from mobile_agent.screensets.measure import original_line_matches
 
     res = RealResult(screens=len(folder.screens), problems=list(folder.problems))
     tp = timer() if timer is not None else None

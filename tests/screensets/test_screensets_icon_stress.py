@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mobile_agent.bench import icon_stress as st
-from mobile_agent.bench.perception import position_hint
+from mobile_agent.screensets import icon_stress as st
+from mobile_agent.screensets.measure import position_hint
 from mobile_agent.errors import ConfigError
 
 from heldout_checks import check_screens_order_free, check_seeds, needs

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from mobile_agent.bench import text_heldout as th
+from mobile_agent.screensets import text_heldout as th
 from mobile_agent.perception.textmatch import compact
 
 from heldout_checks import check_order_free, check_seeds, needs

@@ -2,7 +2,7 @@
 neither the simulated phone, the wide set nor the text stress set draws, and that no matching rule
 was written against.
 
-The text stress set (:mod:`mobile_agent.bench.text_stress`) and the matching rules were made by the
+The text stress set (:mod:`mobile_agent.screensets.text_stress`) and the matching rules were made by the
 same people, so its figure says little about screens nobody here has drawn. This set is drawn apart
 from it: other fonts, other system font scales, and other things real apps do with text. Its
 screens are measured before the rules they lead to are written; a rule kept must hold on every set
@@ -65,8 +65,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from mobile_agent.bench import drawing
-from mobile_agent.bench.text_stress import (
+from mobile_agent.screensets import drawing
+from mobile_agent.screensets.text_stress import (
     ACCENTS,
     StressResult,
     StressScreen,
@@ -853,7 +853,7 @@ def collect_heldout_screens(seed: int = SEED, count: int = SCREENS) -> list[Stre
 
 def run_heldout(screens: Sequence[StressScreen], perception: Any,
                 log: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """The stress set's measure (:func:`~mobile_agent.bench.text_stress.run_stress`) on these
+    """The stress set's measure (:func:`~mobile_agent.screensets.text_stress.run_stress`) on these
     screens, with ``frozen`` telling whether they are seed 0's frozen set."""
     d = run_stress(screens, perception, log=log).to_dict()
     d["frozen"] = d["digest"] == FROZEN_SHA256

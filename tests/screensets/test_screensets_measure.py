@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from mobile_agent.bench.perception import (
+from mobile_agent.screensets.measure import (
     _first_point,
     format_report,
     original_line_matches,
@@ -49,7 +49,7 @@ def test_first_point_takes_the_best_ranked_candidate_when_nobody_chooses():
 @pytest.mark.slow
 @system.needs("dejavu", "noto-cjk")  # the wide set's looks
 def test_benchmark_prints_every_figure_of_the_table_on_a_wide_screen():
-    from mobile_agent.bench.wide import collect_wide_screens
+    from mobile_agent.screensets.wide import collect_wide_screens
     from mobile_agent.perception import Perception
 
     screens = [s for s in collect_wide_screens(seed=0, max_screens=9) if s.app == "Settings"]
@@ -71,7 +71,7 @@ def test_benchmark_prints_every_figure_of_the_table_on_a_wide_screen():
 
 
 def _reasons(phone) -> dict[str, str]:
-    from mobile_agent.bench.perception import parse_tree, text_target_reason
+    from mobile_agent.screensets.measure import parse_tree, text_target_reason
 
     w, h = phone.size()
     nodes = parse_tree(phone.ui_tree(), w, h)
@@ -102,7 +102,7 @@ def test_text_nodes_a_user_could_not_ask_for_by_text_are_counted_apart_with_thei
 
 
 def test_text_figures_alone_with_the_ocr_kept_between_runs(tmp_path):
-    from mobile_agent.bench.perception import CachedOcr, collect_sim_screens
+    from mobile_agent.screensets.measure import CachedOcr, collect_sim_screens
     from mobile_agent.perception import Perception
     from mobile_agent.perception.ocr import make_ocr
 

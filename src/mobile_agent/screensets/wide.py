@@ -1,7 +1,7 @@
 """The "wide" screen set: the simulated phone's benchmark screens drawn in looks that this project's
 perception was not tuned on, so that its figures are not those of one look.
 
-Each screen of the sim set (:func:`~mobile_agent.bench.perception.collect_sim_screens`: the home
+Each screen of the sim set (:func:`~mobile_agent.screensets.measure.collect_sim_screens`: the home
 screen, every app's first screen and the screens one tap away) is drawn again on a fresh phone
 in a look drawn from a seeded generator: a text font (Noto Sans, Open Sans, Inter, Lato, DejaVu
 Sans; Noto Sans CJK with Chinese labels on about a fifth of the screens), an icon set that is not
@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from mobile_agent.bench.perception import BenchScreen, collect_sim_screens, parse_tree
+from mobile_agent.screensets.measure import BenchScreen, collect_sim_screens, parse_tree
 
 TEXT_FONTS = ("noto-sans", "open-sans", "inter", "lato", "dejavu")
 ICON_SETS = ("phosphor", "remix")

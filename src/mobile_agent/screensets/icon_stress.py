@@ -23,7 +23,7 @@ a sheet or dialog over a dimmed screen, a full-screen dialog with a chat compose
   row (clutter);
 - ``repeated (hint decides)``: a heart, share or bookmark that every post of a feed repeats; the
   target is one of them and the position hint a planner would give
-  (:func:`~mobile_agent.bench.perception.position_hint`) tells it apart (kept only where it does);
+  (:func:`~mobile_agent.screensets.measure.position_hint`) tells it apart (kept only where it does);
 - ``profile picture``: a real photo or a letter avatar at the end of the top bar;
 - ``low contrast``: grey icons faint on their background;
 - ``20 dp``, ``28 dp``: top-bar actions drawn at 20 or 28 dp instead of 24;
@@ -58,8 +58,8 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw
 
-from mobile_agent.bench import drawing
-from mobile_agent.bench.icon_heldout import (ACCENTS, DARK_BG, LIGHT_BG, LINES, NAMES, HeldoutScreen, Target, _mix,
+from mobile_agent.screensets import drawing
+from mobile_agent.screensets.icon_heldout import (ACCENTS, DARK_BG, LIGHT_BG, LINES, NAMES, HeldoutScreen, Target, _mix,
                                              _Screen)
 from mobile_agent.errors import ConfigError
 from mobile_agent.types import Box
@@ -153,7 +153,7 @@ def _lucide_zip() -> dict[str, str]:
 
 def available() -> bool:
     """Whether Lucide's icons, pygame and scikit-image's pictures are installed."""
-    from mobile_agent.bench import icon_heldout_v2 as v2
+    from mobile_agent.screensets import icon_heldout_v2 as v2
 
     try:
         _lucide_zip()
@@ -168,7 +168,7 @@ def available() -> bool:
 def icon_mask(family: str, stroke: float = 2.0, filled: bool = False) -> Image.Image:
     """A Lucide icon's ink as an "L" mask at 240 px (its 24-unit frame scaled 10x, optical padding
     kept), at ``stroke`` units, its closed shapes filled when ``filled``."""
-    from mobile_agent.bench import icon_heldout_v2 as v2
+    from mobile_agent.screensets import icon_heldout_v2 as v2
 
     return drawing.svg_mask(_lucide_zip()[LUCIDE[family]], stroke, filled, v2._pygame())
 
@@ -219,7 +219,7 @@ class _StressScreen(_Screen):
         self.dot_or_count(ink, 3.5, 3, on, lambda: self.rng.choice((1, 2, 3, 5, 9, 12, 24, 99)), 9)
 
     def photo(self, w: int, h: int, face: bool = False) -> Image.Image:
-        from mobile_agent.bench.icon_heldout_v2 import _crop_photo
+        from mobile_agent.screensets.icon_heldout_v2 import _crop_photo
 
         return _crop_photo(self.rng, w, h, face)
 
@@ -521,7 +521,7 @@ class _StressScreen(_Screen):
             rows += 1
 
     def finish(self, kind: str) -> tuple[Image.Image, list[StressIconTarget], str]:
-        from mobile_agent.bench.perception import position_hint
+        from mobile_agent.screensets.measure import position_hint
 
         rng = self.rng
         counts: dict[str, int] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mobile_agent.bench import icon_heldout as ho
+from mobile_agent.screensets import icon_heldout as ho
 from mobile_agent.errors import ConfigError
 
 from heldout_checks import check_screens_order_free, check_seeds, check_targets, needs

@@ -24,7 +24,7 @@ light or dark, sometimes JPEG-compressed. The phenomena (a target's ``phenomenon
 - ``Chinese``, ``mixed Latin/CJK``: Noto Sans CJK (Debian ``fonts-noto-cjk``);
 - ``identical texts``: the same text twice on a screen (a text button near the top and one in the
   bottom bar); each is a target with the position words a planner would write for it
-  (:func:`~mobile_agent.bench.perception.position_hint`), counted as found when the first point
+  (:func:`~mobile_agent.screensets.measure.position_hint`), counted as found when the first point
   lies inside that one;
 - ``mixed sizes``: a number in large type and its unit in small type, one node ("8,432 steps");
 - ``struck-out price``, ``struck-out price beside``: an old price struck through beside the sale price;
@@ -55,7 +55,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from mobile_agent.bench import drawing
+from mobile_agent.screensets import drawing
 from mobile_agent.errors import ConfigError
 from mobile_agent.types import Box
 
@@ -756,7 +756,7 @@ def make_screen(rng: random.Random, index: int) -> StressScreen:
     bottom_y = height - bar_h
     cv.draw.rectangle((0, bottom_y, width, height), fill=tuple(max(0, c - 10) for c in cv.bg))
     bot = _text_button(cv, dup, cv.m, bottom_y + cv.px(12), cv.px(40))
-    from mobile_agent.bench.perception import position_hint
+    from mobile_agent.screensets.measure import position_hint
 
     cv.target(dup, top, "identical texts", position_hint(top, width, height))
     cv.target(dup, bot, "identical texts", position_hint(bot, width, height))
@@ -873,7 +873,7 @@ def run_stress(screens: Sequence[StressScreen], perception: Any,
     chosen point, or the best-ranked candidate when grounding reports several), the original
     Mobile-Agent's line matching beside it on the same OCR lines, and every absent text (a hit is
     ``none``)."""
-    from mobile_agent.bench.perception import _first_point, original_line_matches
+    from mobile_agent.screensets.measure import _first_point, original_line_matches
 
     res = StressResult(screens=len(screens), digest=set_digest(screens))
     for i, s in enumerate(screens):

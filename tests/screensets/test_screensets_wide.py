@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from mobile_agent.bench.wide import collect_wide_screens, wide_look
+from mobile_agent.screensets.wide import collect_wide_screens, wide_look
 from tests.fakes import system
 
 
