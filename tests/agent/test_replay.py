@@ -137,6 +137,35 @@ def test_a_dialog_the_recording_did_not_have_goes_to_the_model_and_the_replay_re
     assert 'class="thumb planned"' in html
 
 
+@pytest.mark.parametrize("disturbance", ["ads", "shade"])
+def test_an_ad_banner_or_the_shade_is_closed_by_the_replay_with_no_model(recording, tmp_path, disturbance):
+    # an ad banner at the bottom of Notes (over the keyboard's top while the note is typed), or the
+    # shade pulled down by the second gesture: closed without a model (none is given), and the
+    # replay goes on at the recorded step it was at
+    phone = SimPhone(seed=0, disturbances=[disturbance])
+    result, planner = replay(recording, phone, tmp_path / disturbance)
+    assert result.completed, result.error
+    assert any(NOTE in b for b in bodies(phone))
+    steps = read_steps(tmp_path / disturbance)
+    closed = [s for s in steps if s.source == "dismissed"]
+    assert [s.action for s in closed] == (["Click Icon (close, bottom right)"] if disturbance == "ads" else ["Back"])
+    assert all(s.model.calls == 0 for s in steps)
+    carried_out = [s.action for s in steps if s.source == "replayed"
+                   and (s.grounding is None or s.grounding.status == "found")]
+    assert carried_out == ["Open App (Notes)", "Click Text (New note)", f"Type ({NOTE})",
+                           "Click Icon (check, top right)", "Stop"]
+    if disturbance == "ads":
+        assert "Notes" in phone._ads_closed  # the ad's own close button
+    else:
+        assert not phone.shade_open
+    r = read_summary(tmp_path / disturbance)["replay"]
+    assert r["dismissed_steps"] == 1 and r["planned_steps"] == 0 and r["divergences"] == []
+    from mobile_agent.report import write_report
+
+    html = write_report(tmp_path / disturbance).read_text(encoding="utf-8")
+    assert 'data-source="dismissed"' in html and "closed 1 time(s) what the recording did not have" in html
+
+
 def test_param_replaces_the_typed_text(recording, tmp_path):
     phone = SimPhone(seed=0)
     result, planner = replay(recording, phone, tmp_path / "param", params={"Hello": "Goodbye"})
@@ -213,6 +242,40 @@ def test_the_signature_leaves_out_the_status_bar_digits_badges_and_glyphs():
                         line("Don't allow", 1300)], 2400)
     assert a.similarity(dialog) < 0.6
     assert a.difference(dialog)[1] == ["allow", "allow notes to send you notifications", "don t allow"]
+
+
+def test_a_line_read_one_letter_off_is_the_same_line():
+    # OCR reads the search field's glyph as a letter, or drops one: the same screen all the same
+    rows = ["Search products", "Earbuds with charging case", "Cotton crew socks", "Yoga mat", "Deals"]
+    a = signature([line("q Search products", 300)] + [line(t, 400 + 100 * i) for i, t in enumerate(rows[1:])], 2400)
+    b = signature([line("o Search products", 300), line("Earbuds with chargig case", 400)]
+                  + [line(t, 500 + 100 * i) for i, t in enumerate(rows[2:])], 2400)
+    assert a.texts != b.texts and a.similarity(b) == 1.0
+    c = signature([line("Notes", 300)] + [line(t, 400 + 100 * i) for i, t in enumerate(rows[1:])], 2400)
+    d = signature([line("News", 300)] + [line(t, 400 + 100 * i) for i, t in enumerate(rows[1:])], 2400)
+    assert c.similarity(d) == pytest.approx(4 / 6)  # 'notes' and 'news' are two lines, not one
+
+
+def test_which_interruptions_the_replay_closes_itself():
+    from mobile_agent.agent.operations import Back
+    from mobile_agent.agent.replay import find_interruption
+
+    page = [line("Compose email", 300), line("To", 400)]
+    keys = [line(k, 1700 + 10 * i) for i, k in enumerate("qwertyuiopasdfghjkl")]
+    recorded = signature(page + keys, 2400)
+    ad = [line("Ad · SuperSaver VPN", 1420), line("Browse faster. Try it free for 30 days!", 1470)]
+    found = find_interruption(page + keys + ad, (1080, 2400), recorded)
+    # above the keyboard, the banner is in the middle third: its close button, not a key, is meant
+    assert found is not None and found.kind == "ad" and found.operation == ClickIcon("close", ("center", "right"))
+    assert found.near[1] == 1465 and found.near[0] > 1000
+    dialog = [line("Allow Mail to send you notifications?", 1100), line("Allow", 1300), line("Don't allow", 1300)]
+    assert find_interruption(page + dialog + ad, (1080, 2400), recorded) is None  # the dialog takes the taps
+    assert find_interruption(page + dialog, (1080, 2400), recorded) is None  # a decision: the model's
+    shade = [line("System update available", 300), line("Clear all", 900)]
+    assert find_interruption(shade, (1080, 2400), recorded) == type(found)("shade", Back())
+    assert find_interruption(page + [line("Add recipient", 500)], (1080, 2400), recorded) is None
+    with_ad = signature(page + ad, 2400)  # the recording had the banner: it is part of the screen
+    assert find_interruption(page + ad, (1080, 2400), with_ad) is None
 
 
 def test_params():
@@ -296,7 +359,7 @@ def test_a_type_resumes_only_right_after_its_step_with_the_keyboard_still_up(tmp
     keys = list("qwertyuiopasdfghjkl")
     compose = ["To", "Subject", "Compose email"]
     texts = {inbox: ["Inbox", "Compose", "Weekly update"], kb: compose + keys, no_kb: compose,
-             ad: compose + keys + ["Ad SuperSaver VPN", "Browse faster", "Try it free"]}
+             ad: compose + keys + ["Enjoying the app", "Rate it now", "Not now"]}  # a prompt the replay does not close
 
     class Screens(_Screens):
         def parse(self, image):
@@ -326,7 +389,7 @@ def test_a_type_resumes_only_right_after_its_step_with_the_keyboard_still_up(tmp
         planner = ReplayPlanner(rec, Screens(texts), Model())
         planner.patience = 0
         assert planner.plan(ctx(inbox, 1)).operation == ClickText("Compose")
-        assert planner.plan(ctx(ad, 2)).source == "planned"  # an ad banner over the focused field
+        assert planner.plan(ctx(ad, 2)).source == "planned"  # a prompt over the focused field
         p = planner.plan(ctx(after, 3))
         assert p.source == source, after
         if source == "replayed":

@@ -37,7 +37,7 @@ from typing import Any, Sequence
 from PIL import Image
 
 from mobile_agent.agent.loop import NOT_CARRIED_OUT
-from mobile_agent.agent.operations import ClickText, Operation, Stop, Type, Wait
+from mobile_agent.agent.operations import Back, ClickIcon, ClickText, Operation, Stop, Type, Wait
 from mobile_agent.agent.planner import BasePlanner, Choice, Completion, Plan, PlanContext, Reflection
 from mobile_agent.agent.record import StepRecord
 from mobile_agent.agent.trajectory import SUMMARY, read_steps
@@ -56,6 +56,8 @@ STATUS_BAR = 0.035
 BANDS = 8
 #: an on-screen keyboard: at least this many single letters read below this share of the height
 KEYBOARD_KEYS, KEYBOARD_TOP = 10, 0.55
+#: tries at closing one kind of interruption (an ad banner, the shade) before it goes to the model
+DISMISS_TRIES = 2
 
 
 class ReplayError(ConfigError):
@@ -92,16 +94,43 @@ class Signature:
 
     def similarity(self, other: Signature) -> float:
         """1.0 for the same kind of screen, 0.0 for nothing in common: the share of words the two
-        screens have in common (Jaccard), with a quarter of the weight on where they sit."""
+        screens have in common (Jaccard; a line read one letter off, as OCR does, counts as the
+        same: :data:`SAME_LINE`), with a quarter of the weight on where they sit."""
         if not self.texts and not other.texts:
             return 1.0
-        t = len(self.texts & other.texts) / max(1, len(self.texts | other.texts))
-        p = len(self.placed & other.placed) / max(1, len(self.placed | other.placed))
+        same = _near_pairs(self.texts, other.texts)
+        t = len(same) / max(1, len(self.texts) + len(other.texts) - len(same))
+        bands_a = {(same.get(x, x), b) for x, b in self.placed}  # a near line under the other's words
+        p = len(bands_a & other.placed) / max(1, len(bands_a | other.placed))
         return 0.75 * t + 0.25 * p
 
     def difference(self, other: Signature, limit: int = 6) -> tuple[list[str], list[str]]:
         """(words this screen has that ``other`` lacks, words ``other`` has that this one lacks)."""
         return sorted(self.texts - other.texts)[:limit], sorted(other.texts - self.texts)[:limit]
+
+
+#: two lines whose words agree this much (rapidfuzz's ratio, 0-100) are the same line read twice:
+#: OCR reads a glyph as a letter ('q search' for the search icon and 'Search'), drops one
+#: ('chargig'); 'settings' and 'setting' agree 93, 'news' and 'notes' 67
+SAME_LINE = 90.0
+
+
+def _near_pairs(a: frozenset[str], b: frozenset[str]) -> dict[str, str]:
+    """Texts of ``a`` paired with the same or a near text of ``b`` (one to one): {a's: b's}."""
+    from rapidfuzz import fuzz
+
+    pairs = {t: t for t in a & b}
+    rest_b = sorted(b - a)
+    for t in sorted(a - b):
+        best, score = None, SAME_LINE
+        for u in rest_b:
+            r = fuzz.ratio(t, u, score_cutoff=score)
+            if r >= score:
+                best, score = u, r
+        if best is not None:
+            pairs[t] = best
+            rest_b.remove(best)
+    return pairs
 
 
 def signature(lines: Sequence[Any], height: int, params: dict[str, str] | None = None) -> Signature:
@@ -131,6 +160,61 @@ def signature(lines: Sequence[Any], height: int, params: dict[str, str] | None =
 def screen_signature(perception: Any, image: Image.Image, params: dict[str, str] | None = None) -> Signature:
     """The signature of ``image`` as ``perception`` reads it."""
     return signature(perception.parse(image).lines, image.size[1], params)
+
+
+# --- interruptions the replay closes itself ---------------------------------------------------------
+
+#: the first words of an ad banner's label ("Ad · SuperSaver VPN", "Sponsored")
+_AD_WORDS = ("ad", "ads", "sponsored", "advertisement")
+
+
+@dataclass(frozen=True)
+class Interruption:
+    """Something over the screen that the recording did not have and that the replay closes itself,
+    with no model: ``kind`` (``ad`` or ``shade``), the operation that closes it, and for a tap the
+    point its close button should be near (for the choice among candidates)."""
+
+    kind: str
+    operation: Operation
+    near: tuple[int, int] | None = None
+
+
+def find_interruption(lines: Sequence[Any], size: tuple[int, int], recorded: Signature) -> Interruption | None:
+    """An interruption on a screen read as ``lines``, that the recorded screen (``recorded``) did
+    not show; None when there is none.
+
+    Only those whose closing decides nothing are closed: an ad banner (a line that begins with
+    "Ad", "Sponsored"...: its close icon, on the banner's row at the right) and the notification
+    shade pulled down over the app ("Clear all" on the screen: Back). A permission dialog is a
+    decision (allow or not): it goes to the model, as anything else the recording did not have."""
+    w, h = size
+    ads = []
+    for line in lines:
+        t = normalise_text(line.text)
+        if not t or t in recorded.texts:
+            continue
+        if t == "clear all":
+            return Interruption("shade", Back())
+        if t.split()[0] in _AD_WORDS and len(t.split()) > 1 or t in ("sponsored", "advertisement"):
+            ads.append(line)
+    if not ads:
+        return None
+    box = ads[0].box
+    # the banner's other lines (its message) sit right below its label: the close icon is at the
+    # right end of the banner, at the middle of its label and the line below
+    below = [ln for ln in lines if ln.box.y1 >= box.y1 and ln.box.y1 - box.y2 < (box.y2 - box.y1) * 2
+             and ln is not ads[0]]
+    # the banner must be all that is new: over a dialog (a scrim takes the taps), or on a screen
+    # the replay does not know, the ad is not what is in the way
+    new = {normalise_text(ln.text) for ln in lines if (ln.box.y1 + ln.box.y2) / 2 >= h * STATUS_BAR}
+    new -= recorded.texts | {""}
+    new -= {normalise_text(ln.text) for ln in [ads[0], *below[:1]]}
+    if len(new) > 1:
+        return None
+    y2 = max([box.y2] + [ln.box.y2 for ln in below[:1]])
+    cy = (box.y1 + y2) // 2
+    vertical = "top" if cy < h * 0.36 else "bottom" if cy > h * 0.64 else "center"
+    return Interruption("ad", ClickIcon("close", (vertical, "right")), (int(w * 0.95), int(cy)))
 
 
 # --- the recording ----------------------------------------------------------------------------------
@@ -275,6 +359,7 @@ class _Counts:
     replayed: int = 0
     planned: int = 0
     waited: int = 0
+    dismissed: int = 0
     resumed: int = 0
     divergences: list[Divergence] = field(default_factory=list)
 
@@ -301,14 +386,22 @@ class ReplayPlanner(BasePlanner):
         self._waits = 0  # Waits in a row for the next recorded step's screen
         self.counts = _Counts()
         self._sigs: dict[int, Signature] = {}
+        self._dismissing: Interruption | None = None  # the interruption the current step closes
+        self._tries: dict[str, int] = {}  # closing tries of each kind of interruption
 
     # what the loop asks
 
     def plan(self, ctx: PlanContext) -> Plan:
         steps = self.recording.steps
         last, self.last = self.last, None
-        if last is not None and ctx.history and ctx.history[-1].outcome.startswith(NOT_CARRIED_OUT):
-            self.cursor = steps.index(last)  # to be tried again once the model has cleared the way
+        dismissing, self._dismissing = self._dismissing, None
+        if dismissing is not None and ctx.history and ctx.history[-1].outcome.startswith(NOT_CARRIED_OUT):
+            self._tries[dismissing.kind] = DISMISS_TRIES  # its close button was not found: the model's
+        elif last is not None and ctx.history and ctx.history[-1].outcome.startswith(NOT_CARRIED_OUT):
+            self.cursor = steps.index(last)  # to be tried again once the way is clear
+            closing = self._interruption(ctx, last)  # an ad banner over the target: closed, no model
+            if closing is not None:
+                return closing
             return self._diverge(ctx, last.step, f"recorded step {last.step}'s {last.operation} found nothing to "
                                                  "act on on this screen")
         if self.cursor >= len(steps):
@@ -324,6 +417,9 @@ class ReplayPlanner(BasePlanner):
                 if not isinstance(steps[j].operation, Wait):
                     break
             rs = steps[self.cursor]
+            closing = self._interruption(ctx, rs)
+            if closing is not None:  # an ad banner, the shade: closed with no model
+                return closing
             if self._waits < self.patience:  # a screen still loading, a toast: wait before giving up
                 self._waits += 1
                 return self._wait(rs, self._score(self.cursor, here))
@@ -346,6 +442,9 @@ class ReplayPlanner(BasePlanner):
             self.planning = False
             self.counts.resumed += 1
             return self._replay(j, score, resumed=True)
+        closing = self._interruption(ctx, steps[min(self.cursor, len(steps) - 1)])
+        if closing is not None:
+            return closing
         return self._planned(ctx)
 
     def choose(self, ctx: PlanContext, marked: Image.Image, candidates: Sequence[Any], question: str) -> Choice:
@@ -353,6 +452,11 @@ class ReplayPlanner(BasePlanner):
             return self.fallback.choose(ctx, marked, candidates, question)
         if not candidates:
             return Choice(None, raw="replay")
+        if self._dismissing is not None and self._dismissing.near is not None:
+            near = self._dismissing.near
+            return Choice(min(range(len(candidates)), key=lambda i: math.hypot(
+                candidates[i].point.x - near[0], candidates[i].point.y - near[1])),
+                raw=f"replay: the close button nearest the {self._dismissing.kind}")
         rs = self.last
         if rs is None or rs.point is None:
             return Choice(0, raw="replay: the best ranked")
@@ -391,7 +495,7 @@ class ReplayPlanner(BasePlanner):
         return {"replay": {
             "recording": str(self.recording.folder), "recorded_steps": len(self.recording.steps),
             "replayed_steps": c.replayed, "planned_steps": c.planned, "waited_steps": c.waited,
-            "resumed": c.resumed,
+            "dismissed_steps": c.dismissed, "resumed": c.resumed,
             "model_calls_saved": c.replayed + self._stops_replayed,
             "divergences": [d.to_dict() for d in c.divergences],
             "params": sorted(self.params),  # the names only: the values may be secrets
@@ -437,6 +541,7 @@ class ReplayPlanner(BasePlanner):
     def _replay(self, j: int, score: float, resumed: bool = False) -> Plan:
         rs = self.recording.steps[j]
         self.cursor, self.last, self.now, self._waits = j + 1, rs, "replayed", 0
+        self._tries.clear()  # on a recorded screen again: the next interruption gets its own tries
         self.counts.replayed += 1
         if isinstance(rs.operation, Stop):
             self._stops_replayed += 1
@@ -453,6 +558,23 @@ class ReplayPlanner(BasePlanner):
                        f"waiting ({self._waits} of {self.patience}) before giving up on it.")
         return Plan(observation, "Wait for the screen to settle.", Wait(), raw="Action: Wait",
                     input_summary="replay: waiting, no model", source="waited")
+
+    def _interruption(self, ctx: PlanContext, rs: RecordedStep) -> Plan | None:
+        """A step that closes an interruption the recording did not have (:func:`find_interruption`),
+        or None: none on the screen, or its kind tried :data:`DISMISS_TRIES` times already."""
+        found = find_interruption(self.perception.parse(ctx.screenshot).lines, ctx.screenshot.size,
+                                  self._recorded_signature(self.recording.steps.index(rs)))
+        if found is None or self._tries.get(found.kind, 0) >= DISMISS_TRIES:
+            return None
+        self._tries[found.kind] = self._tries.get(found.kind, 0) + 1
+        self._dismissing, self.now = found, "dismissed"
+        self.counts.dismissed += 1
+        what = {"ad": "an ad banner", "shade": "the notification shade"}.get(found.kind, found.kind)
+        observation = (f"The screen is not the one recorded step {rs.step} was planned on: {what} the recording did "
+                       "not have is over it.")
+        thought = f"Close {what} (no model), then go on with the recording."
+        return Plan(observation, thought, found.operation, raw=f"Thought: {thought}\nAction: {found.operation}",
+                    input_summary=f"replay: closing {what}, no model", source="dismissed")
 
     def _planned(self, ctx: PlanContext) -> Plan:
         self.now = "planned"
