@@ -244,6 +244,9 @@ class Recording:
     #: the text lines read off each recorded screen (step -> (height, [(text, y1, y2)])), kept in a
     #: cache entry's ``lines.json`` so that a replay of it reads no recorded screen again
     lines: dict[int, tuple[int, list[tuple[str, int, int]]]] = field(default_factory=dict)
+    #: the secrets (``--secret NAME=VALUE``) the recording types as ``{NAME}``: a cache entry's
+    #: ``cache.json`` lists them; the replay needs their values
+    secrets: list[str] = field(default_factory=list)
 
     @classmethod
     def load(cls, folder: str | Path, params: dict[str, str] | None = None) -> Recording:
@@ -278,8 +281,14 @@ class Recording:
         for s in steps:
             if not s.screenshot.is_file():
                 raise ReplayError(f"{folder} is corrupt: step {s.step}'s screenshot {s.screenshot.name} is missing")
+        secrets: list[str] = []
+        try:
+            meta = json.loads((folder / "cache.json").read_text(encoding="utf-8"))
+            secrets = [str(n) for n in meta.get("secrets") or []]
+        except (OSError, ValueError, AttributeError, TypeError):
+            pass  # not a cache entry
         return cls(folder, summary["instruction"], steps, str(summary.get("device") or ""),
-                   str(summary.get("model") or ""), _read_lines(folder / LINES))
+                   str(summary.get("model") or ""), _read_lines(folder / LINES), secrets)
 
 
 #: where a cache entry keeps the text lines of its recorded screens
@@ -371,11 +380,15 @@ class ReplayPlanner(BasePlanner):
     asks_model = False  # the screen check parses the screenshot itself, on the loop's thread
 
     def __init__(self, recording: Recording, perception: Any, fallback: Any = None, *,
-                 params: dict[str, str] | None = None, threshold: float = MATCH) -> None:
+                 params: dict[str, str] | None = None, threshold: float = MATCH,
+                 secrets: dict[str, str] | None = None) -> None:
         self.recording = recording
         self.perception = perception
         self.fallback = fallback
         self.params = dict(params or {})
+        # --secret NAME=VALUE: a recorded screen's {NAME} compares as VALUE (the operations keep {NAME}:
+        # the loop types the value, and nothing written holds it)
+        self._screen_params = {**self.params, **{"{" + k + "}": v for k, v in (secrets or {}).items()}}
         self.threshold = threshold
         self.name = "replay" + (f"+{fallback.name}" if fallback is not None else "")
         self.cursor = 0  # the next recorded step to replay
@@ -521,7 +534,7 @@ class ReplayPlanner(BasePlanner):
                 self.recording.lines[rs.step] = (image.size[1], lines)
                 self._new_lines = True
             height, lines = self.recording.lines[rs.step]
-            self._sigs[j] = signature([_Line(t, _Rows(a, b)) for t, a, b in lines], height, self.params)
+            self._sigs[j] = signature([_Line(t, _Rows(a, b)) for t, a, b in lines], height, self._screen_params)
         return self._sigs[j]
 
     _new_lines = False
