@@ -144,6 +144,13 @@ def test_param_and_secret_are_kept_as_placeholders_and_filled_at_replay(tmp_path
         assert "7319" not in texts and "Anna" not in texts, (png.name, texts)
     assert "the kept run of this instruction types the secret(s) {code}: give --secret code=VALUE" in out
     assert not (tmp_path / "third" / "steps.jsonl").exists()  # refused before any step
+    # mobile-agent replay of the entry: the same refusal without the secret, its value typed with it
+    replay = ["replay", str(entry), "--perception", "vision", "--param", "{who}=Cy"]
+    assert main(replay + ["--out", str(tmp_path / "r1")]) == 2
+    assert "types the secret(s) {code}: give --secret code=VALUE" in " ".join(capsys.readouterr().err.split())
+    assert main(replay + ["--out", str(tmp_path / "r2"), "--secret", "code=9999-AA"]) == 0
+    assert any("Call Cy, code 9999-AA" in n.title + " " + n.body for n in phones[-1].state.notes.notes)
+    assert "9999-AA" not in (tmp_path / "r2" / "steps.jsonl").read_text(encoding="utf-8")
 
 
 def test_param_and_secret_errors_are_one_line(tmp_path, capsys):
