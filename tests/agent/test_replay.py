@@ -9,6 +9,7 @@ import shutil
 from types import SimpleNamespace
 
 import pytest
+from PIL import Image
 
 from mobile_agent.agent import Agent, AgentSettings
 from mobile_agent.agent.replay import (
@@ -394,3 +395,68 @@ def test_a_type_resumes_only_right_after_its_step_with_the_keyboard_still_up(tmp
         assert p.source == source, after
         if source == "replayed":
             assert p.operation == Type("hello")
+
+
+def test_a_replay_never_types_into_another_kind_of_field_nor_with_no_field_focused(tmp_path):
+    # the recording tapped the search field (y 300) and typed into it with the keyboard up. On a
+    # screen that is the same kind of screen (similarity >= 0.6) but whose field at that place is a
+    # password, or with no keyboard up (no field focused), the Type is not replayed: the replay
+    # waits, then diverges naming why (no model) or hands over (with one)
+    from mobile_agent.agent.operations import Stop
+    from mobile_agent.agent.planner import Plan, PlanContext
+    from mobile_agent.agent.replay import ReplayDiverged, RecordedStep
+
+    home, search, password, no_kb = (10, 10, 10), (20, 20, 20), (30, 30, 30), (40, 40, 40)
+    keys = [(k, 1700) for k in "qwertyuiopasdfghjkl"]
+    page = [("Shop", 150), ("Deals of the day", 600), ("Garden chairs", 800), ("Kitchen scales", 1000),
+            ("Cotton socks", 1200)]
+    texts = {home: page + [("Search products", 300)], search: page + [("Search products", 300)] + keys,
+             password: page + [("Enter your password", 300)] + keys, no_kb: page + [("Search products", 300)]}
+
+    class Screens(_Screens):
+        def parse(self, image):
+            words = self.texts[image.convert("RGB").getpixel((0, 0))]
+            return SimpleNamespace(lines=[line(t, y) for t, y in words])
+
+    for name, colour in (("home", home), ("search", search)):
+        Image.new("RGB", (100, 2400), colour).save(tmp_path / f"{name}.png")
+    rec = Recording(tmp_path, "Find socks", [
+        RecordedStep(1, ClickText("Search products"), tmp_path / "home.png", point=(250, 320)),
+        RecordedStep(2, Type("socks\n"), tmp_path / "search.png"),
+        RecordedStep(3, Stop(), tmp_path / "home.png"),
+    ])
+
+    def ctx(colour, step):
+        return PlanContext("Find socks", step, Image.new("RGB", (100, 2400), colour))
+
+    planner = ReplayPlanner(rec, Screens(texts))
+    assert planner._field_line(1) == "search products"
+    assert planner.plan(ctx(home, 1)).operation == ClickText("Search products")
+    assert planner.plan(ctx(search, 2)).operation == Type("socks\n")  # the recorded field, focused: typed
+    for colour, why in ((password, "typed into the field 'search products' (the line where the step before it "
+                                   "tapped); this screen has no such field"),
+                        (no_kb, "typed with the keyboard up (a field had the focus); no keyboard is up")):
+        planner = ReplayPlanner(rec, Screens(texts))
+        assert planner._score(1, planner_sig(planner, colour)) >= 0.6  # the same kind of screen all the same
+        assert planner.plan(ctx(home, 1)).operation == ClickText("Search products")
+        assert [planner.plan(ctx(colour, n)).source for n in (2, 3)] == ["waited", "waited"]
+        with pytest.raises(ReplayDiverged, match=why.replace("(", r"\(").replace(")", r"\)")):
+            planner.plan(ctx(colour, 4))
+
+    class Model:
+        name = "model"
+
+        def plan(self, ctx):
+            return Plan("", "", ClickIcon("close"))
+
+    planner = ReplayPlanner(rec, Screens(texts), Model())
+    planner.patience = 0
+    assert planner.plan(ctx(home, 1)).operation == ClickText("Search products")
+    assert planner.plan(ctx(password, 2)).source == "planned"  # the model's, not the recorded Type
+    assert planner.plan(ctx(password, 3)).source == "planned"  # and no resume into that field
+
+
+def planner_sig(planner, colour):
+    from mobile_agent.agent.replay import screen_signature
+
+    return screen_signature(planner.perception, Image.new("RGB", (100, 2400), colour))

@@ -423,10 +423,14 @@ class ReplayPlanner(BasePlanner):
         if not self.planning:
             # the next recorded step; a recorded Wait (a loading screen) is passed over when the
             # screen is already the one after it
+            field = None  # a Type's field that is not the recorded one
             for j in range(self.cursor, len(steps)):
                 score = self._score(j, here)
                 if score >= self.threshold:
-                    return self._replay(j, score)
+                    field = self._field_problem(j, here)
+                    if field is None:
+                        return self._replay(j, score)
+                    break
                 if not isinstance(steps[j].operation, Wait):
                     break
             rs = steps[self.cursor]
@@ -436,7 +440,7 @@ class ReplayPlanner(BasePlanner):
             if self._waits < self.patience:  # a screen still loading, a toast: wait before giving up
                 self._waits += 1
                 return self._wait(rs, self._score(self.cursor, here))
-            return self._diverge(ctx, rs.step, self._mismatch(rs, here))
+            return self._diverge(ctx, rs.step, field or self._mismatch(rs, here))
         # with the model: back on a recorded screen? The first recorded step ahead planned on this
         # kind of screen, unless that is ambiguous: a Type (never typed into a field the replay did
         # not focus as the recording did: only the step right after the last replayed one, with
@@ -447,8 +451,8 @@ class ReplayPlanner(BasePlanner):
             if score < self.threshold:
                 continue
             op = steps[j].operation
-            if isinstance(op, Type) and not (j == self.cursor and here.keyboard
-                                             and self._recorded_signature(j).keyboard):
+            if isinstance(op, Type) and (not (j == self.cursor and here.keyboard and self._recorded_signature(j).keyboard)
+                                         or self._field_problem(j, here)):
                 break  # a Type only where the replayed step before it focused the field (keyboard still up)
             if isinstance(op, Stop) and j > self.cursor:
                 break
@@ -571,6 +575,46 @@ class ReplayPlanner(BasePlanner):
                        f"waiting ({self._waits} of {self.patience}) before giving up on it.")
         return Plan(observation, "Wait for the screen to settle.", Wait(), raw="Action: Wait",
                     input_summary="replay: waiting, no model", source="waited")
+
+    def _field_problem(self, j: int, here: Signature) -> str | None:
+        """Why recorded step ``j``, a Type, must not type on the screen ``here``: the recording typed
+        with the keyboard up and it is not up (no field has the focus), or the recorded field (its
+        hint or label: :meth:`_field_line`) is not on the screen (another kind of field has the
+        focus: a password where an e-mail address was typed). None when it may (and for other steps)."""
+        rs = self.recording.steps[j]
+        if not isinstance(rs.operation, Type):
+            return None
+        if self._recorded_signature(j).keyboard and not here.keyboard:
+            return (f"recorded step {rs.step} ({rs.operation}) typed with the keyboard up (a field had the focus); "
+                    "no keyboard is up on this screen, so no field has it")
+        field = self._field_line(j)
+        if field and field not in here.texts and not _near_pairs(frozenset([field]), here.texts):
+            return (f"recorded step {rs.step} ({rs.operation}) typed into the field {field!r} (the line where the "
+                    "step before it tapped); this screen has no such field")
+        return None
+
+    def _field_line(self, j: int) -> str | None:
+        """The field recorded step ``j`` typed into, as words: the line of its recorded screen at the
+        height where the recorded step before it (a Wait aside) tapped to focus it (its hint or its
+        label), or None (no tap before it, or no line there: a field focused by itself)."""
+        steps = self.recording.steps
+        k = j - 1
+        while k >= 0 and isinstance(steps[k].operation, Wait):
+            k -= 1
+        if k < 0 or steps[k].point is None:
+            return None
+        self._recorded_signature(j)  # the recorded screen's lines, read once
+        height, lines = self.recording.lines[steps[j].step]
+        y = steps[k].point[1]  # type: ignore[index]
+        best: tuple[float, str] | None = None
+        for text, y1, y2 in lines:
+            for old, new in self._screen_params.items():
+                text = text.replace(old, new)
+            t = normalise_text(text)
+            d = abs((y1 + y2) / 2 - y)
+            if t and d <= height * 0.04 and (best is None or d < best[0]):
+                best = (d, t)
+        return best[1] if best else None
 
     def _interruption(self, ctx: PlanContext, rs: RecordedStep) -> Plan | None:
         """A step that closes an interruption the recording did not have (:func:`find_interruption`),
