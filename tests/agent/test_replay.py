@@ -460,3 +460,40 @@ def planner_sig(planner, colour):
     from mobile_agent.agent.replay import screen_signature
 
     return screen_signature(planner.perception, Image.new("RGB", (100, 2400), colour))
+
+
+@pytest.mark.parametrize("disturbances", [(), ("ads", "shade")])
+def test_a_replay_gets_its_screens_parsed_ahead_with_the_same_records(recording, tmp_path, monkeypatch, disturbances):
+    # the overlap (agent/overlap.py): each screen is parsed ahead, while the step before reflects and
+    # is recorded, and the replay's screen check finds the parse done; the records are those of a
+    # replay without it (times aside)
+    from mobile_agent.agent import overlap
+    from mobile_agent.agent.trajectory import STEPS
+    from mobile_agent.perception import Perception
+
+    started = []
+    real_start = overlap.Prefetch.start
+    monkeypatch.setattr(overlap.Prefetch, "start",
+                        lambda self, image, undo_last=False, parse=True: started.append(parse)
+                        or real_start(self, image, undo_last, parse))
+
+    def run(on):
+        rec = Recording.load(recording)
+        perception = Perception()  # a fresh one each run: the same memo to start from
+        settings = AgentSettings(max_steps=12, settle_interval_s=0.0, settle_timeout_s=1.0, overlap_perception=on)
+        out = tmp_path / f"overlap-{on}"
+        result = Agent(SimPhone(seed=0, disturbances=list(disturbances)), ReplayPlanner(rec, perception), perception,
+                       settings).run(rec.instruction, out)
+        assert result.completed, result.error
+        records = []
+        for x in (out / STEPS).read_text(encoding="utf-8").splitlines():
+            d = json.loads(x)
+            d.pop("timings", None)
+            records.append(d)
+        return records
+
+    on = run(True)
+    assert started and all(started)  # every screen parsed ahead
+    n = len(started)
+    assert run(False) == on
+    assert len(started) == n  # none without the overlap
