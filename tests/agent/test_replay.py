@@ -274,6 +274,8 @@ def test_which_interruptions_the_replay_closes_itself():
     assert find_interruption(page + dialog, (1080, 2400), recorded) is None  # a decision: the model's
     shade = [line("System update available", 300), line("Clear all", 900)]
     assert find_interruption(shade, (1080, 2400), recorded) == type(found)("shade", Back())
+    # an app's own "Clear all" at the bottom (a cart, a history) is no shade: no Back
+    assert find_interruption(page + [line("Clear all", 2100)], (1080, 2400), recorded) is None
     assert find_interruption(page + [line("Add recipient", 500)], (1080, 2400), recorded) is None
     with_ad = signature(page + ad, 2400)  # the recording had the banner: it is part of the screen
     assert find_interruption(page + ad, (1080, 2400), with_ad) is None

@@ -193,7 +193,7 @@ def find_interruption(lines: Sequence[Any], size: tuple[int, int], recorded: Sig
         t = normalise_text(line.text)
         if not t or t in recorded.texts:
             continue
-        if t == "clear all":
+        if t == "clear all" and (line.box.y1 + line.box.y2) / 2 < h * 0.6:  # the shade: pulled down from the top
             return Interruption("shade", Back())
         if t.split()[0] in _AD_WORDS and len(t.split()) > 1 or t in ("sponsored", "advertisement"):
             ads.append(line)
