@@ -349,8 +349,7 @@ class Agent:
         plan = self.plan(step)
         if self._prefetch is not None:
             self._prefetch.answered()
-            # a planner that parses each screen itself needs every one parsed: never quick
-            self._quick_model = plan.calls.model_s < QUICK_MODEL_S and not getattr(self.planner, "parses_screen", False)
+            self._quick_model = plan.calls.model_s < QUICK_MODEL_S
         op = plan.operation
 
         # 2. a loop: the same operation on the same screen, threshold times
@@ -437,10 +436,6 @@ class Agent:
         planner fails (the step is written first, unless ``record`` is False: the multi-agent loop
         writes its own)."""
         rec = step.rec
-        if getattr(self.planner, "parses_screen", False):
-            # a planner that reads the screen itself (a replay's screen check): the parse begun ahead
-            # is finished first, so that it finds it in perception's memo (one thread at a time)
-            self._perception_quiet()
         try:
             plan: Plan = self.planner.plan(step.ctx)
         except MobileAgentError as exc:
@@ -644,8 +639,7 @@ class Agent:
     def _make_prefetch(self) -> Prefetch | None:
         """A :class:`Prefetch` where the overlap pays: a planner that waits for a model, and a
         perception with a parse memo (a planner without a model has no time to hide the parse in)."""
-        wants = getattr(self.planner, "asks_model", False) or getattr(self.planner, "parses_screen", False)
-        if (not self.settings.overlap_perception or not wants
+        if (not self.settings.overlap_perception or not getattr(self.planner, "asks_model", False)
                 or not callable(getattr(self.perception, "parse", None))):
             return None
         return Prefetch(self.perception)

@@ -377,10 +377,7 @@ class ReplayPlanner(BasePlanner):
     """Plays ``recording`` step by step (see the module's docstring); ``fallback`` (a planner with
     a model, or None) takes over where the phone differs. ``perception`` reads the screens."""
 
-    asks_model = False
-    #: the screen check parses each screenshot itself: the loop parses it ahead (agent/overlap.py),
-    #: while the step before reflects and is recorded, and waits for that parse before :meth:`plan`
-    parses_screen = True
+    asks_model = False  # the screen check parses the screenshot itself, on the loop's thread
 
     def __init__(self, recording: Recording, perception: Any, fallback: Any = None, *,
                  params: dict[str, str] | None = None, threshold: float = MATCH,
