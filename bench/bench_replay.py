@@ -20,9 +20,6 @@
    its reference plan, and the completion check).
 5. With ``--cache``: ``mobile-agent eval --cache`` twice over the selection (the oracle planner):
    the hit rate of the second pass, and the two passes' times.
-6. With ``--overlap``: each recording replayed on its own phone (variant 0) with the parse ahead
-   (agent/overlap.py) and without it, side by side (the order alternating task by task, a fresh
-   perception each time): a replayed step's median time and the replays' total time, both ways.
 
 Prints figures; asserts nothing. The replays run in this process, one after another.
 """
@@ -48,7 +45,6 @@ def main() -> None:
     ap.add_argument("--recorded", type=Path, default=None, help="an eval folder already recorded (skips step 1)")
     ap.add_argument("--disturbed", action="store_true", help="step 4: the disturbed twins, a scripted fallback")
     ap.add_argument("--cache", action="store_true", help="step 5: two eval --cache passes")
-    ap.add_argument("--overlap", action="store_true", help="step 6: replays with and without the parse ahead")
     args = ap.parse_args()
 
     from mobile_agent.agent import Agent, AgentSettings
@@ -108,8 +104,6 @@ def main() -> None:
         _disturbed(ids, cid, out, perception)
     if args.cache:
         _cache_passes(args.tasks, out)
-    if args.overlap:
-        _overlap(ids, cid, out)
     first = [t for r in rows if r[0] == 0 for t in r[5]]
     later = [t for r in rows if r[0] > 0 for t in r[5]]
     if first and oracle_steps:
@@ -167,37 +161,6 @@ def _disturbed(ids: list[str], cid: Path, out: Path, perception) -> None:
     if ratios:
         print(f"disturbed: {done}/{len(ratios)} completed; model calls against a full model run: median "
               f"{statistics.median(ratios):.2f}, mean {statistics.mean(ratios):.2f}")
-
-
-def _overlap(ids: list[str], cid: Path, out: Path) -> None:
-    from mobile_agent.agent import Agent, AgentSettings
-    from mobile_agent.agent.replay import Recording, ReplayPlanner
-    from mobile_agent.agent.trajectory import read_steps
-    from mobile_agent.bench.suite import suite_defs
-    from mobile_agent.perception import Perception
-
-    defs = {d.id: d for d in suite_defs("mobile-eval")}
-    steps: dict[bool, list[float]] = {True: [], False: []}
-    total = {True: 0.0, False: 0.0}
-    for n, tid in enumerate(i for i in ids if (cid / i).is_dir()):
-        for on in ((True, False) if n % 2 == 0 else (False, True)):
-            recording = Recording.load(cid / tid)
-            perception = Perception(ocr="rapidocr")
-            settings = AgentSettings(max_steps=max(10, 2 * len(recording.steps)), time_limit_s=600.0,
-                                     settle_interval_s=0.0, settle_timeout_s=1.0, save_annotated=False,
-                                     perception_mode="vision", overwrite=True, device_name="sim",
-                                     overlap_perception=on)
-            run = out / "overlap" / f"{tid}_{'on' if on else 'off'}"
-            t = time.monotonic()
-            Agent(defs[tid].instance(0).make_phone(), ReplayPlanner(recording, perception), perception,
-                  settings).run(recording.instruction, run)
-            total[on] += time.monotonic() - t
-            steps[on] += [s.timings.total_s for s in read_steps(run) if s.source == "replayed"]
-    if steps[True] and steps[False]:
-        a, b = statistics.median(steps[True]), statistics.median(steps[False])
-        print(f"\nparse ahead (side by side, order alternating): a replayed step's median {a:.3f} s with it, "
-              f"{b:.3f} s without ({a / b:.2f}); the replays {total[True]:.1f} s against {total[False]:.1f} s "
-              f"({total[True] / total[False]:.2f}), {len(steps[True])} and {len(steps[False])} steps")
 
 
 def _cache_passes(tasks: str | None, out: Path) -> None:
