@@ -21,6 +21,11 @@ before and after sending).
 
 ``params`` (``{"Anna": "Ben"}``) replace typed texts (and Click Text targets equal to them), in
 the operations and in the recorded screens' texts the check compares with.
+
+What the recording did not have and whose closing decides nothing (an ad banner, the notification
+shade: :func:`find_interruption`) the replay closes itself, with no model, and goes on. A recorded
+``Type`` types only into the recorded field: with the keyboard up where the recording had it, and
+the field's line (its hint or label) on the screen (:meth:`ReplayPlanner._field_problem`).
 """
 
 from __future__ import annotations
@@ -423,12 +428,12 @@ class ReplayPlanner(BasePlanner):
         if not self.planning:
             # the next recorded step; a recorded Wait (a loading screen) is passed over when the
             # screen is already the one after it
-            field = None  # a Type's field that is not the recorded one
+            wrong_field = None  # why a Type may not type here (not the recorded field)
             for j in range(self.cursor, len(steps)):
                 score = self._score(j, here)
                 if score >= self.threshold:
-                    field = self._field_problem(j, here)
-                    if field is None:
+                    wrong_field = self._field_problem(j, here)
+                    if wrong_field is None:
                         return self._replay(j, score)
                     break
                 if not isinstance(steps[j].operation, Wait):
@@ -440,7 +445,7 @@ class ReplayPlanner(BasePlanner):
             if self._waits < self.patience:  # a screen still loading, a toast: wait before giving up
                 self._waits += 1
                 return self._wait(rs, self._score(self.cursor, here))
-            return self._diverge(ctx, rs.step, field or self._mismatch(rs, here))
+            return self._diverge(ctx, rs.step, wrong_field or self._mismatch(rs, here))
         # with the model: back on a recorded screen? The first recorded step ahead planned on this
         # kind of screen, unless that is ambiguous: a Type (never typed into a field the replay did
         # not focus as the recording did: only the step right after the last replayed one, with
