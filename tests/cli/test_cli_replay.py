@@ -83,10 +83,14 @@ def test_the_benchmark_report_compares_a_cached_pass_with_the_run_that_filled_th
          ("Open App (Settings)", "Click Text (Display)", "Click Text (Dark theme)", "Stop")]
         + ["Verdict: complete\nReason: the dark theme is on."]), encoding="utf-8")
     cache = tmp_path / "cache"
+    printed = []
     for n in (1, 2):
         assert main(["eval", "--tasks", "settings-1", "--planner", "scripted", "--replies", str(replies),
                      "--cache", str(cache), "--out", str(tmp_path / f"pass{n}")]) == 0
-        capsys.readouterr()
+        printed.append(" ".join(capsys.readouterr().out.split()))
+    assert "against the runs that filled the cache" not in printed[0]
+    assert ("cache: the 1 replayed task(s) against the runs that filled the cache: model calls 0 / 5, tokens 0 / "
+            in printed[1]) and "4 of 4 steps replayed" in printed[1]
 
     class Cells(HTMLParser):
         def __init__(self):
