@@ -290,6 +290,8 @@ def test_params():
     assert with_params(ClickText("anna"), p) == ClickText("Ben")
     assert with_params(ClickText("Anna Lee"), p) == ClickText("Anna Lee")  # only a target equal to it
     assert with_params(ClickIcon("Anna"), p) == ClickIcon("Anna")
+    # a cache entry's placeholder stands for its value inside a target too ("Anna Lee" kept as "{who} Lee")
+    assert with_params(ClickText("{who} Lee"), {"{who}": "Ben"}) == ClickText("Ben Lee")
 
 
 class _Screens:

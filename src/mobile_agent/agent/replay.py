@@ -330,7 +330,8 @@ def _replayable(folder: Path, r: StepRecord, params: dict[str, str]) -> Recorded
 
 def with_params(op: Operation, params: dict[str, str]) -> Operation:
     """``op`` with ``params`` applied: each OLD replaced by NEW inside a typed text, and a Click
-    Text target equal to OLD (case aside) replaced by NEW."""
+    Text target equal to OLD (case aside) replaced by NEW; a cache entry's placeholder (``{NAME}``)
+    anywhere in a Click Text target too."""
     if not params:
         return op
     if isinstance(op, Type):
@@ -342,6 +343,11 @@ def with_params(op: Operation, params: dict[str, str]) -> Operation:
         for old, new in params.items():
             if op.text.strip().casefold() == old.strip().casefold():
                 return replace(op, text=new)
+        text = op.text
+        for old, new in params.items():  # a cache entry's {NAME} stands for its value wherever it is
+            if old.startswith("{") and old.endswith("}"):
+                text = text.replace(old, new)
+        return replace(op, text=text) if text != op.text else op
     return op
 
 
