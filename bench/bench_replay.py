@@ -12,9 +12,10 @@
    (the screen not the recorded kind, or a recorded target not found on it).
 4. With ``--disturbed``: each recording replayed on its ``mobile-eval-disturbed`` twin (loading
    screens, a permission dialog, a notification shade opened by mistake, an ad banner), with a scripted
-   model as the fallback whose replies are the operations the disturbed task's reference plan adds
-   to the plain one (Click Text (Allow), Back, Click Icon (close...); not its Waits, which the replay
-   does itself before handing over): the count that complete,
+   model as the fallback that answers what is on the phone when it is asked, as the disturbed task's
+   reference plan does (the permission dialog: Click Text (Allow); the shade: Back; an ad banner:
+   Click Icon (close, bottom right); else the next operation the reference plan adds to the plain
+   one; never a Wait, which the replay does itself before handing over): the count that complete,
    and the model calls per task against a full model run of the disturbed task (one plan a step of
    its reference plan, and the completion check).
 5. With ``--cache``: ``mobile-agent eval --cache`` twice over the selection (the oracle planner):
@@ -137,15 +138,15 @@ def _disturbed(ids: list[str], cid: Path, out: Path, perception) -> None:
         for tag, _, _, j1, j2 in difflib.SequenceMatcher(a=base, b=full, autojunk=False).get_opcodes():
             if tag in ("insert", "replace"):
                 extra += [op for op in full[j1:j2] if op != "Wait"]  # the replay waits out loading itself
-        replies = [f"Observation: the screen.\nThought: deal with what is in the way.\nAction: {op}" for op in extra]
-        fallback = LLMPlanner(_Script(replies), parse_retries=0)
+        phone = task.make_phone()
+        fallback = LLMPlanner(_Script(extra, phone), parse_retries=0)
         recording = Recording.load(cid / tid)
         planner = ReplayPlanner(recording, perception, fallback)
         settings = AgentSettings(max_steps=2 * len(full) + 4, time_limit_s=600.0, settle_interval_s=0.0,
                                  settle_timeout_s=1.0, save_annotated=False, perception_mode="vision",
                                  overwrite=True, device_name="sim")
         run = out / "disturbed" / tid
-        result = Agent(task.make_phone(), planner, perception, settings).run(recording.instruction, run)
+        result = Agent(phone, planner, perception, settings).run(recording.instruction, run)
         steps = read_steps(run)
         calls = sum(s.model.calls or 0 for s in steps)
         full_calls = len(full) + 1
@@ -153,7 +154,9 @@ def _disturbed(ids: list[str], cid: Path, out: Path, perception) -> None:
         done += result.completed
         print(f"  {tid:<12} {'completed' if result.completed else result.outcome:<10} {calls} call(s) against "
               f"{full_calls} ({calls / full_calls:.2f}); replayed {planner.counts.replayed}, planned "
-              f"{planner.counts.planned}, waited {planner.counts.waited}, resumed {planner.counts.resumed}  "
+              f"{planner.counts.planned}, waited {planner.counts.waited}, "
+              f"{'closed %d, ' % planner.counts.dismissed if hasattr(planner.counts, 'dismissed') else ''}"
+              f"resumed {planner.counts.resumed}  "
               f"{(result.error or '')[:120]}", flush=True)
     if ratios:
         print(f"disturbed: {done}/{len(ratios)} completed; model calls against a full model run: median "
@@ -179,13 +182,37 @@ def _cache_passes(tasks: str | None, out: Path) -> None:
 
 
 class _Script:
-    """A scripted model: plan requests get the next reply; a choice among marks gets "Answer: 0" (the
-    best ranked), so that a choice does not take a plan's reply."""
+    """A scripted model that answers what is on ``phone`` when asked to plan (a competent model's
+    answer to each disturbance, as the reference plan has it), else the next of ``extra`` (the
+    operations the disturbed reference plan adds); a choice among marks gets "Answer: 0" (the best
+    ranked), so that a choice does not take a plan's reply."""
 
     name = "scripted"
 
-    def __init__(self, replies: list[str]) -> None:
-        self.replies = list(replies)
+    def __init__(self, extra: list[str], phone) -> None:
+        self.extra = list(extra)
+        self.phone = phone
+
+    @property
+    def replies(self) -> list[str]:
+        from mobile_agent.bench.mobile_eval.disturbed import AD_TEXT
+        from mobile_agent.bench.task import Probe
+
+        p = self.phone
+        probe = Probe(p)
+        if p._permission_pending is not None and probe.shows("Don't allow"):
+            op = "Click Text (Allow)"
+        elif p.shade_open:
+            op = "Back"
+        elif probe.shows_part(AD_TEXT):
+            op = "Click Icon (close, bottom right)"
+        elif self.extra:
+            op = self.extra.pop(0)
+        else:
+            return []
+        if op in self.extra:
+            self.extra.remove(op)
+        return [f"Observation: the screen.\nThought: deal with what is in the way.\nAction: {op}"]
 
     def complete(self, messages, max_tokens=None):
         from mobile_agent.errors import ModelError
@@ -196,9 +223,10 @@ class _Script:
             return ChatResponse("Answer: 0", model=self.name)
         if "Verdict: complete | incomplete" in text:
             return ChatResponse("Verdict: complete\nReason: done", model=self.name)
-        if not self.replies:
+        replies = self.replies
+        if not replies:
             raise ModelError("the scripted model has no reply left")
-        return ChatResponse(self.replies.pop(0), model=self.name)
+        return ChatResponse(replies[0], model=self.name)
 
 
 def _kind(why: str) -> str:

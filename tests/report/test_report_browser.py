@@ -366,7 +366,14 @@ def _bench_folder(tmp_path: Path) -> Path:
                                       re=2.5, cr=0.5, steps=9, human_steps=6, correct_steps=4, furthest=1,
                                       milestones=3, outcome="step_limit", duration_s=12.0, trajectory=str(traj),
                                       error="E" * 200 if i else None,
-                                      detail={"first_wrong": "step 2 Click Text (Go): " + "why " * 40}))
+                                      detail={"first_wrong": "step 2 Click Text (Go): " + "why " * 40,
+                                              # eval --cache: the comparison table (a hit, and a miss)
+                                              "cache": {"hit": i > 0, "kept": i == 0,
+                                                        "run": {"calls": 3 * i, "tokens": 123456, "duration_s": 12.0,
+                                                                "steps": 9, "replayed": 9 - 3 * i},
+                                                        **({"kept_run": {"calls": 10, "tokens": 9876543,
+                                                                         "duration_s": 95.5, "steps": 9,
+                                                                         "replayed": 0}} if i else {})}}))
     from mobile_agent.report import write_benchmark_report
 
     return write_benchmark_report(out)

@@ -33,13 +33,20 @@ from mobile_agent.agent.risk import decide
 from mobile_agent.agent.trajectory import TrajectoryWriter, draw_gesture
 from mobile_agent.agent.user import NEEDS_USER, AskFn, UserRequest, answer_outcome
 from mobile_agent.device.base import device_capabilities
-from mobile_agent.device.gestures import Gesture, Launch, NoGesture, Swipe, Tap, gesture_point
+from mobile_agent.device.gestures import Gesture, Launch, NoGesture, Swipe, Tap, TypeText, gesture_point
 from mobile_agent.device.gestures import LongPress as LongPressGesture
 from mobile_agent.errors import ConfigError, DeviceError, MobileAgentError, TimeLimitReached
 from mobile_agent.model.base import Usage
 from mobile_agent.model.deadline import reset_run_end, set_run_end
 
 log = logging.getLogger(__name__)
+
+
+def fill_secrets(text: str, secrets: dict[str, str]) -> str:
+    """``text`` with each ``{NAME}`` of ``secrets`` replaced by its value (``--secret NAME=VALUE``)."""
+    for name, value in secrets.items():
+        text = text.replace("{" + name + "}", value)
+    return text
 
 ConfirmFn = Callable[[Operation, str], bool]
 
@@ -123,6 +130,9 @@ class AgentSettings:
     overwrite: bool = False
     overlap_perception: bool = True
     ask: AskFn | None = None
+    #: ``--secret NAME=VALUE``: a typed ``{NAME}`` reaches the phone as VALUE; the records, the model
+    #: and a run cache keep ``{NAME}`` (:func:`fill_secrets`)
+    secrets: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.max_steps < 1:
@@ -560,7 +570,10 @@ class Agent:
         return NoGesture(), prompts.grounding_feedback(op, msg)
 
     def act(self, gesture: Gesture, before: Image.Image) -> Image.Image:
-        """Perform ``gesture`` on the device and return the screen once it is still."""
+        """Perform ``gesture`` on the device and return the screen once it is still (a typed
+        secret's ``{NAME}`` is filled in here, on its way to the phone only)."""
+        if self.settings.secrets and isinstance(gesture, TypeText):
+            gesture = TypeText(fill_secrets(gesture.text, self.settings.secrets))
         result = gesture.perform(self.device)
         if isinstance(gesture, Launch) and result is False:
             raise DeviceError(f"the phone could not launch {gesture.app!r}")

@@ -21,6 +21,11 @@ before and after sending).
 
 ``params`` (``{"Anna": "Ben"}``) replace typed texts (and Click Text targets equal to them), in
 the operations and in the recorded screens' texts the check compares with.
+
+What the recording did not have and whose closing decides nothing (an ad banner, the notification
+shade: :func:`find_interruption`) the replay closes itself, with no model, and goes on. A recorded
+``Type`` types only into the recorded field: with the keyboard up where the recording had it, and
+the field's line (its hint or label) on the screen (:meth:`ReplayPlanner._field_problem`).
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from typing import Any, Sequence
 from PIL import Image
 
 from mobile_agent.agent.loop import NOT_CARRIED_OUT
-from mobile_agent.agent.operations import ClickText, Operation, Stop, Type, Wait
+from mobile_agent.agent.operations import Back, ClickIcon, ClickText, Operation, Stop, Type, Wait
 from mobile_agent.agent.planner import BasePlanner, Choice, Completion, Plan, PlanContext, Reflection
 from mobile_agent.agent.record import StepRecord
 from mobile_agent.agent.trajectory import SUMMARY, read_steps
@@ -56,6 +61,8 @@ STATUS_BAR = 0.035
 BANDS = 8
 #: an on-screen keyboard: at least this many single letters read below this share of the height
 KEYBOARD_KEYS, KEYBOARD_TOP = 10, 0.55
+#: tries at closing one kind of interruption (an ad banner, the shade) before it goes to the model
+DISMISS_TRIES = 2
 
 
 class ReplayError(ConfigError):
@@ -92,16 +99,43 @@ class Signature:
 
     def similarity(self, other: Signature) -> float:
         """1.0 for the same kind of screen, 0.0 for nothing in common: the share of words the two
-        screens have in common (Jaccard), with a quarter of the weight on where they sit."""
+        screens have in common (Jaccard; a line read one letter off, as OCR does, counts as the
+        same: :data:`SAME_LINE`), with a quarter of the weight on where they sit."""
         if not self.texts and not other.texts:
             return 1.0
-        t = len(self.texts & other.texts) / max(1, len(self.texts | other.texts))
-        p = len(self.placed & other.placed) / max(1, len(self.placed | other.placed))
+        same = _near_pairs(self.texts, other.texts)
+        t = len(same) / max(1, len(self.texts) + len(other.texts) - len(same))
+        bands_a = {(same.get(x, x), b) for x, b in self.placed}  # a near line under the other's words
+        p = len(bands_a & other.placed) / max(1, len(bands_a | other.placed))
         return 0.75 * t + 0.25 * p
 
     def difference(self, other: Signature, limit: int = 6) -> tuple[list[str], list[str]]:
         """(words this screen has that ``other`` lacks, words ``other`` has that this one lacks)."""
         return sorted(self.texts - other.texts)[:limit], sorted(other.texts - self.texts)[:limit]
+
+
+#: two lines whose words agree this much (rapidfuzz's ratio, 0-100) are the same line read twice:
+#: OCR reads a glyph as a letter ('q search' for the search icon and 'Search'), drops one
+#: ('chargig'); 'settings' and 'setting' agree 93, 'news' and 'notes' 67
+SAME_LINE = 90.0
+
+
+def _near_pairs(a: frozenset[str], b: frozenset[str]) -> dict[str, str]:
+    """Texts of ``a`` paired with the same or a near text of ``b`` (one to one): {a's: b's}."""
+    from rapidfuzz import fuzz
+
+    pairs = {t: t for t in a & b}
+    rest_b = sorted(b - a)
+    for t in sorted(a - b):
+        best, score = None, SAME_LINE
+        for u in rest_b:
+            r = fuzz.ratio(t, u, score_cutoff=score)
+            if r >= score:
+                best, score = u, r
+        if best is not None:
+            pairs[t] = best
+            rest_b.remove(best)
+    return pairs
 
 
 def signature(lines: Sequence[Any], height: int, params: dict[str, str] | None = None) -> Signature:
@@ -133,6 +167,61 @@ def screen_signature(perception: Any, image: Image.Image, params: dict[str, str]
     return signature(perception.parse(image).lines, image.size[1], params)
 
 
+# --- interruptions the replay closes itself ---------------------------------------------------------
+
+#: the first words of an ad banner's label ("Ad · SuperSaver VPN", "Sponsored")
+_AD_WORDS = ("ad", "ads", "sponsored", "advertisement")
+
+
+@dataclass(frozen=True)
+class Interruption:
+    """Something over the screen that the recording did not have and that the replay closes itself,
+    with no model: ``kind`` (``ad`` or ``shade``), the operation that closes it, and for a tap the
+    point its close button should be near (for the choice among candidates)."""
+
+    kind: str
+    operation: Operation
+    near: tuple[int, int] | None = None
+
+
+def find_interruption(lines: Sequence[Any], size: tuple[int, int], recorded: Signature) -> Interruption | None:
+    """An interruption on a screen read as ``lines``, that the recorded screen (``recorded``) did
+    not show; None when there is none.
+
+    Only those whose closing decides nothing are closed: an ad banner (a line that begins with
+    "Ad", "Sponsored"...: its close icon, on the banner's row at the right) and the notification
+    shade pulled down over the app ("Clear all" on the screen: Back). A permission dialog is a
+    decision (allow or not): it goes to the model, as anything else the recording did not have."""
+    w, h = size
+    ads = []
+    for line in lines:
+        t = normalise_text(line.text)
+        if not t or t in recorded.texts:
+            continue
+        if t == "clear all" and (line.box.y1 + line.box.y2) / 2 < h * 0.6:  # the shade: pulled down from the top
+            return Interruption("shade", Back())
+        if t.split()[0] in _AD_WORDS and len(t.split()) > 1 or t in ("sponsored", "advertisement"):
+            ads.append(line)
+    if not ads:
+        return None
+    box = ads[0].box
+    # the banner's other lines (its message) sit right below its label: the close icon is at the
+    # right end of the banner, at the middle of its label and the line below
+    below = [ln for ln in lines if ln.box.y1 >= box.y1 and ln.box.y1 - box.y2 < (box.y2 - box.y1) * 2
+             and ln is not ads[0]]
+    # the banner must be all that is new: over a dialog (a scrim takes the taps), or on a screen
+    # the replay does not know, the ad is not what is in the way
+    new = {normalise_text(ln.text) for ln in lines if (ln.box.y1 + ln.box.y2) / 2 >= h * STATUS_BAR}
+    new -= recorded.texts | {""}
+    new -= {normalise_text(ln.text) for ln in [ads[0], *below[:1]]}
+    if len(new) > 1:
+        return None
+    y2 = max([box.y2] + [ln.box.y2 for ln in below[:1]])
+    cy = (box.y1 + y2) // 2
+    vertical = "top" if cy < h * 0.36 else "bottom" if cy > h * 0.64 else "center"
+    return Interruption("ad", ClickIcon("close", (vertical, "right")), (int(w * 0.95), int(cy)))
+
+
 # --- the recording ----------------------------------------------------------------------------------
 
 @dataclass
@@ -160,6 +249,9 @@ class Recording:
     #: the text lines read off each recorded screen (step -> (height, [(text, y1, y2)])), kept in a
     #: cache entry's ``lines.json`` so that a replay of it reads no recorded screen again
     lines: dict[int, tuple[int, list[tuple[str, int, int]]]] = field(default_factory=dict)
+    #: the secrets (``--secret NAME=VALUE``) the recording types as ``{NAME}``: a cache entry's
+    #: ``cache.json`` lists them; the replay needs their values
+    secrets: list[str] = field(default_factory=list)
 
     @classmethod
     def load(cls, folder: str | Path, params: dict[str, str] | None = None) -> Recording:
@@ -194,8 +286,14 @@ class Recording:
         for s in steps:
             if not s.screenshot.is_file():
                 raise ReplayError(f"{folder} is corrupt: step {s.step}'s screenshot {s.screenshot.name} is missing")
+        secrets: list[str] = []
+        try:
+            meta = json.loads((folder / "cache.json").read_text(encoding="utf-8"))
+            secrets = [str(n) for n in meta.get("secrets") or []]
+        except (OSError, ValueError, AttributeError, TypeError):
+            pass  # not a cache entry
         return cls(folder, summary["instruction"], steps, str(summary.get("device") or ""),
-                   str(summary.get("model") or ""), _read_lines(folder / LINES))
+                   str(summary.get("model") or ""), _read_lines(folder / LINES), secrets)
 
 
 #: where a cache entry keeps the text lines of its recorded screens
@@ -232,7 +330,8 @@ def _replayable(folder: Path, r: StepRecord, params: dict[str, str]) -> Recorded
 
 def with_params(op: Operation, params: dict[str, str]) -> Operation:
     """``op`` with ``params`` applied: each OLD replaced by NEW inside a typed text, and a Click
-    Text target equal to OLD (case aside) replaced by NEW."""
+    Text target equal to OLD (case aside) replaced by NEW; a cache entry's placeholder (``{NAME}``)
+    anywhere in a Click Text target too."""
     if not params:
         return op
     if isinstance(op, Type):
@@ -244,6 +343,11 @@ def with_params(op: Operation, params: dict[str, str]) -> Operation:
         for old, new in params.items():
             if op.text.strip().casefold() == old.strip().casefold():
                 return replace(op, text=new)
+        text = op.text
+        for old, new in params.items():  # a cache entry's {NAME} stands for its value wherever it is
+            if old.startswith("{") and old.endswith("}"):
+                text = text.replace(old, new)
+        return replace(op, text=text) if text != op.text else op
     return op
 
 
@@ -275,6 +379,7 @@ class _Counts:
     replayed: int = 0
     planned: int = 0
     waited: int = 0
+    dismissed: int = 0
     resumed: int = 0
     divergences: list[Divergence] = field(default_factory=list)
 
@@ -286,11 +391,15 @@ class ReplayPlanner(BasePlanner):
     asks_model = False  # the screen check parses the screenshot itself, on the loop's thread
 
     def __init__(self, recording: Recording, perception: Any, fallback: Any = None, *,
-                 params: dict[str, str] | None = None, threshold: float = MATCH) -> None:
+                 params: dict[str, str] | None = None, threshold: float = MATCH,
+                 secrets: dict[str, str] | None = None) -> None:
         self.recording = recording
         self.perception = perception
         self.fallback = fallback
         self.params = dict(params or {})
+        # --secret NAME=VALUE: a recorded screen's {NAME} compares as VALUE (the operations keep {NAME}:
+        # the loop types the value, and nothing written holds it)
+        self._screen_params = {**self.params, **{"{" + k + "}": v for k, v in (secrets or {}).items()}}
         self.threshold = threshold
         self.name = "replay" + (f"+{fallback.name}" if fallback is not None else "")
         self.cursor = 0  # the next recorded step to replay
@@ -301,14 +410,22 @@ class ReplayPlanner(BasePlanner):
         self._waits = 0  # Waits in a row for the next recorded step's screen
         self.counts = _Counts()
         self._sigs: dict[int, Signature] = {}
+        self._dismissing: Interruption | None = None  # the interruption the current step closes
+        self._tries: dict[str, int] = {}  # closing tries of each kind of interruption
 
     # what the loop asks
 
     def plan(self, ctx: PlanContext) -> Plan:
         steps = self.recording.steps
         last, self.last = self.last, None
-        if last is not None and ctx.history and ctx.history[-1].outcome.startswith(NOT_CARRIED_OUT):
-            self.cursor = steps.index(last)  # to be tried again once the model has cleared the way
+        dismissing, self._dismissing = self._dismissing, None
+        if dismissing is not None and ctx.history and ctx.history[-1].outcome.startswith(NOT_CARRIED_OUT):
+            self._tries[dismissing.kind] = DISMISS_TRIES  # its close button was not found: the model's
+        elif last is not None and ctx.history and ctx.history[-1].outcome.startswith(NOT_CARRIED_OUT):
+            self.cursor = steps.index(last)  # to be tried again once the way is clear
+            closing = self._interruption(ctx, last)  # an ad banner over the target: closed, no model
+            if closing is not None:
+                return closing
             return self._diverge(ctx, last.step, f"recorded step {last.step}'s {last.operation} found nothing to "
                                                  "act on on this screen")
         if self.cursor >= len(steps):
@@ -317,17 +434,24 @@ class ReplayPlanner(BasePlanner):
         if not self.planning:
             # the next recorded step; a recorded Wait (a loading screen) is passed over when the
             # screen is already the one after it
+            wrong_field = None  # why a Type may not type here (not the recorded field)
             for j in range(self.cursor, len(steps)):
                 score = self._score(j, here)
                 if score >= self.threshold:
-                    return self._replay(j, score)
+                    wrong_field = self._field_problem(j, here)
+                    if wrong_field is None:
+                        return self._replay(j, score)
+                    break
                 if not isinstance(steps[j].operation, Wait):
                     break
             rs = steps[self.cursor]
+            closing = self._interruption(ctx, rs)
+            if closing is not None:  # an ad banner, the shade: closed with no model
+                return closing
             if self._waits < self.patience:  # a screen still loading, a toast: wait before giving up
                 self._waits += 1
                 return self._wait(rs, self._score(self.cursor, here))
-            return self._diverge(ctx, rs.step, self._mismatch(rs, here))
+            return self._diverge(ctx, rs.step, wrong_field or self._mismatch(rs, here))
         # with the model: back on a recorded screen? The first recorded step ahead planned on this
         # kind of screen, unless that is ambiguous: a Type (never typed into a field the replay did
         # not focus as the recording did: only the step right after the last replayed one, with
@@ -338,14 +462,17 @@ class ReplayPlanner(BasePlanner):
             if score < self.threshold:
                 continue
             op = steps[j].operation
-            if isinstance(op, Type) and not (j == self.cursor and here.keyboard
-                                             and self._recorded_signature(j).keyboard):
+            if isinstance(op, Type) and (not (j == self.cursor and here.keyboard and self._recorded_signature(j).keyboard)
+                                         or self._field_problem(j, here)):
                 break  # a Type only where the replayed step before it focused the field (keyboard still up)
             if isinstance(op, Stop) and j > self.cursor:
                 break
             self.planning = False
             self.counts.resumed += 1
             return self._replay(j, score, resumed=True)
+        closing = self._interruption(ctx, steps[min(self.cursor, len(steps) - 1)])
+        if closing is not None:
+            return closing
         return self._planned(ctx)
 
     def choose(self, ctx: PlanContext, marked: Image.Image, candidates: Sequence[Any], question: str) -> Choice:
@@ -353,6 +480,11 @@ class ReplayPlanner(BasePlanner):
             return self.fallback.choose(ctx, marked, candidates, question)
         if not candidates:
             return Choice(None, raw="replay")
+        if self._dismissing is not None and self._dismissing.near is not None:
+            near = self._dismissing.near
+            return Choice(min(range(len(candidates)), key=lambda i: math.hypot(
+                candidates[i].point.x - near[0], candidates[i].point.y - near[1])),
+                raw=f"replay: the close button nearest the {self._dismissing.kind}")
         rs = self.last
         if rs is None or rs.point is None:
             return Choice(0, raw="replay: the best ranked")
@@ -391,7 +523,7 @@ class ReplayPlanner(BasePlanner):
         return {"replay": {
             "recording": str(self.recording.folder), "recorded_steps": len(self.recording.steps),
             "replayed_steps": c.replayed, "planned_steps": c.planned, "waited_steps": c.waited,
-            "resumed": c.resumed,
+            "dismissed_steps": c.dismissed, "resumed": c.resumed,
             "model_calls_saved": c.replayed + self._stops_replayed,
             "divergences": [d.to_dict() for d in c.divergences],
             "params": sorted(self.params),  # the names only: the values may be secrets
@@ -417,7 +549,7 @@ class ReplayPlanner(BasePlanner):
                 self.recording.lines[rs.step] = (image.size[1], lines)
                 self._new_lines = True
             height, lines = self.recording.lines[rs.step]
-            self._sigs[j] = signature([_Line(t, _Rows(a, b)) for t, a, b in lines], height, self.params)
+            self._sigs[j] = signature([_Line(t, _Rows(a, b)) for t, a, b in lines], height, self._screen_params)
         return self._sigs[j]
 
     _new_lines = False
@@ -437,6 +569,7 @@ class ReplayPlanner(BasePlanner):
     def _replay(self, j: int, score: float, resumed: bool = False) -> Plan:
         rs = self.recording.steps[j]
         self.cursor, self.last, self.now, self._waits = j + 1, rs, "replayed", 0
+        self._tries.clear()  # on a recorded screen again: the next interruption gets its own tries
         self.counts.replayed += 1
         if isinstance(rs.operation, Stop):
             self._stops_replayed += 1
@@ -453,6 +586,63 @@ class ReplayPlanner(BasePlanner):
                        f"waiting ({self._waits} of {self.patience}) before giving up on it.")
         return Plan(observation, "Wait for the screen to settle.", Wait(), raw="Action: Wait",
                     input_summary="replay: waiting, no model", source="waited")
+
+    def _field_problem(self, j: int, here: Signature) -> str | None:
+        """Why recorded step ``j``, a Type, must not type on the screen ``here``: the recording typed
+        with the keyboard up and it is not up (no field has the focus), or the recorded field (its
+        hint or label: :meth:`_field_line`) is not on the screen (another kind of field has the
+        focus: a password where an e-mail address was typed). None when it may (and for other steps)."""
+        rs = self.recording.steps[j]
+        if not isinstance(rs.operation, Type):
+            return None
+        if self._recorded_signature(j).keyboard and not here.keyboard:
+            return (f"recorded step {rs.step} ({rs.operation}) typed with the keyboard up (a field had the focus); "
+                    "no keyboard is up on this screen, so no field has it")
+        field = self._field_line(j)
+        if field and field not in here.texts and not _near_pairs(frozenset([field]), here.texts):
+            return (f"recorded step {rs.step} ({rs.operation}) typed into the field {field!r} (the line where the "
+                    "step before it tapped); this screen has no such field")
+        return None
+
+    def _field_line(self, j: int) -> str | None:
+        """The field recorded step ``j`` typed into, as words: the line of its recorded screen at the
+        height where the recorded step before it (a Wait aside) tapped to focus it (its hint or its
+        label), or None (no tap before it, or no line there: a field focused by itself)."""
+        steps = self.recording.steps
+        k = j - 1
+        while k >= 0 and isinstance(steps[k].operation, Wait):
+            k -= 1
+        if k < 0 or steps[k].point is None:
+            return None
+        self._recorded_signature(j)  # the recorded screen's lines, read once
+        height, lines = self.recording.lines[steps[j].step]
+        y = steps[k].point[1]  # type: ignore[index]
+        best: tuple[float, str] | None = None
+        for text, y1, y2 in lines:
+            for old, new in self._screen_params.items():
+                text = text.replace(old, new)
+            t = normalise_text(text)
+            d = abs((y1 + y2) / 2 - y)
+            if t and d <= height * 0.04 and (best is None or d < best[0]):
+                best = (d, t)
+        return best[1] if best else None
+
+    def _interruption(self, ctx: PlanContext, rs: RecordedStep) -> Plan | None:
+        """A step that closes an interruption the recording did not have (:func:`find_interruption`),
+        or None: none on the screen, or its kind tried :data:`DISMISS_TRIES` times already."""
+        found = find_interruption(self.perception.parse(ctx.screenshot).lines, ctx.screenshot.size,
+                                  self._recorded_signature(self.recording.steps.index(rs)))
+        if found is None or self._tries.get(found.kind, 0) >= DISMISS_TRIES:
+            return None
+        self._tries[found.kind] = self._tries.get(found.kind, 0) + 1
+        self._dismissing, self.now = found, "dismissed"
+        self.counts.dismissed += 1
+        what = {"ad": "an ad banner", "shade": "the notification shade"}.get(found.kind, found.kind)
+        observation = (f"The screen is not the one recorded step {rs.step} was planned on: {what} the recording did "
+                       "not have is over it.")
+        thought = f"Close {what} (no model), then go on with the recording."
+        return Plan(observation, thought, found.operation, raw=f"Thought: {thought}\nAction: {found.operation}",
+                    input_summary=f"replay: closing {what}, no model", source="dismissed")
 
     def _planned(self, ctx: PlanContext) -> Plan:
         self.now = "planned"

@@ -5,8 +5,14 @@ the recorded last screen), is kept under its instruction (normalised: case, spac
 full stop aside) and the device's kind (``sim-1080x2400``); the next run of the same instruction on
 the same kind of device replays it first (:class:`~mobile_agent.agent.replay.ReplayPlanner`) and
 falls back to the model where the phone differs. A run that did not complete is never kept (the
-entry there stays as it was), and neither is a run whose record holds a secret given to
-:meth:`RunCache.keep` (values typed with ``--param``): its screenshots would show it.
+entry there stays as it was).
+
+``--param NAME=VALUE`` and ``--secret NAME=VALUE`` (``values``): a kept run never holds VALUE. Its
+instruction, records and the text lines read off its screens (``lines.json``) hold ``{NAME}``
+instead, and the lines of its screenshots that show VALUE are painted over; the key is the
+instruction with ``{NAME}`` in it, so that the next run with another value replays it, and the
+values given then fill ``{NAME}`` in. An entry that types a secret is refused (:class:`ConfigError`)
+to a run that does not give it (:func:`missing_secrets`).
 """
 
 from __future__ import annotations
@@ -17,10 +23,10 @@ import logging
 import shutil
 import unicodedata
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from mobile_agent.agent.planner import NOT_CHECKED
-from mobile_agent.agent.replay import Recording, ReplayError
+from mobile_agent.agent.replay import LINES, Recording, ReplayError
 from mobile_agent.agent.trajectory import SCREENS, STEPS, SUMMARY, read_steps, read_summary
 from mobile_agent.errors import ConfigError
 from mobile_agent.fsutil import atomic_write_text, storage_error
@@ -40,6 +46,37 @@ def cache_key(instruction: str, device_kind: str) -> str:
     return hashlib.sha256(f"{device_kind}\n{normalise_instruction(instruction)}".encode("utf-8")).hexdigest()[:16]
 
 
+def placeholder(name: str) -> str:
+    """How a kept run writes the value of ``--param`` or ``--secret`` NAME: ``{NAME}``."""
+    return "{" + name + "}"
+
+
+def with_placeholders(text: str, values: dict[str, str]) -> str:
+    """``text`` with each value of ``values`` ({NAME: VALUE}) replaced by ``{NAME}`` (longest first)."""
+    for name, value in sorted(values.items(), key=lambda kv: -len(kv[1])):
+        if value:
+            text = text.replace(value, placeholder(name))
+    return text
+
+
+def parse_values(pairs: Sequence[str], option: str) -> dict[str, str]:
+    """``["NAME=VALUE", ...]`` as a dict; a ConfigError (one line) for a pair that is not one."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        name, eq, value = pair.partition("=")
+        name = name.strip()
+        if not eq or not name or not value or not all(ch.isalnum() or ch in "_-" for ch in name):
+            raise ConfigError(f"{option} {pair.split('=')[0]!r}=...: write NAME=VALUE (NAME in letters, digits, _ "
+                              "or -, and a value)")
+        out[name] = value
+    return out
+
+
+def missing_secrets(recording: Recording, secrets: dict[str, str]) -> list[str]:
+    """The secrets a kept run types (``{NAME}``) that ``secrets`` does not give."""
+    return sorted(set(recording.secrets) - set(secrets))
+
+
 def device_kind(device: str, size: tuple[int, int]) -> str:
     """A device's kind for the cache: the kind of device (``sim``, ``adb``) and its screen size."""
     return f"{device.partition(':')[0]}-{size[0]}x{size[1]}"
@@ -57,9 +94,12 @@ class RunCache:
     def entry(self, instruction: str, kind: str) -> Path:
         return self.dir / cache_key(instruction, kind)
 
-    def lookup(self, instruction: str, kind: str) -> Recording | None:
+    def lookup(self, instruction: str, kind: str, params: dict[str, str] | None = None) -> Recording | None:
         """The cached run of ``instruction`` on ``kind``, or None (none kept, or one that cannot be
-        read: it is logged and left for :meth:`keep` to replace)."""
+        read: it is logged and left for :meth:`keep` to replace). ``params`` ({NAME: VALUE} of
+        ``--param``): the instruction's VALUE is the entry's ``{NAME}``, which the replay types as VALUE."""
+        params = params or {}
+        instruction = with_placeholders(instruction, params)
         folder = self.entry(instruction, kind)
         if not (folder / STEPS).is_file():
             return None
@@ -68,18 +108,24 @@ class RunCache:
             if normalise_instruction(meta["instruction"]) != normalise_instruction(instruction) \
                     or meta["device_kind"] != kind:
                 return None
-            return Recording.load(folder)
+            return Recording.load(folder, {placeholder(k): v for k, v in params.items()})
         except (OSError, ValueError, KeyError, TypeError, ReplayError) as exc:
             log.warning("the cached run in %s cannot be used: %s", folder, exc)
             return None
 
     def keep(self, run_dir: str | Path, instruction: str, kind: str, secrets: Sequence[str] = (),
-             confirmed: bool = False) -> str | None:
+             confirmed: bool = False, *, values: dict[str, str] | None = None,
+             secret_names: Sequence[str] = (), perception: Any = None) -> str | None:
         """Keep the run in ``run_dir`` under ``instruction`` and ``kind``. Returns None when it was
         kept, else why not (it did not complete, its Stop was not confirmed, it holds a secret).
         ``confirmed``: the caller confirmed the run otherwise (the benchmark's check of the phone's
-        state), so a Stop nobody checked is kept too."""
+        state), so a Stop nobody checked is kept too. ``secrets``: values that must not be kept
+        (a run that holds one is not). ``values`` ({NAME: VALUE} of ``--param`` and ``--secret``,
+        ``secret_names`` the secrets'): kept as ``{NAME}``, their lines in the screenshots painted
+        over, which needs ``perception`` (to read the screenshots)."""
         run_dir = Path(run_dir)
+        values = {k: v for k, v in (values or {}).items() if v}
+        instruction = with_placeholders(instruction, values)
         summary = read_summary(run_dir) or {}
         if not summary.get("completed"):
             return f"not kept: the run did not complete ({summary.get('outcome', 'no summary')})"
@@ -96,17 +142,35 @@ class RunCache:
         if isinstance(replay, dict) and replay.get("planned_steps") == 0 and str(replay.get("recording")) == str(target) \
                 and (target / STEPS).is_file():
             return None  # replayed whole from this entry: it stays (with the lines read off its screens)
+        if values and perception is None:
+            return "not kept: the screenshots of a run with --param or --secret values need perception to be painted over"
         tmp = target.with_name(target.name + ".new")
         try:
             shutil.rmtree(tmp, ignore_errors=True)
             (tmp / SCREENS).mkdir(parents=True)
-            shutil.copy2(run_dir / STEPS, tmp / STEPS)
-            shutil.copy2(run_dir / SUMMARY, tmp / SUMMARY)
+            if values:
+                _copy_json(run_dir / STEPS, tmp / STEPS, values, lines=True)
+                _copy_json(run_dir / SUMMARY, tmp / SUMMARY, values)
+            else:
+                shutil.copy2(run_dir / STEPS, tmp / STEPS)
+                shutil.copy2(run_dir / SUMMARY, tmp / SUMMARY)
+            read: dict[str, list] = {}
             for s in steps:
                 if s.screenshot and (run_dir / s.screenshot).is_file():
-                    shutil.copy2(run_dir / s.screenshot, tmp / s.screenshot)
+                    if values:
+                        read[str(s.step)] = _painted(run_dir / s.screenshot, tmp / s.screenshot, values, perception)
+                    else:
+                        shutil.copy2(run_dir / s.screenshot, tmp / s.screenshot)
+            if values:
+                atomic_write_text(tmp / LINES, json.dumps(read, ensure_ascii=False))
             atomic_write_text(tmp / "cache.json", json.dumps(
-                {"instruction": instruction, "device_kind": kind, "from": str(run_dir)}, ensure_ascii=False))
+                {"instruction": instruction, "device_kind": kind, "from": str(run_dir),
+                 "params": sorted(set(values) - set(secret_names)), "secrets": sorted(set(secret_names) & set(values))},
+                ensure_ascii=False))
+            leaked = _holds(tmp, values.values())
+            if leaked:
+                shutil.rmtree(tmp, ignore_errors=True)
+                return f"not kept: a --param or --secret value is still in {leaked} after it was replaced"
             old = target.with_name(target.name + ".old")
             shutil.rmtree(old, ignore_errors=True)
             if target.exists():
@@ -117,3 +181,72 @@ class RunCache:
             shutil.rmtree(tmp, ignore_errors=True)
             raise storage_error(exc, target, "write") from exc
         return None
+
+
+def _replace_all(obj: Any, values: dict[str, str]) -> Any:
+    """``obj`` (parsed JSON) with every value of ``values`` in its strings written ``{NAME}``."""
+    if isinstance(obj, str):
+        return with_placeholders(obj, values)
+    if isinstance(obj, list):
+        return [_replace_all(x, values) for x in obj]
+    if isinstance(obj, dict):
+        return {with_placeholders(str(k), values): _replace_all(v, values) for k, v in obj.items()}
+    return obj
+
+
+def _copy_json(src: Path, dst: Path, values: dict[str, str], lines: bool = False) -> None:
+    """Copy a JSON file (``lines``: JSON lines) with :func:`_replace_all` applied."""
+    text = src.read_text(encoding="utf-8")
+    if lines:
+        out = "".join(json.dumps(_replace_all(json.loads(ln), values), ensure_ascii=False) + "\n"
+                      for ln in text.splitlines() if ln.strip())
+    else:
+        out = json.dumps(_replace_all(json.loads(text), values), ensure_ascii=False, indent=2) + "\n"
+    atomic_write_text(dst, out)
+
+
+def _shows(text: str, value: str) -> bool:
+    """Whether a line read as ``text`` shows ``value`` (as it is, or read a letter off by OCR)."""
+    from rapidfuzz import fuzz
+
+    t, v = text.casefold(), value.casefold()
+    # the line must be about as long as the value at least: a key of the keyboard ('a') is no part
+    # of 'Anna', though partial_ratio would find it there
+    return v in t or (len(v) >= 4 and len(t) >= len(v) - 1 and fuzz.partial_ratio(v, t) >= 85)
+
+
+def _painted(src: Path, dst: Path, values: dict[str, str], perception: Any) -> list:
+    """Copy screenshot ``src`` to ``dst`` with the lines that show a value painted over (the colour
+    around each), and return its lines for ``lines.json`` ([height, [(text, y1, y2)]]) with the values
+    written ``{NAME}`` (a line read a letter off becomes the placeholder alone)."""
+    from PIL import Image, ImageDraw
+
+    with Image.open(src) as im:
+        image = im.convert("RGB")
+    lines = []
+    draw = ImageDraw.Draw(image)
+    for ln in perception.parse(image).lines:
+        text = ln.text
+        hit = [(n, v) for n, v in values.items() if _shows(text, v)]
+        if hit:
+            b = ln.box
+            pad = max(2, (b.y2 - b.y1) // 4)
+            x1, y1, x2, y2 = max(0, b.x1 - pad), max(0, b.y1 - pad), min(image.width - 1, b.x2 + pad), \
+                min(image.height - 1, b.y2 + pad)
+            draw.rectangle((x1, y1, x2, y2), fill=image.getpixel((x1, y1)))
+            replaced = with_placeholders(text, values)
+            text = replaced if replaced != text else " ".join(placeholder(n) for n, _ in hit)
+        lines.append([text, int(ln.box.y1), int(ln.box.y2)])
+    image.save(dst)
+    return [image.size[1], lines]
+
+
+def _holds(folder: Path, values: Any) -> str | None:
+    """The first file under ``folder`` whose bytes hold one of ``values`` (None when none does)."""
+    needles = [v.encode("utf-8") for v in values if v] + [json.dumps(v)[1:-1].encode() for v in values if v]
+    for f in sorted(folder.rglob("*")):
+        if f.is_file() and f.suffix in (".json", ".jsonl"):  # the screenshots: painted over by what OCR read
+            data = f.read_bytes()
+            if any(n in data for n in needles):
+                return f.name
+    return None

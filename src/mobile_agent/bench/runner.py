@@ -180,9 +180,28 @@ def _cached(config: EvalConfig, instruction: str, phone: Any, perception: Any, p
     kind = device_kind(config.device, phone.screenshot().size)
     recording = store.lookup(instruction, kind)
     if recording is None:
-        return planner, store, kind, False
+        return planner, store, kind, False, None
     fallback = planner if getattr(planner, "asks_model", False) else None
-    return ReplayPlanner(recording, perception, fallback), store, kind, True
+    # what the kept run cost, read before this run may replace it: the report's comparison
+    return ReplayPlanner(recording, perception, fallback), store, kind, True, run_figures(recording.folder)
+
+
+def run_figures(run_dir: Path) -> dict[str, Any] | None:
+    """A run folder's cost for the benchmark report's cache comparison: model calls, tokens, time,
+    steps and replayed steps (None when it cannot be read)."""
+    from mobile_agent.agent.trajectory import read_steps, read_summary
+
+    try:
+        steps = read_steps(run_dir)
+        summary = read_summary(run_dir) or {}
+    except (OSError, ValueError):
+        return None
+    tokens = summary.get("tokens") if isinstance(summary.get("tokens"), dict) else {}
+    replay = summary.get("replay") if isinstance(summary.get("replay"), dict) else {}
+    return {"calls": sum(s.model.calls or 0 for s in steps),
+            "tokens": int(tokens.get("total") or sum(s.model.prompt_tokens + s.model.completion_tokens for s in steps)),
+            "duration_s": round(float(summary.get("duration_s") or 0.0), 3), "steps": len(steps),
+            "replayed": int(replay.get("replayed_steps") or 0)}
 
 
 def trajectory_dir(out_dir: Path, cid: str, key: str) -> Path:
@@ -262,8 +281,10 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
                       human_steps=verdict.human_steps, steps=result.steps)
         judge_kind = "human"
     if cached:
-        _, store, kind, hit = cached
-        detail["cache"] = {"hit": hit}
+        _, store, kind, hit, kept_run = cached
+        detail["cache"] = {"hit": hit, "run": run_figures(traj)}
+        if kept_run is not None:
+            detail["cache"]["kept_run"] = kept_run  # the run the entry held when this one began
         if values.get("success"):  # the benchmark's verdict confirms the run
             why = store.keep(traj, instruction, kind, confirmed=True)
             detail["cache"]["kept"] = why is None

@@ -32,29 +32,42 @@ def replay_line(summary: dict[str, Any]) -> str | None:
 
 
 def cached_planner(folder: Path, instruction: str, device: str, phone: Any, perception: Any,
-                   model_planner: Any) -> tuple[Any, Any]:
+                   model_planner: Any, params: dict[str, str] | None = None,
+                   secrets: dict[str, str] | None = None) -> tuple[Any, Any]:
     """``run --cache``: the planner of a run (a replay of the cached run of ``instruction`` with
-    ``model_planner`` as its fallback, else ``model_planner``) and the cache with the key's parts."""
+    ``model_planner`` as its fallback, else ``model_planner``) and the cache with the key's parts.
+    A kept run that types a secret not in ``secrets`` is refused (ConfigError)."""
     from mobile_agent.agent.replay import ReplayPlanner
-    from mobile_agent.agent.replay_cache import RunCache, device_kind
+    from mobile_agent.agent.replay_cache import RunCache, device_kind, missing_secrets, placeholder
 
     store = RunCache(folder)
     kind = device_kind(device, phone.screenshot().size)
-    recording = store.lookup(instruction, kind)
+    recording = store.lookup(instruction, kind, params)
+    if recording is not None and missing_secrets(recording, secrets or {}):
+        names = missing_secrets(recording, secrets or {})
+        raise ConfigError(f"the kept run of this instruction types the secret(s) "
+                          f"{', '.join(placeholder(n) for n in names)}: give "
+                          f"{' '.join(f'--secret {n}=VALUE' for n in names)}")
     if recording is None:
         console.print(escape(f"cache: no run of this instruction on {kind} yet; the model plans"), highlight=False)
         return model_planner, (store, instruction, kind)
     console.print(escape(f"cache: replaying the kept run ({len(recording.steps)} step(s)); the model takes over "
                          "where the phone differs"), highlight=False)
-    return ReplayPlanner(recording, perception, model_planner), (store, instruction, kind)
+    params = {placeholder(k): v for k, v in (params or {}).items()}
+    return ReplayPlanner(recording, perception, model_planner, params=params, secrets=secrets), \
+        (store, instruction, kind)
 
 
-def keep_in_cache(cache: Any, out_dir: Path, result: Any, secrets: tuple[str, ...] = ()) -> None:
-    """``run --cache``: keep the run when it completed and was confirmed; say what was done."""
+def keep_in_cache(cache: Any, out_dir: Path, result: Any, values: dict[str, str] | None = None,
+                  secret_names: tuple[str, ...] = (), perception: Any = None) -> None:
+    """``run --cache``: keep the run when it completed and was confirmed (``values`` written
+    ``{NAME}``); say what was done."""
+    from mobile_agent.agent.replay_cache import with_placeholders
+
     store, instruction, kind = cache
-    why = store.keep(out_dir, instruction, kind, secrets)
-    console.print(escape(f"cache: {why}" if why else f"cache: kept in {store.entry(instruction, kind)}"),
-                  highlight=False)
+    why = store.keep(out_dir, instruction, kind, values=values, secret_names=secret_names, perception=perception)
+    entry = store.entry(with_placeholders(instruction, values or {}), kind)
+    console.print(escape(f"cache: {why}" if why else f"cache: kept in {entry}"), highlight=False)
 
 
 def register(app: typer.Typer) -> None:
@@ -73,6 +86,8 @@ def register(app: typer.Typer) -> None:
                                             "request in seconds."),
         param: Optional[List[str]] = typer.Option(None, "--param", help="OLD=NEW: replace OLD in typed texts (and "
                                                   "a Click Text target equal to OLD) by NEW; repeatable."),
+        secret: Optional[List[str]] = typer.Option(None, "--secret", help="NAME=VALUE: a recorded {NAME} (a "
+                                                   "secret a cached run typed) is typed as VALUE; repeatable."),
         out: Optional[Path] = typer.Option(None, "--out", help="The new run's folder (default "
                                            "runs/<time>-<instruction>)."),
         overwrite: bool = typer.Option(False, "--overwrite", help="Replace the run in --out."),
@@ -102,8 +117,18 @@ def register(app: typer.Typer) -> None:
         from mobile_agent.perception import Perception
         from mobile_agent.report import write_report
 
+        from mobile_agent.agent.replay_cache import missing_secrets, parse_values
+        from mobile_agent.errors import remember_secret
+
         params = parse_params(param or [])
+        secrets = parse_values(secret or [], "--secret")
+        for value in secrets.values():
+            remember_secret(value)
         recording = Recording.load(run_dir, params)
+        if missing_secrets(recording, secrets):
+            names = missing_secrets(recording, secrets)
+            raise ConfigError(f"{run_dir} types the secret(s) {', '.join('{' + n + '}' for n in names)}: give "
+                              f"{' '.join(f'--secret {n}=VALUE' for n in names)}")
         perception_mode = perception_mode.strip().lower()
         if perception_mode not in ("vision", "hybrid"):
             raise ConfigError(f"--perception must be vision or hybrid, got {perception_mode!r}")
@@ -121,7 +146,7 @@ def register(app: typer.Typer) -> None:
                                                   timeout_s=model_timeout))
         phone = open_device(device, **({"seed": seed} if device.partition(":")[0] == "sim" else {}))
         perception = Perception(ocr=ocr)
-        planner = ReplayPlanner(recording, perception, fallback, params=params)
+        planner = ReplayPlanner(recording, perception, fallback, params=params, secrets=secrets)
         out_dir = out or _default_out(recording.instruction)
         steps = max_steps or max(10, 2 * len(recording.steps))
         settings = AgentSettings(
@@ -129,7 +154,7 @@ def register(app: typer.Typer) -> None:
             risk_rules=load_rules(None) if confirm else None, device_name=device, perception_mode=perception_mode,
             on_step=lambda rec: console.print(_step_line(rec) + (f"  [dim]{rec.source}[/dim]" if rec.source else ""),
                                               highlight=False, soft_wrap=True),
-            on_finish=write_report, overwrite=overwrite,
+            on_finish=write_report, overwrite=overwrite, secrets=secrets,
         )
         console.print(f"[bold]{escape(recording.instruction)}[/bold]  " + escape(
             f"(replay of {run_dir}: {len(recording.steps)} recorded step(s), "

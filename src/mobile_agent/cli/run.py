@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, List, Optional
 
 import typer
 from rich.console import Console
@@ -69,6 +69,29 @@ def _refuse_earlier_run(folder: Path) -> None:
     if kept:
         raise ConfigError(f"--out {folder} already holds a run ({', '.join(kept)}); choose a new folder, or "
                           "replace that run (--overwrite)")
+
+
+def _values(instruction: str, param: list[str], secret: list[str],
+            cache: Path | None) -> tuple[dict[str, str], dict[str, str]]:
+    """``--param`` and ``--secret`` as {NAME: VALUE}, checked against the instruction (one-line errors)."""
+    from mobile_agent.agent.replay_cache import parse_values
+    from mobile_agent.errors import remember_secret
+
+    params, secrets = parse_values(param, "--param"), parse_values(secret, "--secret")
+    if params and cache is None:
+        raise ConfigError("--param names a value of the instruction for the run cache: give --cache DIR too")
+    for name, value in params.items():
+        if value not in instruction:
+            raise ConfigError(f"--param {name}: {value!r} is not in the instruction (a parameter is a part of it)")
+    for name in secrets:
+        if "{" + name + "}" not in instruction:
+            raise ConfigError(f"--secret {name}: write {{{name}}} in the instruction where the value goes (the model "
+                              f"types {{{name}}}; the phone gets the value)")
+        if name in params:
+            raise ConfigError(f"{name} is both a --param and a --secret: give it once")
+    for value in secrets.values():
+        remember_secret(value)  # kept out of every record and message (values of 4 characters or more)
+    return params, secrets
 
 
 def _step_line(step: StepRecord | dict[str, Any]) -> str:
@@ -178,6 +201,12 @@ def register(app: typer.Typer) -> None:
         cache: Optional[Path] = typer.Option(None, "--cache", help="A folder of completed runs: a run of an "
                                              "instruction kept there replays first (the model takes over where the "
                                              "phone differs); a completed, confirmed run is kept (single mode)."),
+        param: Optional[List[str]] = typer.Option(None, "--param", help="NAME=VALUE, with --cache: VALUE in the "
+                                                  "instruction is a parameter; the run is kept with {NAME} for it, "
+                                                  "and replays for another value (repeatable)."),
+        secret: Optional[List[str]] = typer.Option(None, "--secret", help="NAME=VALUE: write {NAME} in the "
+                                                   "instruction; a typed {NAME} reaches the phone as VALUE, while "
+                                                   "the model, the records and the cache see {NAME} (repeatable)."),
     ) -> None:
         """Carry out INSTRUCTION on a phone with a model that plans each step.
 
@@ -203,6 +232,7 @@ def register(app: typer.Typer) -> None:
             raise ConfigError("--executor-model is for --mode multi (single mode has one model)")
         if model is None or not model.strip():
             raise ConfigError(MODEL_NEEDED)
+        params, secrets = _values(instruction, param or [], secret or [], cache)
         perception_mode = perception_mode.strip().lower()
         if perception_mode not in ("vision", "hybrid"):
             raise ConfigError(f"--perception must be vision or hybrid, got {perception_mode!r}")
@@ -254,7 +284,7 @@ def register(app: typer.Typer) -> None:
             reflect=reflect,
             risk_rules=load_rules(confirm_words) if confirm else None,
             completion_check=not no_completion_check, device_name=device, perception_mode=perception_mode,
-            on_step=on_step, on_finish=write_report, overwrite=overwrite, ask=person,
+            on_step=on_step, on_finish=write_report, overwrite=overwrite, ask=person, secrets=secrets,
         )
         if cache is not None and mode == "multi":
             raise ConfigError("--cache replays single-mode runs: leave out --mode multi")
@@ -267,7 +297,8 @@ def register(app: typer.Typer) -> None:
             if cache is not None:
                 from mobile_agent.cli.replay import cached_planner
 
-                planner, cache_store = cached_planner(cache, instruction, device, phone, perception, planner)
+                planner, cache_store = cached_planner(cache, instruction, device, phone, perception, planner,
+                                                      params=params, secrets=secrets)
             agent = Agent(phone, planner, perception, settings)
         console.print(f"[bold]{escape(instruction)}[/bold]  " + escape(
             f"({getattr(agent, 'name', chat.name)} on {device}, {mode} mode, {perception_mode} perception; "
@@ -298,7 +329,8 @@ def register(app: typer.Typer) -> None:
         if cache is not None and mode == "single":
             from mobile_agent.cli.replay import keep_in_cache
 
-            keep_in_cache(cache_store, out_dir, result)
+            keep_in_cache(cache_store, out_dir, result, values={**params, **secrets}, secret_names=tuple(secrets),
+                          perception=perception)
         cost = f", ${result.cost_usd:.4f}" if result.cost_usd is not None else ""
         colour = "green" if result.completed else "red"
         console.print(

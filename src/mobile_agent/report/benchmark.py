@@ -439,6 +439,62 @@ def _why(row: TaskRow) -> str:
     return "; ".join(parts)
 
 
+def _figures(v: Any) -> dict[str, float] | None:
+    """A run's figures kept in ``detail.cache`` (calls, tokens, duration_s, steps, replayed), or None."""
+    if not isinstance(v, dict):
+        return None
+    return {k: _as_float(v.get(k)) or 0.0 for k in ("calls", "tokens", "duration_s", "steps", "replayed")}
+
+
+def _ratio(now: float, then: float) -> str:
+    return "–" if then <= 0 else f"{now / then:.2f}"
+
+
+def _cache_view(rows: list[TaskRow]) -> dict[str, Any] | None:
+    """An eval run with ``--cache``: each task's model calls, tokens, time and replayed steps against
+    the run the cache held for it when the task began (the run that filled the cache: the first
+    pass's, or the last pass's that planned something), and the totals over the tasks replayed from
+    it. None when no row ran with a cache."""
+    out = []
+    hits: list[tuple[dict[str, float], dict[str, float]]] = []
+    for r in sorted(rows, key=lambda r: r.task):
+        c = _detail(r).get("cache")
+        if not isinstance(c, dict):
+            continue
+        now, kept = _figures(c.get("run")), _figures(c.get("kept_run"))
+        if now is None:  # an older result: only the hit is known
+            now = {"calls": 0.0, "tokens": float(r.tokens or 0), "duration_s": r.duration_s or 0.0,
+                   "steps": float(r.steps or 0), "replayed": 0.0}
+        if c.get("hit") and kept is not None:
+            hits.append((now, kept))
+
+        def pair(key: str, fmt: Any) -> str:
+            return fmt(now[key]) + (f" / {fmt(kept[key])}" if kept is not None else "")
+
+        out.append({"task": r.task, "hit": "hit" if c.get("hit") else "miss",
+                    "kept": "kept" if c.get("kept") else "not kept" if "kept" in c else "–",
+                    "calls": pair("calls", lambda v: fmt_int(int(v))),
+                    "tokens": pair("tokens", lambda v: fmt_int(int(v))),
+                    "time": pair("duration_s", fmt_seconds),
+                    "replayed": f"{int(now['replayed'])} of {int(now['steps'])}",
+                    "status": "ok" if not r.failed else "fail"})
+    if not out:
+        return None
+    tot = {k: (sum(n[k] for n, _ in hits), sum(k_[k] for _, k_ in hits)) for k in
+           ("calls", "tokens", "duration_s", "steps", "replayed")}
+    total = {"n": len(hits), "calls": f"{fmt_int(int(tot['calls'][0]))} / {fmt_int(int(tot['calls'][1]))}",
+             "tokens": f"{fmt_int(int(tot['tokens'][0]))} / {fmt_int(int(tot['tokens'][1]))}",
+             "time": f"{fmt_seconds(tot['duration_s'][0])} / {fmt_seconds(tot['duration_s'][1])}",
+             "replayed": f"{int(tot['replayed'][0])} of {int(tot['steps'][0])}",
+             "calls_ratio": _ratio(*tot["calls"]), "tokens_ratio": _ratio(*tot["tokens"]),
+             "time_ratio": _ratio(*tot["duration_s"])}
+    summary = (f"Run cache: {sum(o['hit'] == 'hit' for o in out)} of {len(out)} task(s) replayed from it. Over the "
+               f"{len(hits)} replayed, against the runs that filled the cache: model calls {total['calls']} "
+               f"({total['calls_ratio']}), tokens {total['tokens']} ({total['tokens_ratio']}), time {total['time']} "
+               f"({total['time_ratio']}); {total['replayed']} steps replayed.")
+    return {"rows": out, "total": total, "summary": summary}
+
+
 def _task_rows(rows: list[TaskRow], page: Path) -> list[dict[str, Any]]:
     ordered = sorted(rows, key=lambda r: (not r.failed, r.tier if isinstance(r.tier, int) else 99, r.app, r.task))
     return [{
@@ -465,6 +521,7 @@ def _section_view(sec: Section, index: int, page: Path) -> dict[str, Any]:
                      f"{needed / len(counts):.2f} needed per run, "
                      f"{sum(max(0, q['asked'] - q['needed']) for q in counts)} beyond what was needed.")
     return {"title": sec.title, "suffix": "" if index == 0 else f"-{index + 1}", "questions": questions,
+            "cache": _cache_view(rows),
             "successes": total.successes,
             "n": total.n, "total": _agg_view(total),
             "tiers": [_agg_view(aggregate(_tier_label(t), rs)) for t, rs in _group(rows, "tier")],

@@ -180,7 +180,7 @@ def _step_info(step: Step) -> dict[str, Any]:
                             "gesture": _gesture_text(rec.get("gesture")), "reflection": None, "completion": None,
                             "timings": "", "model": "", "error": _text(rec.get("error")), "extra": None,
                             "calls": _call_rows(_calls(rec)),
-                            "source": _text(rec.get("source")) if rec.get("source") in ("replayed", "planned", "waited") else ""}
+                            "source": _text(rec.get("source")) if rec.get("source") in ("replayed", "planned", "waited", "dismissed") else ""}
     info["call_roles"] = any(c["role"] for c in info["calls"])
     grounding = rec.get("grounding")
     if isinstance(grounding, dict):
@@ -303,6 +303,9 @@ def _summary_facts(run: RunData) -> tuple[list[dict[str, Any]], list[dict[str, A
                  f"{fmt_int(replay.get('model_calls_saved'))} model call(s) saved")
         if num(replay.get("waited_steps")):
             value += f"; waited {fmt_int(replay.get('waited_steps'))} step(s) for a recorded screen"
+        if num(replay.get("dismissed_steps")):
+            value += (f"; closed {fmt_int(replay.get('dismissed_steps'))} time(s) what the recording did not have "
+                      "(an ad banner, the notification shade) with no model")
         if num(replay.get("resumed")):
             value += f"; resumed {fmt_int(replay.get('resumed'))} time(s)"
         facts.append({"label": "Replay of " + _text(replay.get("recording")), "value": value, "cls": "wide",
