@@ -137,3 +137,13 @@ def test_an_icon_set_is_measured_by_the_cli(capsys):
     assert d["targets"] == len(icon_heldout.heldout_screens(count=1)[0].targets) > 0
     assert 0 <= d["top1"] <= d["targets"] and not d["frozen"]
     assert sum(v[0] for v in d["by_family"].values()) == d["targets"]
+
+
+def test_the_scripts_write_the_set_fonts_where_the_material_set_reads_them():
+    from mobile_agent.screensets import icon_material
+
+    refs = _script("build_icon_refs")
+    fonts = Path(icon_material.__file__).resolve().with_name("fonts")
+    for style in ("Material Symbols Rounded", "Material Symbols Sharp"):
+        stem, where, _ = refs.STYLES[style]
+        assert where.resolve() == fonts and (fonts / f"{stem}.ttf").is_file()
