@@ -1,8 +1,10 @@
 """Click Icon figures: icon detected at all, top-1 without a position hint, top-1 with the hint,
 any candidate inside (with the hint). Prints figures; asserts nothing.
 
-    python bench/bench_icons.py [--set sim|wide|heldout|heldout2|material|iconstress] [--screens N] [--seed 0] [--dark] [--cache DIR] [--misses] [--hybrid] [--detect-time]
+    python bench/bench_icons.py [--set NAME] [--screens N] [--seed 0] [--dark] [--cache DIR] [--misses]
+                                [--hybrid] [--detect-time]
 
+NAME: a set of the screen sets' registry (``mobile_agent.screensets.registry``) with icon targets.
 sim and wide: the simulated phone's screens (120); targets are the clickable nodes without text
 that have a content-desc (the tree is the ground truth). heldout: the held-out icon set
 (``mobile_agent.screensets.icon_heldout``, 60 screens laid out as real apps lay them out, drawn with icon
@@ -16,7 +18,8 @@ Rounded and Sharp, styles the matcher does not take as references, at 1080x2400 
 and dark, status bars of 24-52 dp, gesture or three-button navigation), measured the same way, with
 its figures also by description. iconstress: the icon stress set (``mobile_agent.screensets.icon_stress``:
 what real apps' screens do to icons, Lucide icons, one phenomenon per target), measured the same way,
-with its figures also by phenomenon and by description. The position hint is what a planner would say of where the node is
+with its figures also by phenomenon. Every drawn icon set's figures come also by description
+(``icon_heldout.run_icons``, which ``mobile-agent bench perception --set NAME`` prints too). The position hint is what a planner would say of where the node is
 (``mobile_agent.screensets.measure.position_hint``, as the perception benchmark uses it).
 
 OCR is the slow part and does not change with icon work, so ``--cache DIR`` keeps each screen's
@@ -31,23 +34,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from mobile_agent.screensets import registry
+from mobile_agent.screensets.icon_heldout import miss_line
+
+ICON_KINDS = ("icon", "both")  # the registry's sets with icon targets
+
 
 def _pct(k: int, n: int) -> str:
     return f"{100.0 * k / max(1, n):.1f}% ({k}/{n})"
-
-
-def _miss(target: str, g, gh, detected: bool) -> str:
-    """One miss line: the target, where grounding tapped without and with the hint, detection."""
-    return (f"{target} -> {g.point and g.point.as_tuple()} / hint {gh.point and gh.point.as_tuple()}"
-            f"{'' if detected else ' (not detected)'}")
-
-
-def _print_four(n: int, detected: int, top1: int, top1_hint: int, any_hint: int) -> None:
-    """The issue's four icon figures, in the same words for every set."""
-    print(f"icon detected at all:              {_pct(detected, n)}")
-    print(f"Click Icon top-1, no position hint: {_pct(top1, n)}")
-    print(f"Click Icon top-1, with the hint:    {_pct(top1_hint, n)}")
-    print(f"any candidate inside (with hint):   {_pct(any_hint, n)}")
 
 
 def _detect_time(p: Any, images: list[Any]) -> int:
@@ -109,7 +103,8 @@ def _perception(args: argparse.Namespace, ocr: Any) -> Any:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--screens", type=int, default=None, help="default: 120 (sim, wide), 60 (heldout)")
+    ap.add_argument("--screens", type=int, default=None,
+                    help="default: the set's own count (120 of the phone's screens; a drawn set's frozen count)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--dark", action="store_true")
     ap.add_argument("--cache", type=Path, default=None, help="folder for OCR lines kept between runs")
@@ -118,12 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--detect-time", action="store_true",
                     help="only time icon detection (each screen detected twice, the second timed; OCR from "
                          "--cache) and print the median per screen")
-    ap.add_argument("--set", dest="screen_set", choices=("sim", "wide", "heldout", "heldout2", "material", "iconstress"),
-                    default="sim",
-                    help="sim: the simulated phone's own look; wide: the same screens in other looks; "
-                         "heldout: the held-out icon set; heldout2: the second, harder held-out set (thin-stroke "
-                         "Tabler icons, real photos); material: Material Symbols Rounded and Sharp toolbars; iconstress: what "
-                         "real apps do to icons (Lucide), figures by phenomenon")
+    ap.add_argument("--set", dest="screen_set", choices=registry.names(ICON_KINDS), default="sim",
+                    help=registry.help_text(ICON_KINDS, folders=False)
+                    + " A folder of real screens: mobile-agent bench perception --set dir:PATH.")
     ap.add_argument("--match-time", action="store_true",
                     help="only time Click Icon's matching: each screen parsed first, then each target's "
                          "ground_icon (no hint) timed; prints the median per call and per screen")
@@ -137,14 +129,16 @@ def main(argv: list[str] | None = None) -> int:
                     help="without the place prior for the user's own picture (the top bar's end, a bottom "
                          "navigation's last tab), to measure before and after side by side")
     args = ap.parse_args(argv)
-    if args.screen_set in ("heldout", "heldout2", "material", "iconstress"):
+    chosen = registry.get(args.screen_set, ICON_KINDS)
+    if chosen.truth != "tree":
         if args.hybrid:
-            ap.error("--hybrid needs an accessibility tree: the held-out set has none")
-        return heldout(args)
-    args.screens = args.screens or 120
+            ap.error(f"--hybrid needs an accessibility tree: the {chosen.title} has none")
+        return heldout(args, chosen)
+    args.screens = args.screens or chosen.default_count()
 
     import mobile_agent.screensets.measure as bp
-    from mobile_agent.screensets.measure import CachedOcr, _text_is_drawn, collect_sim_screens, position_hint
+    from mobile_agent.screensets.icon_heldout import format_four
+    from mobile_agent.screensets.measure import CachedOcr, _text_is_drawn, position_hint
 
     # Keep each screen's XML beside the nodes the collector parses from it (for --hybrid).
     xml_of: list[tuple[Any, str]] = []
@@ -156,19 +150,14 @@ def main(argv: list[str] | None = None) -> int:
         return nodes
 
     bp.parse_tree = keep
-    if args.screen_set == "wide":
-        import mobile_agent.screensets.wide as wide
-
-        wide.parse_tree = keep
+    if chosen.module != "measure":  # the wide set reads its trees with its own name
+        setattr(chosen.code(), "parse_tree", keep)
     from mobile_agent.perception import Perception
     from mobile_agent.perception.ocr import make_ocr
 
     if args.cache:
         args.cache.mkdir(parents=True, exist_ok=True)
-    if args.screen_set == "wide":
-        screens = wide.collect_wide_screens(seed=args.seed, max_screens=args.screens)
-    else:
-        screens = collect_sim_screens(seed=args.seed, max_screens=args.screens, dark=args.dark)
+    screens = chosen.load(seed=args.seed, count=args.screens, dark=args.dark)
     p = _perception(args, CachedOcr(make_ocr("rapidocr"), args.cache))
     if args.detect_time:
         return _detect_time(p, [s.image for s in screens])
@@ -205,10 +194,10 @@ def main(argv: list[str] | None = None) -> int:
                 gt = p.ground_icon(s.image, node.desc, hint, tree=xml)
                 tree_top1_hint += gt.status == "found" and node.box.contains_point(gt.chosen.point)
             if not ok or not okh:
-                misses.append(_miss(f"{s.name}: {node.desc!r} {hint} node {node.box.as_tuple()}", g, gh, det))
+                misses.append(miss_line(f"{s.name}: {node.desc!r} {hint} node {node.box.as_tuple()}", g, gh, det))
 
     print(f"screens {len(screens)}, icon targets with a content-desc {n}")
-    _print_four(n, detected, top1, top1_hint, any_hint)
+    print("\n".join(format_four(n, detected, top1, top1_hint, any_hint)))
     if args.hybrid:
         print(f"hybrid (tree) top-1, no hint:       {_pct(tree_top1, n)}")
         print(f"hybrid (tree) top-1, with the hint: {_pct(tree_top1_hint, n)}")
@@ -218,33 +207,18 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def heldout(args: argparse.Namespace) -> int:
-    if args.screen_set == "heldout2":
-        from mobile_agent.screensets import icon_heldout_v2 as ho
-    elif args.screen_set == "material":
-        from mobile_agent.screensets import icon_material as ho  # type: ignore[no-redef]
-    elif args.screen_set == "iconstress":
-        from mobile_agent.screensets import icon_stress as ho  # type: ignore[no-redef]
-    else:
-        from mobile_agent.screensets import icon_heldout as ho  # type: ignore[no-redef]
-    from mobile_agent.screensets.measure import CachedOcr, position_hint
+def heldout(args: argparse.Namespace, chosen: Any) -> int:
+    """An icon set with its own targets (the held-out sets, icon stress, Material styles)."""
     from mobile_agent.errors import ConfigError
-    from mobile_agent.perception import Perception
     from mobile_agent.perception.ocr import make_ocr
+    from mobile_agent.screensets.icon_heldout import format_icons, run_icons
+    from mobile_agent.screensets.measure import CachedOcr
 
-    count = args.screens or ho.SCREENS
     try:
-        if args.screen_set == "material":
-            screens = ho.material_screens(seed=args.seed, count=count)  # type: ignore[attr-defined]
-        elif args.screen_set == "iconstress":
-            screens = ho.stress_screens(seed=args.seed, count=count)  # type: ignore[attr-defined]
-        else:
-            screens = ho.heldout_screens(seed=args.seed, count=count)
+        screens = chosen.load(seed=args.seed, count=args.screens)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    digest = ho.set_digest(screens)
-    frozen = args.seed == ho.SEED and count == ho.SCREENS and digest == ho.FROZEN_SHA256
     if args.cache:
         args.cache.mkdir(parents=True, exist_ok=True)
     p = _perception(args, CachedOcr(make_ocr("rapidocr"), args.cache))
@@ -252,61 +226,12 @@ def heldout(args: argparse.Namespace) -> int:
         return _detect_time(p, [s.image for s in screens])
     if args.match_time:
         return _match_time(p, [(s.image, [t.description for t in s.targets]) for s in screens])
-    n = detected = top1 = top1_hint = any_hint = 0
-    by_family: dict[str, list[int]] = {}
-    by_words: dict[str, list[int]] = {}
-    by_phen: dict[str, list[int]] = {}  # phenomenon -> targets, detected, top-1, top-1 hint, any
-    misses: list[str] = []
-    for s in screens:
-        w, h = s.image.size
-        icons = p.parse(s.image, icons=True).icons or []
-        for t in s.targets:
-            n += 1
-            det = any(t.box.contains_point(ib.box.center) or ib.box.contains_point(t.box.center) for ib in icons)
-            detected += det
-            g = p.ground_icon(s.image, t.description)
-            ok = g.status == "found" and g.chosen is not None and t.box.contains_point(g.chosen.point)
-            hint = position_hint(t.box, w, h)
-            gh = p.ground_icon(s.image, t.description, hint)
-            okh = gh.status == "found" and gh.chosen is not None and t.box.contains_point(gh.chosen.point)
-            anyh = any(t.box.contains_point(c.point) for c in gh.candidates)
-            top1 += ok
-            top1_hint += okh
-            any_hint += anyh
-            f = by_family.setdefault(t.family, [0, 0, 0])
-            f[0] += 1
-            f[1] += ok
-            f[2] += okh
-            f = by_words.setdefault(t.description, [0, 0, 0])
-            f[0] += 1
-            f[1] += ok
-            f[2] += okh
-            ph = getattr(t, "phenomenon", None)
-            if ph is not None:
-                f = by_phen.setdefault(ph, [0, 0, 0, 0, 0])
-                for k, v in enumerate((1, det, ok, okh, anyh)):
-                    f[k] += v
-            if not ok or not okh:
-                misses.append(_miss(f"{s.name} [{s.look}]: {t.description!r} {hint} box {t.box.as_tuple()}"
-                                    f"{' (' + t.phenomenon + ')' if hasattr(t, 'phenomenon') else ''}", g, gh, det))
-
-    which = {"heldout2": "second held-out icon set (v2)", "material": "Material-styles icon set",
-             "iconstress": "icon stress set"}.get(
-        args.screen_set, "held-out icon set")
-    print(f"{which}, seed {args.seed}: screens {len(screens)}, icon targets {n}; set sha256 {digest[:16]}"
-          f" ({'the frozen set' if frozen else 'NOT the frozen set'})")
-    _print_four(n, detected, top1, top1_hint, any_hint)
-    print("by family (targets: top-1 no hint / with hint): " + ", ".join(
-        f"{fam} {v[0]}: {v[1]}/{v[2]}" for fam, v in sorted(by_family.items(), key=lambda kv: -kv[1][0])))
-    if by_phen:
-        print("by phenomenon (targets: detected / top-1 no hint / top-1 with hint / any candidate):")
-        for ph, v in sorted(by_phen.items(), key=lambda kv: -kv[1][0]):
-            print(f"  {ph:26s} {v[0]:3d}: {v[1]:3d} / {v[2]:3d} / {v[3]:3d} / {v[4]:3d}")
-    if args.screen_set in ("material", "iconstress"):
-        print("by description (targets: top-1 no hint / with hint): " + ", ".join(
-            f"{d!r} {v[0]}: {v[1]}/{v[2]}" for d, v in sorted(by_words.items(), key=lambda kv: -kv[1][0])))
+    d = run_icons(screens, p)
+    d.update(title=chosen.title, seed=args.seed, digest=chosen.digest(screens),
+             frozen=chosen.is_frozen_set(screens, args.seed))
+    print("\n".join(format_icons(d, by_description=True)))
     if args.misses:
-        for m in misses:
+        for m in d["misses"]:
             print("  miss", m)
     return 0
 

@@ -14,10 +14,10 @@ a faster configuration is only taken at the same accuracy, and how many crops gr
 (by default, a short target or one no packed reading holds reads the screen's glyph-sized crops
 alone, once a screen). Prints figures; asserts nothing.
 
-    python bench/bench_parse.py [--set sim|wide] [--screens 40] [--no-defaults] [--no-int8] [--no-variants]
+    python bench/bench_parse.py [--set SET] [--screens 40] [--no-defaults] [--no-int8] [--no-variants]
                                 [--no-glyphs-alone] [--no-runs-of-eight] [--no-own-spinning] [--no-grounding]
     python bench/bench_parse.py --accuracy [--set sim|wide] [--screens 40]
-    python bench/bench_parse.py --steps [--set sim|wide] [--screens 12]
+    python bench/bench_parse.py --steps [--set SET] [--screens 12]
     python bench/bench_parse.py --against OTHER_SRC [--set SET] [--screens 30] [--options JSON]
 
 ``--against`` times this tree's full parse (default engine) beside another source tree's (say a
@@ -25,8 +25,8 @@ checkout of main: ``--against ../main/src``), each in its own process (the packa
 its own tree), screen by screen in turn, the order alternating, and prints the median of the
 per-screen ratios, the load average during the run and whether the two parses gave the same
 lines, word boxes, scores, glyph boxes read packed and icon boxes, screen by screen. ``SET``: any
-of the benchmarks' rendered screen sets (``sim``, ``wide``, ``heldout``, ``heldout2``,
-``iconstress``, ``material``, ``textstress``, ``textheldout``). ``--options``: engine options
+set of the screen sets' registry (``mobile_agent.screensets.registry``: ``sim``, ``wide``, the drawn
+text and icon sets, or ``dir:PATH``, a folder of real screenshots). ``--options``: engine options
 (JSON) for this tree's engine, e.g. ``'{"spin_us": null}'``.
 
 ``--steps`` times, screen by screen, three steps the engine does itself beside rapidocr's own
@@ -70,12 +70,18 @@ def _fmt(v: list[float]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--serve"]:  # a worker of --against, run with the other tree's package: nothing else imported
+        return _serve(argv[1], int(argv[2]), argv[3])
+    from mobile_agent.screensets import registry
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--screens", type=int, default=40, help="screens of the simulated phone to parse")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-defaults", action="store_true", help="leave out RapidOCR with default settings (slow)")
-    ap.add_argument("--set", dest="screen_set", choices=tuple(_SETS), default="sim",
-                    help="screen set (--against: any; otherwise sim or wide)")
+    ap.add_argument("--set", dest="screen_set", type=_screen_set, default="sim", metavar="SET",
+                    help=registry.help_text() + " Text grounding figures and --accuracy need the phone's tree "
+                    f"({' or '.join(_tree_sets())}); on the other sets the parse is timed only.")
     ap.add_argument("--no-int8", action="store_true", help="leave out the int8 text detector")
     ap.add_argument("--no-variants", action="store_true", help="leave out the unpacked and denormal variants")
     ap.add_argument("--no-glyphs-alone", action="store_true",
@@ -92,34 +98,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--against", metavar="SRC", help="time this tree's parse beside the package in SRC, "
                     "each in its own process, and compare their outputs")
     ap.add_argument("--options", default="{}", help="with --against: this tree's engine options (JSON)")
-    ap.add_argument("--serve", nargs=3, metavar=("SET", "SCREENS", "OPTIONS"), help=argparse.SUPPRESS)
     ap.add_argument("--steps", action="store_true",
                     help="time the engine's word boxes, detector normalisation and downscale beside rapidocr's")
     args = ap.parse_args(argv)
-    if args.serve:
-        return _serve(args.serve[0], int(args.serve[1]), args.seed, args.serve[2])
     if args.against:
         return _against(args.against, args.screen_set, args.screens, args.seed, args.options)
 
     import numpy as np
 
-    from mobile_agent.screensets.measure import _first_point, _inside, _text_is_drawn, collect_sim_screens
+    from mobile_agent.screensets.measure import _first_point, _inside, _text_is_drawn
     from mobile_agent.perception import Perception
     from mobile_agent.perception.ocr.rapid import RapidOcrEngine
 
-    if args.screen_set not in ("sim", "wide"):
-        ap.error("--set: sim or wide (other sets with --against only)")
-    if args.screen_set == "wide":
-        from mobile_agent.screensets.wide import collect_wide_screens
-
-        screens = collect_wide_screens(seed=args.seed, max_screens=args.screens)
+    screen_set = registry.get(args.screen_set)
+    if screen_set.truth != "tree":
+        if args.accuracy:
+            ap.error(f"--accuracy needs the phone's tree: --set {' or '.join(_tree_sets())}")
+        images = _set_images(args.screen_set, args.screens, args.seed)
+        screens: list[Any] = [None] * len(images)
+        args.no_grounding = True  # no tree to ground against: the parse is timed only
     else:
-        screens = collect_sim_screens(seed=args.seed, max_screens=args.screens)
+        screens = screen_set.load(seed=args.seed, count=args.screens)
+        images = [s.image.convert("RGB") for s in screens]
     if args.steps:
-        return _steps([s.image.convert("RGB") for s in screens], args.screen_set)
+        return _steps(images, args.screen_set)
     if args.accuracy:
         return _accuracy(screens, args.screen_set, args.accuracy_glyphs)
-    images = [s.image.convert("RGB") for s in screens]
     base = "default"
     glyphs = "glyph crops read alone"
     former = "runs of eight (former default)"
@@ -220,35 +224,47 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-_SETS = {
-    "sim": ("mobile_agent.screensets.measure", "collect_sim_screens", "max_screens"),
-    "wide": ("mobile_agent.screensets.wide", "collect_wide_screens", "max_screens"),
-    "heldout": ("mobile_agent.screensets.icon_heldout", "heldout_screens", "count"),
-    "heldout2": ("mobile_agent.screensets.icon_heldout_v2", "heldout_screens", "count"),
-    "iconstress": ("mobile_agent.screensets.icon_stress", "stress_screens", "count"),
-    "material": ("mobile_agent.screensets.icon_material", "material_screens", "count"),
-    "textstress": ("mobile_agent.screensets.text_stress", "collect_stress_screens", "count"),
-    "textheldout": ("mobile_agent.screensets.text_heldout", "collect_heldout_screens", "count"),
-}
+def _screen_set(name: str) -> str:
+    """``--set``: a name of the screen sets' registry (or ``dir:PATH``); else the registry's one-line
+    message that lists the names."""
+    from mobile_agent.screensets import registry
+
+    try:
+        registry.get(name)
+    except registry.UnknownScreenSet as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return name
+
+
+def _tree_sets() -> list[str]:
+    from mobile_agent.screensets import registry
+
+    return [n for n, s in registry.SETS.items() if s.truth == "tree"]
 
 
 def _set_images(screen_set: str, screens: int, seed: int) -> list[Any]:
-    import importlib
+    from mobile_agent.screensets import registry
 
-    module, func, count = _SETS[screen_set]
-    shots = getattr(importlib.import_module(module), func)(seed=seed, **{count: screens})
-    return [s.image.convert("RGB") for s in shots][:screens]
+    return registry.get(screen_set).images(seed=seed, count=screens)
 
 
-def _serve(screen_set: str, screens: int, seed: int, options: str) -> int:
+def _serve(folder: str, screens: int, options: str) -> int:
     """A worker of ``--against``: parses the screens asked for on stdin (their index, one a line),
-    each cold, and answers each with a JSON line: the parse's time and its outputs."""
+    each cold, and answers each with a JSON line: the parse's time and its outputs. The screens are
+    the PNG files in ``folder``, drawn once by this tree's registry, so that both trees parse the
+    same pixels (and an older tree needs no screen set of its own)."""
     import json
+    from pathlib import Path
+
+    from PIL import Image
 
     from mobile_agent.perception import Perception
     from mobile_agent.perception.ocr.rapid import RapidOcrEngine
 
-    images = _set_images(screen_set, screens, seed)
+    images = []
+    for f in sorted(Path(folder).glob("*.png"))[:screens]:
+        with Image.open(f) as im:
+            images.append(im.convert("RGB"))
     p = Perception(ocr=RapidOcrEngine(**json.loads(options)), incremental=False)
     p.parse(images[0], icons=True)  # the models loaded outside the timings
     print(json.dumps({"ready": len(images)}), flush=True)
@@ -268,6 +284,15 @@ def _serve(screen_set: str, screens: int, seed: int, options: str) -> int:
 
 def _against(other: str, screen_set: str, screens: int, seed: int, options: str) -> int:
     """This tree's parse beside ``other``'s (``--against``)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="bench-parse-") as folder:
+        for i, img in enumerate(_set_images(screen_set, screens, seed)):
+            img.save(f"{folder}/{i:04d}.png")
+        return _against_on(other, folder, screen_set, screens, seed, options)
+
+
+def _against_on(other: str, folder: str, screen_set: str, screens: int, seed: int, options: str) -> int:
     import json
     import subprocess
     from pathlib import Path
@@ -280,7 +305,7 @@ def _against(other: str, screen_set: str, screens: int, seed: int, options: str)
     for name, (src, opts) in trees.items():
         env = dict(os.environ, PYTHONPATH=src)
         workers[name] = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--seed", str(seed), "--serve", screen_set, str(screens), opts],
+            [sys.executable, str(Path(__file__).resolve()), "--serve", folder, str(screens), opts],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
     count = min(json.loads(w.stdout.readline())["ready"] for w in workers.values())
     names = list(workers)

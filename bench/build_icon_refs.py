@@ -32,16 +32,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 REFS = ROOT / "src" / "mobile_agent" / "perception" / "icons" / "refs"
-BENCH_FONTS = ROOT / "src" / "mobile_agent" / "bench" / "fonts"
+SET_FONTS = ROOT / "src" / "mobile_agent" / "screensets" / "fonts"  # drawn by the Material-styles set
 
 # CSS family name -> (output file stem, where it goes, why)
 STYLES = {
     "Material Symbols Outlined": ("MaterialSymbolsOutlined-subset", REFS,
                                   "a reference set of the offline icon matcher (style prefix \"ms:\")"),
-    "Material Symbols Rounded": ("MaterialSymbolsRounded-subset", BENCH_FONTS,
+    "Material Symbols Rounded": ("MaterialSymbolsRounded-subset", SET_FONTS,
                                  "drawn by the Material-styles test screens (mobile_agent.screensets.icon_material); "
                                  "not a reference of the matcher"),
-    "Material Symbols Sharp": ("MaterialSymbolsSharp-subset", BENCH_FONTS,
+    "Material Symbols Sharp": ("MaterialSymbolsSharp-subset", SET_FONTS,
                                "drawn by the Material-styles test screens (mobile_agent.screensets.icon_material); "
                                "not a reference of the matcher"),
 }

@@ -64,12 +64,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: onnxruntime's quantisation needs the onnx package: pip install onnx ({exc})", file=sys.stderr)
         return 2
 
-    from mobile_agent.screensets.measure import collect_sim_screens
-    from mobile_agent.screensets.wide import collect_wide_screens
     from mobile_agent.perception.ocr.rapid import RapidOcrEngine
+    from mobile_agent.screensets import registry
 
-    screens = collect_sim_screens(seed=args.seed, max_screens=args.sim)
-    screens += collect_wide_screens(seed=args.seed, max_screens=args.wide)
+    screens = registry.get("sim").load(seed=args.seed, count=args.sim)
+    screens += registry.get("wide").load(seed=args.seed, count=args.wide)
     engine = RapidOcrEngine(flush_denormals=False)
     det, _ = engine._models()
     source = Path(det.session.session._model_path)

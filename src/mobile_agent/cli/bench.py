@@ -4,21 +4,22 @@
 from __future__ import annotations
 
 import json
-from typing import Callable, Iterable, Optional
+from typing import TYPE_CHECKING, Callable, Iterable, Optional
 
 import typer
+
+if TYPE_CHECKING:
+    from mobile_agent.screensets.registry import ScreenSet
 
 
 def add_perception_commands(group: typer.Typer) -> None:
     """``bench perception``: perception figures on every reachable screen of the simulated phone."""
 
+    from mobile_agent.screensets import registry
+
     @group.command("perception")
     def bench_perception(
-        screen_set: str = typer.Option("sim", "--set", help="Screens: sim (the simulated phone as drawn by "
-                                       "default) or wide (the same screens in other fonts, icon sets, densities, "
-                                       "themes, status bars, JPEG and Chinese), textstress (Click Text on what real apps do to "
-                                       "text) or textheldout (Click Text on fonts, font scales and layouts no "
-                                       "matching rule was written against; see docs/perception.md)."),
+        screen_set: Optional[str] = typer.Option(None, "--set", help=registry.help_text() + " Default: sim."),
         seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone."),
         depth: int = typer.Option(1, "--depth", help="Taps away from each app's first screen to explore."),
         max_screens: Optional[int] = typer.Option(None, "--max-screens", help="Stop collecting screens after "
@@ -41,43 +42,38 @@ def add_perception_commands(group: typer.Typer) -> None:
         folder: Optional[str] = typer.Option(None, "--dir", help="A folder of real screenshots with their "
                                              "uiautomator dumps (and a manifest.jsonl of targets, else targets "
                                              "derived from the dumps): the figures overall, per half of the apps "
-                                             "and per app, instead of a --set (see docs/perception.md)."),
+                                             "and per app; the same as --set dir:DIR (see docs/perception.md)."),
         absent: int = typer.Option(3, "--absent", help="With --dir: texts not on a screen (other screens' "
                                    "labels of the same app) asked for on each screen; the right answer is none."),
     ) -> None:
-        """Parse time, text grounding, icon recall and offline icon matching on the simulated phone,
-        with its ui_tree as ground truth, or on a folder of real screens (--dir). Prints figures;
-        asserts nothing."""
+        """Parse time, text grounding, icon recall and offline icon matching on a screen set: the
+        simulated phone with its ui_tree as ground truth, a drawn set with its targets, or a folder
+        of real screens (--dir). Prints figures; asserts nothing."""
         from mobile_agent.perception import Perception
-        from mobile_agent.screensets.measure import (
-            CachedOcr,
-            collect_sim_screens,
-            format_report,
-            reference_ocr,
-            run_benchmark,
-        )
+        from mobile_agent.screensets.measure import CachedOcr, format_report, reference_ocr, run_benchmark
         from mobile_agent.errors import ConfigError
         from mobile_agent.perception.ocr import make_ocr
 
-        if folder is not None:
-            _bench_folder(folder, ocr, ocr_cache, absent, max_screens, reference and timing, timing, icons,
+        if folder is not None and screen_set is not None:
+            typer.echo("error: --dir DIR is --set dir:DIR: give one of them", err=True)
+            raise typer.Exit(2)
+        try:
+            chosen = registry.folder(folder) if folder is not None else registry.get(screen_set or "sim")
+        except registry.UnknownScreenSet as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2)
+        where = "--dir" if folder is not None else "--set"
+        if chosen.truth == "folder":
+            _bench_folder(chosen, where, ocr, ocr_cache, absent, max_screens, reference and timing, timing, icons,
                           as_json, out, verbose)
             return
         if max_screens is None:
             max_screens = 120
-        if screen_set not in ("sim", "wide", "textstress", "textheldout"):
-            typer.echo(f"error: unknown screen set {screen_set!r}: use sim, wide, textstress or textheldout", err=True)
-            raise typer.Exit(2)
         log = (lambda m: typer.echo(m, err=True)) if verbose else None
-        if screen_set in ("textstress", "textheldout"):
-            _bench_text_stress(screen_set, seed, max_screens, ocr, ocr_cache, as_json, out, verbose, log)
+        if chosen.truth in ("text", "icon"):
+            _bench_drawn(chosen, seed, max_screens, ocr, ocr_cache, as_json, out, verbose, log)
             return
-        if screen_set == "wide":
-            from mobile_agent.screensets.wide import collect_wide_screens
-
-            screens = collect_wide_screens(seed=seed, depth=depth, max_screens=max_screens, log=log)
-        else:
-            screens = collect_sim_screens(seed=seed, depth=depth, max_screens=max_screens, dark=dark, log=log)
+        screens = chosen.load(seed=seed, count=max_screens, depth=depth, dark=dark, log=log)
         grounding = None
         if ocr_cache:
             try:
@@ -89,7 +85,7 @@ def add_perception_commands(group: typer.Typer) -> None:
                                reference=reference_ocr() if reference and timing else None,
                                grounding_perception=grounding, timing=timing, icons=icons)
         d = result.to_dict()
-        d["settings"] = {"set": screen_set, "seed": seed, "depth": depth, "dark": dark, "ocr": ocr,
+        d["settings"] = {"set": chosen.name, "seed": seed, "depth": depth, "dark": dark, "ocr": ocr,
                          "screens": len(screens), "timing": timing,
                          "icons": icons}
         if _emit(d, out, as_json, format_report) and verbose:
@@ -118,34 +114,38 @@ def _emit(d: dict, out: Optional[str], as_json: bool, fmt: Callable[[dict], Iter
     return True
 
 
-def _bench_text_stress(screen_set: str, seed: int, max_screens: int, ocr: str, ocr_cache: Optional[str],
-                       as_json: bool, out: Optional[str], verbose: bool, log: object) -> None:
-    """``bench perception --set textstress|textheldout``: Click Text figures on the text stress set
-    or the held-out text set, by phenomenon."""
-    from mobile_agent.screensets.measure import CachedOcr
+def _bench_drawn(chosen: "ScreenSet", seed: int, max_screens: int, ocr: str, ocr_cache: Optional[str],
+                 as_json: bool, out: Optional[str], verbose: bool, log: object) -> None:
+    """``bench perception --set NAME`` for a drawn set with its own targets: Click Text figures by
+    phenomenon on a text set (text stress, held-out text), Click Icon figures on an icon set."""
     from mobile_agent.errors import ConfigError
     from mobile_agent.perception import Perception
     from mobile_agent.perception.ocr import make_ocr
+    from mobile_agent.screensets.icon_heldout import format_icons, run_icons
+    from mobile_agent.screensets.measure import CachedOcr
+    from mobile_agent.screensets.text_stress import format_stress, run_stress
 
-    if screen_set == "textheldout":
-        from mobile_agent.screensets import text_heldout as ts
-
-        collect, fmt = ts.collect_heldout_screens, ts.format_heldout
-    else:
-        from mobile_agent.screensets import text_stress as ts  # type: ignore[no-redef]
-
-        collect, fmt = ts.collect_stress_screens, ts.format_stress  # type: ignore[assignment]
+    default = chosen.default_count() or max_screens
     try:
-        screens = collect(seed=seed, count=min(max_screens, ts.SCREENS))
+        screens = chosen.load(seed=seed, count=min(max_screens, default))
         engine = CachedOcr(make_ocr(ocr), ocr_cache) if ocr_cache else ocr
         perception = Perception(ocr=engine)
     except (ConfigError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2)
-    d = ts.run_stress(screens, perception, log=log).to_dict()  # type: ignore[arg-type]
-    d["frozen"] = d["digest"] == ts.FROZEN_SHA256
-    d["settings"] = {"set": screen_set, "seed": seed, "ocr": ocr, "screens": len(screens)}
-    if _emit(d, out, as_json, fmt) and verbose:
+    settings = {"set": chosen.name, "seed": seed, "ocr": ocr, "screens": len(screens)}
+    if chosen.truth == "icon":
+        d = run_icons(screens, perception, log=log)  # type: ignore[arg-type]
+        d.update(title=chosen.title, seed=seed, digest=chosen.digest(screens),
+                 frozen=chosen.is_frozen_set(screens, seed), settings=settings)
+        if _emit(d, out, as_json, format_icons) and verbose:
+            for miss in d["misses"]:
+                typer.echo(f"  miss: {miss}")
+        return
+    d = run_stress(screens, perception, log=log).to_dict()  # type: ignore[arg-type]
+    d["frozen"] = d["digest"] == chosen.code().FROZEN_SHA256
+    d["settings"] = settings
+    if _emit(d, out, as_json, lambda d: format_stress(d, title=chosen.title)) and verbose:
         for name, v in d["by_phenomenon"].items():
             for miss in v["misses"]:
                 typer.echo(f"  miss ({name}): {miss}")
@@ -153,27 +153,26 @@ def _bench_text_stress(screen_set: str, seed: int, max_screens: int, ocr: str, o
             typer.echo(f"  false positive: {fp}")
 
 
-def _bench_folder(folder: str, ocr: str, ocr_cache: Optional[str], absent: int, max_screens: Optional[int],
-                  reference: bool, timing: bool, icons: bool, as_json: bool, out: Optional[str],
-                  verbose: bool) -> None:
-    """``bench perception --dir DIR``: the figures on a folder of real screens."""
+def _bench_folder(chosen: "ScreenSet", where: str, ocr: str, ocr_cache: Optional[str], absent: int,
+                  max_screens: Optional[int], reference: bool, timing: bool, icons: bool, as_json: bool,
+                  out: Optional[str], verbose: bool) -> None:
+    """``bench perception --dir DIR`` (``--set dir:DIR``): the figures on a folder of real screens."""
     from mobile_agent.screensets.measure import CachedOcr, reference_ocr
-    from mobile_agent.screensets.realscreens import format_real, load_folder, run_real
+    from mobile_agent.screensets.realscreens import format_real, run_real
     from mobile_agent.errors import ConfigError
     from mobile_agent.perception import Perception
     from mobile_agent.perception.ocr import make_ocr
 
     try:
-        real = load_folder(folder, absent_per_screen=max(0, absent))
+        real = chosen.load(count=max_screens, absent=absent)
     except (FileNotFoundError, NotADirectoryError, PermissionError) as exc:
-        typer.echo(f"error: --dir {exc}", err=True)
+        typer.echo(f"error: {where} {exc}", err=True)
         raise typer.Exit(2)
-    if max_screens is not None:
-        real.screens = real.screens[:max(0, max_screens)]
+    folder = str(chosen.path)
     for p in real.problems:
         typer.echo(f"warning: {p}", err=True)
     if not real.screens:
-        typer.echo(f"error: --dir {folder}: no screen could be measured", err=True)
+        typer.echo(f"error: {where} {folder}: no screen could be measured", err=True)
         raise typer.Exit(2)
     try:
         engine = CachedOcr(make_ocr(ocr), ocr_cache) if ocr_cache else ocr

@@ -33,7 +33,7 @@ import random
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
@@ -621,3 +621,92 @@ def heldout_screens(seed: int = SEED, count: int = SCREENS) -> list[HeldoutScree
 
 def set_digest(screens: list[HeldoutScreen]) -> str:
     return digest(screens, lambda s: (f"{t.description}|{t.family}|{t.box.as_tuple()}" for t in s.targets))
+
+
+def miss_line(target: str, g: Any, gh: Any, detected: bool) -> str:
+    """One miss line: the target, where grounding tapped without and with the hint, detection."""
+    return (f"{target} -> {g.point and g.point.as_tuple()} / hint {gh.point and gh.point.as_tuple()}"
+            f"{'' if detected else ' (not detected)'}")
+
+
+def run_icons(screens: Sequence[HeldoutScreen], perception: Any,
+              log: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Click Icon figures on an icon set's screens (this set, the second held-out set, the icon
+    stress set, the Material-styles set): each target's icon detected at all, top-1 without a
+    position hint, top-1 with the hint (what a planner would say of where it is:
+    ``measure.position_hint``), any candidate inside (with the hint); by family, by description
+    and, where targets name one, by phenomenon; and each miss."""
+    from mobile_agent.screensets.measure import position_hint
+
+    n = detected = top1 = top1_hint = any_hint = 0
+    by_family: dict[str, list[int]] = {}
+    by_words: dict[str, list[int]] = {}
+    by_phen: dict[str, list[int]] = {}  # phenomenon -> targets, detected, top-1, top-1 hint, any
+    misses: list[str] = []
+    for k, s in enumerate(screens):
+        if log:
+            log(f"[{k + 1}/{len(screens)}] {s.name}")
+        w, h = s.image.size
+        icons = perception.parse(s.image, icons=True).icons or []
+        for t in s.targets:
+            n += 1
+            det = any(t.box.contains_point(ib.box.center) or ib.box.contains_point(t.box.center) for ib in icons)
+            detected += det
+            g = perception.ground_icon(s.image, t.description)
+            ok = g.status == "found" and g.chosen is not None and t.box.contains_point(g.chosen.point)
+            hint = position_hint(t.box, w, h)
+            gh = perception.ground_icon(s.image, t.description, hint)
+            okh = gh.status == "found" and gh.chosen is not None and t.box.contains_point(gh.chosen.point)
+            anyh = any(t.box.contains_point(c.point) for c in gh.candidates)
+            top1 += ok
+            top1_hint += okh
+            any_hint += anyh
+            for table, key in ((by_family, t.family), (by_words, t.description)):
+                f = table.setdefault(key, [0, 0, 0])
+                f[0] += 1
+                f[1] += ok
+                f[2] += okh
+            ph = getattr(t, "phenomenon", None)
+            if ph is not None:
+                f = by_phen.setdefault(ph, [0, 0, 0, 0, 0])
+                for i, v in enumerate((1, det, ok, okh, anyh)):
+                    f[i] += v
+            if not ok or not okh:
+                misses.append(miss_line(f"{s.name} [{s.look}]: {t.description!r} {hint} box {t.box.as_tuple()}"
+                                    f"{' (' + ph + ')' if ph is not None else ''}", g, gh, det))
+    return {"screens": len(screens), "targets": n, "detected": detected, "top1": top1, "top1_hint": top1_hint,
+            "any_hint": any_hint, "by_family": by_family, "by_description": by_words, "by_phenomenon": by_phen,
+            "misses": misses}
+
+
+def _pct(k: int, n: int) -> str:
+    return f"{100.0 * k / max(1, n):.1f}% ({k}/{n})"
+
+
+def format_four(n: int, detected: int, top1: int, top1_hint: int, any_hint: int) -> list[str]:
+    """The four Click Icon figures, in the same words for every set."""
+    return [f"icon detected at all:              {_pct(detected, n)}",
+            f"Click Icon top-1, no position hint: {_pct(top1, n)}",
+            f"Click Icon top-1, with the hint:    {_pct(top1_hint, n)}",
+            f"any candidate inside (with hint):   {_pct(any_hint, n)}"]
+
+
+def format_icons(d: dict[str, Any], by_description: bool = False) -> list[str]:
+    """:func:`run_icons`' figures laid out for people (``d`` may carry ``title``, ``seed``, ``digest``
+    and ``frozen``, as the benchmark commands add them)."""
+    digest = d.get("digest")
+    head = (f"{d.get('title', 'icon set')}, seed {d.get('seed', SEED)}: screens {d['screens']}, "
+            f"icon targets {d['targets']}")
+    if digest:
+        head += f"; set sha256 {digest[:16]} ({'the frozen set' if d.get('frozen') else 'NOT the frozen set'})"
+    out = [head, *format_four(d["targets"], d["detected"], d["top1"], d["top1_hint"], d["any_hint"])]
+    out.append("by family (targets: top-1 no hint / with hint): " + ", ".join(
+        f"{fam} {v[0]}: {v[1]}/{v[2]}" for fam, v in sorted(d["by_family"].items(), key=lambda kv: -kv[1][0])))
+    if d["by_phenomenon"]:
+        out.append("by phenomenon (targets: detected / top-1 no hint / top-1 with hint / any candidate):")
+        for ph, v in sorted(d["by_phenomenon"].items(), key=lambda kv: -kv[1][0]):
+            out.append(f"  {ph:26s} {v[0]:3d}: {v[1]:3d} / {v[2]:3d} / {v[3]:3d} / {v[4]:3d}")
+    if by_description:
+        out.append("by description (targets: top-1 no hint / with hint): " + ", ".join(
+            f"{w!r} {v[0]}: {v[1]}/{v[2]}" for w, v in sorted(d["by_description"].items(), key=lambda kv: -kv[1][0])))
+    return out
