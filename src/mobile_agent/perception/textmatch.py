@@ -29,9 +29,28 @@ _LEAD_PUNCT = re.compile(r"^[^\w&%+#@$]+")
 _TRAIL_PUNCT = re.compile(r"[^\w&%+#@$]+$")
 
 
+# Arabic script as OCR reads it: its letters differ from one another by their dots (ب ت ث ن ي,
+# ج ح خ, ع غ...), which Tesseract's packs misread at screen sizes ("غمان" for "عُمان"), Persian and
+# Urdu write some letters in forms of their own (ک ی پ) that the Arabic pack reads as the Arabic
+# ones ("ياكستان" for "پاکستان"), and vowel marks (harakat) are small and often dropped. Texts are
+# compared on the letters' dotless skeletons (rasm), without the marks.
+_ARABIC_FOLD = str.maketrans({
+    **{ch: "ٮ" for ch in "بتثنيپیىئں"},  # ٮ
+    **{ch: "ح" for ch in "جخچ"},  # ح
+    "ذ": "د", "ز": "ر", "ژ": "ر", "ش": "س", "ض": "ص",
+    "ظ": "ط", "غ": "ع", "ق": "ف", "ک": "ك", "گ": "ك",
+    "ة": "ه", "ہ": "ه", "ۃ": "ه", "ؤ": "و",
+    **{ch: "ا" for ch in "أإآٱ"},  # ا
+    **{chr(c): None for c in list(range(0x064B, 0x0660)) + [0x0670, 0x0640]},  # harakat, tatweel
+})
+
+
 def normalize_text(s: str) -> str:
-    """Case-folded, NFKC (full-width to ASCII), unified quotes/dashes, single spaces, no edge punctuation."""
+    """Case-folded, NFKC (full-width to ASCII), unified quotes/dashes, single spaces, no edge
+    punctuation; Arabic script on its letters' skeletons (see ``_ARABIC_FOLD``)."""
     s = unicodedata.normalize("NFKC", s.translate(_PUNCT_MAP)).translate(_PUNCT_MAP).casefold()
+    if any("؀" <= ch <= "ۿ" for ch in s):
+        s = s.translate(_ARABIC_FOLD)
     s = _SPACE.sub(" ", s).strip()
     return " ".join(t for t in (_EDGE_PUNCT.sub("", w) for w in s.split(" ")) if t)
 
@@ -235,11 +254,16 @@ def match_lines(target: str, lines: list[TextLine]) -> list[TextMatch]:
 
 def _match_lines(target: str, lines: list[TextLine]) -> list[TextMatch]:
     found = _match(target, lines)
-    if found:
+    if found and found[0].kind == "exact":
         return found
     # A target that runs over two or three lines of one paragraph (a wrapped title, a preview cut
-    # after two lines): the lines joined, where no line alone matched.
+    # after two lines): the lines joined, where no line alone matched. Where a line only holds
+    # the target ("No synchronization"), lines that joined are the target exactly win: a label
+    # in a narrow column broken inside its word ("Synchronizati" over "on").
     joined = _match(target, joined_lines(lines))
+    if found:
+        exact = [m for m in joined if m.kind == "exact"]
+        return exact + found if exact else found
     if any(m.kind != "fuzzy" for m in joined):
         return joined
     # One line that reads as the target but for look-alike characters is surer than a fuzzy match
@@ -487,11 +511,25 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
         return [TextMatch(line.box, 1.0, "exact", line) for line in lines if ts and _symbols(line.text) == ts]
     out: list[TextMatch] = []
     thr = fuzzy_threshold(target)
+    sym = _lead_symbol(target)
     for line in lines:
         ln = normalize_text(line.text)
         lc = compact(line.text)
         if not lc:
             continue
+        if sym:
+            # A value after a symbol ("⊖ $100.00", "⇄ $0.00": a sum's kind; "★ 4.5"): the symbol
+            # tells apart fields that hold the same value (the income, expense and transfer sums
+            # of one account, "-$100.00" in a row). A line that shows a lone glyph before the
+            # value is the target, the same glyph first (OCR reads some symbols as letters, "Θ"
+            # for "⊖"); a line that holds the value with no glyph before it is another field.
+            lt = line.text.split()
+            if len(lt) >= 2 and len(lt[0]) == 1 and not lt[0].isdigit() and compact(" ".join(lt[1:])) == tc:
+                out.append(TextMatch(_words_box(line), 1.0 if lt[0] == sym else 0.96, "exact", line))
+                continue
+            if lc == tc:
+                out.append(TextMatch(_words_box(line), 0.8, "contained", line))
+                continue
         if ln == tn or lc == tc:
             out.append(TextMatch(_words_box(line), 1.0, "exact", line))
             continue
@@ -533,6 +571,16 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
             out.append(TextMatch(line.box, 0.5 + 0.35 * (best - thr) / max(1.0, 100.0 - thr) + bonus, "fuzzy", line))
     out.sort(key=lambda m: -m.score)
     return out
+
+
+def _lead_symbol(target: str) -> str:
+    """The symbol that stands alone before a target's value ("⊖" of "⊖ $100.00", "★" of
+    "★ 4.5"): a first word of one character that is a mathematical or other symbol (Unicode
+    categories Sm, So) and not ASCII, followed by letters or digits; "" where there is none."""
+    words = target.split()
+    if len(words) < 2 or len(words[0]) != 1 or words[0].isascii() or not compact(" ".join(words[1:])):
+        return ""
+    return words[0] if unicodedata.category(words[0]) in ("Sm", "So") else ""
 
 
 _ELLIPSIS_END = re.compile(r"\s*(?:\u2026|\.{2,})\s*$")
