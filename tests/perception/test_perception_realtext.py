@@ -89,3 +89,41 @@ def test_arabic_country_names_on_a_messenger():
     name = "BOTIM_Video_and_Voice_Call_v2.7.9__354963744"
     hits = _hits(DEV_SET, name, ["پاکستان", "عُمان"])
     assert all(hits.values()), hits
+
+
+def _chip_row(width: int = 1080) -> tuple[Image.Image, dict[str, Box]]:
+    """A news app's topic chips in a row that scrolls sideways: the last chip runs past the
+    screen's right edge ("Middle E..."), the first past its left edge ("...orld")."""
+    import fontpkg_roboto
+    from PIL import ImageDraw, ImageFont
+
+    font = ImageFont.truetype(str(Path(fontpkg_roboto.__file__).parent / "files" / "Roboto[wdth,wght].ttf"), 44)
+    img = Image.new("RGB", (width, 900), (245, 245, 245))
+    d = ImageDraw.Draw(img)
+    boxes = {}
+    x = -60
+    for text in ("World", "Africa", "Europe", "Middle East"):
+        w = int(d.textlength(text, font=font)) + 64
+        d.rounded_rectangle((x, 300, x + w, 388), radius=44, fill=(225, 225, 225))
+        d.text((x + 32, 318), text, font=font, fill=(40, 40, 40))
+        boxes[text] = Box(max(0, x), 300, min(width, x + w), 388)
+        x += w + 60
+    d.text((40, 120), "In The News Now", font=font, fill=(20, 20, 20))
+    return img, boxes
+
+
+def test_chips_cut_by_the_screens_edge():
+    img, boxes = _chip_row(880)
+    p = Perception()
+    for text in ("World", "Middle East"):
+        g = p.ground_text(img, text)
+        assert g.found and boxes[text].contains_point(g.point), (text, g.status, g.message)
+    # a text that only begins like the cut chip's is not it
+    assert not p.ground_text(img, "Middle Ages").found
+
+
+def test_a_longer_word_is_not_found_in_a_line_that_holds_the_shorter():
+    # A music player's screen: the tab "ARTISTS" asked for where only "Go to artist" is shown.
+    lines = [_line("Go to artist", 100), _line("Lofi Study", 200)]
+    assert not match_lines("ARTISTS", lines)
+    assert match_lines("Artist", lines)[0].kind == "contained"  # the word itself is still found

@@ -25,7 +25,8 @@ from mobile_agent.perception.ocr.scripts import installed_languages, read_detect
 from mobile_agent.perception.positions import in_region, parse_position, position_order, position_score
 from mobile_agent.perception.results import Candidate, ChooseFn, Grounding, IconBox, ParseResult, TextLine
 from mobile_agent.perception.missed_text import badge_boxes, display_boxes
-from mobile_agent.perception.textmatch import TextMatch, closest_texts, compact, is_glyph_target, match_lines
+from mobile_agent.perception.textmatch import (TextMatch, closest_texts, compact, edge_cut_matches, is_glyph_target,
+                                                 match_lines)
 from mobile_agent.types import Box, load_image, quote_screen_text
 
 
@@ -323,6 +324,9 @@ class Perception:
             missed = self._missed_lines(img, res, lines)
             if missed:
                 found = match_lines(text, lines + missed)
+        if not any(m.kind != "fuzzy" for m in found or ()):
+            # A chip or tab of a row that scrolls sideways, cut by the screen's edge ("Middle").
+            found = (found or []) + edge_cut_matches(text, lines, img.size[0])
         matches = _best_tier(found or [], text)
         cands = [Candidate(m.box, m.box.center, round(m.score, 4), m.line.text) for m in matches]
         # The same text in the status bar and on the app's screen (the clock and a timestamp, the

@@ -561,8 +561,11 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
             continue
         sim = fuzz.ratio(tc, lc) if _numbers_agree(target, line.text) else 0.0
         part = 0.0
-        if len(lc) > len(tc) + 2 and _numbers_agree(target, line.text, partial=True):
-            part = fuzz.partial_ratio(tc, lc) if len(tc) >= 6 else 0.0
+        if len(lc) > len(tc) + 2 and _numbers_agree(target, line.text, partial=True) and len(tc) >= 6:
+            al = fuzz.partial_ratio_alignment(tc, lc)
+            # The part of the line the target aligns with must not be another word the target
+            # makes by adding letters ("ARTISTS" is not the "artist" of "Go to artist").
+            part = 0.0 if al is None or _other_word(tc, lc[al.dest_start:al.dest_end]) else al.score
         best = max(sim, part - 3.0)
         if best >= thr:
             # Near-miss in one or two characters on a long target still beats a partial hit.
@@ -630,6 +633,33 @@ def seen_share(target: str, line_text: str) -> float | None:
                 nxt = tn[i + 1] if i + 1 < len(tn) else " "
                 return share if nxt.isalnum() else None
     return None
+
+
+def edge_cut_matches(target: str, lines: list[TextLine], width: int) -> list[TextMatch]:
+    """Lines the screen's left or right edge cuts that show a part of the target: a chip or a tab
+    of a row that scrolls sideways, drawn past the edge ("Middle" of the chip "Middle East" at the
+    right edge, "ettings" of "Settings" at the left). The line must touch the edge (within 1% of
+    the width), be the target's start (right edge) or end (left edge) in compact form, the glyph
+    the edge cuts in half allowed to be misread ("lorld" for the "orld" of "World"), and show at
+    least 4 characters and 30% of the target; the score is that share, as for other cuts."""
+    tc = fold_glyphs(compact(target))
+    margin = max(4, int(0.01 * width))
+    out: list[TextMatch] = []
+    for line in lines:
+        lc = fold_glyphs(compact(line.text))
+        ln = normalize_text(line.text)
+        seen = ""
+        # the cut glyph is the last (first) letter of a word, not a word of its own ("Middle E")
+        if line.box.x2 >= width - margin:
+            slack = len(ln) > 2 and ln[-2] != " "
+            seen = lc if tc.startswith(lc) else lc[:-1] if slack and tc.startswith(lc[:-1]) else ""
+        if not seen and line.box.x1 <= margin:
+            slack = len(ln) > 2 and ln[1] != " "
+            seen = lc if tc.endswith(lc) else lc[1:] if slack and tc.endswith(lc[1:]) else ""
+        if 4 <= len(seen) < len(tc) and len(seen) >= 0.3 * len(tc):
+            out.append(TextMatch(_words_box(line), 0.1 + 0.8 * len(seen) / len(tc), "contained", line))
+    out.sort(key=lambda m: -m.score)
+    return out
 
 
 def _other_word(tc: str, lc: str) -> bool:
