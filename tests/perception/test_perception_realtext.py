@@ -127,3 +127,23 @@ def test_a_longer_word_is_not_found_in_a_line_that_holds_the_shorter():
     lines = [_line("Go to artist", 100), _line("Lofi Study", 200)]
     assert not match_lines("ARTISTS", lines)
     assert match_lines("Artist", lines)[0].kind == "contained"  # the word itself is still found
+
+
+def test_a_symbol_read_against_its_value():
+    # "★ 4.5" read with no space ("★4.5") is the rating; a bare "4.5" elsewhere is another field.
+    lines = [_line("4.5", 100), _line("★4.5", 200)]
+    found = match_lines("★ 4.5", lines)
+    assert found[0].kind == "exact" and found[0].line.box.y1 == 200
+    assert all(m.kind != "exact" for m in found[1:])
+
+
+def test_a_fields_cursor_against_its_first_or_last_letter():
+    # A messenger's sign-in: the phone field's hint "phone number" with the cursor against its
+    # "p", read "bhone number", under the title "Enter your phone number" that holds the hint.
+    lines = [_line("Enter your phone number", 100), _line("bhone number", 300), _line("Search contactsl", 500)]
+    found = match_lines("phone number", lines)
+    assert found[0].line.box.y1 == 300 and found[0].kind == "exact"
+    assert match_lines("Search contacts", lines)[0].kind == "exact"  # a stroke after the text
+    # other words are not cursor readings: a letter that no stroke makes, a short word
+    assert all(m.kind == "fuzzy" for m in match_lines("thone number", lines))
+    assert match_lines("Bmail", [_line("Email", 100)]) == []

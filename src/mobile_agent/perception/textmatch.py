@@ -527,11 +527,17 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
             if len(lt) >= 2 and len(lt[0]) == 1 and not lt[0].isdigit() and compact(" ".join(lt[1:])) == tc:
                 out.append(TextMatch(_words_box(line), 1.0 if lt[0] == sym else 0.96, "exact", line))
                 continue
+            if line.text.strip().startswith(sym) and lc == tc:  # read with no space ("★4.5")
+                out.append(TextMatch(_words_box(line), 1.0, "exact", line))
+                continue
             if lc == tc:
                 out.append(TextMatch(_words_box(line), 0.8, "contained", line))
                 continue
         if ln == tn or lc == tc:
             out.append(TextMatch(_words_box(line), 1.0, "exact", line))
+            continue
+        if _cursor_reading(tc, lc):
+            out.append(TextMatch(_words_box(line), 0.97, "exact", line))
             continue
         if tn in _fields(line.text):
             # One field of a line OCR read across a separator ("4.3★·38 MB", "Sep 13 | 12:10").
@@ -574,6 +580,30 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
             out.append(TextMatch(line.box, 0.5 + 0.35 * (best - thr) / max(1.0, 100.0 - thr) + bonus, "fuzzy", line))
     out.sort(key=lambda m: -m.score)
     return out
+
+
+# A text field's cursor, a thin upright stroke drawn against the first or the last letter of the
+# field's text or hint: OCR reads the stroke as a letter of its own or into the letter beside it,
+# a stroke before a bowl making a "b" or an "h" ("|phone number" read "bhone number"), a bowl
+# before a stroke a "d".
+_STROKES = "l1i|!"
+_STROKE_BEFORE = {"b": "pocb", "h": "nh"}
+_STROKE_AFTER = {"d": "ocad"}
+
+
+def _cursor_reading(tc: str, lc: str) -> bool:
+    """Whether ``lc`` (a line, compact) is ``tc`` (the target, compact, 6 characters or more) read
+    with a text field's cursor against its first or last letter: a stroke added before or after
+    it, or the letter beside the stroke read as the letter they make together."""
+    if len(tc) < 6 or abs(len(lc) - len(tc)) > 1:
+        return False
+    if len(lc) == len(tc) + 1:
+        return (lc[0] in _STROKES and lc[1:] == tc) or (lc[-1] in _STROKES and lc[:-1] == tc)
+    if len(lc) != len(tc):
+        return False
+    if lc[1:] == tc[1:] and tc[0] in _STROKE_BEFORE.get(lc[0], ""):
+        return True
+    return lc[:-1] == tc[:-1] and tc[-1] in _STROKE_AFTER.get(lc[-1], "")
 
 
 def _lead_symbol(target: str) -> str:

@@ -202,7 +202,11 @@ def _latin_lead(tess: str, line: TextLine) -> str | None:
     replaced by the default recogniser's leading Latin words of the same box (``line``): a
     chip's title that mixes scripts ("tbs 김어준의 뉴스공장"), whose Latin word Tesseract, reading
     in the script's pack, misreads ("165"); None where there is nothing to replace."""
-    tt = tess.split()
+    tt: list[str] = []
+    for t in tess.split():
+        # a Latin word read run into the script's first one (".165김어준의"): two words
+        i = next((i for i, ch in enumerate(t) if _has_script(ch)), 0)
+        tt += [t[:i], t[i:]] if i > 0 else [t]
     k = next((i for i, t in enumerate(tt) if _has_script(t)), None)
     head = ""
     for ch in line.text:
@@ -214,6 +218,7 @@ def _latin_lead(tess: str, line: TextLine) -> str | None:
         if not any(ch.isalnum() for ch in t):
             break
         lead.append(t)
+    lead = lead[:k]  # as many words as Tesseract read before the script's first one
     if k is None or not lead or " ".join(tt[:k]) == " ".join(lead):
         return None
     return " ".join(lead + tt[k:])
