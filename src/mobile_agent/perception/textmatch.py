@@ -536,7 +536,7 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
         if ln == tn or lc == tc:
             out.append(TextMatch(_words_box(line), 1.0, "exact", line))
             continue
-        if _cursor_reading(tc, lc):
+        if _cursor_reading(tc, lc) and _numbers_agree(target, line.text):  # "1" before "2,480" is a digit
             out.append(TextMatch(_words_box(line), 0.97, "exact", line))
             continue
         if tn in _fields(line.text):
