@@ -117,3 +117,18 @@ def test_korean_chip_titles_split_into_words_or_mixed_with_latin():
         g = p.ground_text(img, text)
         assert g.found and box.contains_point(g.point), (text, g.status, g.message)
     assert not p.ground_text(img, "cbs 김어준의 뉴스쇼").found  # words of two chips
+
+
+@needs_pack("kor")
+@pytest.mark.skipif(not CJK_FONT.is_file(), reason="Noto Sans CJK is not installed: apt-get install fonts-noto-cjk")
+def test_readings_kept_with_the_parse_are_not_grown_by_later_targets():
+    # The readings of a screen in one language are kept with its parse: asking again for texts
+    # that need the script's pack alone too must not add to the kept readings of "kor+eng".
+    img, _ = _mixed_chips()
+    p = Perception()
+    res = p.parse(img)
+    for _ in range(2):
+        p.ground_text(img, "jtbc 뉴스룸")
+        p.ground_text(img, "tbs 김어준의 뉴스공장")
+    kept = p._script_lines(img, res, "kor+eng")
+    assert len(kept) == len({(l.text, l.box) for l in kept}) and len(kept) <= 40

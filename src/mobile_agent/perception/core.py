@@ -315,7 +315,7 @@ class Perception:
                 # English beside the script's pack reads some of the script's words as Latin
                 # noise ("뉴스룸" as "FAS"): the script's pack alone, its Latin words taken from
                 # the default recogniser's reading (see read_detected_lines).
-                extra += self._script_lines(img, res, lang.split("+")[0])
+                extra = extra + self._script_lines(img, res, lang.split("+")[0])
                 found = match_lines(text, lines + extra)
         if _short_target(text) and not any(m.kind != "fuzzy" for m in found or ()):
             # A short text found nowhere may be one the line detector does not find: on a badge (a
