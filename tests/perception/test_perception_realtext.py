@@ -80,6 +80,9 @@ def test_korean_chip_titles_on_a_podcast_app():
     name = "Podcast_Player_v7.0.0-220308033.rd0a0ae8__1882408957"
     hits = _hits(DEV_SET, name, ["이진우의 손에 잡히는 경제", "cbs 김현정의 뉴스쇼", "jtbc 뉴스룸", "김영하의 책 읽는 시간"])
     assert all(hits.values()), hits
+    # a podcast's schedule line whose Korean word the default recogniser drops
+    hits = _hits(DEV_SET, "Podcast_Player_v7.0.0-220308033.rd0a0ae8__1912413048", ["SBS 파워FM 14:00 ~ 16:00"])
+    assert all(hits.values()), hits
 
 
 @needs_dev_set

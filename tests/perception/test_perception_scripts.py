@@ -132,3 +132,20 @@ def test_readings_kept_with_the_parse_are_not_grown_by_later_targets():
         p.ground_text(img, "tbs 김어준의 뉴스공장")
     kept = p._script_lines(img, res, "kor+eng")
     assert len(kept) == len({(l.text, l.box) for l in kept}) and len(kept) <= 40
+
+
+def test_latin_words_of_a_mixed_title_are_taken_from_the_default_reading():
+    # Tesseract in the Korean pack misreads a title's Latin words ("165" for "tbs"), or runs them
+    # into the Korean ones (".165김어준의", "파워[4|"); the default recogniser reads them and drops
+    # or garbles the Korean ("SBS FM 14:00 ～ 16:00", "jtbc二喜").
+    from mobile_agent.perception.ocr.scripts import _latin_lead
+    from mobile_agent.perception.results import TextLine
+
+    def lead(tess: str, default: str) -> str | None:
+        return _latin_lead(tess, TextLine(default, Box(0, 0, 400, 60), 0.9))
+
+    assert lead(".165김어준의 뉴스공장", "tbs") == "tbs 김어준의 뉴스공장"
+    assert lead("1060 뉴스룸", "jtbc二喜") == "jtbc 뉴스룸"
+    assert lead("6868 파워[4| 14:00 ~ 16:00", "SBS FM 14:00 ～ 16:00") == "SBS 파워 FM 14:00 ~ 16:00"
+    assert lead("김어준", "歪") is None  # nothing Latin to take over
+    assert lead("cbs 김현정의", "cbs") is None  # already the same

@@ -198,30 +198,46 @@ def _has_script(token: str) -> bool:
 
 
 def _latin_lead(tess: str, line: TextLine) -> str | None:
-    """Tesseract's reading ``tess`` of a box with its leading words that are not in the script
-    replaced by the default recogniser's leading Latin words of the same box (``line``): a
-    chip's title that mixes scripts ("tbs 김어준의 뉴스공장"), whose Latin word Tesseract, reading
-    in the script's pack, misreads ("165"); None where there is nothing to replace."""
+    """Tesseract's reading ``tess`` of a box with its words that are not in the script replaced
+    by the default recogniser's Latin words of the same box (``line``): a chip's title that mixes
+    scripts ("tbs 김어준의 뉴스공장"), whose Latin word Tesseract, reading in the script's pack,
+    misreads ("165"). The default reading's leading words stand for as many words Tesseract read
+    before the script's first one; where the default reading has no letter of the script (it
+    dropped them: "SBS FM 14:00 ~ 16:00" of "SBS 파워FM 14:00 ~ 16:00"), its other words stand for
+    Tesseract's words after the script's last one, where they are as many ("[4| 14:00 ~ 16:00").
+    None where nothing was replaced."""
     tt: list[str] = []
     for t in tess.split():
-        # a Latin word read run into the script's first one (".165김어준의"): two words
-        i = next((i for i, ch in enumerate(t) if _has_script(ch)), 0)
-        tt += [t[:i], t[i:]] if i > 0 else [t]
+        # a Latin word read run into the script's first one (".165김어준의"), or its last one run
+        # into a Latin word ("파워[4|"): two words
+        i = next((i for i, ch in enumerate(t) if _has_script(ch)), None)
+        j = max((i for i, ch in enumerate(t) if _has_script(ch)), default=None)
+        if i is None:
+            tt.append(t)
+            continue
+        tt += [w for w in (t[:i], t[i:j + 1], t[j + 1:]) if w]
     k = next((i for i, t in enumerate(tt) if _has_script(t)), None)
+    if k is None:
+        return None
+    text = unicodedata.normalize("NFKC", line.text)
     head = ""
-    for ch in line.text:
+    for ch in text:
         if _foreign(ch):
             break
         head += ch
+    default = head.split()
     lead = []
-    for t in head.split():
+    for t in default:
         if not any(ch.isalnum() for ch in t):
             break
         lead.append(t)
     lead = lead[:k]  # as many words as Tesseract read before the script's first one
-    if k is None or not lead or " ".join(tt[:k]) == " ".join(lead):
-        return None
-    return " ".join(lead + tt[k:])
+    last = max(i for i, t in enumerate(tt) if _has_script(t))
+    tail = tt[last + 1:]
+    if head == text and lead and len(default) - len(lead) == len(tail):
+        tail = default[len(lead):]
+    out = (lead or tt[:k]) + tt[k:last + 1] + tail
+    return None if out == tt else " ".join(out)
 
 
 def read_detected_lines(rgb: np.ndarray, detected: Sequence[Box], lines: Sequence[TextLine], langs: str) -> list[TextLine]:
