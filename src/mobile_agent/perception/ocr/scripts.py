@@ -240,7 +240,8 @@ def _latin_lead(tess: str, line: TextLine) -> str | None:
     return None if out == tt else " ".join(out)
 
 
-def read_detected_lines(rgb: np.ndarray, detected: Sequence[Box], lines: Sequence[TextLine], langs: str) -> list[TextLine]:
+def read_detected_lines(rgb: np.ndarray, detected: Sequence[Box], lines: Sequence[TextLine],
+                        langs: str) -> list[TextLine]:
     """The line detector's boxes (``detected``) read by Tesseract in ``langs``, less those the
     default recogniser read surely (its ``lines`` with a score of 0.95 or more and no part left
     unread, :func:`_unread_part`), and the texts the detector split at word gaps read whole
