@@ -21,11 +21,12 @@ from mobile_agent.perception.hybrid import ScreenTree, TreeNode
 from mobile_agent.perception.icons import IconDetector, IconMatcher, make_detector, make_matcher
 from mobile_agent.perception.marks import draw_marks
 from mobile_agent.perception.ocr import OcrEngine, make_ocr
-from mobile_agent.perception.ocr.scripts import installed_languages, read_script_lines, script_languages
+from mobile_agent.perception.ocr.scripts import installed_languages, read_detected_lines, script_languages
 from mobile_agent.perception.positions import in_region, parse_position, position_order, position_score
 from mobile_agent.perception.results import Candidate, ChooseFn, Grounding, IconBox, ParseResult, TextLine
 from mobile_agent.perception.missed_text import badge_boxes, display_boxes
-from mobile_agent.perception.textmatch import TextMatch, closest_texts, compact, is_glyph_target, match_lines
+from mobile_agent.perception.textmatch import (TextMatch, closest_texts, compact, edge_cut_matches, is_glyph_target,
+                                                 match_lines)
 from mobile_agent.types import Box, load_image, quote_screen_text
 
 
@@ -249,9 +250,7 @@ class Perception:
         found: list[TextLine] = []
         if detect is not None and set(lang.split("+")) <= installed_languages():
             rgb = memo.rgb if memo is not None else np.asarray(img.convert("RGB"))
-            sure = [l.box for l in res.lines if l.score >= 0.95]
-            boxes = [b for b in detect(rgb) if not any(b.iou(k) > 0.5 for k in sure)]
-            found = read_script_lines(rgb, boxes, lang)
+            found = read_detected_lines(rgb, detect(rgb), res.lines, lang)
         if memo is not None:
             memo.scripts[lang] = found
         return found
@@ -312,6 +311,12 @@ class Perception:
             extra = self._script_lines(img, res, lang)
             if extra:
                 found = match_lines(text, lines + extra)
+            if "+" in lang and not any(m.kind != "fuzzy" for m in found or ()):
+                # English beside the script's pack reads some of the script's words as Latin
+                # noise ("뉴스룸" as "FAS"): the script's pack alone, its Latin words taken from
+                # the default recogniser's reading (see read_detected_lines).
+                extra = extra + self._script_lines(img, res, lang.split("+")[0])
+                found = match_lines(text, lines + extra)
         if _short_target(text) and not any(m.kind != "fuzzy" for m in found or ()):
             # A short text found nowhere may be one the line detector does not find: on a badge (a
             # count on a red disc, "+3" on an avatar stack, "x10" on a pill) or in display type (a
@@ -319,6 +324,9 @@ class Perception:
             missed = self._missed_lines(img, res, lines)
             if missed:
                 found = match_lines(text, lines + missed)
+        if not any(m.kind != "fuzzy" for m in found or ()):
+            # A chip or tab of a row that scrolls sideways, cut by the screen's edge ("Middle").
+            found = (found or []) + edge_cut_matches(text, lines, img.size[0])
         matches = _best_tier(found or [], text)
         cands = [Candidate(m.box, m.box.center, round(m.score, 4), m.line.text) for m in matches]
         # The same text in the status bar and on the app's screen (the clock and a timestamp, the

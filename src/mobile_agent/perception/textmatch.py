@@ -29,9 +29,28 @@ _LEAD_PUNCT = re.compile(r"^[^\w&%+#@$]+")
 _TRAIL_PUNCT = re.compile(r"[^\w&%+#@$]+$")
 
 
+# Arabic script as OCR reads it: its letters differ from one another by their dots (ب ت ث ن ي,
+# ج ح خ, ع غ...), which Tesseract's packs misread at screen sizes ("غمان" for "عُمان"), Persian and
+# Urdu write some letters in forms of their own (ک ی پ) that the Arabic pack reads as the Arabic
+# ones ("ياكستان" for "پاکستان"), and vowel marks (harakat) are small and often dropped. Texts are
+# compared on the letters' dotless skeletons (rasm), without the marks.
+_ARABIC_FOLD = str.maketrans({
+    **{ch: "ٮ" for ch in "بتثنيپیىئں"},  # ٮ
+    **{ch: "ح" for ch in "جخچ"},  # ح
+    "ذ": "د", "ز": "ر", "ژ": "ر", "ش": "س", "ض": "ص",
+    "ظ": "ط", "غ": "ع", "ق": "ف", "ک": "ك", "گ": "ك",
+    "ة": "ه", "ہ": "ه", "ۃ": "ه", "ؤ": "و",
+    **{ch: "ا" for ch in "أإآٱ"},  # ا
+    **{chr(c): None for c in list(range(0x064B, 0x0660)) + [0x0670, 0x0640]},  # harakat, tatweel
+})
+
+
 def normalize_text(s: str) -> str:
-    """Case-folded, NFKC (full-width to ASCII), unified quotes/dashes, single spaces, no edge punctuation."""
+    """Case-folded, NFKC (full-width to ASCII), unified quotes/dashes, single spaces, no edge
+    punctuation; Arabic script on its letters' skeletons (see ``_ARABIC_FOLD``)."""
     s = unicodedata.normalize("NFKC", s.translate(_PUNCT_MAP)).translate(_PUNCT_MAP).casefold()
+    if any("؀" <= ch <= "ۿ" for ch in s):
+        s = s.translate(_ARABIC_FOLD)
     s = _SPACE.sub(" ", s).strip()
     return " ".join(t for t in (_EDGE_PUNCT.sub("", w) for w in s.split(" ")) if t)
 
@@ -235,11 +254,16 @@ def match_lines(target: str, lines: list[TextLine]) -> list[TextMatch]:
 
 def _match_lines(target: str, lines: list[TextLine]) -> list[TextMatch]:
     found = _match(target, lines)
-    if found:
+    if found and found[0].kind == "exact":
         return found
     # A target that runs over two or three lines of one paragraph (a wrapped title, a preview cut
-    # after two lines): the lines joined, where no line alone matched.
+    # after two lines): the lines joined, where no line alone matched. Where a line only holds
+    # the target ("No synchronization"), lines that joined are the target exactly win: a label
+    # in a narrow column broken inside its word ("Synchronizati" over "on").
     joined = _match(target, joined_lines(lines))
+    if found:
+        exact = [m for m in joined if m.kind == "exact"]
+        return exact + found if exact else found
     if any(m.kind != "fuzzy" for m in joined):
         return joined
     # One line that reads as the target but for look-alike characters is surer than a fuzzy match
@@ -487,13 +511,33 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
         return [TextMatch(line.box, 1.0, "exact", line) for line in lines if ts and _symbols(line.text) == ts]
     out: list[TextMatch] = []
     thr = fuzzy_threshold(target)
+    sym = _lead_symbol(target)
     for line in lines:
         ln = normalize_text(line.text)
         lc = compact(line.text)
         if not lc:
             continue
+        if sym:
+            # A value after a symbol ("⊖ $100.00", "⇄ $0.00": a sum's kind; "★ 4.5"): the symbol
+            # tells apart fields that hold the same value (the income, expense and transfer sums
+            # of one account, "-$100.00" in a row). A line that shows a lone glyph before the
+            # value is the target, the same glyph first (OCR reads some symbols as letters, "Θ"
+            # for "⊖"); a line that holds the value with no glyph before it is another field.
+            lt = line.text.split()
+            if len(lt) >= 2 and len(lt[0]) == 1 and not lt[0].isdigit() and compact(" ".join(lt[1:])) == tc:
+                out.append(TextMatch(_words_box(line), 1.0 if lt[0] == sym else 0.96, "exact", line))
+                continue
+            if line.text.strip().startswith(sym) and lc == tc:  # read with no space ("★4.5")
+                out.append(TextMatch(_words_box(line), 1.0, "exact", line))
+                continue
+            if lc == tc:
+                out.append(TextMatch(_words_box(line), 0.8, "contained", line))
+                continue
         if ln == tn or lc == tc:
             out.append(TextMatch(_words_box(line), 1.0, "exact", line))
+            continue
+        if _cursor_reading(tc, lc) and _numbers_agree(target, line.text):  # "1" before "2,480" is a digit
+            out.append(TextMatch(_words_box(line), 0.97, "exact", line))
             continue
         if tn in _fields(line.text):
             # One field of a line OCR read across a separator ("4.3★·38 MB", "Sep 13 | 12:10").
@@ -523,8 +567,11 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
             continue
         sim = fuzz.ratio(tc, lc) if _numbers_agree(target, line.text) else 0.0
         part = 0.0
-        if len(lc) > len(tc) + 2 and _numbers_agree(target, line.text, partial=True):
-            part = fuzz.partial_ratio(tc, lc) if len(tc) >= 6 else 0.0
+        if len(lc) > len(tc) + 2 and _numbers_agree(target, line.text, partial=True) and len(tc) >= 6:
+            al = fuzz.partial_ratio_alignment(tc, lc)
+            # The part of the line the target aligns with must not be another word the target
+            # makes by adding letters ("ARTISTS" is not the "artist" of "Go to artist").
+            part = 0.0 if al is None or _other_word(tc, lc[al.dest_start:al.dest_end]) else al.score
         best = max(sim, part - 3.0)
         if best >= thr:
             # Near-miss in one or two characters on a long target still beats a partial hit.
@@ -533,6 +580,40 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
             out.append(TextMatch(line.box, 0.5 + 0.35 * (best - thr) / max(1.0, 100.0 - thr) + bonus, "fuzzy", line))
     out.sort(key=lambda m: -m.score)
     return out
+
+
+# A text field's cursor, a thin upright stroke drawn against the first or the last letter of the
+# field's text or hint: OCR reads the stroke as a letter of its own or into the letter beside it,
+# a stroke before a bowl making a "b" or an "h" ("|phone number" read "bhone number"), a bowl
+# before a stroke a "d".
+_STROKES = "l1i|!"
+_STROKE_BEFORE = {"b": "pocb", "h": "nh"}
+_STROKE_AFTER = {"d": "ocad"}
+
+
+def _cursor_reading(tc: str, lc: str) -> bool:
+    """Whether ``lc`` (a line, compact) is ``tc`` (the target, compact, 6 characters or more) read
+    with a text field's cursor against its first or last letter: a stroke added before or after
+    it, or the letter beside the stroke read as the letter they make together."""
+    if len(tc) < 6 or abs(len(lc) - len(tc)) > 1:
+        return False
+    if len(lc) == len(tc) + 1:
+        return (lc[0] in _STROKES and lc[1:] == tc) or (lc[-1] in _STROKES and lc[:-1] == tc)
+    if len(lc) != len(tc):
+        return False
+    if lc[1:] == tc[1:] and tc[0] in _STROKE_BEFORE.get(lc[0], ""):
+        return True
+    return lc[:-1] == tc[:-1] and tc[-1] in _STROKE_AFTER.get(lc[-1], "")
+
+
+def _lead_symbol(target: str) -> str:
+    """The symbol that stands alone before a target's value ("⊖" of "⊖ $100.00", "★" of
+    "★ 4.5"): a first word of one character that is a mathematical or other symbol (Unicode
+    categories Sm, So) and not ASCII, followed by letters or digits; "" where there is none."""
+    words = target.split()
+    if len(words) < 2 or len(words[0]) != 1 or words[0].isascii() or not compact(" ".join(words[1:])):
+        return ""
+    return words[0] if unicodedata.category(words[0]) in ("Sm", "So") else ""
 
 
 _ELLIPSIS_END = re.compile(r"\s*(?:\u2026|\.{2,})\s*$")
@@ -582,6 +663,33 @@ def seen_share(target: str, line_text: str) -> float | None:
                 nxt = tn[i + 1] if i + 1 < len(tn) else " "
                 return share if nxt.isalnum() else None
     return None
+
+
+def edge_cut_matches(target: str, lines: list[TextLine], width: int) -> list[TextMatch]:
+    """Lines the screen's left or right edge cuts that show a part of the target: a chip or a tab
+    of a row that scrolls sideways, drawn past the edge ("Middle" of the chip "Middle East" at the
+    right edge, "ettings" of "Settings" at the left). The line must touch the edge (within 1% of
+    the width), be the target's start (right edge) or end (left edge) in compact form, the glyph
+    the edge cuts in half allowed to be misread ("lorld" for the "orld" of "World"), and show at
+    least 4 characters and 30% of the target; the score is that share, as for other cuts."""
+    tc = fold_glyphs(compact(target))
+    margin = max(4, int(0.01 * width))
+    out: list[TextMatch] = []
+    for line in lines:
+        lc = fold_glyphs(compact(line.text))
+        ln = normalize_text(line.text)
+        seen = ""
+        # the cut glyph is the last (first) letter of a word, not a word of its own ("Middle E")
+        if line.box.x2 >= width - margin:
+            slack = len(ln) > 2 and ln[-2] != " "
+            seen = lc if tc.startswith(lc) else lc[:-1] if slack and tc.startswith(lc[:-1]) else ""
+        if not seen and line.box.x1 <= margin:
+            slack = len(ln) > 2 and ln[1] != " "
+            seen = lc if tc.endswith(lc) else lc[1:] if slack and tc.endswith(lc[1:]) else ""
+        if 4 <= len(seen) < len(tc) and len(seen) >= 0.3 * len(tc):
+            out.append(TextMatch(_words_box(line), 0.1 + 0.8 * len(seen) / len(tc), "contained", line))
+    out.sort(key=lambda m: -m.score)
+    return out
 
 
 def _other_word(tc: str, lc: str) -> bool:

@@ -99,6 +99,28 @@ def covered_scripts() -> list[str]:
     return sorted(s for s, lang in SCRIPT_PACKS.items() if lang in have)
 
 
+def row_runs(boxes: Sequence[Box], gap: float = 0.5) -> list[list[Box]]:
+    """Runs of the line detector's boxes that are one text split into words: boxes on one row
+    (overlapping by 60% of the lower one's height, heights within a factor of 1.5), each under
+    ``gap`` line heights after the last. The detector splits a line of Hangul, Arabic or another
+    script its recogniser does not read at the word gaps ("이진우의" "손에" "잡히는" "경제": one
+    chip's title), while separate labels on one row (two chips, a name and its code) lie
+    further apart. Only runs of two or more boxes are returned, left to right."""
+    runs: list[list[Box]] = []
+    for b in sorted(boxes, key=lambda b: b.x1):
+        for run in runs:
+            last = run[-1]
+            h = min(last.height, b.height)
+            overlap = min(last.y2, b.y2) - max(last.y1, b.y1)
+            if (overlap >= 0.6 * h and max(last.height, b.height) <= 1.5 * h
+                    and -h <= b.x1 - last.x2 <= gap * h and b.x1 > last.x1):
+                run.append(b)
+                break
+        else:
+            runs.append([b])
+    return [r for r in runs if len(r) > 1]
+
+
 def _crop(rgb: np.ndarray, box: Box, height: int = 52) -> np.ndarray:
     """A box of the screen as Tesseract reads a line best: black text on white (Otsu's threshold,
     the text being the fewer pixels of the box's middle: white text on a coloured chip is turned
@@ -148,3 +170,107 @@ def read_script_lines(rgb: np.ndarray, boxes: Sequence[Box], langs: str, timeout
             continue
         lines.append(TextLine(text, box, 0.8, (Word(text, box, 0.8),)))
     return lines
+
+
+def _unread_part(line: TextLine) -> bool:
+    """Whether the default recogniser left part of its line's box unread: its words cover under
+    three quarters of the box, or two words lie more than 1.2 line heights apart. It drops the
+    characters of a script it does not read and keeps the Latin ones surely ("jtbc" of the chip
+    "jtbc 뉴스룸", "SBS FM 14:00" of "SBS 파워FM 14:00"): such a reading is no sure one."""
+    xs = sorted((w.box.x1, w.box.x2) for w in line.words if any(ch.isalnum() for ch in w.text))
+    if not xs:
+        return False
+    covered = sum(b - a for a, b in xs)
+    if covered < 0.75 * line.box.width:
+        return True
+    return any(b[0] - a[1] > 1.2 * line.box.height for a, b in zip(xs, xs[1:]))
+
+
+def _foreign(ch: str) -> bool:
+    """Whether ``ch`` is a letter of a script the default recogniser does not read, or the
+    Chinese (or other wide) character it reads such letters as ("김어준" as "歪")."""
+    return ord(ch) >= 0x2E80 or (ch.isalpha() and script_language(ch) is not None)
+
+
+def _has_script(token: str) -> bool:
+    """Whether ``token`` holds a letter of a script the default recogniser does not read."""
+    return script_language(token) is not None
+
+
+def _latin_lead(tess: str, line: TextLine) -> str | None:
+    """Tesseract's reading ``tess`` of a box with its words that are not in the script replaced
+    by the default recogniser's Latin words of the same box (``line``): a chip's title that mixes
+    scripts ("tbs 김어준의 뉴스공장"), whose Latin word Tesseract, reading in the script's pack,
+    misreads ("165"). The default reading's leading words stand for as many words Tesseract read
+    before the script's first one; where the default reading has no letter of the script (it
+    dropped them: "SBS FM 14:00 ~ 16:00" of "SBS 파워FM 14:00 ~ 16:00"), its other words stand for
+    Tesseract's words after the script's last one, where they are as many ("[4| 14:00 ~ 16:00").
+    None where nothing was replaced."""
+    tt: list[str] = []
+    for t in tess.split():
+        # a Latin word read run into the script's first one (".165김어준의"), or its last one run
+        # into a Latin word ("파워[4|"): two words
+        i = next((i for i, ch in enumerate(t) if _has_script(ch)), None)
+        j = max((i for i, ch in enumerate(t) if _has_script(ch)), default=None)
+        if i is None:
+            tt.append(t)
+            continue
+        tt += [w for w in (t[:i], t[i:j + 1], t[j + 1:]) if w]
+    k = next((i for i, t in enumerate(tt) if _has_script(t)), None)
+    if k is None:
+        return None
+    text = unicodedata.normalize("NFKC", line.text)
+    head = ""
+    for ch in text:
+        if _foreign(ch):
+            break
+        head += ch
+    default = head.split()
+    lead = []
+    for t in default:
+        if not any(ch.isalnum() for ch in t):
+            break
+        lead.append(t)
+    lead = lead[:k]  # as many words as Tesseract read before the script's first one
+    last = max(i for i, t in enumerate(tt) if _has_script(t))
+    tail = tt[last + 1:]
+    if head == text and lead and len(default) - len(lead) == len(tail):
+        tail = default[len(lead):]
+    out = (lead or tt[:k]) + tt[k:last + 1] + tail
+    return None if out == tt else " ".join(out)
+
+
+def read_detected_lines(rgb: np.ndarray, detected: Sequence[Box], lines: Sequence[TextLine],
+                        langs: str) -> list[TextLine]:
+    """The line detector's boxes (``detected``) read by Tesseract in ``langs``, less those the
+    default recogniser read surely (its ``lines`` with a score of 0.95 or more and no part left
+    unread, :func:`_unread_part`), and the texts the detector split at word gaps read whole
+    (:func:`row_runs`): each run of boxes read as one crop, and each run spelled from its boxes'
+    readings, a surely read box by the default recogniser's reading ("cbs" in Latin, then
+    "김현정의" and "뉴스쇼" by Tesseract: a Korean chip's title that mixes scripts, whose Latin
+    word Tesseract reads worse on a coloured chip). Where the default recogniser read a box's
+    leading Latin words, they also stand for the ones Tesseract read (:func:`_latin_lead`)."""
+    of = {b: next((l for l in lines if b.iou(l.box) > 0.5), None) for b in detected}
+    # A reading with Chinese characters in it is no sure one either: the default recogniser
+    # reads the letters of a script it does not know as Chinese ("jtbc二喜" for "jtbc 뉴스룸").
+    sure_of = {b: l if l is not None and l.score >= 0.95 and not _unread_part(l)
+               and not any(ord(ch) >= 0x2E80 for ch in l.text) else None for b, l in of.items()}
+    boxes = [b for b in detected if sure_of[b] is None]
+    runs = [r for r in row_runs(detected) if any(sure_of[b] is None for b in r)]
+    read = read_script_lines(rgb, boxes + [Box.enclosing(r) for r in runs], langs)
+    alone = {l.box: l for l in read}
+    spelled: list[TextLine] = []
+    for run in runs:
+        parts = [sure_of[b] or alone.get(b) for b in run]
+        parts = [l for l in parts if l is not None and any(ch.isalnum() for ch in l.text)]
+        if len(parts) < 2:
+            continue
+        text = " ".join(l.text.strip() for l in parts)
+        spelled.append(TextLine(text, Box.enclosing([b for b in run]), 0.75,
+                                tuple(Word(l.text.strip(), l.box, 0.75) for l in parts)))
+    for l in read:
+        line = of.get(l.box)
+        text = _latin_lead(l.text, line) if line is not None else None
+        if text is not None:
+            spelled.append(TextLine(text, l.box, 0.75, (Word(text, l.box, 0.75),)))
+    return read + spelled
