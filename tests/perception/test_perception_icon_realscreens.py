@@ -101,3 +101,60 @@ def test_standard_content_descriptions_on_fixture_screens(perception, name, targ
 def test_standard_content_descriptions_on_other_apps(perception, name, target):
     img, box = _dev(name, target)
     assert _hits(perception, img, box, target) == [True, True]
+
+
+def _drawn_screen() -> tuple[Image.Image, dict[str, Box]]:
+    """A light screen with a sentence holding two links, a dialog's text buttons and a bottom
+    navigation tab whose house glyph is labelled "Home"; the boxes of each."""
+    import fontpkg_roboto
+    from PIL import ImageDraw, ImageFont
+
+    import mobile_agent.perception.icons.offline as offline
+
+    roboto = Path(fontpkg_roboto.__file__).parent / "files" / "Roboto[wdth,wght].ttf"
+    img = Image.new("RGB", (1080, 2280), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(str(roboto), 40)
+    boxes = {}
+    d.text((120, 300), "Welcome", font=ImageFont.truetype(str(roboto), 64), fill=(20, 20, 20))
+    x = 50
+    small = ImageFont.truetype(str(roboto), 34)
+    for part, colour in (("Read our ", (90, 90, 90)), ("Privacy Policy", (20, 110, 200)),
+                         (". Tap to accept the ", (90, 90, 90)), ("Terms of Service", (20, 110, 200))):
+        d.text((x, 900), part, font=small, fill=colour)
+        bb = d.textbbox((x, 900), part, font=small)
+        boxes[part] = Box(*bb).expand(6)
+        x = bb[2] + (12 if part.endswith(" ") else 0)
+    for label, x in (("Cancel", 560), ("Import", 800)):
+        d.text((x, 1300), label, font=font, fill=(20, 110, 200))
+        boxes[label] = Box(*d.textbbox((x, 1300), label, font=font)).expand(16)
+    mi = ImageFont.truetype(str(Path(offline.__file__).with_name("refs") / "MaterialIcons-Regular.ttf"), 72)
+    for k, (glyph, label) in enumerate((("home", "Home"), ("search", "Find"), ("settings", "Setup"))):
+        cx = 180 + 360 * k
+        d.text((cx - 36, 2040), chr(offline._MATERIAL_CODEPOINTS[glyph]), font=mi, fill=(40, 40, 40))
+        boxes[glyph] = Box(cx - 60, 2020, cx + 60, 2130)
+        tw = d.textlength(label, font=font)
+        d.text((cx - tw / 2, 2140), label, font=font, fill=(40, 40, 40))
+    return img, boxes
+
+
+def test_controls_drawn_as_their_words_are_tapped_on_their_words(perception):
+    # A messenger's welcome screen links "Privacy Policy" and "Terms of Service" inside a sentence;
+    # a cross-platform toolkit draws a dialog's "Cancel" and "Import" buttons as text: their nodes'
+    # content-desc is their words and they hold no text node, so Click Icon names them.
+    img, boxes = _drawn_screen()
+    for target in ("Privacy Policy", "Terms of Service", "Cancel", "Import"):
+        assert _hits(perception, img, boxes[target], target) == [True, True], target
+    # A tab's house over its label "Home" is the icon Click Icon names, not its caption.
+    assert _hits(perception, img, boxes["home"], "Home") == [True, True]
+
+
+@pytest.mark.parametrize("name,target", [
+    ("WhatsApp__1149387745", "Privacy\xa0Policy"),  # links in a sentence
+    ("WhatsApp__1526074451", "Wrong number?"),
+    ("deep.ryd.rydplayer__762092943", "Cancel"),  # a toolkit's dialog buttons
+    ("HERE_WeGo_Maps_Navigation_v4.4.200__156770900", "Cancel"),  # a search bar's text button
+])
+def test_controls_drawn_as_their_words_on_other_apps(perception, name, target):
+    img, box = _dev(name, target)
+    assert _hits(perception, img, box, target) == [True, True]
