@@ -158,3 +158,43 @@ def test_controls_drawn_as_their_words_are_tapped_on_their_words(perception):
 def test_controls_drawn_as_their_words_on_other_apps(perception, name, target):
     img, box = _dev(name, target)
     assert _hits(perception, img, box, target) == [True, True]
+
+
+def test_a_hint_names_the_corner_where_no_shape_matches(perception):
+    # A browser's address bar starts with its search engine's logo (a "G" on a disc: no glyph of
+    # the matcher's); a quarter down the screen, in the same (top left) third, a card's globe
+    # matches the magnifier's ring a little better. Where no shape matches well, "top left" is the
+    # icon nearest that corner.
+    from PIL import ImageDraw, ImageFont
+    import fontpkg_roboto
+
+    import mobile_agent.perception.icons.offline as offline
+
+    roboto = Path(fontpkg_roboto.__file__).parent / "files" / "Roboto[wdth,wght].ttf"
+    img = Image.new("RGB", (1080, 2280), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(str(roboto), 44)
+    d.rounded_rectangle((30, 200, 1050, 330), radius=60, outline=(200, 200, 200), width=3, fill=(245, 245, 245))
+    d.ellipse((70, 235, 130, 295), fill=(66, 133, 244))
+    d.text((86, 238), "G", font=ImageFont.truetype(str(roboto), 46), fill=(255, 255, 255))
+    d.text((170, 240), "Search or enter address", font=font, fill=(110, 110, 110))
+    mi = ImageFont.truetype(str(Path(offline.__file__).with_name("refs") / "MaterialIcons-Regular.ttf"), 64)
+    d.text((60, 640), chr(offline._MATERIAL_CODEPOINTS["language"]), font=mi, fill=(60, 60, 60))
+    d.text((150, 650), "For you   Politics   Sports", font=font, fill=(60, 60, 60))
+    d.text((60, 1000), "Headlines of the day", font=font, fill=(30, 30, 30))
+    logo = Box(60, 225, 140, 305)
+    g = perception.ground_icon(img, "Search engines", ("top", "left"))
+    assert g.status == "found" and logo.contains_point(g.point), (g.status, g.point)
+
+
+@pytest.mark.parametrize("name,target", [
+    ("Opera_Mini_fast_web_browser_v63.0.2254.61942__70984969", "Main menu"),  # a bottom toolbar's end
+    ("Opera_Mini_fast_web_browser_v63.0.2254.61942__70984969", "Speed Dial"),
+    ("Podcast_Addict_Podcast_player_v2022.4__420597121", "RSS"),  # a grid's cells, the centre one
+])
+def test_a_hint_names_the_corner_on_other_apps(perception, name, target):
+    img, box = _dev(name, target)
+    if target == "RSS":  # four cells of one row: "center" names the third, nearest the middle
+        box = Box(596, 1075, 728, 1207)
+    g = perception.ground_icon(img, target, _hint(box, *img.size))
+    assert g.status == "found" and box.contains_point(g.point), (g.status, g.point)

@@ -457,6 +457,11 @@ class Perception:
         labels = [l.box for l in res.lines if _is_text_line(l) and compact(l.text) == compact(description)]
         if labels:
             scores = [sc * (0.85 if _labelled(i.box, labels) else 1.0) for i, sc in zip(icons, scores)]
+        matched = max(scores)
+        if pos:  # no shape matches well: the icon nearest the hint's corner
+            from mobile_agent.perception.icons.grounding import edge_bonus
+
+            scores = [sc + e for sc, e in zip(scores, edge_bonus([i.box for i in icons], shapes, pos, w, h))]
         ranked = sorted(zip(icons, scores), key=lambda p: -(p[1] + 0.05 * p[0].score + (0.05 * position_score(p[0].box, pos, w, h) if pos else 0.0)))
         if pos and len(ranked) > 1:
             # Equals (the same heart on every post: the same glyph drawn the same way, scored within
@@ -473,7 +478,7 @@ class Perception:
                 order = position_order([i.box for i, _ in equal], pos, w, h)
                 ranked = [equal[order[0]]] + [p for p in ranked if p is not equal[order[0]]]
         cands = [Candidate(i.box, i.box.center, round(float(s), 4), None) for i, s in ranked]
-        if worded and cands[0].score < TEXT_CONTROL_SCORE:
+        if worded and matched < TEXT_CONTROL_SCORE:
             cands = worded + cands  # no glyph matches as well as the control's own words
         best = cands[0]
         close = [c for c in cands[:5] if best.score - c.score <= 0.02]

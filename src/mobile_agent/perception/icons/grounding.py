@@ -45,3 +45,28 @@ def text_controls(description: str, lines: Sequence[TextLine], icons: Sequence[B
         if all(m.box.iou(b) < 0.5 for b in out):
             out.append(m.box)
     return out
+
+
+# Below this best shape score no candidate looks like the description (an app's own glyph or logo
+# for "Search", "Main menu", "Speed Dial": 0.2-0.45 on real screens): the hint's corner then tells
+# more than the shapes. An unseen icon font's glyph that does match scores about 0.5 (a composer's
+# gallery among its plus and camera, all on one row): there the shapes still decide.
+WEAK_SHAPE = 0.45
+EDGE_WEIGHT = 1.0
+
+
+def edge_bonus(boxes: Sequence[Box], shapes: Sequence[float], position: Sequence[str], width: int,
+               height: int) -> list[float]:
+    """What a position hint adds to each candidate where no shape matches well.
+
+    A hint names a corner or an edge ("top left", "bottom right") as a user sees the screen: where
+    no candidate looks like the description (the best shape under :data:`WEAK_SHAPE`: an app's own
+    glyph, a logo), the icon nearest that corner is meant, not one a quarter down the screen in
+    the same third (a browser's address-bar button lost to a card's glyph below it, its bottom
+    toolbar's menu and home buttons to glyphs above the toolbar, a podcast grid's centre cell to
+    a speck under it). Where a shape matches, the hint stays a tie-break."""
+    from mobile_agent.perception.positions import position_score
+
+    if not position or not shapes or max(shapes) >= WEAK_SHAPE:
+        return [0.0] * len(boxes)
+    return [EDGE_WEIGHT * position_score(b, tuple(position), width, height) for b in boxes]
