@@ -36,12 +36,16 @@ def text_controls(description: str, lines: Sequence[TextLine], icons: Sequence[B
     if len(compact(description)) < 2:
         return []
     several = len(description.split()) >= 2
+    found = [m for m in match_lines(description.strip(), list(lines))
+             if m.kind == "exact" or (m.kind == "contained" and several)]
+    found = [m for m in found if m.score >= 0.75]
+    # Where the words are an icon's caption anywhere on the screen (a bottom navigation's "Home"
+    # under its house), the description names that icon, even where the same words stand
+    # elsewhere as a title ("Home" atop the home screen).
+    if any(labelled(i, [m.box]) for m in found for i in icons):
+        return []
     out: list[Box] = []
-    for m in match_lines(description.strip(), list(lines)):
-        if m.kind == "fuzzy" or (m.kind == "contained" and not several) or m.score < 0.75:
-            continue
-        if any(labelled(i, [m.box]) for i in icons):
-            continue
+    for m in found:
         if all(m.box.iou(b) < 0.5 for b in out):
             out.append(m.box)
     return out
@@ -56,7 +60,7 @@ EDGE_WEIGHT = 1.0
 
 
 def edge_bonus(boxes: Sequence[Box], shapes: Sequence[float], position: Sequence[str], width: int,
-               height: int) -> list[float]:
+               height: int, reserved: Sequence[bool] = ()) -> list[float]:
     """What a position hint adds to each candidate where no shape matches well.
 
     A hint names a corner or an edge ("top left", "bottom right") as a user sees the screen: where
@@ -64,9 +68,16 @@ def edge_bonus(boxes: Sequence[Box], shapes: Sequence[float], position: Sequence
     glyph, a logo), the icon nearest that corner is meant, not one a quarter down the screen in
     the same third (a browser's address-bar button lost to a card's glyph below it, its bottom
     toolbar's menu and home buttons to glyphs above the toolbar, a podcast grid's centre cell to
-    a speck under it). Where a shape matches, the hint stays a tie-break."""
+    a speck under it). Where a shape matches, the hint stays a tie-break.
+
+    ``reserved``: candidates the bonus leaves out, the top app bar's first icon where the
+    description names no back, menu or close glyph: that place is the framework's up button or
+    drawer toggle (``layout.framework_prior``), never an app's action, and "top left" would
+    otherwise always land on it (a settings row's "Copy link" a quarter down lost to the bar's
+    back arrow)."""
     from mobile_agent.perception.positions import position_score
 
     if not position or not shapes or max(shapes) >= WEAK_SHAPE:
         return [0.0] * len(boxes)
-    return [EDGE_WEIGHT * position_score(b, tuple(position), width, height) for b in boxes]
+    return [0.0 if skip else EDGE_WEIGHT * position_score(b, tuple(position), width, height)
+            for b, skip in zip(boxes, reserved or [False] * len(boxes))]
