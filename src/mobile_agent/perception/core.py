@@ -458,12 +458,6 @@ class Perception:
         if labels:
             scores = [sc * (0.85 if _labelled(i.box, labels) else 1.0) for i, sc in zip(icons, scores)]
         matched = max(scores)
-        if pos:  # no shape matches well: the icon nearest the hint's corner
-            from mobile_agent.perception.icons.grounding import edge_bonus
-
-            up = ([False] * len(icons) if fams & {"back", "menu", "close"}
-                  else [bool(p) for p in framework_prior("Navigate up", [i.box for i in icons], line_boxes, w, h)])
-            scores = [sc + e for sc, e in zip(scores, edge_bonus([i.box for i in icons], shapes, pos, w, h, up))]
         ranked = sorted(zip(icons, scores), key=lambda p: -(p[1] + 0.05 * p[0].score + (0.05 * position_score(p[0].box, pos, w, h) if pos else 0.0)))
         if pos and len(ranked) > 1:
             # Equals (the same heart on every post: the same glyph drawn the same way, scored within

@@ -44,40 +44,12 @@ def text_controls(description: str, lines: Sequence[TextLine], icons: Sequence[B
     # elsewhere as a title ("Home" atop the home screen).
     if any(labelled(i, [m.box]) for m in found for i in icons):
         return []
+    # A glyph OCR read into the same line, before or after the words (a chip's sliders beside
+    # "Filter"), is the control's icon: the line is its label.
+    if any(m.line.box.contains_point(i.center) and not m.box.contains_point(i.center) for m in found for i in icons):
+        return []
     out: list[Box] = []
     for m in found:
         if all(m.box.iou(b) < 0.5 for b in out):
             out.append(m.box)
     return out
-
-
-# Below this best shape score no candidate looks like the description (an app's own glyph or logo
-# for "Search", "Main menu", "Speed Dial": 0.2-0.45 on real screens): the hint's corner then tells
-# more than the shapes. An unseen icon font's glyph that does match scores about 0.5 (a composer's
-# gallery among its plus and camera, all on one row): there the shapes still decide.
-WEAK_SHAPE = 0.45
-EDGE_WEIGHT = 1.0
-
-
-def edge_bonus(boxes: Sequence[Box], shapes: Sequence[float], position: Sequence[str], width: int,
-               height: int, reserved: Sequence[bool] = ()) -> list[float]:
-    """What a position hint adds to each candidate where no shape matches well.
-
-    A hint names a corner or an edge ("top left", "bottom right") as a user sees the screen: where
-    no candidate looks like the description (the best shape under :data:`WEAK_SHAPE`: an app's own
-    glyph, a logo), the icon nearest that corner is meant, not one a quarter down the screen in
-    the same third (a browser's address-bar button lost to a card's glyph below it, its bottom
-    toolbar's menu and home buttons to glyphs above the toolbar, a podcast grid's centre cell to
-    a speck under it). Where a shape matches, the hint stays a tie-break.
-
-    ``reserved``: candidates the bonus leaves out, the top app bar's first icon where the
-    description names no back, menu or close glyph: that place is the framework's up button or
-    drawer toggle (``layout.framework_prior``), never an app's action, and "top left" would
-    otherwise always land on it (a settings row's "Copy link" a quarter down lost to the bar's
-    back arrow)."""
-    from mobile_agent.perception.positions import position_score
-
-    if not position or not shapes or max(shapes) >= WEAK_SHAPE:
-        return [0.0] * len(boxes)
-    return [0.0 if skip else EDGE_WEIGHT * position_score(b, tuple(position), width, height)
-            for b, skip in zip(boxes, reserved or [False] * len(boxes))]
