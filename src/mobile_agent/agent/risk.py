@@ -191,30 +191,27 @@ def glyph_at(perception: Any, screenshot: Any, box: Sequence[int]) -> tuple[str,
     """The risky glyph (a key of :data:`RISKY_GLYPHS`) the perception's icon matcher sees in ``box``
     of ``screenshot``, with its score; None when the box is none of them, lies in the status bar, or
     there is no matcher."""
-    matcher = getattr(perception, "matcher", None)
-    if matcher is None or not hasattr(matcher, "score") or screenshot is None:
+    if screenshot is None:
         return None
     try:
         import numpy as np
 
-        from mobile_agent.types import Box
-
         from mobile_agent.perception.change import status_bar_height
+        from mobile_agent.perception.icons.reading import glyph_scores
+        from mobile_agent.types import Box
 
         b = Box(*[int(v) for v in box[:4]])
         if b.y2 <= status_bar_height(screenshot.height, screenshot.width):
             return None  # the status bar's icons (a battery looks like a bin) act on nothing
         rgb = np.asarray(screenshot.convert("RGB"))
-        knows = getattr(matcher, "knows", lambda d: True)
-        risky = {g: float(matcher.score(rgb, [b], g)[0]) for g in RISKY_GLYPHS if knows(g)}
-        if not risky:
+        risky = glyph_scores(perception, rgb, b, tuple(RISKY_GLYPHS))
+        if not risky or risky[0][0] < GLYPH_MIN_SCORE:
             return None
-        glyph, score = max(risky.items(), key=lambda kv: kv[1])
-        if score < GLYPH_MIN_SCORE:
+        score, glyph = risky[0]
+        # only a shape that looks like a risky glyph pays for the comparison with the others
+        others = glyph_scores(perception, rgb, b, OTHER_GLYPHS)
+        if others and others[0][0] > score:
             return None
-        for other in OTHER_GLYPHS:  # only a shape that looks like a risky glyph pays for the comparison
-            if knows(other) and float(matcher.score(rgb, [b], other)[0]) > score:
-                return None
         return glyph, score
     except Exception:  # noqa: BLE001 - no matcher answer: the other signs decide
         return None

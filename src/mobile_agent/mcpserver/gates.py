@@ -37,20 +37,10 @@ MAX_GLYPH_WIDTH = 0.3
 
 def glyph_readings(perception: Any, rgb: np.ndarray, box: Box) -> list[tuple[float, str]]:
     """The matcher's scores of ``box`` for every word of :data:`GLYPH_WORDS`, best first (empty
-    where the perception has no shape matcher)."""
-    matcher = getattr(perception, "matcher", None)
-    score = getattr(matcher, "score", None)
-    if score is None or box.is_empty():
-        return []
-    out = []
-    for word in GLYPH_WORDS:
-        try:
-            (s,) = score(rgb, [box], word)
-        except Exception:  # noqa: BLE001 - a matcher that cannot score a box says nothing about it
-            return []
-        out.append((float(s), word))
-    out.sort(reverse=True)
-    return out
+    where the perception has no shape matcher; ``perception.icons.reading.glyph_scores``)."""
+    from mobile_agent.perception.icons.reading import glyph_scores
+
+    return sorted(glyph_scores(perception, rgb, box, GLYPH_WORDS), reverse=True)
 
 
 def glyph_names(perception: Any, rgb: np.ndarray, box: Box, width: int) -> list[str]:

@@ -393,15 +393,26 @@ class Perception:
     def _ground_icon_vision(self, img: Image.Image, rgb: np.ndarray, res: ParseResult, icons: list[IconBox],
                             description: str, pos: tuple[str, ...], choose: ChooseFn | None) -> Grounding:
         w, h = img.size
+        from mobile_agent.perception.icons.grounding import TEXT_CONTROL_SCORE, text_controls
+
+        # A control drawn as its words (a link in a sentence, a toolkit's text button): its words.
+        words = [b for b in text_controls(description, [l for l in res.lines if _is_text_line(l)],
+                                          [i.box for i in icons], _labelled)
+                 if not pos or in_region(b, pos, w, h)]
+        worded = [Candidate(b, b.center, TEXT_CONTROL_SCORE, None) for b in words]
         if pos:
             icons = [i for i in icons if in_region(i.box, pos, w, h)]
         icons = [i for i in icons if not _status_bar_excluded(i.box, description, w, h)] or icons
+        if not icons and worded:
+            return Grounding("found", worded[: self.max_candidates], worded[0], "")
         if not icons:
             where = f" in the {' '.join(pos)} part of the screen" if pos else ""
             return Grounding("none", [], None, f'no icon found{where} for "{description}"; texts on screen: '
                              + _quote_list([l.text for l in res.lines][:8]))
         matcher = self.matcher
         usable = matcher is not None and (not hasattr(matcher, "knows") or matcher.knows(description))
+        if not usable and worded:
+            return Grounding("found", worded[: self.max_candidates], worded[0], "")
         if not usable:
             # Set-of-marks: the planner picks; without a planner only a single candidate can be taken.
             icons.sort(key=lambda i: -(i.score * (0.5 + 0.5 * position_score(i.box, pos, w, h))))
@@ -454,6 +465,7 @@ class Perception:
         labels = [l.box for l in res.lines if _is_text_line(l) and compact(l.text) == compact(description)]
         if labels:
             scores = [sc * (0.85 if _labelled(i.box, labels) else 1.0) for i, sc in zip(icons, scores)]
+        matched = max(scores)
         ranked = sorted(zip(icons, scores), key=lambda p: -(p[1] + 0.05 * p[0].score + (0.05 * position_score(p[0].box, pos, w, h) if pos else 0.0)))
         if pos and len(ranked) > 1:
             # Equals (the same heart on every post: the same glyph drawn the same way, scored within
@@ -470,6 +482,8 @@ class Perception:
                 order = position_order([i.box for i, _ in equal], pos, w, h)
                 ranked = [equal[order[0]]] + [p for p in ranked if p is not equal[order[0]]]
         cands = [Candidate(i.box, i.box.center, round(float(s), 4), None) for i, s in ranked]
+        if worded and matched < TEXT_CONTROL_SCORE:
+            cands = worded + cands  # no glyph matches as well as the control's own words
         best = cands[0]
         close = [c for c in cands[:5] if best.score - c.score <= 0.02]
         if len(close) > 1 and choose is not None:

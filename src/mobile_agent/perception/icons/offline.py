@@ -12,7 +12,7 @@ black glyph keyed out of it (``keyed_mask``: an icon drawn over a photo) is what
 a bell or a cart (``without_badge``) is painted out before the photo test.
 
 Material Icons are close to the Material Design Icons the simulated phone draws, so the sim set no
-longer measures unseen glyphs; the held-out icon sets (``mobile_agent.bench.icon_heldout`` and
+longer measures unseen glyphs; the held-out icon sets (``mobile_agent.screensets.icon_heldout`` and
 ``icon_heldout_v2``) do.
 """
 
@@ -102,7 +102,7 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "info": ("circle_info",), "information": ("circle_info",), "help": ("circle_question", "r:circle_question"),
     "question": ("circle_question",), "thumbs": ("thumbs_up", "r:thumbs_up"), "thumb": ("thumbs_up",),
     "dislike": ("thumbs_down", "r:thumbs_down"),
-    "eye": ("eye", "r:eye"), "view": ("eye",), "visibility": ("eye", "eye_slash"), "hide": ("eye_slash",), "show": ("eye",),
+    "eye": ("eye", "r:eye"), "view": ("eye",), "visibility": ("eye", "eye_slash"), "hide_password": ("eye_slash", "eye"), "hide": ("eye_slash", "eye"), "show": ("eye",),
     "link": ("link",), "attach": ("paperclip",), "attachment": ("paperclip",), "clip": ("paperclip",),
     "emoji": ("r:face_smile", "face_smile"), "smile": ("r:face_smile",), "smiley": ("r:face_smile",),
     "sticker": ("r:note_sticky", "r:face_smile"),
@@ -112,7 +112,7 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "folder": ("folder", "r:folder"), "file": ("file", "r:file"), "files": ("folder", "file"), "document": ("file", "r:file_lines"),
     "list": ("list",), "grid": ("table_cells", "grip"), "apps": ("grip", "table_cells"),
     "toggle": ("toggle_on", "toggle_off"), "switch": ("toggle_on", "toggle_off"),
-    "battery": ("battery_full@90", "battery_full"), "signal": ("signal",), "expand": ("expand", "chevron_down"), "collapse": ("compress", "chevron_up"),
+    "battery": ("battery_full@90", "battery_full"), "signal": ("signal",), "expand": ("expand", "chevron_down"), "collapse": ("compress", "chevron_up", "arrow_left~0.95"),
     "down": ("chevron_down", "arrow_down"), "up": ("chevron_up", "arrow_up"), "dropdown": ("caret_down", "chevron_down"),
     "crop": ("crop",), "print": ("print",), "translate": ("language",), "compass": ("compass",),
     "fire": ("fire",), "trending": ("fire", "arrow_trend_up"), "explore": ("compass",), "discover": ("compass",),
@@ -131,6 +131,14 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "sent": ("paper_plane", "paper_plane@-45"), "spam": ("triangle_exclamation",), "warning": ("triangle_exclamation",),
     "upvote": ("arrow_up",), "downvote": ("arrow_down",), "subscribe": ("bell",), "subscriptions": ("r:square_caret_right", "play"),
     "library": ("book", "folder"), "book": ("book",), "download_done": ("circle_check",),
+    # Words of real apps' content descriptions for glyphs every app of a kind draws: a browser's
+    # private tab (Firefox's mask, Chrome's incognito hat and glasses, Edge's InPrivate), a feed's
+    # RSS, a form's calculator, a list's import/export, an update's refresh, a restore's undo arrow.
+    "private": ("mask", "user_secret", "glasses~0.9"), "incognito": ("user_secret", "glasses", "mask"),
+    "inprivate": ("mask", "user_secret"), "rss": ("rss", "square_rss"), "feed": ("rss", "square_rss"),
+    "calculator": ("calculator",), "calculate": ("calculator",), "update": ("arrow_rotate_right", "arrows_rotate"),
+    "restore": ("arrow_rotate_left", "clock_rotate_left"), "undo": ("arrow_rotate_left", "rotate_left"),
+    "redo": ("arrow_rotate_right",), "import": ("file_import", "download"), "export": ("file_export", "upload"),
 }
 _PHRASES = {"navigate up": "navigate_up", "go back": "back", "my location": "mylocation", "your location": "mylocation",
             "more options": "more", "fast forward": "fastforward", "skip previous": "skip_previous",
@@ -145,7 +153,16 @@ _PHRASES = {"navigate up": "navigate_up", "go back": "back", "my location": "myl
             "voice search": "microphone", "voice input": "microphone", "take photo": "camera", "take a photo": "camera",
             "add to favourites": "favourite", "add to favorites": "favorite", "mark as favourite": "favourite",
             "thumbs up": "thumbs", "log out": "exit", "sign out": "exit", "zoom in": "zoom",
-            "turn on notifications": "notifications", "refresh page": "refresh", "pull to refresh": "refresh"}
+            "turn on notifications": "notifications", "refresh page": "refresh", "pull to refresh": "refresh",
+            # Android's and Material Components' own content descriptions: TextInputLayout's end
+            # icons ("Show password", "Clear text", "Show dropdown menu"), the date picker's mode
+            # toggle ("Switch to text input mode" is a pencil, "... calendar input mode" a
+            # calendar). "Show" and "Hide" alone are verbs ("Show dropdown menu", "Hide details"):
+            # the glyph is what follows them, an eye only for a password.
+            "show password": "visibility", "hide password": "hide_password", "password visibility": "visibility",
+            "clear text": "clear", "show dropdown menu": "dropdown", "dropdown menu": "dropdown", "drop down menu": "dropdown",
+            "switch to text input mode": "edit", "switch to calendar input mode": "calendar",
+            "text input mode": "edit", "calendar input mode": "calendar", "clock mode": "clock"}
 _SYNONYM_WORDS = {"magnifying": "search", "glass": "search", "cogwheel": "settings", "trashcan": "trash",
                   "notify": "notification", "favorites": "favorite", "likes": "like", "contacts": "contacts",
                   "vertical": "more", "horizontal": "ellipsis", "three": "dots", "kebab": "more",
@@ -265,7 +282,7 @@ _MATERIAL_CODEPOINTS: dict[str, int] = {
 }
 # Material names drawn from Material Symbols besides those of MATERIAL_OF (bench/build_icon_refs.py
 # subsets the fonts to these and MATERIAL_OF's): the filled set's extra glyphs and the toolbar
-# glyphs of the Material-styles test screens (mobile_agent.bench.icon_material).
+# glyphs of the Material-styles test screens (mobile_agent.screensets.icon_material).
 MATERIAL_EXTRA: tuple[str, ...] = tuple(_MATERIAL_CODEPOINTS) + ("arrow_back_ios_new", "menu_open", "more_horiz")
 
 # Google's Material Symbols Outlined (2 dp strokes, unfilled: what Google's own apps and most
@@ -738,10 +755,18 @@ def keyed_mask(outer: np.ndarray) -> np.ndarray | None:
     return None
 
 
+# "Show" and "Hide" name an eye only where nothing else is named ("Show / Hide played content",
+# a list's eye toggle); before another shape word they are verbs ("Show dropdown menu").
+VERB_GLYPHS = frozenset({"show", "hide"})
+
+
 def description_glyphs(description: str) -> list[str]:
     """Font Awesome glyphs for the shape words of ``description`` (empty when none is known)."""
     glyphs: list[str] = []
-    for w in description_words(description):
+    words = description_words(description)
+    if any(w not in VERB_GLYPHS and (VOCABULARY.get(w) or VOCABULARY.get(w.rstrip("s"))) for w in words):
+        words = [w for w in words if w not in VERB_GLYPHS]
+    for w in words:
         cands = VOCABULARY.get(w) or VOCABULARY.get(w.rstrip("s")) or ()
         for g in cands:
             if g not in glyphs and _reference_features(glyph_zone(g)[0]) is not None:
@@ -789,7 +814,7 @@ _FAMILY_WORDS: dict[str, tuple[str, ...]] = {
     "copy": ("copy",), "lock": ("lock",), "wifi": ("wifi", "wi-fi"), "bluetooth": ("bluetooth",),
     "volume": ("volume", "sound", "speaker", "unmute"), "mute": ("mute",),
     "dark": ("moon", "dark", "night"), "brightness": ("sun", "brightness"),
-    "visibility": ("eye", "view", "visibility", "show"), "hide": ("hide",),
+    "visibility": ("eye", "view", "visibility", "show"), "hide": ("hide", "hide_password"),
     "list": ("list",), "apps": ("grid", "apps"), "image": ("image", "picture", "gallery", "photos"),
     "video": ("video", "film", "movie"), "music": ("music", "song"), "link": ("link",),
     "flag": ("flag", "report"), "clock": ("clock", "time", "alarm", "timer", "history"),
@@ -818,7 +843,10 @@ def description_families(description: str) -> set[str]:
     """The glyph families a description names: {"back"} for "Navigate up" and for "back arrow",
     {"more"} for "More options", "kebab" and "three dots"."""
     out = set()
-    for w in description_words(description):
+    words = description_words(description)
+    if any(w not in VERB_GLYPHS and (FAMILY_OF_WORD.get(w) or FAMILY_OF_WORD.get(w.rstrip("s"))) for w in words):
+        words = [w for w in words if w not in VERB_GLYPHS]  # "Show" before a shape word is a verb
+    for w in words:
         fam = FAMILY_OF_WORD.get(w) or FAMILY_OF_WORD.get(w.rstrip("s"))
         if fam:
             out.add(fam)
@@ -847,7 +875,7 @@ def context_phrase(description: str) -> str:
 # word: a Profile tab or button is a person glyph or a round avatar (the avatar branch), and
 # taking it as a picture let any square photo thumbnail win for "Profile".
 PICTURE_WORDS = {"photo", "photos", "picture", "pictures", "image", "images", "thumbnail", "thumbnails", "cover",
-                 "artwork", "wallpaper", "poster", "preview", "avatar", "video", "clip"}
+                 "artwork", "wallpaper", "poster", "preview", "avatar", "video", "clip", "screenshot", "screenshots"}
 
 
 def picture_score(crop: np.ndarray) -> float:
@@ -1118,7 +1146,10 @@ class OfflineIconMatcher:
 
     def knows(self, description: str) -> bool:
         """Whether the description has a shape word or colour word this matcher can use."""
-        return bool(description_glyphs(description) or description_colors(description))
+        # A picture's words ("Thumbnail", "Photo taken on May 8", "Screenshot 4 of 6": what a
+        # gallery's or a store's image shows) name an image-like box, judged by ``picture_score``.
+        return bool(description_glyphs(description) or description_colors(description)
+                    or PICTURE_WORDS & set(re.findall(r"[a-z]+", description.lower())))
 
     def score(self, rgb: np.ndarray, boxes: Sequence[Box], description: str) -> list[float]:
         glyphs = description_glyphs(description)
