@@ -272,7 +272,10 @@ class CvIconDetector:
                 score = (0.45 + 0.25 / aspect + 0.2 * size_fit + bonus) * (0.8 if slim else 1.0)
                 found.append(IconBox(box, min(1.0, score), "cv"))
         if holes:
-            found += self.ring_insides(holes[0], ink)
+            # Only where no other box holds the control: the inside of a glyph that is found
+            # already (a speech bubble's, a bell's, a bookmark's) is no second candidate.
+            found += [r for r in self.ring_insides(holes[0], ink)
+                      if not any(f.box.contains_point(r.box.center) for f in found)]
         return nms(found, 0.6)
 
     def ring_insides(self, holes: np.ndarray, ink: np.ndarray) -> list[IconBox]:
