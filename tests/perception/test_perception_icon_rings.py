@@ -53,3 +53,26 @@ def test_firefox_theme_and_toolbar_radio_buttons_are_detected():
     for t in targets:
         node = Box(*t["bbox"])
         assert any(b.box.contains_point(node.center) for b in boxes), t["target"]
+
+
+def test_a_flat_patch_of_a_picture_is_no_control():
+    # A picture's flat shapes (a disc, a square of one colour, outlined, on a picture of others): an
+    # empty, round or square hole of the ink with ink all around, but its colour is not the one
+    # around it, as a radio button's white inside is its page's.
+    img = Image.new("RGB", (1080, 1200), (255, 255, 255))
+    d = ImageDraw.Draw(img)
+    for k in range(3):
+        x = 20 + 350 * k
+        for r in range(340):
+            d.line((x, 200 + r, x + 340, 200 + r), fill=(140 + r // 4, 60 + k * 50, 200 - r // 3))
+        d.ellipse((x + 30, 230, x + 94, 294), fill=(40, 70 + 40 * k, 230), outline=(20, 30, 90), width=6)
+        d.rectangle((x + 200, 380, x + 260, 440), fill=(230, 80, 40 + 60 * k), outline=(90, 30, 20), width=6)
+    det = CvIconDetector()
+    rgb = np.asarray(img)
+    small = det.working(rgb)
+    ink = det.ink(small)
+    holes: list[np.ndarray] = []
+    det.solid(ink, 0.3 * 1080 * det.scale, holes_out=holes)
+    assert holes
+    assert det.ring_insides(holes[0], ink) != [], "without the colours, these are rings' insides"
+    assert det.ring_insides(holes[0], ink, small) == []

@@ -274,11 +274,11 @@ class CvIconDetector:
         if holes:
             # Only where no other box holds the control: the inside of a glyph that is found
             # already (a speech bubble's, a bell's, a bookmark's) is no second candidate.
-            found += [r for r in self.ring_insides(holes[0], ink)
+            found += [r for r in self.ring_insides(holes[0], ink, small)
                       if not any(f.box.contains_point(r.box.center) for f in found)]
         return nms(found, 0.6)
 
-    def ring_insides(self, holes: np.ndarray, ink: np.ndarray) -> list[IconBox]:
+    def ring_insides(self, holes: np.ndarray, ink: np.ndarray, colour: np.ndarray | None = None) -> list[IconBox]:
         """Radio buttons and checkboxes whose outline runs into a larger frame (Firefox's theme
         and toolbar pickers: a ring on the corner of a picture card's border; a checkbox on a
         list row's or a photo grid cell's edge): their ink is one component with the frame's, too
@@ -312,6 +312,21 @@ class CvIconDetector:
             band = ink[y1:y2, x1:x2] > 0
             if min(band[:g].mean(), band[-g:].mean(), band[:, :g].mean(), band[:, -g:].mean()) < 0.75:
                 continue
+            # The control's inside is flat and, but for a selected radio button's dot (the gap
+            # between dot and ring is lost in the ring's ink at the working scale: a hole under
+            # 11 dp, the accent's colour), the page's around it (a white inside on a white halo or
+            # page): a flat patch of a photo or a picture differs from its surroundings.
+            if colour is not None:
+                inside = colour[y:y + bh, x:x + bw][sub > 0].reshape(-1, 3).astype(np.int16)
+                ox1, oy1, ox2, oy2 = max(0, x1 - g), max(0, y1 - g), min(ww, x2 + g), min(hh, y2 + g)
+                outer = np.ones((oy2 - oy1, ox2 - ox1), bool)
+                outer[y1 - oy1:y2 - oy1, x1 - ox1:x2 - ox1] = False
+                around = colour[oy1:oy2, ox1:ox2][outer].reshape(-1, 3).astype(np.int16)
+                ref = np.median(inside, axis=0)
+                if inside.std(axis=0).max() > 8:
+                    continue
+                if big > 30 * s and (np.abs(around - ref).max(axis=1) <= 16).mean() < 0.25:
+                    continue
             cands.append((x1, y1, x2, y2, big))
         for k, (x1, y1, x2, y2, big) in enumerate(cands):
             # A pattern of such cells (a checkerboard, a barcode, a QR code) is no control: a
