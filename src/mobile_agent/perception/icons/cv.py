@@ -284,8 +284,9 @@ class CvIconDetector:
         list row's or a photo grid cell's edge): their ink is one component with the frame's, too
         large for an icon, but the inside of the ring or the box is an empty hole of its own,
         round or square and icon-sized (holes of ``solid``, at the working scale). Such a hole,
-        grown by the outline's width (a fifth of its side each way), is a box. A hole that holds
-        a dot (a selected radio button) is still one: its outer contour is the ring's inside."""
+        grown by the outline's width (a fifth of its side each way), is a box. In a selected radio
+        button the gap between dot and ring is lost in the ring's ink at the working scale, and the
+        dot is the hole (``colour``: the working-scale image, for the flat and page-coloured test)."""
         s = self.scale
         n, _, stats = component_boxes(holes)
         out: list[IconBox] = []
@@ -294,9 +295,10 @@ class CvIconDetector:
         for i in range(1, n):
             x, y, bw, bh = (int(v) for v in stats[i])
             big, small_side = max(bw, bh), min(bw, bh)
-            # The inside of a 20-24 dp control (radio 20 dp, checkbox 18 dp: 14-18 dp inside, at
-            # least 40 px on a 1080 px screen), never wider than 40 dp.
-            if small_side < 0.9 * self.min_side * s or big > 2.2 * self.min_side * s * 2 or big > 1.15 * small_side:
+            # The inside of a radio button or a checkbox (or a selected one's dot): 18-88 px at
+            # full resolution (with the default 20 px ``min_side``; 7-32 dp on a 1080 px-wide
+            # screen), as wide as tall.
+            if small_side < 0.9 * self.min_side * s or big > 4.4 * self.min_side * s or big > 1.15 * small_side:
                 continue
             sub = holes[y:y + bh, x:x + bw]
             contours, _ = cv2.findContours(sub, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -314,7 +316,7 @@ class CvIconDetector:
                 continue
             # The control's inside is flat and, but for a selected radio button's dot (the gap
             # between dot and ring is lost in the ring's ink at the working scale: a hole under
-            # 11 dp, the accent's colour), the page's around it (a white inside on a white halo or
+            # 30 px, 11 dp, in the accent's colour), the page's around it (a white inside on a white halo or
             # page): a flat patch of a photo or a picture differs from its surroundings.
             if colour is not None:
                 inside = colour[y:y + bh, x:x + bw][sub > 0].reshape(-1, 3).astype(np.int16)
