@@ -171,14 +171,17 @@ class CvIconDetector:
         grad = np.max(np.stack([cv2.morphologyEx(small[:, :, c], cv2.MORPH_GRADIENT, k) for c in range(3)]), axis=0)
         return (grad > self.grad_threshold).astype(np.uint8) * 255
 
-    def solid(self, ink: np.ndarray, max_side: float, open_side: int = 7) -> np.ndarray:
+    def solid(self, ink: np.ndarray, max_side: float, open_side: int = 7,
+              holes_out: list[np.ndarray] | None = None) -> np.ndarray:
         """``ink`` with its small enclosed holes filled (an outlined shape becomes solid), opened
         with an ``open_side`` square: strokes and lines thinner than that vanish, solid shapes
-        stay with their outline."""
+        stay with their outline. ``holes_out``, where given, receives the mask of those holes."""
         # Thin channels of background (inside a line that runs into the shape) are cut first, so
         # that the inside of the shape is a hole of its own.
         holes = cv2.morphologyEx(cv2.bitwise_not(ink), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         small = small_holes(holes, max_side)
+        if holes_out is not None and small is not None:
+            holes_out.append(small)
         filled = ink.copy()
         if small is not None:
             filled = cv2.max(filled, small)  # 255 where a small hole is, ink elsewhere
@@ -233,7 +236,8 @@ class CvIconDetector:
                   for gap, bonus in ((3, 0.05), (9, 0.0))]
         # Solid shapes touching thin lines (a white heart on a picture, touched by a drawn line):
         # outlines filled, then an opening that removes lines thinner than the kernel.
-        passes.append((self.solid(ink, max_side), 0, -0.05))
+        holes: list[np.ndarray] = []
+        passes.append((self.solid(ink, max_side, holes_out=holes), 0, -0.05))
         # Icons drawn over a photo (Navigate up, Share, a heart on a hero picture or a product
         # shot), thin outlines included: the photo's texture is ink everywhere, so the glyph's
         # strokes join the photo's; they stand out as pure white.
@@ -267,4 +271,73 @@ class CvIconDetector:
                 size_fit = 1.0 if 36 <= side <= 180 else 0.7
                 score = (0.45 + 0.25 / aspect + 0.2 * size_fit + bonus) * (0.8 if slim else 1.0)
                 found.append(IconBox(box, min(1.0, score), "cv"))
+        if holes:
+            # Only where no other box holds the control: the inside of a glyph that is found
+            # already (a speech bubble's, a bell's, a bookmark's) is no second candidate.
+            found += [r for r in self.ring_insides(holes[0], ink, small)
+                      if not any(f.box.contains_point(r.box.center) for f in found)]
         return nms(found, 0.6)
+
+    def ring_insides(self, holes: np.ndarray, ink: np.ndarray, colour: np.ndarray | None = None) -> list[IconBox]:
+        """Radio buttons and checkboxes whose outline runs into a larger frame (Firefox's theme
+        and toolbar pickers: a ring on the corner of a picture card's border; a checkbox on a
+        list row's or a photo grid cell's edge): their ink is one component with the frame's, too
+        large for an icon, but the inside of the ring or the box is an empty hole of its own,
+        round or square and icon-sized (holes of ``solid``, at the working scale). Such a hole,
+        grown by the outline's width (a fifth of its side each way), is a box. In a selected radio
+        button the gap between dot and ring is lost in the ring's ink at the working scale, and the
+        dot is the hole (``colour``: the working-scale image, for the flat and page-coloured test)."""
+        s = self.scale
+        n, _, stats = component_boxes(holes)
+        out: list[IconBox] = []
+        cands: list[tuple[int, int, int, int, int]] = []
+        hh, ww = holes.shape[:2]
+        for i in range(1, n):
+            x, y, bw, bh = (int(v) for v in stats[i])
+            big, small_side = max(bw, bh), min(bw, bh)
+            # The inside of a radio button or a checkbox (or a selected one's dot): 18-88 px at
+            # full resolution (with the default 20 px ``min_side``; 7-32 dp on a 1080 px-wide
+            # screen), as wide as tall.
+            if small_side < 0.9 * self.min_side * s or big > 4.4 * self.min_side * s or big > 1.15 * small_side:
+                continue
+            sub = holes[y:y + bh, x:x + bw]
+            contours, _ = cv2.findContours(sub, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            if len(contours) != 1:
+                continue
+            share = cv2.contourArea(contours[0]) / float(bw * bh)
+            if share < 0.72:  # a disc is 0.785 of its square, a square 1.0
+                continue
+            g = max(2, int(round(0.2 * big)))
+            x1, y1, x2, y2 = max(0, x - g), max(0, y - g), min(ww, x + bw + g), min(hh, y + bh + g)
+            # The outline itself: ink along each of its four sides (a photo's or a doodle's
+            # patch of no ink is bounded by ink here and there, not all around).
+            band = ink[y1:y2, x1:x2] > 0
+            if min(band[:g].mean(), band[-g:].mean(), band[:, :g].mean(), band[:, -g:].mean()) < 0.75:
+                continue
+            # The control's inside is flat and, but for a selected radio button's dot (the gap
+            # between dot and ring is lost in the ring's ink at the working scale: a hole under
+            # 30 px, 11 dp, in the accent's colour), the page's around it (a white inside on a white halo or
+            # page): a flat patch of a photo or a picture differs from its surroundings.
+            if colour is not None:
+                inside = colour[y:y + bh, x:x + bw][sub > 0].reshape(-1, 3).astype(np.int16)
+                ox1, oy1, ox2, oy2 = max(0, x1 - g), max(0, y1 - g), min(ww, x2 + g), min(hh, y2 + g)
+                outer = np.ones((oy2 - oy1, ox2 - ox1), bool)
+                outer[y1 - oy1:y2 - oy1, x1 - ox1:x2 - ox1] = False
+                around = colour[oy1:oy2, ox1:ox2][outer].reshape(-1, 3).astype(np.int16)
+                ref = np.median(inside, axis=0)
+                if inside.std(axis=0).max() > 8:
+                    continue
+                if big > 30 * s and (np.abs(around - ref).max(axis=1) <= 16).mean() < 0.25:
+                    continue
+            cands.append((x1, y1, x2, y2, big))
+        for k, (x1, y1, x2, y2, big) in enumerate(cands):
+            # A pattern of such cells (a checkerboard, a barcode, a QR code) is no control: a
+            # radio button or a checkbox has no like-sized hole within two of its sides.
+            cx, cy = (x1 + x2) / 2.0, (y1 + y2) / 2.0
+            near = sum(1 for j, o in enumerate(cands) if j != k and abs(o[4] - big) <= 0.3 * big
+                       and abs((o[0] + o[2]) / 2.0 - cx) < 2 * big and abs((o[1] + o[3]) / 2.0 - cy) < 2 * big)
+            if near:
+                continue
+            box = Box(int(x1 / s), int(y1 / s), int(np.ceil(x2 / s)), int(np.ceil(y2 / s)))
+            out.append(IconBox(box, 0.8, "cv"))
+        return out
