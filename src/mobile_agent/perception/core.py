@@ -47,6 +47,13 @@ def _image_key(rgb: np.ndarray) -> bytes:
     return h.digest()[:16]
 
 
+def _only_fuzzy(found: list[TextMatch] | None) -> bool:
+    """Whether text matching found nothing surer than a fuzzy match (no match at all included):
+    where Click Text reads the screen again another way (glyphs alone, a script's pack, missed
+    lines, an edge's cut)."""
+    return not any(m.kind != "fuzzy" for m in found or ())
+
+
 class Perception:
     """OCR, icon detection and grounding over screenshots.
 
@@ -294,7 +301,7 @@ class Perception:
         glyph = is_glyph_target(text)
         found = None if glyph else match_lines(text, lines)
         read_glyphs = getattr(self.ocr, "read_glyphs", None)
-        if glyph or (res.packed_glyphs and not any(m.kind != "fuzzy" for m in found or ())):
+        if glyph or (res.packed_glyphs and _only_fuzzy(found)):
             rgb = np.asarray(img.convert("RGB"))
             if res.packed_glyphs:
                 # Glyph-sized crops were read packed, which reads a lone glyph less surely: a short
@@ -305,26 +312,26 @@ class Perception:
                 lines += read_glyphs(rgb, [l.box for l in lines])
             found = match_lines(text, lines)
         lang = script_languages(text)
-        if lang is not None and not any(m.kind != "fuzzy" for m in found or ()):
+        if lang is not None and _only_fuzzy(found):
             # A text in a script the recogniser does not read (Korean, Arabic, Bengali, Sinhala,
             # Cyrillic...): the detected lines read again by Tesseract in that script's pack.
             extra = self._script_lines(img, res, lang)
             if extra:
                 found = match_lines(text, lines + extra)
-            if "+" in lang and not any(m.kind != "fuzzy" for m in found or ()):
+            if "+" in lang and _only_fuzzy(found):
                 # English beside the script's pack reads some of the script's words as Latin
                 # noise ("뉴스룸" as "FAS"): the script's pack alone, its Latin words taken from
                 # the default recogniser's reading (see read_detected_lines).
                 extra = extra + self._script_lines(img, res, lang.split("+")[0])
                 found = match_lines(text, lines + extra)
-        if _short_target(text) and not any(m.kind != "fuzzy" for m in found or ()):
+        if _short_target(text) and _only_fuzzy(found):
             # A short text found nowhere may be one the line detector does not find: on a badge (a
             # count on a red disc, "+3" on an avatar stack, "x10" on a pill) or in display type (a
             # temperature in large light digits). Those are read and matched too.
             missed = self._missed_lines(img, res, lines)
             if missed:
                 found = match_lines(text, lines + missed)
-        if not any(m.kind != "fuzzy" for m in found or ()):
+        if _only_fuzzy(found):
             # A chip or tab of a row that scrolls sideways, cut by the screen's edge ("Middle").
             found = (found or []) + edge_cut_matches(text, lines, img.size[0])
         matches = _best_tier(found or [], text)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -760,13 +760,18 @@ def keyed_mask(outer: np.ndarray) -> np.ndarray | None:
 VERB_GLYPHS = frozenset({"show", "hide"})
 
 
+def _without_verbs(words: list[str], table: Mapping[str, Any]) -> list[str]:
+    """``words`` less "show" and "hide" where another of them names a shape in ``table`` (a word
+    or its singular): there they are verbs ("Show dropdown menu")."""
+    if any(w not in VERB_GLYPHS and (table.get(w) or table.get(w.rstrip("s"))) for w in words):
+        return [w for w in words if w not in VERB_GLYPHS]
+    return words
+
+
 def description_glyphs(description: str) -> list[str]:
     """Font Awesome glyphs for the shape words of ``description`` (empty when none is known)."""
     glyphs: list[str] = []
-    words = description_words(description)
-    if any(w not in VERB_GLYPHS and (VOCABULARY.get(w) or VOCABULARY.get(w.rstrip("s"))) for w in words):
-        words = [w for w in words if w not in VERB_GLYPHS]
-    for w in words:
+    for w in _without_verbs(description_words(description), VOCABULARY):
         cands = VOCABULARY.get(w) or VOCABULARY.get(w.rstrip("s")) or ()
         for g in cands:
             if g not in glyphs and _reference_features(glyph_zone(g)[0]) is not None:
@@ -843,10 +848,7 @@ def description_families(description: str) -> set[str]:
     """The glyph families a description names: {"back"} for "Navigate up" and for "back arrow",
     {"more"} for "More options", "kebab" and "three dots"."""
     out = set()
-    words = description_words(description)
-    if any(w not in VERB_GLYPHS and (FAMILY_OF_WORD.get(w) or FAMILY_OF_WORD.get(w.rstrip("s"))) for w in words):
-        words = [w for w in words if w not in VERB_GLYPHS]  # "Show" before a shape word is a verb
-    for w in words:
+    for w in _without_verbs(description_words(description), FAMILY_OF_WORD):
         fam = FAMILY_OF_WORD.get(w) or FAMILY_OF_WORD.get(w.rstrip("s"))
         if fam:
             out.add(fam)

@@ -186,10 +186,16 @@ def _unread_part(line: TextLine) -> bool:
     return any(b[0] - a[1] > 1.2 * line.box.height for a, b in zip(xs, xs[1:]))
 
 
+def _wide(ch: str) -> bool:
+    """Whether ``ch`` is a Chinese (or other wide, CJK) character: what the default recogniser
+    reads the letters of a script it does not know as."""
+    return ord(ch) >= 0x2E80
+
+
 def _foreign(ch: str) -> bool:
     """Whether ``ch`` is a letter of a script the default recogniser does not read, or the
     Chinese (or other wide) character it reads such letters as ("김어준" as "歪")."""
-    return ord(ch) >= 0x2E80 or (ch.isalpha() and script_language(ch) is not None)
+    return _wide(ch) or (ch.isalpha() and script_language(ch) is not None)
 
 
 def _has_script(token: str) -> bool:
@@ -254,7 +260,7 @@ def read_detected_lines(rgb: np.ndarray, detected: Sequence[Box], lines: Sequenc
     # A reading with Chinese characters in it is no sure one either: the default recogniser
     # reads the letters of a script it does not know as Chinese ("jtbc二喜" for "jtbc 뉴스룸").
     sure_of = {b: l if l is not None and l.score >= 0.95 and not _unread_part(l)
-               and not any(ord(ch) >= 0x2E80 for ch in l.text) else None for b, l in of.items()}
+               and not any(_wide(ch) for ch in l.text) else None for b, l in of.items()}
     boxes = [b for b in detected if sure_of[b] is None]
     runs = [r for r in row_runs(detected) if any(sure_of[b] is None for b in r)]
     read = read_script_lines(rgb, boxes + [Box.enclosing(r) for r in runs], langs)
@@ -266,7 +272,7 @@ def read_detected_lines(rgb: np.ndarray, detected: Sequence[Box], lines: Sequenc
         if len(parts) < 2:
             continue
         text = " ".join(l.text.strip() for l in parts)
-        spelled.append(TextLine(text, Box.enclosing([b for b in run]), 0.75,
+        spelled.append(TextLine(text, Box.enclosing(run), 0.75,
                                 tuple(Word(l.text.strip(), l.box, 0.75) for l in parts)))
     for l in read:
         line = of.get(l.box)
