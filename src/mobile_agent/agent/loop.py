@@ -42,10 +42,16 @@ from mobile_agent.model.deadline import reset_run_end, set_run_end
 log = logging.getLogger(__name__)
 
 
+def placeholder(name: str) -> str:
+    """How the records, the model and a run cache write the value of ``--param`` or ``--secret``
+    NAME: ``{NAME}``."""
+    return "{" + name + "}"
+
+
 def fill_secrets(text: str, secrets: dict[str, str]) -> str:
     """``text`` with each ``{NAME}`` of ``secrets`` replaced by its value (``--secret NAME=VALUE``)."""
     for name, value in secrets.items():
-        text = text.replace("{" + name + "}", value)
+        text = text.replace(placeholder(name), value)
     return text
 
 ConfirmFn = Callable[[Operation, str], bool]

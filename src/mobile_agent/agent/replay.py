@@ -41,7 +41,7 @@ from typing import Any, Sequence
 
 from PIL import Image
 
-from mobile_agent.agent.loop import NOT_CARRIED_OUT
+from mobile_agent.agent.loop import NOT_CARRIED_OUT, placeholder
 from mobile_agent.agent.operations import Back, ClickIcon, ClickText, Operation, Stop, Type, Wait
 from mobile_agent.agent.planner import BasePlanner, Choice, Completion, Plan, PlanContext, Reflection
 from mobile_agent.agent.record import StepRecord
@@ -138,6 +138,13 @@ def _near_pairs(a: frozenset[str], b: frozenset[str]) -> dict[str, str]:
     return pairs
 
 
+def _with_values(text: str, params: dict[str, str] | None) -> str:
+    """A recorded screen's ``text`` with each OLD of ``params`` replaced by its NEW."""
+    for old, new in (params or {}).items():
+        text = text.replace(old, new)
+    return text
+
+
 def signature(lines: Sequence[Any], height: int, params: dict[str, str] | None = None) -> Signature:
     """The signature of a screen from its text lines (objects with ``text`` and ``box``, as
     ``Perception.parse`` gives them): lines inside the status bar are left out, and ``params``
@@ -151,10 +158,7 @@ def signature(lines: Sequence[Any], height: int, params: dict[str, str] | None =
             keys += 1
         if box.y2 <= height * STATUS_BAR or (box.y1 + box.y2) / 2 < height * STATUS_BAR:
             continue
-        text = line.text
-        for old, new in (params or {}).items():
-            text = text.replace(old, new)
-        t = normalise_text(text)
+        t = normalise_text(_with_values(line.text, params))
         if not t:
             continue
         texts.add(t)
@@ -399,7 +403,7 @@ class ReplayPlanner(BasePlanner):
         self.params = dict(params or {})
         # --secret NAME=VALUE: a recorded screen's {NAME} compares as VALUE (the operations keep {NAME}:
         # the loop types the value, and nothing written holds it)
-        self._screen_params = {**self.params, **{"{" + k + "}": v for k, v in (secrets or {}).items()}}
+        self._screen_params = {**self.params, **{placeholder(k): v for k, v in (secrets or {}).items()}}
         self.threshold = threshold
         self.name = "replay" + (f"+{fallback.name}" if fallback is not None else "")
         self.cursor = 0  # the next recorded step to replay
@@ -619,9 +623,7 @@ class ReplayPlanner(BasePlanner):
         y = steps[k].point[1]  # type: ignore[index]
         best: tuple[float, str] | None = None
         for text, y1, y2 in lines:
-            for old, new in self._screen_params.items():
-                text = text.replace(old, new)
-            t = normalise_text(text)
+            t = normalise_text(_with_values(text, self._screen_params))
             d = abs((y1 + y2) / 2 - y)
             if t and d <= height * 0.04 and (best is None or d < best[0]):
                 best = (d, t)

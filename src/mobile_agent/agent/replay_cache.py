@@ -12,7 +12,7 @@ instruction, records and the text lines read off its screens (``lines.json``) ho
 instead, and the lines of its screenshots that show VALUE are painted over; the key is the
 instruction with ``{NAME}`` in it, so that the next run with another value replays it, and the
 values given then fill ``{NAME}`` in. An entry that types a secret is refused (:class:`ConfigError`)
-to a run that does not give it (:func:`missing_secrets`).
+to a run that does not give it (:func:`refuse_missing_secrets`).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any, Sequence
 
+from mobile_agent.agent.loop import placeholder
 from mobile_agent.agent.planner import NOT_CHECKED
 from mobile_agent.agent.replay import LINES, Recording, ReplayError
 from mobile_agent.agent.trajectory import SCREENS, STEPS, SUMMARY, read_steps, read_summary
@@ -44,11 +45,6 @@ def normalise_instruction(instruction: str) -> str:
 def cache_key(instruction: str, device_kind: str) -> str:
     """The name of the cache entry of ``instruction`` on ``device_kind`` (16 hex digits)."""
     return hashlib.sha256(f"{device_kind}\n{normalise_instruction(instruction)}".encode("utf-8")).hexdigest()[:16]
-
-
-def placeholder(name: str) -> str:
-    """How a kept run writes the value of ``--param`` or ``--secret`` NAME: ``{NAME}``."""
-    return "{" + name + "}"
 
 
 def with_placeholders(text: str, values: dict[str, str]) -> str:
@@ -72,9 +68,13 @@ def parse_values(pairs: Sequence[str], option: str) -> dict[str, str]:
     return out
 
 
-def missing_secrets(recording: Recording, secrets: dict[str, str]) -> list[str]:
-    """The secrets a kept run types (``{NAME}``) that ``secrets`` does not give."""
-    return sorted(set(recording.secrets) - set(secrets))
+def refuse_missing_secrets(recording: Recording, secrets: dict[str, str], whose: str) -> None:
+    """A ConfigError (one line, ``whose`` naming the run) when the kept run ``recording`` types a
+    secret (``{NAME}``) that ``secrets`` does not give."""
+    names = sorted(set(recording.secrets) - set(secrets))
+    if names:
+        raise ConfigError(f"{whose} types the secret(s) {', '.join(placeholder(n) for n in names)}: give "
+                          f"{' '.join(f'--secret {n}=VALUE' for n in names)}")
 
 
 def device_kind(device: str, size: tuple[int, int]) -> str:

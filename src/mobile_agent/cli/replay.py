@@ -38,16 +38,13 @@ def cached_planner(folder: Path, instruction: str, device: str, phone: Any, perc
     ``model_planner`` as its fallback, else ``model_planner``) and the cache with the key's parts.
     A kept run that types a secret not in ``secrets`` is refused (ConfigError)."""
     from mobile_agent.agent.replay import ReplayPlanner
-    from mobile_agent.agent.replay_cache import RunCache, device_kind, missing_secrets, placeholder
+    from mobile_agent.agent.replay_cache import RunCache, device_kind, placeholder, refuse_missing_secrets
 
     store = RunCache(folder)
     kind = device_kind(device, phone.screenshot().size)
     recording = store.lookup(instruction, kind, params)
-    if recording is not None and missing_secrets(recording, secrets or {}):
-        names = missing_secrets(recording, secrets or {})
-        raise ConfigError(f"the kept run of this instruction types the secret(s) "
-                          f"{', '.join(placeholder(n) for n in names)}: give "
-                          f"{' '.join(f'--secret {n}=VALUE' for n in names)}")
+    if recording is not None:
+        refuse_missing_secrets(recording, secrets or {}, "the kept run of this instruction")
     if recording is None:
         console.print(escape(f"cache: no run of this instruction on {kind} yet; the model plans"), highlight=False)
         return model_planner, (store, instruction, kind)
@@ -117,7 +114,7 @@ def register(app: typer.Typer) -> None:
         from mobile_agent.perception import Perception
         from mobile_agent.report import write_report
 
-        from mobile_agent.agent.replay_cache import missing_secrets, parse_values
+        from mobile_agent.agent.replay_cache import parse_values, refuse_missing_secrets
         from mobile_agent.errors import remember_secret
 
         params = parse_params(param or [])
@@ -125,10 +122,7 @@ def register(app: typer.Typer) -> None:
         for value in secrets.values():
             remember_secret(value)
         recording = Recording.load(run_dir, params)
-        if missing_secrets(recording, secrets):
-            names = missing_secrets(recording, secrets)
-            raise ConfigError(f"{run_dir} types the secret(s) {', '.join('{' + n + '}' for n in names)}: give "
-                              f"{' '.join(f'--secret {n}=VALUE' for n in names)}")
+        refuse_missing_secrets(recording, secrets, str(run_dir))
         perception_mode = perception_mode.strip().lower()
         if perception_mode not in ("vision", "hybrid"):
             raise ConfigError(f"--perception must be vision or hybrid, got {perception_mode!r}")

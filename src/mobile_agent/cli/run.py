@@ -74,7 +74,7 @@ def _refuse_earlier_run(folder: Path) -> None:
 def _values(instruction: str, param: list[str], secret: list[str],
             cache: Path | None) -> tuple[dict[str, str], dict[str, str]]:
     """``--param`` and ``--secret`` as {NAME: VALUE}, checked against the instruction (one-line errors)."""
-    from mobile_agent.agent.replay_cache import parse_values
+    from mobile_agent.agent.replay_cache import parse_values, placeholder
     from mobile_agent.errors import remember_secret
 
     params, secrets = parse_values(param, "--param"), parse_values(secret, "--secret")
@@ -84,7 +84,7 @@ def _values(instruction: str, param: list[str], secret: list[str],
         if value not in instruction:
             raise ConfigError(f"--param {name}: {value!r} is not in the instruction (a parameter is a part of it)")
     for name in secrets:
-        if "{" + name + "}" not in instruction:
+        if placeholder(name) not in instruction:
             raise ConfigError(f"--secret {name}: write {{{name}}} in the instruction where the value goes (the model "
                               f"types {{{name}}}; the phone gets the value)")
         if name in params:
