@@ -439,11 +439,19 @@ def _why(row: TaskRow) -> str:
     return "; ".join(parts)
 
 
+#: a run's figures that ``detail.cache`` keeps (``bench.runner.run_figures``)
+_FIGURES = ("calls", "tokens", "duration_s", "steps", "replayed")
+
+
 def _figures(v: Any) -> dict[str, float] | None:
-    """A run's figures kept in ``detail.cache`` (calls, tokens, duration_s, steps, replayed), or None."""
+    """A run's figures kept in ``detail.cache`` (:data:`_FIGURES`), or None."""
     if not isinstance(v, dict):
         return None
-    return {k: _as_float(v.get(k)) or 0.0 for k in ("calls", "tokens", "duration_s", "steps", "replayed")}
+    return {k: _as_float(v.get(k)) or 0.0 for k in _FIGURES}
+
+
+def _counts(v: float) -> str:
+    return fmt_int(int(v))
 
 
 def _ratio(now: float, then: float) -> str:
@@ -473,18 +481,20 @@ def _cache_view(rows: list[TaskRow]) -> dict[str, Any] | None:
 
         out.append({"task": r.task, "hit": "hit" if c.get("hit") else "miss",
                     "kept": "kept" if c.get("kept") else "not kept" if "kept" in c else "–",
-                    "calls": pair("calls", lambda v: fmt_int(int(v))),
-                    "tokens": pair("tokens", lambda v: fmt_int(int(v))),
+                    "calls": pair("calls", _counts),
+                    "tokens": pair("tokens", _counts),
                     "time": pair("duration_s", fmt_seconds),
                     "replayed": f"{int(now['replayed'])} of {int(now['steps'])}",
                     "status": "ok" if not r.failed else "fail"})
     if not out:
         return None
-    tot = {k: (sum(n[k] for n, _ in hits), sum(k_[k] for _, k_ in hits)) for k in
-           ("calls", "tokens", "duration_s", "steps", "replayed")}
-    total = {"n": len(hits), "calls": f"{fmt_int(int(tot['calls'][0]))} / {fmt_int(int(tot['calls'][1]))}",
-             "tokens": f"{fmt_int(int(tot['tokens'][0]))} / {fmt_int(int(tot['tokens'][1]))}",
-             "time": f"{fmt_seconds(tot['duration_s'][0])} / {fmt_seconds(tot['duration_s'][1])}",
+    tot = {k: (sum(n[k] for n, _ in hits), sum(k_[k] for _, k_ in hits)) for k in _FIGURES}
+
+    def both(key: str, fmt: Any) -> str:
+        return f"{fmt(tot[key][0])} / {fmt(tot[key][1])}"
+
+    total = {"n": len(hits), "calls": both("calls", _counts), "tokens": both("tokens", _counts),
+             "time": both("duration_s", fmt_seconds),
              "replayed": f"{int(tot['replayed'][0])} of {int(tot['steps'][0])}",
              "calls_ratio": _ratio(*tot["calls"]), "tokens_ratio": _ratio(*tot["tokens"]),
              "time_ratio": _ratio(*tot["duration_s"])}
