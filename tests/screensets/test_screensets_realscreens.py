@@ -76,6 +76,10 @@ def test_cli_measures_the_fixtures_overall_per_half_and_per_app(tmp_path, capsys
     assert len([ln for ln in text.splitlines() if ln.startswith("  miss: ")]) == len(d["misses"]) > 0
     assert all(" -> " in m and ("node [" in m or "absent text" in m) for m in d["misses"])
     assert any(m.startswith("org.totschnig.myexpenses ") and " text '" in m for m in d["misses"])
+    # an icon missed without the hint is listed even where the hint found it
+    icon_lines = [m for m in d["misses"] if ": icon '" in m]
+    assert len(icon_lines) >= f["icon_nohint"]["total"] - f["icon_nohint"]["hit"]
+    assert any(m.endswith("(with the hint found)") for m in icon_lines)
 
 
 def test_bad_input_is_named_and_the_rest_is_still_measured(tmp_path, capsys):

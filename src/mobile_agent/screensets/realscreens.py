@@ -430,6 +430,8 @@ def run_real(folder: RealFolder, perception: Any, *, icons: bool = True,
                 if not ok_h:
                     res.misses.append(f"{where} hint {' '.join(hint)} -> {_found(gh)}"
                                       + ("" if ok else " (without the hint too)"))
+                elif not ok:
+                    res.misses.append(f"{where} without a hint -> {_found(g)} (with the hint found)")
         for text in s.absent:
             g = perception.ground_text(img, text)
             none = _first_point(g) is None
