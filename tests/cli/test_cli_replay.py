@@ -89,7 +89,7 @@ def test_the_benchmark_report_compares_a_cached_pass_with_the_run_that_filled_th
                      "--cache", str(cache), "--out", str(tmp_path / f"pass{n}")]) == 0
         printed.append(" ".join(capsys.readouterr().out.split()))
     assert "against the runs that filled the cache" not in printed[0]
-    assert ("cache: the 1 replayed task(s) against the runs that filled the cache: model calls 0 / 5, tokens 0 / "
+    assert ("cache: Over the 1 replayed, against the runs that filled the cache: model calls 0 / 5 (0.00), tokens 0 / "
             in printed[1]) and "4 of 4 steps replayed" in printed[1]
 
     class Cells(HTMLParser):

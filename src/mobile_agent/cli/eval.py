@@ -199,17 +199,11 @@ def _evaluate(config, selected, out: Path, workers: int, resume: bool, json_path
     if cached:  # --cache: the hit rate, and what was kept for the next pass
         console.print(escape(f"cache: {sum(bool(c.get('hit')) for c in cached)} of {len(cached)} task(s) replayed "
                              f"from it; {sum(bool(c.get('kept')) for c in cached)} kept"), highlight=False)
-        pairs = [(c["run"], c["kept_run"]) for c in cached if c.get("hit") and isinstance(c.get("run"), dict)
-                 and isinstance(c.get("kept_run"), dict)]
-        if pairs:  # what the replayed tasks cost against the runs that filled the cache
-            def tot(which: int, key: str) -> float:
-                return sum(float(p[which].get(key) or 0) for p in pairs)
+        from mobile_agent.report.benchmark import cache_totals, replayed_pairs, replayed_sentence
 
-            console.print(escape(
-                f"cache: the {len(pairs)} replayed task(s) against the runs that filled the cache: model calls "
-                f"{tot(0, 'calls'):.0f} / {tot(1, 'calls'):.0f}, tokens {tot(0, 'tokens'):.0f} / {tot(1, 'tokens'):.0f}, "
-                f"time {tot(0, 'duration_s'):.1f} s / {tot(1, 'duration_s'):.1f} s; {tot(0, 'replayed'):.0f} of "
-                f"{tot(0, 'steps'):.0f} steps replayed"), highlight=False)
+        pairs = replayed_pairs(cached)
+        if pairs:  # what the replayed tasks cost against the runs that filled the cache
+            console.print(escape("cache: " + replayed_sentence(cache_totals(pairs))), highlight=False)
     console.print(escape(f"SU {ok}/{len(rows)} in {run.duration_s:.1f} s with {run.workers or workers} worker(s); "
                          f"results in "
                          f"{out / 'results.sqlite'} (configuration {run.config_id})"), highlight=False)

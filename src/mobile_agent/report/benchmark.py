@@ -24,7 +24,7 @@ import re
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from mobile_agent.errors import ConfigError
 from mobile_agent.fsutil import atomic_write_text
@@ -458,6 +458,40 @@ def _ratio(now: float, then: float) -> str:
     return "–" if then <= 0 else f"{now / then:.2f}"
 
 
+def replayed_pairs(caches: Sequence[Any]) -> list[tuple[dict[str, float], dict[str, float]]]:
+    """The tasks replayed from a run cache (``detail.cache`` records): each one's figures and those
+    of the run that filled the cache, where both were kept."""
+    out = []
+    for c in caches:
+        if isinstance(c, dict) and c.get("hit"):
+            now, kept = _figures(c.get("run")), _figures(c.get("kept_run"))
+            if now is not None and kept is not None:
+                out.append((now, kept))
+    return out
+
+
+def cache_totals(pairs: Sequence[tuple[dict[str, float], dict[str, float]]]) -> dict[str, Any]:
+    """Totals over replayed tasks (``(this run, the run that filled the cache)`` figure pairs), as
+    the report's and ``eval``'s words give them: "this / filled by" and their ratio per figure."""
+    tot = {k: (sum(n[k] for n, _ in pairs), sum(k_[k] for _, k_ in pairs)) for k in _FIGURES}
+
+    def both(key: str, fmt: Any) -> str:
+        return f"{fmt(tot[key][0])} / {fmt(tot[key][1])}"
+
+    return {"n": len(pairs), "calls": both("calls", _counts), "tokens": both("tokens", _counts),
+            "time": both("duration_s", fmt_seconds),
+            "replayed": f"{int(tot['replayed'][0])} of {int(tot['steps'][0])}",
+            "calls_ratio": _ratio(*tot["calls"]), "tokens_ratio": _ratio(*tot["tokens"]),
+            "time_ratio": _ratio(*tot["duration_s"])}
+
+
+def replayed_sentence(total: dict[str, Any]) -> str:
+    """:func:`cache_totals` in one sentence (the report's summary and ``eval``'s line)."""
+    return (f"Over the {total['n']} replayed, against the runs that filled the cache: model calls {total['calls']} "
+            f"({total['calls_ratio']}), tokens {total['tokens']} ({total['tokens_ratio']}), time {total['time']} "
+            f"({total['time_ratio']}); {total['replayed']} steps replayed.")
+
+
 def _cache_view(rows: list[TaskRow]) -> dict[str, Any] | None:
     """An eval run with ``--cache``: each task's model calls, tokens, time and replayed steps against
     the run the cache held for it when the task began (the run that filled the cache: the first
@@ -488,20 +522,9 @@ def _cache_view(rows: list[TaskRow]) -> dict[str, Any] | None:
                     "status": "ok" if not r.failed else "fail"})
     if not out:
         return None
-    tot = {k: (sum(n[k] for n, _ in hits), sum(k_[k] for _, k_ in hits)) for k in _FIGURES}
-
-    def both(key: str, fmt: Any) -> str:
-        return f"{fmt(tot[key][0])} / {fmt(tot[key][1])}"
-
-    total = {"n": len(hits), "calls": both("calls", _counts), "tokens": both("tokens", _counts),
-             "time": both("duration_s", fmt_seconds),
-             "replayed": f"{int(tot['replayed'][0])} of {int(tot['steps'][0])}",
-             "calls_ratio": _ratio(*tot["calls"]), "tokens_ratio": _ratio(*tot["tokens"]),
-             "time_ratio": _ratio(*tot["duration_s"])}
-    summary = (f"Run cache: {sum(o['hit'] == 'hit' for o in out)} of {len(out)} task(s) replayed from it. Over the "
-               f"{len(hits)} replayed, against the runs that filled the cache: model calls {total['calls']} "
-               f"({total['calls_ratio']}), tokens {total['tokens']} ({total['tokens_ratio']}), time {total['time']} "
-               f"({total['time_ratio']}); {total['replayed']} steps replayed.")
+    total = cache_totals(hits)
+    summary = (f"Run cache: {sum(o['hit'] == 'hit' for o in out)} of {len(out)} task(s) replayed from it. "
+               + replayed_sentence(total))
     return {"rows": out, "total": total, "summary": summary}
 
 
