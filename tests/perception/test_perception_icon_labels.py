@@ -16,7 +16,7 @@ from mobile_agent.perception.icons.grounding import field_and_role, selection_co
 from mobile_agent.screensets.measure import parse_tree
 from mobile_agent.types import Box
 
-from test_perception_icon_realscreens import _dev, _hint, _target
+from test_perception_icon_realscreens import HERE, _dev, _hint, _target
 
 
 @pytest.fixture(scope="module")
@@ -89,6 +89,28 @@ def test_a_radio_ring_selected_or_not_and_no_thick_ring():
         assert selection_control(rgb, box) == want, kind
 
 
+def _checkbox(kind: str, dp: float = 2.75) -> tuple[np.ndarray, Box]:
+    """An 18 dp checkbox (2 dp stroke), checked (filled, a white check) or not; a filled square (a
+    stop sign); an outlined square with a glyph in it."""
+    img = Image.new("RGB", (1080, 2280), "white")
+    d = ImageDraw.Draw(img)
+    c, r = 300, int(9 * dp)
+    col = (30, 90, 200)
+    if kind == "unchecked":
+        d.rounded_rectangle((c - r, c - r, c + r, c + r), radius=int(2 * dp), outline=col, width=int(2 * dp))
+    else:
+        d.rounded_rectangle((c - r, c - r, c + r, c + r), radius=int(2 * dp), fill=col)
+    if kind == "checked":
+        d.line([(c - 5 * dp, c), (c - 1.5 * dp, c + 4 * dp), (c + 5.5 * dp, c - 4 * dp)], fill="white", width=int(2 * dp))
+    return np.asarray(img), Box(c - r, c - r, c + r + 1, c + r + 1)
+
+
+def test_a_checkbox_checked_or_not_and_no_stop_square():
+    for kind, want in (("unchecked", "checkbox"), ("checked", "checkbox"), ("stop", None)):
+        rgb, box = _checkbox(kind)
+        assert selection_control(rgb, box) == want, kind
+
+
 def test_real_radios_and_glyphs_in_rings(perception):
     img, _ = _dev("Firefox_Fast_Private_Browser_v101.1.1__1588025648", "Light theme")
     rgb = np.asarray(img)
@@ -138,3 +160,13 @@ def test_a_glyph_of_the_words_on_the_labels_row_keeps_the_glyph(perception):
     assert g.status == "found" and not (g.point.x > label.x2 and abs(g.point.y - label.center.y) < 80)
     sw = perception.ground_icon(shot, "Wi-Fi switch")
     assert sw.status == "found" and sw.point.x > label.x2 and abs(sw.point.y - label.center.y) < 80
+
+
+@pytest.mark.parametrize("label", ["English", "Deutsch", "Italiano", "Other"])
+def test_a_list_rows_checkbox_by_its_label(perception, label):
+    # A manga reader's language chooser (F-Droid, committed): a checkbox before each language,
+    # "English" checked, the others not. Click Icon by the language is the checkbox, not the words.
+    img = Image.open(HERE.parent / "bench" / "fixtures" / "realscreens" / "img" / "org.koitharu.kotatsu__107684743.png")
+    rows = {"English": 592, "Deutsch": 724, "Italiano": 1120, "Other": 1648}  # the rows' tops in the dump, 132 px each
+    g = perception.ground_icon(img.convert("RGB"), label)
+    assert g.status == "found" and g.point.x < 250 and rows[label] <= g.point.y < rows[label] + 132

@@ -87,13 +87,15 @@ def _words(text: str) -> list[str]:
 
 
 def selection_control(rgb: np.ndarray, box: Box) -> str | None:
-    """``"switch"`` or ``"radio"`` where the candidate ``box`` is a selection control, else None.
+    """``"switch"``, ``"radio"`` or ``"checkbox"`` where the candidate ``box`` is a selection
+    control, else None.
 
     A switch is a stadium track with a round thumb at one end (:func:`offline.switch_like`); a
     radio button a ring with nothing inside it, or with a dot at its centre and a gap between the
     dot and the ring (the detector may box the ring or only the dot of a selected one). Glyphs drawn
     in a ring (an info sign, a clock, a person) are no radio: something inside is neither empty nor
-    a centred dot."""
+    a centred dot. A checkbox is a thin square outline with nothing inside, or a filled square
+    whose check is drawn in the background's colour (a stop sign's square is filled whole)."""
     from mobile_agent.perception.icons.layout import dp_scale
     from mobile_agent.perception.icons.offline import switch_like
 
@@ -103,7 +105,9 @@ def selection_control(rgb: np.ndarray, box: Box) -> str | None:
     outer = rgb[max(0, box.y1 - pad):box.y2 + pad, max(0, box.x1 - pad):box.x2 + pad]
     if outer.size and box.width <= 64 * dp and box.height <= 44 * dp and switch_like(outer, box, width, height):
         return "switch"
-    return "radio" if _ring(rgb, box, dp) else None
+    if _ring(rgb, box, dp):
+        return "radio"
+    return "checkbox" if _square(rgb, box, dp) else None
 
 
 def _ring(rgb: np.ndarray, box: Box, dp: float) -> bool:
@@ -281,3 +285,60 @@ def _field_controls(label: str, role: str, lines: Sequence[TextLine], icons: Seq
         if all(pick.iou(o) < 0.5 for o in out):
             out.append(pick)
     return out
+
+
+def _square(rgb: np.ndarray, box: Box, dp: float) -> bool:
+    """A checkbox (Material's: an 18 dp square, a 2 dp stroke): the share of ink on each square
+    around the box's centre (Chebyshev rings), from the centre out."""
+    side = max(box.width, box.height)
+    if side > 30 * dp or side < 10 * dp or min(box.width, box.height) < 0.8 * side:
+        return False
+    half = int(max(side * 0.75, 14 * dp))
+    c = box.center
+    height, width = rgb.shape[:2]
+    if c.x - half < 0 or c.y - half < 0 or c.x + half >= width or c.y + half >= height:
+        return False
+    win = rgb[c.y - half:c.y + half + 1, c.x - half:c.x + half + 1].astype(np.int16)
+    border = np.concatenate([win[0], win[-1], win[:, 0], win[:, -1]])
+    ink = np.abs(win - np.median(border, axis=0)).max(axis=2) >= 40
+    yy, xx = np.mgrid[-half:half + 1, -half:half + 1]
+    cheb = np.maximum(np.abs(yy), np.abs(xx))
+    fracs = []
+    for k in range(half):
+        on = (cheb >= k - 1) & (cheb < k + 2)
+        fracs.append(float(ink[on].mean()))
+    kinds = "".join("F" if f >= 0.85 else "E" if f <= 0.15 else "t" for f in fracs)
+    # the outline: the outermost full squares
+    out_end = kinds.rfind("F") + 1
+    if out_end == 0:
+        return False
+    out_start = out_end
+    while out_start > 0 and kinds[out_start - 1] == "F":
+        out_start -= 1
+    r = (out_start + out_end) / 2
+    if not 6 * dp <= r <= 12 * dp or out_end + 3 > half or abs(side - 2 * out_end) > 0.25 * side:
+        return False
+    around = fracs[out_end + 2:int(1.5 * r) + 1]
+    if around and float(np.mean(around)) > 0.25:
+        return False
+    inside = ink[cheb < max(1, out_start - 1)]
+    if re.fullmatch(r"E{%d,}t{0,3}" % max(3, round(3 * dp)), kinds[:out_start]) and out_end - out_start <= max(3.0, 0.3 * r):
+        return True  # an empty outline, thin
+    # checked: a filled square with a check of the background's colour: one thin stroke (a V's
+    # box is mostly empty) inside it, touching no side (a logo's letter runs off the square's
+    # edge, a floppy's label and hub are two parts and solid)
+    if not 0.45 <= float(inside.mean()) <= 0.9:
+        return False
+    import cv2
+
+    k = max(1, out_end - 2)  # the square, its rounded corners' outside aside
+    holes = (~ink[half - k:half + k + 1, half - k:half + k + 1]).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
+    corner = (labels == labels[0, 0]) if holes[0, 0] else np.zeros_like(holes, bool)
+    parts = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.02 * holes.size and not corner[labels == i].any()]
+    if len(parts) != 1:
+        return False
+    x, y, w, h, area = (int(v) for v in stats[parts[0]])
+    side_in = holes.shape[0]
+    touches = x == 0 or y == 0 or x + w >= side_in or y + h >= side_in
+    return not touches and w >= 0.5 * side_in and h >= 0.3 * side_in and area <= 0.45 * w * h
