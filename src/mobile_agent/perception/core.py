@@ -400,13 +400,19 @@ class Perception:
     def _ground_icon_vision(self, img: Image.Image, rgb: np.ndarray, res: ParseResult, icons: list[IconBox],
                             description: str, pos: tuple[str, ...], choose: ChooseFn | None) -> Grounding:
         w, h = img.size
-        from mobile_agent.perception.icons.grounding import TEXT_CONTROL_SCORE, text_controls
+        from mobile_agent.perception.icons.grounding import TEXT_CONTROL_SCORE, labelled_controls, text_controls
 
         # A control drawn as its words (a link in a sentence, a toolkit's text button): its words.
-        words = [b for b in text_controls(description, [l for l in res.lines if _is_text_line(l)],
-                                          [i.box for i in icons], _labelled)
+        texts = [l for l in res.lines if _is_text_line(l)]
+        words = [b for b in text_controls(description, texts, [i.box for i in icons], _labelled)
                  if not pos or in_region(b, pos, w, h)]
         worded = [Candidate(b, b.center, TEXT_CONTROL_SCORE, None) for b in words]
+        # A control named by the text that labels it (a setting's radio or switch, a form row's
+        # "FIELD : ROLE"): found by its label, put before every glyph match.
+        labelled = [Candidate(b, b.center, 1.0, None)
+                    for b in labelled_controls(description, texts, [i.box for i in icons], rgb,
+                                               lambda boxes, words: self._glyph_scores(rgb, boxes, words))
+                    if not pos or in_region(b, pos, w, h)]
         if pos:
             icons = [i for i in icons if in_region(i.box, pos, w, h)]
         icons = [i for i in icons if not _status_bar_excluded(i.box, description, w, h)] or icons
@@ -418,8 +424,8 @@ class Perception:
                              + _quote_list([l.text for l in res.lines][:8]))
         matcher = self.matcher
         usable = matcher is not None and (not hasattr(matcher, "knows") or matcher.knows(description))
-        if not usable and worded:
-            return Grounding("found", worded[: self.max_candidates], worded[0], "")
+        if not usable and (labelled or worded):
+            return Grounding("found", (labelled + worded)[: self.max_candidates], (labelled + worded)[0], "")
         if not usable:
             # Set-of-marks: the planner picks; without a planner only a single candidate can be taken.
             icons.sort(key=lambda i: -(i.score * (0.5 + 0.5 * position_score(i.box, pos, w, h))))
@@ -491,11 +497,21 @@ class Perception:
         cands = [Candidate(i.box, i.box.center, round(float(s), 4), None) for i, s in ranked]
         if worded and matched < TEXT_CONTROL_SCORE:
             cands = worded + cands  # no glyph matches as well as the control's own words
+        if labelled:
+            return Grounding("found", (labelled + [c for c in cands if all(c.box.iou(l.box) < 0.5 for l in labelled)])
+                             [: self.max_candidates], labelled[0], "")
         best = cands[0]
         close = [c for c in cands[:5] if best.score - c.score <= 0.02]
         if len(close) > 1 and choose is not None:
             return self._ask(img, close, f'Which numbered box is the icon "{description}"?', choose)
         return Grounding("found", cands[: self.max_candidates], best, "")
+
+    def _glyph_scores(self, rgb: np.ndarray, boxes: list[Box], words: str) -> list[float] | None:
+        """The glyph matcher's scores of ``boxes`` for ``words``; None where it reads no glyph in them."""
+        m = self.matcher
+        if m is None or (hasattr(m, "knows") and not m.knows(words)):
+            return None
+        return [float(s) for s in m.score(rgb, boxes, words)] if boxes else []
 
     # ------------------------------------------------------------------------------------------
     # hybrid grounding: the accessibility tree beside the picture
