@@ -93,14 +93,42 @@ def _dev_target(name: str, text: str) -> Box:
     raise AssertionError(text)
 
 
-@needs_kor
+@pytest.mark.skipif(not {"kor", "ara"} <= installed_languages(),
+                    reason="Tesseract's kor and ara packs are not installed: apt-get install tesseract-ocr-kor tesseract-ocr-ara")
 @pytest.mark.skipif(not (DEV / "manifest.jsonl").is_file(),
                     reason="the development set of real screens (../shared/realscreens beside the clone) is absent")
 @pytest.mark.parametrize("name,text", [
     ("Podcast_Player_v7.0.0-220308033.rd0a0ae8__1405221607", "김어준"),  # the frame round a red chip
     ("Podcast_Player_v7.0.0-220308033.rd0a0ae8__1882408957", "법륜스님의 즉문즉설"),  # half boxed
+    ("BOTIM_Video_and_Voice_Call_v2.7.9__354963744", "مصر"),  # a short Arabic word, read larger
 ])
-def test_real_korean_chips(name, text):
+def test_real_screens_other_scripts(name, text):
     img = Image.open(DEV / "img" / f"{name}.png").convert("RGB")
     g = Perception().ground_text(img, text)
     assert g.found and _dev_target(name, text).contains_point(g.point), (g.status, g.message)
+
+
+ARABIC_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+
+
+@pytest.mark.skipif("ara" not in installed_languages(),
+                    reason="Tesseract's ara pack is not installed: apt-get install tesseract-ocr-ara")
+@pytest.mark.skipif(not ARABIC_FONT.is_file(), reason="DejaVu Sans is not installed: apt-get install fonts-dejavu-core")
+@pytest.mark.parametrize("size", [40, 56])
+def test_a_short_arabic_name_over_its_english_one(size):
+    # A country list draws each name in its own script over the English one. A short Arabic word's
+    # body is a small part of its line's box; read at 52 px of box height it was two letters
+    # ("مصر" as "مه") and not found.
+    img = Image.new("RGB", (1080, 600), (255, 255, 255))
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(str(ARABIC_FONT), size)
+    d.text((40, 100), "مصر", font=font, fill=(20, 20, 20))
+    d.text((40, 180), "Egypt", font=ImageFont.truetype(str(ARABIC_FONT), 40), fill=(110, 110, 110))
+    d.text((40, 300), "عُمان", font=font, fill=(20, 20, 20))
+    d.text((40, 380), "Oman", font=ImageFont.truetype(str(ARABIC_FONT), 40), fill=(110, 110, 110))
+    p = Perception()
+    for text, y in (("مصر", 100), ("عُمان", 300)):
+        box = Box(*d.textbbox((40, y), text, font=font)).expand(8)
+        g = p.ground_text(img, text)
+        assert g.found and box.contains_point(g.point), (text, g.status, g.message)
+    assert not p.ground_text(img, "لبنان").found
