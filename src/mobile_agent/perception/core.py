@@ -8,6 +8,7 @@ position hint, or reports the ambiguity.
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 import unicodedata
 from dataclasses import dataclass, field
@@ -339,7 +340,8 @@ class Perception:
         # The same text in the status bar and on the app's screen (the clock and a timestamp, the
         # battery level and a figure): the app's; a status-bar text found alone is still found.
         top = status_bar_height(img.size[1], img.size[0])
-        cands = [c for c in cands if c.point.y >= top] or cands
+        cands = ([c for c in cands if c.point.y >= top]
+                 or [c for c in cands if not _clock_for_no_time(c, text, top)])
         return _noted(self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text"), fallback)
 
     def ground_app(self, image: Image.Image | str | bytes | Any, name: str,
@@ -818,6 +820,17 @@ def _squarish(box: Box) -> Box:
     side = max(box.width, box.height)
     c = box.center
     return Box(c.x - side // 2, c.y - side // 2, c.x - side // 2 + side, c.y - side // 2 + side)
+
+
+_TIME = re.compile(r"\d{1,2}\s*[:.]\s*\d{2}")
+
+
+def _clock_for_no_time(cand: Candidate, target: str, top: int) -> bool:
+    """Whether ``cand`` is the status bar's clock found for a ``target`` that is no time of day:
+    a slider's value "0.0" that the app does not draw was found in the clock and the glyph read
+    beside it ("2:000"); the clock is found only for a time ("2:00")."""
+    return (cand.point.y < top and _TIME.match(" ".join(cand.text.split())) is not None
+            and _TIME.search(target) is None)
 
 
 def _short_target(text: str) -> bool:
