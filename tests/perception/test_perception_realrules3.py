@@ -11,7 +11,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
+import fontpkg_roboto
+
 from mobile_agent.perception import Perception
+from mobile_agent.perception.core import cursor_at_end
 from mobile_agent.perception.results import TextLine, Word
 from mobile_agent.types import Box
 
@@ -70,3 +73,43 @@ def test_real_slider_value_not_in_the_clock():
     img = Image.open(DEV / "img" / f"{name}.png").convert("RGB")
     g = Perception().ground_text(img, "0.0")
     assert g.status == "none", (g.status, g.message)
+
+
+def _search_bar(query: str, gap: int) -> tuple[Image.Image, Box, Box]:
+    """A music player's search screen: the query typed white on the blue bar with the cursor (black,
+    the theme's accent) ``gap`` px after it, and a result row below that holds it capitalised."""
+    from PIL import ImageDraw, ImageFont
+
+    font_path = Path(fontpkg_roboto.__file__).parent / "files" / "Roboto[wdth,wght].ttf"
+    img = Image.new("RGB", (1080, 1200), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, 1080, 220), fill=(63, 81, 181))
+    font = ImageFont.truetype(str(font_path), 50)
+    d.text((240, 110), query, font=font, fill=(255, 255, 255), anchor="lm")
+    x2 = d.textbbox((240, 110), query, font=font, anchor="lm")[2]
+    d.rectangle((x2 + gap, 78, x2 + gap + 4, 144), fill=(0, 0, 0))
+    row = query.capitalize() + " Study"
+    d.text((200, 400), row, font=ImageFont.truetype(str(font_path), 44), fill=(30, 30, 30))
+    return img, Box(0, 0, 1080, 220), Box(*d.textbbox((200, 400), row, font=ImageFont.truetype(str(font_path), 44)))
+
+
+def test_a_query_with_the_cursor_against_its_last_letter():
+    # The cursor drawn against the query's last letter: OCR reads "lof" for "lofi", and the row
+    # "Lofi Study" below held the request (a contained, case-folded match). The cursor, a stroke in
+    # the accent colour over the letters' whole height, says the field holds the query.
+    img, bar, row = _search_bar("lofi", -2)
+    g = Perception().ground_text(img, "lofi")
+    assert g.found and bar.contains_point(g.point), (g.status, g.message)
+    # the row is still found for its own text
+    g = Perception().ground_text(img, "Lofi Study")
+    assert g.found and row.expand(8).contains_point(g.point)
+    # a letter that is the text's own colour is no cursor: "Lof" of "Lofi Study" is no "Lofi"
+    assert not cursor_at_end(np.asarray(img), Box(196, 392, 330, 460))
+
+
+@needs_dev
+def test_real_search_query_with_its_cursor():
+    name = "com.poupa.vinylmusicplayer__26861387"
+    img = Image.open(DEV / "img" / f"{name}.png").convert("RGB")
+    g = Perception().ground_text(img, "lofi")
+    assert g.found and _dev_target(name, "lofi").contains_point(g.point), (g.status, g.message)

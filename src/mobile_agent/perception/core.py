@@ -335,6 +335,12 @@ class Perception:
         if _only_fuzzy(found):
             # A chip or tab of a row that scrolls sideways, cut by the screen's edge ("Middle").
             found = (found or []) + edge_cut_matches(text, lines, img.size[0])
+        if not any(m.kind == "exact" for m in found or []):
+            # A search field's query with the cursor at its end: the letter against the cursor
+            # lost or a stroke added ("lof" for "lofi", "koreal" for "korea").
+            cursor = _cursor_matches(img, text, lines)
+            if cursor:
+                found = (found or []) + cursor
         matches = _best_tier(found or [], text)
         cands = [Candidate(m.box, m.box.center, round(m.score, 4), m.line.text) for m in matches]
         # The same text in the status bar and on the app's screen (the clock and a timestamp, the
@@ -831,6 +837,64 @@ def _clock_for_no_time(cand: Candidate, target: str, top: int) -> bool:
     beside it ("2:000"); the clock is found only for a time ("2:00")."""
     return (cand.point.y < top and _TIME.match(" ".join(cand.text.split())) is not None
             and _TIME.search(target) is None)
+
+
+_CURSOR_STROKES = "l1i|!I"
+
+
+def _cursor_matches(img: Image.Image, target: str, lines: Sequence[TextLine]) -> list[TextMatch]:
+    """Lines that are ``target`` (three characters or more) in a text field with its cursor at the
+    end (:func:`cursor_at_end`): read with the last letter lost against the cursor ("lof" for a
+    query "lofi", while a row below holds "Lofi Study") or with the cursor read as a stroke
+    ("koreal"), after a search glyph read as a letter or not ("Q koreal"). An exact match."""
+    tc = compact(target)
+    if len(tc) < 3:
+        return []
+    out: list[TextMatch] = []
+    rgb: np.ndarray | None = None
+    for line in lines:
+        words = line.text.split()
+        for reading in {compact(line.text), compact(" ".join(words[1:]))}:
+            if not reading:
+                continue
+            lost = reading == tc[:-1]
+            stroke = reading[:-1] == tc and reading[-1] in _CURSOR_STROKES
+            if not (lost or stroke):
+                continue
+            if rgb is None:
+                rgb = np.asarray(img.convert("RGB"))
+            if cursor_at_end(rgb, line.box):
+                out.append(TextMatch(line.box, 0.97, "exact", line))
+                break
+    return out
+
+
+def cursor_at_end(rgb: np.ndarray, box: Box) -> bool:
+    """Whether a text field's cursor stands at the end of the text in ``box``: its last ink is a
+    stroke at most an eighth of the line high wide (8 px at least), inked over the whole height of
+    the text's letters, in another colour than the letters (the theme's accent: a black cursor
+    after a white query on a blue bar, a blue or green one after black text). A letter such as "l"
+    or a closing bracket is the text's colour."""
+    h, w = rgb.shape[:2]
+    crop = rgb[max(0, box.y1):min(h, box.y2), max(0, box.x1):min(w, box.x2 + 6)].astype(np.int16)
+    if crop.shape[0] < 12 or crop.shape[1] < 8:
+        return False
+    rim = np.concatenate([crop[:2], crop[-2:]]).reshape(-1, 3)
+    ink = np.abs(crop - np.median(rim, axis=0)).max(axis=2) > 60
+    cols = np.flatnonzero(ink.any(axis=0))
+    rows = np.flatnonzero(ink.any(axis=1))
+    if cols.size == 0 or rows[-1] - rows[0] + 1 < 0.6 * box.height:
+        return False
+    full = ink[rows[0]:rows[-1] + 1].mean(axis=0) >= 0.9
+    last = int(cols[-1])
+    first = last
+    while first > 0 and full[first - 1]:
+        first -= 1
+    if not full[last] or last - first + 1 > max(8, box.height // 8) or not ink[:, :first].any():
+        return False
+    stroke = np.median(crop[:, first:last + 1][ink[:, first:last + 1]], axis=0)
+    letters = np.median(crop[:, :first][ink[:, :first]], axis=0)
+    return float(np.abs(stroke - letters).max()) > 60
 
 
 def _short_target(text: str) -> bool:
