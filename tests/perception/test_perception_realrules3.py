@@ -113,3 +113,50 @@ def test_real_search_query_with_its_cursor():
     img = Image.open(DEV / "img" / f"{name}.png").convert("RGB")
     g = Perception().ground_text(img, "lofi")
     assert g.found and _dev_target(name, "lofi").contains_point(g.point), (g.status, g.message)
+
+
+def test_a_word_in_a_colour_of_its_own_between_two_links():
+    # A sign-up screen's consent line: "Terms of Use" and "Privacy Policy" are white links, the
+    # "and" between them grey, its own node; a tab above reads "Shows and More" in one colour.
+    # The same word in both lines was a contained match of about the same score (ambiguous).
+    from PIL import ImageDraw, ImageFont
+
+    font = ImageFont.truetype(str(Path(fontpkg_roboto.__file__).parent / "files" / "Roboto[wdth,wght].ttf"), 40)
+    img = Image.new("RGB", (1080, 1400), (17, 20, 31))
+    d = ImageDraw.Draw(img)
+    d.text((380, 300), "Shows and More", font=font, fill=(255, 255, 255))
+    d.text((150, 1000), "By registering, you agree to our", font=font, fill=(140, 140, 150))
+    x = 200
+    boxes = {}
+    for word, colour in (("Terms of Use", (255, 255, 255)), ("and", (140, 140, 150)), ("Privacy Policy", (255, 255, 255))):
+        d.text((x, 1060), word, font=font, fill=colour)
+        boxes[word] = Box(*d.textbbox((x, 1060), word, font=font))
+        x = boxes[word].x2 + 16
+    p = Perception()
+    g = p.ground_text(img, "and")
+    assert g.found and boxes["and"].expand(6).contains_point(g.point), (g.status, g.message)
+    for link in ("Terms of Use", "Privacy Policy"):
+        g = p.ground_text(img, link)
+        assert g.found and boxes[link].expand(6).contains_point(g.point)
+
+
+def test_a_word_inside_a_line_of_one_colour_is_no_span_of_its_own():
+    from PIL import ImageDraw, ImageFont
+
+    font = ImageFont.truetype(str(Path(fontpkg_roboto.__file__).parent / "files" / "Roboto[wdth,wght].ttf"), 40)
+    img = Image.new("RGB", (1080, 400), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    d.text((100, 100), "Shows and More", font=font, fill=(30, 30, 30))
+    line = Box(*d.textbbox((100, 100), "Shows and More", font=font)).expand(6)
+    part = Box(*d.textbbox((100 + int(d.textlength("Shows ", font=font)), 100), "and", font=font))
+    from mobile_agent.perception.core import _own_span
+
+    assert not _own_span(np.asarray(img), part, line)
+
+
+@needs_dev
+def test_real_word_between_two_links():
+    name = "Tubi_Movies__1738806443"
+    img = Image.open(DEV / "img" / f"{name}.png").convert("RGB")
+    g = Perception().ground_text(img, "and")
+    assert g.found and _dev_target(name, "and").contains_point(g.point), (g.status, g.message)

@@ -342,6 +342,14 @@ class Perception:
             if cursor:
                 found = (found or []) + cursor
         matches = _best_tier(found or [], text)
+        if len(matches) > 1 and all(m.kind == "contained" for m in matches):
+            # A word that is a span of its own inside a sentence (the grey "and" between two white
+            # links, "Terms of Use and Privacy Policy"): its own colour sets it apart from the
+            # words beside it, where the same word inside a line of one colour is only a part.
+            rgb = np.asarray(img.convert("RGB"))
+            own = [m for m in matches if _own_span(rgb, m.box, m.line.box)]
+            if own:
+                matches = own
         cands = [Candidate(m.box, m.box.center, round(m.score, 4), m.line.text) for m in matches]
         # The same text in the status bar and on the app's screen (the clock and a timestamp, the
         # battery level and a figure): the app's; a status-bar text found alone is still found.
@@ -837,6 +845,39 @@ def _clock_for_no_time(cand: Candidate, target: str, top: int) -> bool:
     beside it ("2:000"); the clock is found only for a time ("2:00")."""
     return (cand.point.y < top and _TIME.match(" ".join(cand.text.split())) is not None
             and _TIME.search(target) is None)
+
+
+def _ink_colour(crop: np.ndarray, ground: np.ndarray) -> np.ndarray | None:
+    """The median colour of what differs from ``ground`` by more than 60 in ``crop``; None where
+    too little does."""
+    if crop.size == 0:
+        return None
+    ink = np.abs(crop.astype(np.int16) - ground).max(axis=2) > 60
+    if int(ink.sum()) < 12:
+        return None
+    return np.median(crop[ink].astype(np.int16), axis=0)
+
+
+def _own_span(rgb: np.ndarray, part: Box, line: Box) -> bool:
+    """Whether the words in ``part`` of the text line ``line`` are drawn in another colour than the
+    words on each side of them in that line (by more than 60 in a channel): a span of its own,
+    a link or the plain word between two links."""
+    h, w = rgb.shape[:2]
+    y1, y2 = max(0, line.y1), min(h, line.y2)
+    if part.x1 <= line.x1 and part.x2 >= line.x2:
+        return False
+    crop = rgb[y1:y2, max(0, line.x1):min(w, line.x2)]
+    if crop.size == 0:
+        return False
+    rim = np.concatenate([crop[:2], crop[-2:]]).reshape(-1, 3).astype(np.int16)
+    ground = np.median(rim, axis=0)
+    mine = _ink_colour(rgb[y1:y2, max(0, part.x1):min(w, part.x2)], ground)
+    if mine is None:
+        return False
+    sides = [_ink_colour(rgb[y1:y2, max(0, line.x1):max(0, part.x1 - 2)], ground),
+             _ink_colour(rgb[y1:y2, min(w, part.x2 + 2):min(w, line.x2)], ground)]
+    sides = [c for c in sides if c is not None]
+    return bool(sides) and all(float(np.abs(c - mine).max()) > 60 for c in sides)
 
 
 _CURSOR_STROKES = "l1i|!I"
