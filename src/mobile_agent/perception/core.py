@@ -8,6 +8,7 @@ position hint, or reports the ambiguity.
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 import unicodedata
 from dataclasses import dataclass, field
@@ -334,12 +335,27 @@ class Perception:
         if _only_fuzzy(found):
             # A chip or tab of a row that scrolls sideways, cut by the screen's edge ("Middle").
             found = (found or []) + edge_cut_matches(text, lines, img.size[0])
+        if not any(m.kind == "exact" for m in found or []):
+            # A search field's query with the cursor at its end: the letter against the cursor
+            # lost or a stroke added ("lof" for "lofi", "koreal" for "korea").
+            cursor = _cursor_matches(img, text, lines)
+            if cursor:
+                found = (found or []) + cursor
         matches = _best_tier(found or [], text)
+        if len(matches) > 1 and all(m.kind == "contained" for m in matches):
+            # A word that is a span of its own inside a sentence (the grey "and" between two white
+            # links, "Terms of Use and Privacy Policy"): its own colour sets it apart from the
+            # words beside it, where the same word inside a line of one colour is only a part.
+            rgb = np.asarray(img.convert("RGB"))
+            own = [m for m in matches if _own_span(rgb, m.box, m.line.box)]
+            if own:
+                matches = own
         cands = [Candidate(m.box, m.box.center, round(m.score, 4), m.line.text) for m in matches]
         # The same text in the status bar and on the app's screen (the clock and a timestamp, the
         # battery level and a figure): the app's; a status-bar text found alone is still found.
         top = status_bar_height(img.size[1], img.size[0])
-        cands = [c for c in cands if c.point.y >= top] or cands
+        cands = ([c for c in cands if c.point.y >= top]
+                 or [c for c in cands if not _clock_for_no_time(c, text, top)])
         return _noted(self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text"), fallback)
 
     def ground_app(self, image: Image.Image | str | bytes | Any, name: str,
@@ -834,6 +850,108 @@ def _squarish(box: Box) -> Box:
     side = max(box.width, box.height)
     c = box.center
     return Box(c.x - side // 2, c.y - side // 2, c.x - side // 2 + side, c.y - side // 2 + side)
+
+
+_TIME = re.compile(r"\d{1,2}\s*[:.]\s*\d{2}")
+
+
+def _clock_for_no_time(cand: Candidate, target: str, top: int) -> bool:
+    """Whether ``cand`` is the status bar's clock found for a ``target`` that is no time of day:
+    a slider's value "0.0" that the app does not draw was found in the clock and the glyph read
+    beside it ("2:000"); the clock is found only for a time ("2:00")."""
+    return (cand.point.y < top and _TIME.match(" ".join(cand.text.split())) is not None
+            and _TIME.search(target) is None)
+
+
+def _ink_colour(crop: np.ndarray, ground: np.ndarray) -> np.ndarray | None:
+    """The median colour of what differs from ``ground`` by more than 60 in ``crop``; None where
+    too little does."""
+    if crop.size == 0:
+        return None
+    ink = np.abs(crop.astype(np.int16) - ground).max(axis=2) > 60
+    if int(ink.sum()) < 12:
+        return None
+    return np.median(crop[ink].astype(np.int16), axis=0)
+
+
+def _own_span(rgb: np.ndarray, part: Box, line: Box) -> bool:
+    """Whether the words in ``part`` of the text line ``line`` are drawn in another colour than the
+    words on each side of them in that line (by more than 60 in a channel): a span of its own,
+    a link or the plain word between two links."""
+    h, w = rgb.shape[:2]
+    y1, y2 = max(0, line.y1), min(h, line.y2)
+    if part.x1 <= line.x1 and part.x2 >= line.x2:
+        return False
+    crop = rgb[y1:y2, max(0, line.x1):min(w, line.x2)]
+    if crop.size == 0:
+        return False
+    rim = np.concatenate([crop[:2], crop[-2:]]).reshape(-1, 3).astype(np.int16)
+    ground = np.median(rim, axis=0)
+    mine = _ink_colour(rgb[y1:y2, max(0, part.x1):min(w, part.x2)], ground)
+    if mine is None:
+        return False
+    sides = [_ink_colour(rgb[y1:y2, max(0, line.x1):max(0, part.x1 - 2)], ground),
+             _ink_colour(rgb[y1:y2, min(w, part.x2 + 2):min(w, line.x2)], ground)]
+    sides = [c for c in sides if c is not None]
+    return bool(sides) and all(float(np.abs(c - mine).max()) > 60 for c in sides)
+
+
+_CURSOR_STROKES = "l1i|!I"
+
+
+def _cursor_matches(img: Image.Image, target: str, lines: Sequence[TextLine]) -> list[TextMatch]:
+    """Lines that are ``target`` (three characters or more) in a text field with its cursor at the
+    end (:func:`cursor_at_end`): read with the last letter lost against the cursor ("lof" for a
+    query "lofi", while a row below holds "Lofi Study") or with the cursor read as a stroke
+    ("koreal"), after a search glyph read as a letter or not ("Q koreal"). An exact match."""
+    tc = compact(target)
+    if len(tc) < 3:
+        return []
+    out: list[TextMatch] = []
+    rgb: np.ndarray | None = None
+    for line in lines:
+        words = line.text.split()
+        for reading in {compact(line.text), compact(" ".join(words[1:]))}:
+            if not reading:
+                continue
+            lost = reading == tc[:-1]
+            stroke = reading[:-1] == tc and reading[-1] in _CURSOR_STROKES
+            if not (lost or stroke):
+                continue
+            if rgb is None:
+                rgb = np.asarray(img.convert("RGB"))
+            if cursor_at_end(rgb, line.box):
+                out.append(TextMatch(line.box, 0.97, "exact", line))
+                break
+    return out
+
+
+def cursor_at_end(rgb: np.ndarray, box: Box) -> bool:
+    """Whether a text field's cursor stands at the end of the text in ``box``: its last ink is a
+    stroke at most an eighth of the line high wide (8 px at least), inked over the whole height of
+    the text's letters, in another colour than the letters (the theme's accent: a black cursor
+    after a white query on a blue bar, a blue or green one after black text). A letter such as "l"
+    or a closing bracket is the text's colour."""
+    h, w = rgb.shape[:2]
+    crop = rgb[max(0, box.y1):min(h, box.y2), max(0, box.x1):min(w, box.x2 + 6)].astype(np.int16)
+    if crop.shape[0] < 12 or crop.shape[1] < 8:
+        return False
+    rim = np.concatenate([crop[:2], crop[-2:]]).reshape(-1, 3)
+    ink = np.abs(crop - np.median(rim, axis=0)).max(axis=2) > 60
+    cols = np.flatnonzero(ink.any(axis=0))
+    rows = np.flatnonzero(ink.any(axis=1))
+    if cols.size == 0 or rows[-1] - rows[0] + 1 < 0.6 * box.height:
+        return False
+    full = ink[rows[0]:rows[-1] + 1].mean(axis=0) >= 0.9
+    last = int(cols[-1])
+    first = last
+    while first > 0 and full[first - 1]:
+        first -= 1
+    if not full[last] or last - first + 1 > max(8, box.height // 8) or not ink[:, :first].any():
+        return False
+    stroke = np.median(crop[:, first:last + 1][ink[:, first:last + 1]], axis=0)
+    letters = np.median(crop[:, :first][ink[:, :first]], axis=0)
+    return float(np.abs(stroke - letters).max()) > 60
 
 
 def _short_target(text: str) -> bool:
