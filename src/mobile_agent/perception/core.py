@@ -449,7 +449,7 @@ class Perception:
             return self._decide(img, cands, pos, res.lines, f'the icon "{description}"', choose, what="icon",
                                 allow_many=True)
         assert matcher is not None
-        from mobile_agent.perception.icons.layout import (framework_end, framework_prior, layout_prior,
+        from mobile_agent.perception.icons.layout import (framework_end, framework_prior, layout_priors,
                                                           own_avatar_prior, three_button_bar)
         from mobile_agent.perception.icons.offline import description_families, is_own_avatar, same_glyph
 
@@ -464,7 +464,8 @@ class Perception:
         # Where apps put icons of this family (toolbar ends, bottom navigation, FAB): a small prior.
         fams = description_families(description)
         if fams and self.layout_weight:
-            scores = [sc + self.layout_weight * layout_prior(fams, i.box, w, h) for i, sc in zip(icons, scores)]
+            priors = layout_priors(fams, [i.box for i in icons], w, h, rgb, [l.box for l in res.lines])
+            scores = [sc + self.layout_weight * p for p, sc in zip(priors, scores)]
         # The framework's own names ("Navigate up", "More options"): the widget's place is fixed, a
         # strong prior, for a candidate whose shape is not clearly worse than the best.
         place = framework_prior(description, [i.box for i in icons], line_boxes, w, h)

@@ -53,7 +53,7 @@ def in_nav_bar(box: Box, width: int, height: int) -> bool:
 # (like, comment, bookmark, star, camera) get no toolbar prior; Close has its own place (an end of
 # the bar), and a chip's or a field's x is anywhere.
 _TOOLBAR_ACTIONS = {"search", "share", "notifications", "cart", "settings", "filter", "refresh", "edit", "delete",
-                    "account", "mic", "add", "download", "help", "info", "check"}
+                    "account", "mic", "add", "download", "help", "info", "check", "save"}
 _NAV_DESTINATIONS = {"home", "search", "notifications", "account", "like", "cart", "settings", "comment", "add",
                      "mail", "location", "calendar", "image", "video", "music", "star", "bookmark", "apps"}
 
@@ -288,3 +288,107 @@ def three_button_bar(icons: Sequence[Box], lines: Sequence[Box], width: int, hei
     if len(centred) > 1 or not all(0.1 <= d <= 0.31 for d in sides):
         return False
     return bool(centred) or len(sides) == 2
+
+
+# The families a floating action button stands for: Material's FAB is the screen's primary action,
+# an Add or New (+), a Compose or Edit (a pencil), or a form's Save / Done (a check).
+FAB_FAMILIES = frozenset({"add", "edit", "check", "save"})
+FAB_DP = (36, 72)  # a mini FAB is 40 dp, a FAB 56 dp, a large one up to 96 dp (phones keep to 56)
+
+
+def floating_buttons(rgb: "np.ndarray", boxes: Sequence[Box], lines: Sequence[Box] = ()) -> list[bool]:
+    """For each of ``boxes``, whether it is a floating action button or the glyph on one.
+
+    A FAB is a filled disc 40-56 dp across (36-72 dp allowed), at the end of a portrait
+    screen below its top bar, holding one glyph of another colour, alone of its kind (a row or a
+    grid of equal discs is a set of buttons, a disc holding a word or a number is a date or an
+    avatar: ``lines``, the screen's text boxes). Its place is not fixed: it rides above the
+    keyboard when one is open (a form's Save at 59% of the screen's height rather than near its
+    bottom), and a scrim (an open drawer, a dialog) dims it; the disc and its glyph are what tell
+    it. The glyph is the candidate whose centre lies inside such a disc, and smaller."""
+    height, width = rgb.shape[:2]
+    out = [False] * len(boxes)
+    if height <= width:
+        return out
+    s = dp_scale(width, height)
+    lo, hi = FAB_DP[0] * s, FAB_DP[1] * s
+    discs = [k for k, b in enumerate(boxes)
+             if lo <= max(b.width, b.height) <= hi and min(b.width, b.height) >= 0.85 * max(b.width, b.height)
+             and b.center.y >= TOP_BAR_DP * s and not in_nav_bar(b, width, height)
+             and not any(b.contains_point(t.center) and t.area > 0.05 * b.area for t in lines)
+             and _filled_disc(rgb, b)]
+    # alone of its kind (no other disc of about its size on its row or its column), at the end
+    discs = [k for k in discs if boxes[k].center.x >= width - 120 * s and not any(
+        o != k and abs(boxes[o].width - boxes[k].width) <= 0.15 * boxes[k].width
+        and boxes[o].iou(boxes[k]) < 0.5
+        and (abs(boxes[o].center.y - boxes[k].center.y) <= 0.3 * boxes[k].height
+             or abs(boxes[o].center.x - boxes[k].center.x) <= 0.3 * boxes[k].width) for o in discs)]
+    for k in discs:
+        out[k] = True
+    for k, b in enumerate(boxes):
+        if not out[k] and any(boxes[d].contains_point(b.center) and b.area < 0.6 * boxes[d].area for d in discs):
+            out[k] = True
+    return out
+
+
+def _filled_disc(rgb: "np.ndarray", b: Box) -> bool:
+    """Whether ``b`` holds a disc (or Material 3's rounded square) of one flat colour, other than the page's around it, the size of
+    the box, with a glyph inside (pixels off the disc's colour in its middle). The disc is the
+    pixels of its fill's colour (the median of a ring between the glyph and the rim), holes filled:
+    a neighbour the box overlaps (a field's icon under the disc's edge) and the disc's soft shadow
+    are not part of it."""
+    import cv2
+    import numpy as np
+
+    side = max(b.width, b.height)
+    pad = max(2, side // 8)
+    x0, y0 = max(0, b.x1 - pad), max(0, b.y1 - pad)
+    outer = rgb[y0:b.y2 + pad, x0:b.x2 + pad].astype(np.int16)
+    h, w = outer.shape[:2]
+    cx, cy = b.center.x - x0, b.center.y - y0
+    yy, xx = np.ogrid[:h, :w]
+    r = np.sqrt((xx - cx) ** 2 + (yy - cy) ** 2) / (side / 2.0)
+    ring = outer[(r > 0.62) & (r < 0.85)]
+    if len(ring) < 20:
+        return False
+    fill = np.median(ring, axis=0)
+    border = np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]])
+    if np.abs(np.median(border, axis=0) - fill).max() < 30:
+        return False
+    near = (np.abs(outer - fill).max(axis=2) < 24).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=8)
+    lab = labels[int(cy), int(cx)] if near[int(cy), int(cx)] else 0
+    if not lab:  # the glyph covers the centre: the component of the ring
+        ys, xs = np.nonzero((r > 0.62) & (r < 0.85) & (near > 0))
+        if not len(xs):
+            return False
+        lab = np.bincount(labels[ys, xs]).argmax()
+    if not lab:
+        return False
+    comp = (labels == lab).astype(np.uint8) * 255
+    contours, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    c = max(contours, key=cv2.contourArea)
+    x, y, cw, ch = cv2.boundingRect(c)
+    if not (0.8 * side <= max(cw, ch) <= 1.15 * side and min(cw, ch) >= 0.85 * max(cw, ch)):
+        return False
+    # a disc fills pi/4 of its square, Material 3's rounded square (16 dp corners on 56) 0.93;
+    # either is convex
+    area = cv2.contourArea(c)
+    if not 0.72 <= area / float(cw * ch) <= 0.95 or area < 0.95 * cv2.contourArea(cv2.convexHull(c)):
+        return False
+    sil = np.zeros_like(comp)
+    cv2.drawContours(sil, [c], -1, 255, thickness=cv2.FILLED)
+    core = (r < 0.55) & (sil > 0)
+    glyph = core & (np.abs(outer - fill).max(axis=2) >= 20)
+    return bool(0.03 * core.sum() <= glyph.sum() <= 0.7 * core.sum())
+
+
+def layout_priors(families: set[str], boxes: Sequence[Box], width: int, height: int,
+                  rgb: "np.ndarray | None" = None, lines: Sequence[Box] = ()) -> list[float]:
+    """:func:`layout_prior` of each of ``boxes``, and 1 for a floating action button and its glyph
+    (:func:`floating_buttons`, from the pixels ``rgb``) where ``families`` holds one a FAB stands
+    for (:data:`FAB_FAMILIES`)."""
+    out = [layout_prior(families, b, width, height) for b in boxes]
+    if rgb is not None and families & FAB_FAMILIES and height > width:
+        out = [max(p, 1.0 if fab else 0.0) for p, fab in zip(out, floating_buttons(rgb, boxes, lines))]
+    return out

@@ -139,6 +139,13 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "calculator": ("calculator",), "calculate": ("calculator",), "update": ("arrow_rotate_right", "arrows_rotate"),
     "restore": ("arrow_rotate_left", "clock_rotate_left"), "undo": ("arrow_rotate_left", "rotate_left"),
     "redo": ("arrow_rotate_right",), "import": ("file_import", "download"), "export": ("file_export", "upload"),
+    # Material's own glyph names, for the toolbar actions real apps name in their own words: a
+    # scanner's torch ("Turn flashlight on": Material's flashlight_on / flashlight_off), a list's
+    # "Hide details" / "Show details" (unfold_less / unfold_more, two chevrons meeting or parting),
+    # a map's "place" (Material's name for the pin).
+    "flashlight": ("mi:flashlight_on", "mi:flashlight_off", "bolt~0.8"), "torch": ("mi:flashlight_on", "mi:flashlight_off"),
+    "place": ("location_dot",), "places": ("location_dot",),
+    "unfold_less": ("mi:unfold_less",), "unfold_more": ("mi:unfold_more",),
 }
 _PHRASES = {"navigate up": "navigate_up", "go back": "back", "my location": "mylocation", "your location": "mylocation",
             "more options": "more", "fast forward": "fastforward", "skip previous": "skip_previous",
@@ -162,7 +169,13 @@ _PHRASES = {"navigate up": "navigate_up", "go back": "back", "my location": "myl
             "show password": "visibility", "hide password": "hide_password", "password visibility": "visibility",
             "clear text": "clear", "show dropdown menu": "dropdown", "dropdown menu": "dropdown", "drop down menu": "dropdown",
             "switch to text input mode": "edit", "switch to calendar input mode": "calendar",
-            "text input mode": "edit", "calendar input mode": "calendar", "clock mode": "clock"}
+            "text input mode": "edit", "calendar input mode": "calendar", "clock mode": "clock",
+            # Material's names for the chevrons that fold a list's details (unfold_less / unfold_more)
+            "hide details": "unfold_less", "show details": "unfold_more", "fewer details": "unfold_less",
+            # What forms attach: an image or a photo is taken with the camera (Material's
+            # add_a_photo, photo_camera), or picked from the gallery.
+            "attach image": "photo", "attach photo": "photo", "attach picture": "photo", "add image": "photo",
+            "add photo": "photo", "insert image": "photo", "take picture": "camera"}
 _SYNONYM_WORDS = {"magnifying": "search", "glass": "search", "cogwheel": "settings", "trashcan": "trash",
                   "notify": "notification", "favorites": "favorite", "likes": "like", "contacts": "contacts",
                   "vertical": "more", "horizontal": "ellipsis", "three": "dots", "kebab": "more",
@@ -279,6 +292,7 @@ _MATERIAL_CODEPOINTS: dict[str, int] = {
     'skip_previous': 0xe045, 'fast_forward': 0xe01f, 'fast_rewind': 0xe020, 'repeat': 0xe040, 'shuffle': 0xe043,
     'print': 0xe8ad, 'palette': 0xe40a, 'backspace': 0xe14a, 'grid_view': 0xe9b0, 'sort': 0xe164,
     'add_circle': 0xe147, 'add_circle_outline': 0xe148, 'add_shopping_cart': 0xe854, 'person_outline': 0xe7ff,
+    'flashlight_on': 0xf00b, 'flashlight_off': 0xf00a, 'unfold_less': 0xe5d6, 'unfold_more': 0xe5d7,
 }
 # Material names drawn from Material Symbols besides those of MATERIAL_OF (bench/build_icon_refs.py
 # subsets the fonts to these and MATERIAL_OF's): the filled set's extra glyphs and the toolbar
@@ -345,7 +359,11 @@ def _qta_font(style: str) -> tuple[str, dict[str, int]] | None:
 
 def family_renderings(spec: str, material: bool = True, symbols: bool = True) -> list[str]:
     """``spec`` and the same glyph drawn by the other reference sets (Codicons, Elusive and, with
-    ``material``, Google's Material Icons; with ``symbols``, Material Symbols Outlined)."""
+    ``material``, Google's Material Icons; with ``symbols``, Material Symbols Outlined). A badged
+    glyph (``name^corner``) is each rendering of its glyph with the same badge."""
+    if BADGE in spec:
+        core, _, corner = spec.partition(BADGE)
+        return [r + BADGE + corner for r in family_renderings(core, material, symbols)]
     base, _, weight = spec.partition("~")
     base, _, rot = base.partition("@")
     style, _, name = base.rpartition(":")
@@ -373,15 +391,50 @@ def _fa_font(style: str) -> tuple[type, str]:
     return cls, cls.__font_file__
 
 
+# Material's "add" glyphs: a glyph with a small plus at its corner, the base cut away around it
+# (note_add, add_location_alt, add_a_photo, bookmark_add, playlist_add, add_task, person_add).
+# A description naming an add word and another glyph ("Add place", "Save and new") names such a
+# glyph; ``name^br`` / ``name^tr`` render it (the plus at the bottom or top end corner).
+BADGE = "^"
+BADGE_CORNERS = ("br", "tr")
+
+
+def badged(base: np.ndarray, corner: str) -> np.ndarray | None:
+    """``base`` (a tight ink mask) with a plus badge at its ``br`` or ``tr`` corner: a plus 45% of
+    the glyph's size, its strokes 15% of that, centred a fifth of its size inside the corner, and a
+    gap of a stroke cut out of the base around it, as Material draws its "add" glyphs."""
+    if corner not in BADGE_CORNERS:
+        return None
+    h, w = base.shape[:2]
+    b = max(6, int(round(0.45 * max(h, w))))
+    t = max(2, int(round(0.15 * b)))
+    m = b  # room around the base for the part of the badge outside it
+    canvas = np.zeros((h + 2 * m, w + 2 * m), np.uint8)
+    canvas[m:m + h, m:m + w] = base
+    cx = m + w - int(0.2 * b)
+    cy = m + h - int(0.2 * b) if corner == "br" else m + int(0.2 * b)
+    x1, y1 = cx - b // 2, cy - b // 2
+    canvas[y1 - t:y1 + b + t, x1 - t:x1 + b + t] = 0
+    canvas[y1:y1 + b, cx - t // 2:cx - t // 2 + t] = 255
+    canvas[cy - t // 2:cy - t // 2 + t, x1:x1 + b] = 255
+    ys, xs = np.nonzero(canvas)
+    return np.ascontiguousarray(canvas[ys.min():ys.max() + 1, xs.min():xs.max() + 1])
+
+
 @lru_cache(maxsize=512)
 def reference_mask(spec: str) -> np.ndarray | None:
     """The ink mask (uint8 0/255, tight box) of a reference glyph, ``None`` when unknown.
 
     ``spec`` is ``[style:]name[@degrees]``: style ``s`` (Font Awesome solid, default), ``r``
     (regular), ``b`` (brands), ``cd`` (Codicons) or ``el`` (Elusive Icons), by name; a one-character name is drawn as that character; ``@90`` turns it counter-clockwise
-    (``@-45``: 45 degrees clockwise).
+    (``@-45``: 45 degrees clockwise). ``name^br`` (``^tr``): the glyph with a plus badge at its
+    bottom (top) end corner (:func:`badged`).
     """
     spec = spec.partition("~")[0]
+    if BADGE in spec:
+        core, _, corner = spec.partition(BADGE)
+        base = reference_mask(core)
+        return None if base is None else badged(base, corner)
     spec, _, rot = spec.partition("@")
     style, _, name = spec.rpartition(":")
     style = style or "s"
@@ -560,11 +613,21 @@ def roundness_of_outline(mask: np.ndarray) -> float:
 
 
 def _ink_box(crop: np.ndarray) -> np.ndarray:
-    """The foreground of an icon crop (RGB) as :func:`ink_mask` finds it, untrimmed (the crop's size)."""
+    """The foreground of an icon crop (RGB) as :func:`ink_mask` finds it, untrimmed (the crop's size).
+
+    A glyph under a scrim (an open drawer's or a dialog's shade dims the screen behind it: a
+    floating button's plus, dark on its darkened disc) differs from its background by less than
+    the usual 40 levels: where nothing in the crop reaches 40 but something reaches 20, half the
+    crop's greatest difference is the threshold, if that leaves a glyph-like share of ink (3-60%)."""
     border = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]]).astype(np.int16)
     bg = np.median(border, axis=0)
     dist = np.abs(crop.astype(np.int16) - bg).max(axis=2)
-    thr = max(40, int(dist.max() * 0.45))
+    top = int(dist.max())
+    if 20 <= top < 40:
+        faint = dist >= top // 2
+        if 0.03 <= float(faint.mean()) <= 0.6:
+            return faint.astype(np.uint8) * 255
+    thr = max(40, int(top * 0.45))
     return (dist >= thr).astype(np.uint8) * 255
 
 
@@ -779,6 +842,31 @@ def description_glyphs(description: str) -> list[str]:
     return glyphs
 
 
+ADD_WORDS = frozenset({"add", "new", "create", "plus"})
+BADGED_WEIGHT = 0.75  # a glyph without its plus, for a description that names both
+
+
+def badged_glyphs(description: str) -> list[str]:
+    """Material's "add" glyphs a description names: an add word ("Add", "New", "Create") with one
+    or two other shape words ("Add place", "Save and new", "New playlist") names the other glyph
+    with a plus at its corner (``name^br``, ``name^tr``: :func:`badged`). Empty otherwise."""
+    words = _without_verbs(description_words(description), VOCABULARY)
+    if not ADD_WORDS & set(words):
+        return []
+    out: list[str] = []
+    others = [w for w in words if w not in ADD_WORDS and (VOCABULARY.get(w) or VOCABULARY.get(w.rstrip("s")))]
+    for w in others[:2]:
+        g = (VOCABULARY.get(w) or VOCABULARY.get(w.rstrip("s")))[0]
+        base = glyph_zone(g)[0].partition("~")[0]
+        if glyph_zone(g)[1] or base in ("+", "circle_plus", "square_plus"):
+            continue
+        for corner in BADGE_CORNERS:
+            spec = base + BADGE + corner
+            if spec not in out and _reference_features(spec) is not None:
+                out.append(spec)
+    return out
+
+
 # Glyph families: the one thing many words name ("bin", "trash", "delete"; "Navigate up" and
 # "back arrow"). Two descriptions of the same family are the same icon (hybrid grounding matches
 # a model's words to an app's content-desc this way); a family's pictures are the glyphs
@@ -803,17 +891,17 @@ _FAMILY_WORDS: dict[str, tuple[str, ...]] = {
     "edit": ("edit", "pencil", "pen", "write", "compose"),
     "filter": ("filter",),
     "download": ("download",), "upload": ("upload",),
-    "home": ("home", "house"),
+    "home": ("home", "house"), "flashlight": ("flashlight", "torch"), "fold": ("unfold_less", "unfold_more"),
     "star": ("star", "rate", "rating", "starred"),
     "refresh": ("refresh", "reload", "sync"),
     "play": ("play",), "pause": ("pause",), "next": ("next", "skip"), "previous": ("previous", "skip_previous"),
     "call": ("call", "phone", "dial", "dialer"),
     "mail": ("mail", "email", "envelope", "inbox", "unread"),
-    "location": ("location", "pin", "map", "gps", "mylocation", "locate", "crosshair"),
+    "location": ("location", "pin", "map", "gps", "mylocation", "locate", "crosshair", "place", "places"),
     "calendar": ("calendar", "date", "today"),
     "comment": ("comment", "comments", "chat", "message", "messages", "reply", "bubble", "sms"),
     "bookmark": ("bookmark",), "info": ("info", "information"), "help": ("help", "question"),
-    "check": ("check", "checkmark", "done", "ok", "confirm", "tick"),
+    "check": ("check", "checkmark", "done", "ok", "confirm", "tick"), "save": ("save",),
     "attach": ("attach", "attachment", "clip", "attach_file"),
     "emoji": ("emoji", "smile", "smiley", "sticker"),
     "copy": ("copy",), "lock": ("lock",), "wifi": ("wifi", "wi-fi"), "bluetooth": ("bluetooth",),
@@ -1165,8 +1253,14 @@ class OfflineIconMatcher:
         # Earlier glyphs of a word are its usual picture; later ones are weaker alternatives.
         refs = []
         specs: list[str] = []
-        for k, g in enumerate(glyphs):
-            prior = glyph_weight(g) * (1.0 - 0.03 * min(k, 3))
+        # A description that names a glyph and an add word ("Add place", "Save and new") names
+        # Material's glyph with a plus at its corner; the glyph alone (a plain pin, the form's
+        # check) or the plus alone is a weaker match than the glyph that holds both.
+        badges = badged_glyphs(description)
+        for k, g in enumerate(badges + glyphs):
+            prior = glyph_weight(g) * (1.0 - 0.03 * min(k if k >= len(badges) else 0, 3))
+            if badges and k >= len(badges):
+                prior *= BADGED_WEIGHT
             g, zone = glyph_zone(g)
             for r in (family_renderings(g, material=self.sets > 2, symbols=self.sets > 3) if self.sets > 1 else (g,)):
                 f = _reference_features(r)
