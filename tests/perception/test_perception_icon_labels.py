@@ -195,3 +195,18 @@ def test_appcompat_switches_by_their_labels_on_the_development_set(perception, n
     img = Image.open(DEV_SET / "img" / f"{name}.png").convert("RGB")
     g = perception.ground_icon(img, label)
     assert g.status == "found" and Box(*switch).contains_point(g.point)
+
+
+def test_a_magnifier_is_no_radio_and_a_title_no_label(perception):
+    # The icon stress set's home screen: "Home" as the title, a magnifier on its row (a ring with a
+    # handle, the bell between them), the bottom navigation's house over "Home". Click Icon "Home" is
+    # the house, as before the rule.
+    from mobile_agent.screensets import registry
+
+    screen = registry.get("iconstress").load(seed=0, count=26)[25]
+    assert screen.name.startswith("iconstress-0-25-home")
+    rgb = np.asarray(screen.image.convert("RGB"))
+    assert selection_control(rgb, Box(1138, 164, 1198, 220)) is None
+    home = next(t for t in screen.targets if t.description == "Home")
+    g = perception.ground_icon(screen.image, "Home")
+    assert g.status == "found" and home.box.contains_point(g.point)

@@ -153,7 +153,15 @@ def _ring(rgb: np.ndarray, box: Box, dp: float) -> bool:
     if not (abs(side - 2 * ring_out) <= 0.25 * side or (dot and abs(side - 2 * dot) <= 0.35 * side)):
         return False
     around = fracs[ring_out + 3:int(1.5 * radius) + 1]
-    return not around or float(np.mean(around)) <= 0.35
+    if around and float(np.mean(around)) > 0.35:
+        return False
+    # A magnifier's handle: a stroke from the ring outwards along a diagonal.
+    for dy, dx in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+        steps = range(ring_out + 2, min(half - 1, int(ring_out + 0.5 * radius) + 1))
+        on = [ink[half + round(dy * k / np.sqrt(2)), half + round(dx * k / np.sqrt(2))] for k in steps]
+        if on and float(np.mean(on)) >= 0.8:
+            return False
+    return True
 
 
 # A glyph on the label's row that matches the words this well is what they name (a settings row's
@@ -219,7 +227,7 @@ def _setting_controls(description: str, lines: Sequence[TextLine], icons: Sequen
         if scores and max(scores) >= GLYPH_ON_ROW:
             continue  # the row's own glyph of these words
         mine = [b for b in near if selection_control(rgb, b)
-                and any(o is lab for o in _owners(b, lines, width, height) for lab in block)]
+                and any(o is lab for o in _owners(b, lines, icons, width, height) for lab in block)]
         mine.sort(key=lambda b: _gap(b, L))
         out += [b for b in mine[:1] if all(b.iou(o) < 0.5 for o in out)]
     return out
@@ -242,8 +250,8 @@ def _gap(a: Box, b: Box) -> float:
     return float(np.hypot(dx, dy))
 
 
-def _owners(b: Box, lines: Sequence[TextLine], width: int, height: int) -> list[TextLine]:
-    """The texts that label the control ``b``: those on its row with no other text between (a
+def _owners(b: Box, lines: Sequence[TextLine], icons: Sequence[Box], width: int, height: int) -> list[TextLine]:
+    """The texts that label the control ``b``: those on its row with no other text or icon between (a
     radio's or checkbox's label after it, a switch's before it, with the summary line under the
     label), else the nearest text under it (a card's label under the picture whose corner holds
     the ring) within an eighth of the screen's height."""
@@ -254,7 +262,8 @@ def _owners(b: Box, lines: Sequence[TextLine], width: int, height: int) -> list[
         return (o.x1 >= l.x2 and o.x2 <= b.x1) or (o.x2 <= l.x1 and o.x1 >= b.x2)
 
     if row:
-        return [l for l in row if not any(between(o.box, l.box) for o in row if o is not l)]
+        return [l for l in row if not any(between(o.box, l.box) for o in row if o is not l)
+                and not any(between(i, l.box) for i in icons if _on_row(i, b))]
     under = [l for l in lines if l.box.y1 >= b.center.y and l.box.y1 - b.y2 <= height / 8
              and max(0, l.box.x1 - b.x2, b.x1 - l.box.x2) <= width / 4]
     return [min(under, key=lambda l: _gap(b, l.box))] if under else []
