@@ -16,7 +16,7 @@ from mobile_agent.perception.icons.grounding import field_and_role, selection_co
 from mobile_agent.screensets.measure import parse_tree
 from mobile_agent.types import Box
 
-from test_perception_icon_realscreens import HERE, _dev, _hint, _target
+from test_perception_icon_realscreens import DEV_SET, HERE, _dev, _hint, _target
 
 
 @pytest.fixture(scope="module")
@@ -170,3 +170,43 @@ def test_a_list_rows_checkbox_by_its_label(perception, label):
     rows = {"English": 592, "Deutsch": 724, "Italiano": 1120, "Other": 1648}  # the rows' tops in the dump, 132 px each
     g = perception.ground_icon(img.convert("RGB"), label)
     assert g.status == "found" and g.point.x < 250 and rows[label] <= g.point.y < rows[label] + 132
+
+
+def test_an_appcompat_switch_thumb_over_its_track(perception):
+    # A finance app's sign toggle (F-Droid, committed): a thumb disc taller than its track, over
+    # one end. Its detected box is a switch; the row's other icons (the amount field's "=") are not.
+    img, _ = _target("org.totschnig.myexpenses__1243134374", "Amount (US Dollar) : Expense")
+    rgb = np.asarray(img)
+    assert selection_control(rgb, Box(338, 396, 430, 460)) == "switch"
+    assert selection_control(rgb, Box(937, 391, 1007, 461)) is None
+
+
+@pytest.mark.parametrize("name,label,switch", [
+    # a browser's welcome switches, one label wrapped onto a second line
+    ("Opera_Mini_fast_web_browser_v63.0.2254.61942__1371252229", "Tired of ads? Block them!", (838, 664, 970, 796)),
+    ("Opera_Mini_fast_web_browser_v63.0.2254.61942__1371252229", "Save data and browse longer", (838, 852, 970, 984)),
+    # a podcast player's theme switch right after its label
+    ("Podcast_Addict_Podcast_player_v2022.4__420597121", "Light Theme", (380, 370, 530, 470)),
+])
+def test_appcompat_switches_by_their_labels_on_the_development_set(perception, name, label, switch):
+    # Not Click Icon targets of the set (the switches hold the text "ON"): their nodes' bounds.
+    if not (DEV_SET / "manifest.jsonl").exists():
+        pytest.skip("the development set of real screens (../shared/realscreens beside the clone) is absent")
+    img = Image.open(DEV_SET / "img" / f"{name}.png").convert("RGB")
+    g = perception.ground_icon(img, label)
+    assert g.status == "found" and Box(*switch).contains_point(g.point)
+
+
+def test_a_magnifier_is_no_radio_and_a_title_no_label(perception):
+    # The icon stress set's home screen: "Home" as the title, a magnifier on its row (a ring with a
+    # handle, the bell between them), the bottom navigation's house over "Home". Click Icon "Home" is
+    # the house, as before the rule.
+    from mobile_agent.screensets import registry
+
+    screen = registry.get("iconstress").load(seed=0, count=26)[25]
+    assert screen.name.startswith("iconstress-0-25-home")
+    rgb = np.asarray(screen.image.convert("RGB"))
+    assert selection_control(rgb, Box(1138, 164, 1198, 220)) is None
+    home = next(t for t in screen.targets if t.description == "Home")
+    g = perception.ground_icon(screen.image, "Home")
+    assert g.status == "found" and home.box.contains_point(g.point)

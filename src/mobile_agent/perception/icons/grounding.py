@@ -90,7 +90,8 @@ def selection_control(rgb: np.ndarray, box: Box) -> str | None:
     """``"switch"``, ``"radio"`` or ``"checkbox"`` where the candidate ``box`` is a selection
     control, else None.
 
-    A switch is a stadium track with a round thumb at one end (:func:`offline.switch_like`); a
+    A switch is a stadium track with a round thumb at one end (:func:`offline.switch_like`), or
+    AppCompat's: a thumb disc taller than its track, over one end of it (:func:`_thumb_switch`); a
     radio button a ring with nothing inside it, or with a dot at its centre and a gap between the
     dot and the ring (the detector may box the ring or only the dot of a selected one). Glyphs drawn
     in a ring (an info sign, a clock, a person) are no radio: something inside is neither empty nor
@@ -103,7 +104,8 @@ def selection_control(rgb: np.ndarray, box: Box) -> str | None:
     dp = dp_scale(width, height)
     pad = max(2, min(box.width, box.height) // 8)
     outer = rgb[max(0, box.y1 - pad):box.y2 + pad, max(0, box.x1 - pad):box.x2 + pad]
-    if outer.size and box.width <= 64 * dp and box.height <= 44 * dp and switch_like(outer, box, width, height):
+    if outer.size and box.width <= 64 * dp and box.height <= 44 * dp and (
+            switch_like(outer, box, width, height) or _thumb_switch(outer, dp)):
         return "switch"
     if _ring(rgb, box, dp):
         return "radio"
@@ -151,7 +153,15 @@ def _ring(rgb: np.ndarray, box: Box, dp: float) -> bool:
     if not (abs(side - 2 * ring_out) <= 0.25 * side or (dot and abs(side - 2 * dot) <= 0.35 * side)):
         return False
     around = fracs[ring_out + 3:int(1.5 * radius) + 1]
-    return not around or float(np.mean(around)) <= 0.35
+    if around and float(np.mean(around)) > 0.35:
+        return False
+    # A magnifier's handle: a stroke from the ring outwards along a diagonal.
+    for dy, dx in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+        steps = range(ring_out + 2, min(half - 1, int(ring_out + 0.5 * radius) + 1))
+        on = [ink[half + round(dy * k / np.sqrt(2)), half + round(dx * k / np.sqrt(2))] for k in steps]
+        if on and float(np.mean(on)) >= 0.8:
+            return False
+    return True
 
 
 # A glyph on the label's row that matches the words this well is what they name (a settings row's
@@ -196,22 +206,37 @@ def _setting_controls(description: str, lines: Sequence[TextLine], icons: Sequen
     want = compact(description)
     if len(want) < 2:
         return []
-    labels = [l for l in lines if compact(l.text) == want]
+    # the label: a line, or a label wrapped onto the line under it ("Save data and browse" over
+    # "longer")
+    labels = [[l] for l in lines if compact(l.text) == want]
+    for a in lines:
+        for b in lines:
+            if b is not a and _wrapped(a.box, b.box) and compact(a.text + " " + b.text) == want:
+                labels.append([a, b])
     if not labels:
         return []
     height, width = rgb.shape[:2]
     out: list[Box] = []
-    for lab in labels:
-        L = lab.box
+    for block in labels:
+        L = block[0].box
+        for other in block[1:]:
+            L = Box(min(L.x1, other.box.x1), min(L.y1, other.box.y1), max(L.x2, other.box.x2), max(L.y2, other.box.y2))
         near = [b for b in icons if abs(b.center.y - L.center.y) <= 0.15 * height and not L.contains_point(b.center)]
         row = [b for b in near if _on_row(b, L)]
         scores = glyph_scores(row, description) if row else None
         if scores and max(scores) >= GLYPH_ON_ROW:
             continue  # the row's own glyph of these words
-        mine = [b for b in near if selection_control(rgb, b) and any(o is lab for o in _owners(b, lines, width, height))]
+        mine = [b for b in near if selection_control(rgb, b)
+                and any(o is lab for o in _owners(b, lines, icons, width, height) for lab in block)]
         mine.sort(key=lambda b: _gap(b, L))
         out += [b for b in mine[:1] if all(b.iou(o) < 0.5 for o in out)]
     return out
+
+
+def _wrapped(a: Box, b: Box) -> bool:
+    """Whether the line ``b`` goes on with the line ``a``: right under it, starting where it starts."""
+    hgt = max(a.height, b.height)
+    return abs(a.x1 - b.x1) <= 0.5 * hgt and -0.3 * hgt <= b.y1 - a.y2 <= 0.6 * hgt and b.center.y > a.center.y
 
 
 def _on_row(b: Box, label: Box) -> bool:
@@ -225,8 +250,8 @@ def _gap(a: Box, b: Box) -> float:
     return float(np.hypot(dx, dy))
 
 
-def _owners(b: Box, lines: Sequence[TextLine], width: int, height: int) -> list[TextLine]:
-    """The texts that label the control ``b``: those on its row with no other text between (a
+def _owners(b: Box, lines: Sequence[TextLine], icons: Sequence[Box], width: int, height: int) -> list[TextLine]:
+    """The texts that label the control ``b``: those on its row with no other text or icon between (a
     radio's or checkbox's label after it, a switch's before it, with the summary line under the
     label), else the nearest text under it (a card's label under the picture whose corner holds
     the ring) within an eighth of the screen's height."""
@@ -237,7 +262,8 @@ def _owners(b: Box, lines: Sequence[TextLine], width: int, height: int) -> list[
         return (o.x1 >= l.x2 and o.x2 <= b.x1) or (o.x2 <= l.x1 and o.x1 >= b.x2)
 
     if row:
-        return [l for l in row if not any(between(o.box, l.box) for o in row if o is not l)]
+        return [l for l in row if not any(between(o.box, l.box) for o in row if o is not l)
+                and not any(between(i, l.box) for i in icons if _on_row(i, b))]
     under = [l for l in lines if l.box.y1 >= b.center.y and l.box.y1 - b.y2 <= height / 8
              and max(0, l.box.x1 - b.x2, b.x1 - l.box.x2) <= width / 4]
     return [min(under, key=lambda l: _gap(b, l.box))] if under else []
@@ -342,3 +368,38 @@ def _square(rgb: np.ndarray, box: Box, dp: float) -> bool:
     side_in = holes.shape[0]
     touches = x == 0 or y == 0 or x + w >= side_in or y + h >= side_in
     return not touches and w >= 0.5 * side_in and h >= 0.3 * side_in and area <= 0.45 * w * h
+
+
+def _thumb_switch(outer: np.ndarray, dp: float) -> bool:
+    """AppCompat's switch (and apps' own): a round thumb taller than the track, over one of its
+    ends; the track, half the thumb's height or so, runs on past the thumb, centred on it. Each
+    column's ink height says it: the thumb's columns as tall as the whole, the track's a third to
+    four fifths of that over a fifth of the width or more, at the other end."""
+    border = np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]]).astype(np.int16)
+    ink = np.abs(outer.astype(np.int16) - np.median(border, axis=0)).max(axis=2) >= 30
+    ys, xs = np.nonzero(ink)
+    if len(xs) < 50:
+        return False
+    ink = ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    h, w = ink.shape
+    if not (30 * dp <= w <= 64 * dp and 14 * dp <= h <= 44 * dp and 1.2 <= w / h <= 2.6):
+        return False
+    heights = ink.sum(axis=0).astype(float)
+    top = np.array([np.argmax(ink[:, x]) if heights[x] else 0 for x in range(w)], float)
+    mids = top + heights / 2
+    tall = heights >= 0.85 * h
+    for cols in (np.arange(w), np.arange(w)[::-1]):  # the thumb on the right, then on the left
+        track = []
+        for x in cols:
+            if tall[x]:
+                break
+            track.append(x)
+        if len(track) < 0.2 * w or not tall[cols[len(track):]].any():
+            continue
+        body = np.array(track[len(track) // 4:len(track) * 3 // 4])  # its rounded end and the thumb's edge left out
+        if not len(body):
+            continue
+        th = heights[body]
+        if th.min() >= 0.35 * h and th.max() <= 0.8 * h and np.all(np.abs(mids[body] - h / 2) <= 0.15 * h):
+            return True
+    return False
