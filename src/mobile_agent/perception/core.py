@@ -836,7 +836,7 @@ def _squarish(box: Box) -> Box:
     return Box(c.x - side // 2, c.y - side // 2, c.x - side // 2 + side, c.y - side // 2 + side)
 
 
-_TIME = re.compile(r"\d{1,2}\s*[:.]\s*\d{2}")
+_TIME = re.compile(r"\d{1,2}\s*:\s*\d{2}")
 
 
 def _clock_for_no_time(cand: Candidate, target: str, top: int) -> bool:
