@@ -355,7 +355,7 @@ class Perception:
         # battery level and a figure): the app's; a status-bar text found alone is still found.
         top = status_bar_height(img.size[1], img.size[0])
         cands = ([c for c in cands if c.point.y >= top]
-                 or [c for c in cands if not _clock_for_no_time(c, text, top)])
+                 or [c for c, m in zip(cands, matches) if not _clock_for_no_time(m, text, top)])
         return _noted(self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text"), fallback)
 
     def ground_app(self, image: Image.Image | str | bytes | Any, name: str,
@@ -839,12 +839,17 @@ def _squarish(box: Box) -> Box:
 _TIME = re.compile(r"\d{1,2}\s*:\s*\d{2}")
 
 
-def _clock_for_no_time(cand: Candidate, target: str, top: int) -> bool:
-    """Whether ``cand`` is the status bar's clock found for a ``target`` that is no time of day:
+def _clock_for_no_time(match: TextMatch, target: str, top: int) -> bool:
+    """Whether ``match`` is the status bar's clock found for a ``target`` that is no time of day:
     a slider's value "0.0" that the app does not draw was found in the clock and the glyph read
-    beside it ("2:000"); the clock is found only for a time ("2:00")."""
-    return (cand.point.y < top and _TIME.match(" ".join(cand.text.split())) is not None
-            and _TIME.search(target) is None)
+    beside it ("2:000"). The match is over the clock's time (a word of the line that reads as a
+    time, or the whole line); the battery's "78%" beside the clock is still found."""
+    if match.box.center.y >= top or _TIME.search(target) is not None:
+        return False
+    words = [w for w in match.line.words if _TIME.match(w.text.strip())]
+    if not match.line.words:
+        return _TIME.match(match.line.text.strip()) is not None
+    return any(min(w.box.x2, match.box.x2) > max(w.box.x1, match.box.x1) for w in words)
 
 
 def _ink_colour(crop: np.ndarray, ground: np.ndarray) -> np.ndarray | None:
