@@ -865,8 +865,10 @@ def _ink_colour(crop: np.ndarray, ground: np.ndarray) -> np.ndarray | None:
 
 def _own_span(rgb: np.ndarray, part: Box, line: Box) -> bool:
     """Whether the words in ``part`` of the text line ``line`` are drawn in another colour than the
-    words on each side of them in that line (by more than 60 in a channel): a span of its own,
-    a link or the plain word between two links."""
+    words on both sides of them in that line (by more than 60 in a channel): a span of its own
+    inside a sentence, a link or the plain word between two links. A part at a line's start or
+    end is none (a grey address before a page's title is one text in two colours, and the same
+    address elsewhere on the screen is as much the request)."""
     h, w = rgb.shape[:2]
     y1, y2 = max(0, line.y1), min(h, line.y2)
     if part.x1 <= line.x1 and part.x2 >= line.x2:
@@ -881,8 +883,7 @@ def _own_span(rgb: np.ndarray, part: Box, line: Box) -> bool:
         return False
     sides = [_ink_colour(rgb[y1:y2, max(0, line.x1):max(0, part.x1 - 2)], ground),
              _ink_colour(rgb[y1:y2, min(w, part.x2 + 2):min(w, line.x2)], ground)]
-    sides = [c for c in sides if c is not None]
-    return bool(sides) and all(float(np.abs(c - mine).max()) > 60 for c in sides)
+    return all(c is not None and float(np.abs(c - mine).max()) > 60 for c in sides)
 
 
 _CURSOR_STROKES = "l1i|!I"
