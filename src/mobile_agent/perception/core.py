@@ -294,9 +294,9 @@ class Perception:
             st, fallback = self._screen_tree(img, res, tree)
             if st is not None:
                 pairs = st.label_lines("text") + st.label_lines("desc")
-                found = self._tree_decide(img, text, pairs, pos, res.lines, f'the text "{text}"', choose, "text")
-                if found is not None:
-                    return found
+                decided = self._tree_decide(img, text, pairs, pos, res.lines, f'the text "{text}"', choose, "text")
+                if decided is not None:
+                    return decided
                 fallback = "no node of the accessibility tree has this text, or the picture has a closer match"
         lines = list(res.lines)
         glyph = is_glyph_target(text)
