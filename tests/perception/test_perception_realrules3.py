@@ -160,3 +160,10 @@ def test_real_word_between_two_links():
     img = Image.open(DEV / "img" / f"{name}.png").convert("RGB")
     g = Perception().ground_text(img, "and")
     assert g.found and _dev_target(name, "and").contains_point(g.point), (g.status, g.message)
+
+
+def test_the_battery_level_beside_the_clock_is_still_found():
+    bar = _line("12:30 78%", (20, 0, 300, 60), [("12:30", (20, 0, 130, 60)), ("78%", (200, 0, 290, 60))])
+    img = Image.new("RGB", (1080, 2280), (250, 250, 250))
+    g = Perception(ocr=_LinesOcr([bar])).ground_text(img, "78%")
+    assert g.found and g.point.x >= 200

@@ -294,9 +294,9 @@ class Perception:
             st, fallback = self._screen_tree(img, res, tree)
             if st is not None:
                 pairs = st.label_lines("text") + st.label_lines("desc")
-                found = self._tree_decide(img, text, pairs, pos, res.lines, f'the text "{text}"', choose, "text")
-                if found is not None:
-                    return found
+                decided = self._tree_decide(img, text, pairs, pos, res.lines, f'the text "{text}"', choose, "text")
+                if decided is not None:
+                    return decided
                 fallback = "no node of the accessibility tree has this text, or the picture has a closer match"
         lines = list(res.lines)
         glyph = is_glyph_target(text)
@@ -355,7 +355,7 @@ class Perception:
         # battery level and a figure): the app's; a status-bar text found alone is still found.
         top = status_bar_height(img.size[1], img.size[0])
         cands = ([c for c in cands if c.point.y >= top]
-                 or [c for c in cands if not _clock_for_no_time(c, text, top)])
+                 or [c for c, m in zip(cands, matches) if not _clock_for_no_time(m, text, top)])
         return _noted(self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text"), fallback)
 
     def ground_app(self, image: Image.Image | str | bytes | Any, name: str,
@@ -853,15 +853,20 @@ def _squarish(box: Box) -> Box:
     return Box(c.x - side // 2, c.y - side // 2, c.x - side // 2 + side, c.y - side // 2 + side)
 
 
-_TIME = re.compile(r"\d{1,2}\s*[:.]\s*\d{2}")
+_TIME = re.compile(r"\d{1,2}\s*:\s*\d{2}")
 
 
-def _clock_for_no_time(cand: Candidate, target: str, top: int) -> bool:
-    """Whether ``cand`` is the status bar's clock found for a ``target`` that is no time of day:
+def _clock_for_no_time(match: TextMatch, target: str, top: int) -> bool:
+    """Whether ``match`` is the status bar's clock found for a ``target`` that is no time of day:
     a slider's value "0.0" that the app does not draw was found in the clock and the glyph read
-    beside it ("2:000"); the clock is found only for a time ("2:00")."""
-    return (cand.point.y < top and _TIME.match(" ".join(cand.text.split())) is not None
-            and _TIME.search(target) is None)
+    beside it ("2:000"). The match is over the clock's time (a word of the line that reads as a
+    time, or the whole line); the battery's "78%" beside the clock is still found."""
+    if match.box.center.y >= top or _TIME.search(target) is not None:
+        return False
+    words = [w for w in match.line.words if _TIME.match(w.text.strip())]
+    if not match.line.words:
+        return _TIME.match(match.line.text.strip()) is not None
+    return any(min(w.box.x2, match.box.x2) > max(w.box.x1, match.box.x1) for w in words)
 
 
 def _ink_colour(crop: np.ndarray, ground: np.ndarray) -> np.ndarray | None:
@@ -877,8 +882,10 @@ def _ink_colour(crop: np.ndarray, ground: np.ndarray) -> np.ndarray | None:
 
 def _own_span(rgb: np.ndarray, part: Box, line: Box) -> bool:
     """Whether the words in ``part`` of the text line ``line`` are drawn in another colour than the
-    words on each side of them in that line (by more than 60 in a channel): a span of its own,
-    a link or the plain word between two links."""
+    words on both sides of them in that line (by more than 60 in a channel): a span of its own
+    inside a sentence, a link or the plain word between two links. A part at a line's start or
+    end is none (a grey address before a page's title is one text in two colours, and the same
+    address elsewhere on the screen is as much the request)."""
     h, w = rgb.shape[:2]
     y1, y2 = max(0, line.y1), min(h, line.y2)
     if part.x1 <= line.x1 and part.x2 >= line.x2:
@@ -893,8 +900,7 @@ def _own_span(rgb: np.ndarray, part: Box, line: Box) -> bool:
         return False
     sides = [_ink_colour(rgb[y1:y2, max(0, line.x1):max(0, part.x1 - 2)], ground),
              _ink_colour(rgb[y1:y2, min(w, part.x2 + 2):min(w, line.x2)], ground)]
-    sides = [c for c in sides if c is not None]
-    return bool(sides) and all(float(np.abs(c - mine).max()) > 60 for c in sides)
+    return all(c is not None and float(np.abs(c - mine).max()) > 60 for c in sides)
 
 
 _CURSOR_STROKES = "l1i|!I"
