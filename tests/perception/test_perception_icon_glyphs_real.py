@@ -70,6 +70,35 @@ def test_glyphs_on_other_screens(perception, name, target):
     assert _hits(perception, img, box, target) == [True, True]
 
 
+def test_words_of_the_apps_own_name_a_toolbar_action(perception):
+    # "Templates and plans": a finance app's toolbar action named by its menu title, drawn as a
+    # book; no shape word. The bar's search and overflow carry standard names, the drawer's
+    # header chevron too: the book is the bar's one action of its own.
+    img, box = _target("org.totschnig.myexpenses__1482807785", "Templates and plans")
+    assert _hits(perception, img, box, "Templates and plans") == [True, True]
+    g = perception.ground_icon(img, "Templates and plans")
+    assert len(g.candidates) > 1  # the other icons stay candidates
+    # with a planner, it is asked, the bar's action first among the marks
+    seen = []
+
+    def choose(marked, cands, question):
+        seen.extend(cands)
+        return 0
+
+    g = perception.ground_icon(img, "Templates and plans", choose=choose)
+    assert g.status == "found" and box.contains_point(g.point)
+    assert len(seen) == 1 or box.contains_point(seen[0].point)
+
+
+def test_a_toolbar_action_in_other_words_on_another_app(perception):
+    # A barcode scanner's torch, asked for in words no vocabulary holds: the bar's one action of
+    # its own (its up arrow is at the start, and a standard glyph).
+    img, box = _dev("me.hackerchick.catima__95078803", "Turn flashlight on")
+    for words in ("Scanner lamp", "Enable lamp"):
+        g = perception.ground_icon(img, words)
+        assert g.status == "found" and box.contains_point(g.point), words
+
+
 def test_an_add_word_and_a_glyph_name_the_glyph_with_a_plus():
     from mobile_agent.perception.icons.offline import badged_glyphs, reference_mask
 
