@@ -37,6 +37,9 @@ def test_material_names_of_toolbar_glyphs():
     # "Show" and "Hide" before other words stay verbs, and an eye where nothing else is named
     assert description_glyphs("Show / Hide played content")[:2] == ["eye", "eye_slash"]
     assert description_glyphs("Show password")[0] == "eye"
+    # a browser's tab switcher; "tab" alone names a frame ("Home tab")
+    assert description_glyphs("Open tab bar")[0] == "r:square" == description_glyphs("Tabs")[0]
+    assert description_glyphs("Home tab") == description_glyphs("Home")
     for spec in ("mi:flashlight_on", "mi:flashlight_off", "mi:unfold_less", "mi:unfold_more"):
         assert offline.reference_mask(spec) is not None, spec
 
@@ -97,6 +100,33 @@ def test_a_toolbar_action_in_other_words_on_another_app(perception):
     for words in ("Scanner lamp", "Enable lamp"):
         g = perception.ground_icon(img, words)
         assert g.status == "found" and box.contains_point(g.point), words
+
+
+def test_a_browsers_tab_switcher_is_a_square_holding_the_count(perception):
+    # A browser's bottom toolbar: home, search, the tab switcher (a rounded square holding the
+    # number of open tabs) and the overflow, drawn with Material glyphs and a digit.
+    import fontpkg_roboto
+
+    img = Image.new("RGB", (1080, 2280), (252, 252, 252))
+    d = ImageDraw.Draw(img)
+    mi = ImageFont.truetype(str(Path(offline.__file__).with_name("refs") / "MaterialIcons-Regular.ttf"), 72)
+    digit = ImageFont.truetype(str(Path(fontpkg_roboto.__file__).parent / "files" / "Roboto[wdth,wght].ttf"), 38)
+    d.text((50, 120), "Search or type web address", font=digit, fill=(60, 60, 60))
+    for cx, glyph in ((135, "home"), (405, "search"), (945, "more_vert")):
+        d.text((cx - 36, 2110), chr(offline._MATERIAL_CODEPOINTS[glyph]), font=mi, fill=(60, 60, 60))
+    d.rounded_rectangle((645, 2118, 705, 2178), radius=10, outline=(60, 60, 60), width=6)
+    d.text((664, 2124), "3", font=digit, fill=(60, 60, 60))
+    box = Box(620, 2093, 730, 2203)
+    for words in ("Tabs", "Switch or close tabs", "Open tab bar"):
+        assert _hits(perception, img, box, words) == [True, True], words
+
+
+@pytest.mark.parametrize("name,target", [
+    ("Opera_Mini_fast_web_browser_v63.0.2254.61942__70984969", "Open tab bar"),
+])
+def test_a_tab_switcher_on_a_real_browser(perception, name, target):
+    img, box = _dev(name, target)
+    assert _hits(perception, img, box, target) == [True, True]
 
 
 def test_an_add_word_and_a_glyph_name_the_glyph_with_a_plus():

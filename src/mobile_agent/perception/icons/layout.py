@@ -425,9 +425,18 @@ def app_actions(rgb: "np.ndarray", boxes: Sequence[Box], lines: Sequence[Box], w
     # a glyph and its frame: keep the glyph
     row = [k for k in row if not any(o != k and boxes[o].area < boxes[k].area
                                      and boxes[k].contains_point(boxes[o].center) for o in row)]
+    # an action is a flat glyph: a picture or an emoji on the row (a greeting's party popper, an
+    # avatar) is none
+    from mobile_agent.perception.icons.offline import shading_score, texture_score
+
+    row = [k for k in row if max(texture_score(_crop(rgb, boxes[k])), shading_score(_crop(rgb, boxes[k]))) < 0.3]
     if not row:
         return []
     named = [0.0] * len(row)
     for words in STANDARD_GLYPHS:
         named = [max(a, b) for a, b in zip(named, score(rgb, [boxes[k] for k in row], words))]
     return [k for k, v in zip(row, named) if v < STANDARD_SCORE]
+
+
+def _crop(rgb: "np.ndarray", b: Box) -> "np.ndarray":
+    return rgb[max(0, b.y1):b.y2, max(0, b.x1):b.x2]

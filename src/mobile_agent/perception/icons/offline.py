@@ -146,6 +146,8 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "flashlight": ("mi:flashlight_on", "mi:flashlight_off", "bolt~0.8"), "torch": ("mi:flashlight_on", "mi:flashlight_off"),
     "place": ("location_dot",), "places": ("location_dot",),
     "unfold_less": ("mi:unfold_less",), "unfold_more": ("mi:unfold_more",),
+    # A browser's tab switcher: a rounded square (its outline) holding the count of open tabs.
+    "tabs": ("r:square", "mi:crop_square"),
 }
 _PHRASES = {"navigate up": "navigate_up", "go back": "back", "my location": "mylocation", "your location": "mylocation",
             "more options": "more", "fast forward": "fastforward", "skip previous": "skip_previous",
@@ -175,7 +177,10 @@ _PHRASES = {"navigate up": "navigate_up", "go back": "back", "my location": "myl
             # What forms attach: an image or a photo is taken with the camera (Material's
             # add_a_photo, photo_camera), or picked from the gallery.
             "attach image": "photo", "attach photo": "photo", "attach picture": "photo", "add image": "photo",
-            "add photo": "photo", "insert image": "photo", "take picture": "camera"}
+            "add photo": "photo", "insert image": "photo", "take picture": "camera",
+            # a browser's tab switcher ("tab" alone names a frame: "Home tab")
+            "tab bar": "tabs", "open tabs": "tabs", "show tabs": "tabs", "switch tabs": "tabs",
+            "switch or close tabs": "tabs", "tab switcher": "tabs", "tab manager": "tabs", "tab overview": "tabs"}
 _SYNONYM_WORDS = {"magnifying": "search", "glass": "search", "cogwheel": "settings", "trashcan": "trash",
                   "notify": "notification", "favorites": "favorite", "likes": "like", "contacts": "contacts",
                   "vertical": "more", "horizontal": "ellipsis", "three": "dots", "kebab": "more",
@@ -293,6 +298,7 @@ _MATERIAL_CODEPOINTS: dict[str, int] = {
     'print': 0xe8ad, 'palette': 0xe40a, 'backspace': 0xe14a, 'grid_view': 0xe9b0, 'sort': 0xe164,
     'add_circle': 0xe147, 'add_circle_outline': 0xe148, 'add_shopping_cart': 0xe854, 'person_outline': 0xe7ff,
     'flashlight_on': 0xf00b, 'flashlight_off': 0xf00a, 'unfold_less': 0xe5d6, 'unfold_more': 0xe5d7,
+    'crop_square': 0xe3c6,
 }
 # Material names drawn from Material Symbols besides those of MATERIAL_OF (bench/build_icon_refs.py
 # subsets the fonts to these and MATERIAL_OF's): the filled set's extra glyphs and the toolbar
@@ -892,6 +898,7 @@ _FAMILY_WORDS: dict[str, tuple[str, ...]] = {
     "filter": ("filter",),
     "download": ("download",), "upload": ("upload",),
     "home": ("home", "house"), "flashlight": ("flashlight", "torch"), "fold": ("unfold_less", "unfold_more"),
+    "tabs": ("tabs",),
     "star": ("star", "rate", "rating", "starred"),
     "refresh": ("refresh", "reload", "sync"),
     "play": ("play",), "pause": ("pause",), "next": ("next", "skip"), "previous": ("previous", "skip_previous"),
