@@ -53,6 +53,8 @@ def test_material_names_of_toolbar_glyphs():
     ("org.totschnig.myexpenses__1243134374", "Save the data and close the form."),
     # the same button riding above the keyboard, at 59% of the screen's height
     ("org.totschnig.myexpenses__14726600", "Save the data and close the form."),
+    # a loyalty card's thumbnail: a tile of the card's colour, no photo
+    ("me.hackerchick.catima__236981483", "Thumbnail"),
     # the list's floating New (a plus) under an open drawer's scrim: dark on its darkened disc
     ("org.totschnig.myexpenses__1482807785", "New Transaction. New Transfer. New split"),
     # Material's "add" glyph: the toolbar's check with a plus, against the form's floating check
@@ -100,6 +102,25 @@ def test_a_toolbar_action_in_other_words_on_another_app(perception):
     for words in ("Scanner lamp", "Enable lamp"):
         g = perception.ground_icon(img, words)
         assert g.status == "found" and box.contains_point(g.point), words
+
+
+def test_a_tile_stands_in_for_a_picture():
+    from mobile_agent.perception.icons.offline import tile_score
+
+    img = Image.new("RGB", (1080, 2280), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((100, 400, 227, 527), radius=8, fill=(240, 130, 90))  # a 46 dp colour tile
+    d.rectangle((400, 400, 527, 527), outline=(60, 60, 60), width=6)  # an outlined square: no tile
+    d.rectangle((700, 440, 766, 506), fill=(60, 60, 60))  # a 24 dp filled square: a glyph's size
+    rgb = np.asarray(img)
+
+    def score(b: Box) -> float:
+        pad = max(2, min(b.width, b.height) // 8)
+        return tile_score(rgb[b.y1 - pad:b.y2 + pad, b.x1 - pad:b.x2 + pad], b, 1080, 2280)
+
+    assert score(Box(100, 400, 228, 528)) == 1.0
+    assert score(Box(400, 400, 528, 528)) == 0.0
+    assert score(Box(700, 440, 767, 507)) == 0.0
 
 
 def test_a_browsers_tab_switcher_is_a_square_holding_the_count(perception):

@@ -987,6 +987,19 @@ def picture_score(crop: np.ndarray) -> float:
     return min(1.0, colours / 40.0) * min(1.0, spread / 40.0) * (1.0 if min(h, w) >= 100 else 0.7)
 
 
+def tile_score(outer: np.ndarray, box: Box, width: int, height: int) -> float:
+    """1 for a tile that stands in for a picture (a loyalty card's colour square, a letter on a
+    square, an album's plain cover): a box 40 dp a side or more, 0.6-1.7 times as wide as tall,
+    whose area is filled (85% or more of the box differs from the page around it); else 0."""
+    dp = dp_scale(width, height)
+    if min(box.width, box.height) < 40 * dp or not 0.6 <= box.width / max(1, box.height) <= 1.7:
+        return 0.0
+    full = _full_mask_box(outer)
+    pad_y, pad_x = (outer.shape[0] - box.height) // 2, (outer.shape[1] - box.width) // 2
+    inner = full[max(0, pad_y):pad_y + box.height, max(0, pad_x):pad_x + box.width]
+    return 1.0 if inner.size and float(inner.mean()) / 255.0 >= 0.85 else 0.0
+
+
 def texture_score(crop: np.ndarray) -> float:
     """How much a crop of any size looks like part of a photo (many colours, shading, grain)
     rather than a glyph: 0 to 1. A glyph is its background, its ink and their anti-aliased blends
@@ -1372,6 +1385,10 @@ class OfflineIconMatcher:
                 shape = max(shape * (1.0 - 0.5 * tex), 0.9 * _avatar_score(outer, mask, tex))
             elif pictures:
                 shape = max(shape, 0.9 * picture_score(crop))
+                if not refs:
+                    # "Thumbnail", "Cover": where no glyph is named, a tile in place of the
+                    # picture (a card's colour, a letter on a square) is one too
+                    shape = max(shape, 0.6 * tile_score(outer, b, width, height))
             else:
                 # Clutter: part of a photo, a thumbnail or an avatar is no glyph, unless a flat
                 # glyph keyed out of it is what matched.
