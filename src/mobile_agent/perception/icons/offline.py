@@ -624,14 +624,19 @@ def _ink_box(crop: np.ndarray) -> np.ndarray:
     A glyph under a scrim (an open drawer's or a dialog's shade dims the screen behind it: a
     floating button's plus, dark on its darkened disc) differs from its background by less than
     the usual 40 levels: where nothing in the crop reaches 40 but something reaches 20, half the
-    crop's greatest difference is the threshold, if that leaves a glyph-like share of ink (3-60%)."""
+    crop's greatest difference is the threshold, if that leaves a glyph-like share of ink (3-60%)
+    and the crop is two flat tones, as a dimmed glyph is: a flat border (within 6 levels on
+    average) and few tones between the two (fewer than half as many pixels as the ink). Part of
+    a blurred photo is neither."""
     border = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]]).astype(np.int16)
     bg = np.median(border, axis=0)
     dist = np.abs(crop.astype(np.int16) - bg).max(axis=2)
     top = int(dist.max())
     if 20 <= top < 40:
         faint = dist >= top // 2
-        if 0.03 <= float(faint.mean()) <= 0.6:
+        between = float(((dist >= top // 4) & (dist < top * 3 // 4)).mean())
+        if (0.03 <= float(faint.mean()) <= 0.6 and between < 0.5 * float(faint.mean())
+                and float(np.abs(border - bg).max(axis=1).mean()) < 6):
             return faint.astype(np.uint8) * 255
     thr = max(40, int(top * 0.45))
     return (dist >= thr).astype(np.uint8) * 255
