@@ -404,7 +404,8 @@ STANDARD_SCORE = 0.8  # a glyph that matches a standard name this well is that g
 def app_actions(rgb: "np.ndarray", boxes: Sequence[Box], lines: Sequence[Box], width: int, height: int,
                 score: "Callable[[np.ndarray, Sequence[Box], str], list[float]]") -> list[int]:
     """The indexes of ``boxes`` that are the top app bar's own actions: on the bar's row (the
-    topmost row of candidates under the status bar), in its end half (its start on a right-to-left
+    topmost row of candidates under the status bar, with a text on it: the bar's title or a search
+    field's query), in its end half (its start on a right-to-left
     screen), and not a glyph of a standard name (:data:`STANDARD_GLYPHS`, by ``score``: the icon
     matcher's). A glyph and a box around it are one action (the glyph is kept).
 
@@ -420,6 +421,10 @@ def app_actions(rgb: "np.ndarray", boxes: Sequence[Box], lines: Sequence[Box], w
         return []
     top = min(boxes[k].center.y for k in zone)
     row = [k for k in zone if boxes[k].center.y <= top + 16 * s]
+    # a bar has its title (or a search field's query) on its row: a player's controls over a
+    # video or a row of shortcuts is no app bar
+    if not any(abs(t.center.y - top) <= 16 * s and t.width >= 1.5 * t.height for t in lines):
+        return []
     rtl = right_to_left(lines, width, height)
     row = [k for k in row if (boxes[k].center.x < width / 2 if rtl else boxes[k].center.x > width / 2)]
     # a glyph and its frame: keep the glyph
