@@ -37,6 +37,9 @@ def test_material_names_of_toolbar_glyphs():
     # "Show" and "Hide" before other words stay verbs, and an eye where nothing else is named
     assert description_glyphs("Show / Hide played content")[:2] == ["eye", "eye_slash"]
     assert description_glyphs("Show password")[0] == "eye"
+    # a browser's tab switcher; "tab" alone names a frame ("Home tab")
+    assert description_glyphs("Open tab bar")[0] == "r:square" == description_glyphs("Tabs")[0]
+    assert description_glyphs("Home tab") == description_glyphs("Home")
     for spec in ("mi:flashlight_on", "mi:flashlight_off", "mi:unfold_less", "mi:unfold_more"):
         assert offline.reference_mask(spec) is not None, spec
 
@@ -50,6 +53,8 @@ def test_material_names_of_toolbar_glyphs():
     ("org.totschnig.myexpenses__1243134374", "Save the data and close the form."),
     # the same button riding above the keyboard, at 59% of the screen's height
     ("org.totschnig.myexpenses__14726600", "Save the data and close the form."),
+    # a loyalty card's thumbnail: a tile of the card's colour, no photo
+    ("me.hackerchick.catima__236981483", "Thumbnail"),
     # the list's floating New (a plus) under an open drawer's scrim: dark on its darkened disc
     ("org.totschnig.myexpenses__1482807785", "New Transaction. New Transfer. New split"),
     # Material's "add" glyph: the toolbar's check with a plus, against the form's floating check
@@ -66,6 +71,81 @@ def test_glyphs_and_places_on_fixture_screens(perception, name, target):
     ("org.totschnig.myexpenses__1111865268", "Attach image to transaction"),
 ])
 def test_glyphs_on_other_screens(perception, name, target):
+    img, box = _dev(name, target)
+    assert _hits(perception, img, box, target) == [True, True]
+
+
+def test_words_of_the_apps_own_name_a_toolbar_action(perception):
+    # "Templates and plans": a finance app's toolbar action named by its menu title, drawn as a
+    # book; no shape word. The bar's search and overflow carry standard names, the drawer's
+    # header chevron too: the book is the bar's one action of its own.
+    img, box = _target("org.totschnig.myexpenses__1482807785", "Templates and plans")
+    assert _hits(perception, img, box, "Templates and plans") == [True, True]
+    g = perception.ground_icon(img, "Templates and plans")
+    assert len(g.candidates) > 1  # the other icons stay candidates
+    # with a planner, it is asked, the bar's action first among the marks
+    seen = []
+
+    def choose(marked, cands, question):
+        seen.extend(cands)
+        return 0
+
+    g = perception.ground_icon(img, "Templates and plans", choose=choose)
+    assert g.status == "found" and box.contains_point(g.point)
+    assert len(seen) == 1 or box.contains_point(seen[0].point)
+
+
+def test_a_toolbar_action_in_other_words_on_another_app(perception):
+    # A barcode scanner's torch, asked for in words no vocabulary holds: the bar's one action of
+    # its own (its up arrow is at the start, and a standard glyph).
+    img, box = _dev("me.hackerchick.catima__95078803", "Turn flashlight on")
+    for words in ("Scanner lamp", "Enable lamp"):
+        g = perception.ground_icon(img, words)
+        assert g.status == "found" and box.contains_point(g.point), words
+
+
+def test_a_tile_stands_in_for_a_picture():
+    from mobile_agent.perception.icons.offline import tile_score
+
+    img = Image.new("RGB", (1080, 2280), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((100, 400, 227, 527), radius=8, fill=(240, 130, 90))  # a 46 dp colour tile
+    d.rectangle((400, 400, 527, 527), outline=(60, 60, 60), width=6)  # an outlined square: no tile
+    d.rectangle((700, 440, 766, 506), fill=(60, 60, 60))  # a 24 dp filled square: a glyph's size
+    rgb = np.asarray(img)
+
+    def score(b: Box) -> float:
+        pad = max(2, min(b.width, b.height) // 8)
+        return tile_score(rgb[b.y1 - pad:b.y2 + pad, b.x1 - pad:b.x2 + pad], b, 1080, 2280)
+
+    assert score(Box(100, 400, 228, 528)) == 1.0
+    assert score(Box(400, 400, 528, 528)) == 0.0
+    assert score(Box(700, 440, 767, 507)) == 0.0
+
+
+def test_a_browsers_tab_switcher_is_a_square_holding_the_count(perception):
+    # A browser's bottom toolbar: home, search, the tab switcher (a rounded square holding the
+    # number of open tabs) and the overflow, drawn with Material glyphs and a digit.
+    import fontpkg_roboto
+
+    img = Image.new("RGB", (1080, 2280), (252, 252, 252))
+    d = ImageDraw.Draw(img)
+    mi = ImageFont.truetype(str(Path(offline.__file__).with_name("refs") / "MaterialIcons-Regular.ttf"), 72)
+    digit = ImageFont.truetype(str(Path(fontpkg_roboto.__file__).parent / "files" / "Roboto[wdth,wght].ttf"), 38)
+    d.text((50, 120), "Search or type web address", font=digit, fill=(60, 60, 60))
+    for cx, glyph in ((135, "home"), (405, "search"), (945, "more_vert")):
+        d.text((cx - 36, 2110), chr(offline._MATERIAL_CODEPOINTS[glyph]), font=mi, fill=(60, 60, 60))
+    d.rounded_rectangle((645, 2118, 705, 2178), radius=10, outline=(60, 60, 60), width=6)
+    d.text((664, 2124), "3", font=digit, fill=(60, 60, 60))
+    box = Box(620, 2093, 730, 2203)
+    for words in ("Tabs", "Switch or close tabs", "Open tab bar"):
+        assert _hits(perception, img, box, words) == [True, True], words
+
+
+@pytest.mark.parametrize("name,target", [
+    ("Opera_Mini_fast_web_browser_v63.0.2254.61942__70984969", "Open tab bar"),
+])
+def test_a_tab_switcher_on_a_real_browser(perception, name, target):
     img, box = _dev(name, target)
     assert _hits(perception, img, box, target) == [True, True]
 

@@ -446,6 +446,16 @@ class Perception:
             # Set-of-marks: the planner picks; without a planner only a single candidate can be taken.
             icons.sort(key=lambda i: -(i.score * (0.5 + 0.5 * position_score(i.box, pos, w, h))))
             cands = [Candidate(i.box, i.box.center, round(i.score, 4), None) for i in icons]
+            if matcher is not None:  # words of the app's own: the top bar's own actions (icons.layout)
+                from mobile_agent.perception.icons.layout import app_actions
+
+                acts = app_actions(rgb, [i.box for i in icons], [l.box for l in res.lines], w, h, matcher.score)
+                rest = [c for k, c in enumerate(cands) if k not in acts]
+                cands = [cands[k] for k in acts] + rest
+                if acts and choose is None:
+                    g = self._decide(img, cands[:len(acts)], pos, res.lines, f'the icon "{description}"', None,
+                                     what="icon", allow_many=True)
+                    return Grounding(g.status, (g.candidates + rest)[: self.max_candidates], g.chosen, g.message, g.marked)
             return self._decide(img, cands, pos, res.lines, f'the icon "{description}"', choose, what="icon",
                                 allow_many=True)
         assert matcher is not None

@@ -23,7 +23,7 @@ prior.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from mobile_agent.types import Box
 
@@ -392,3 +392,56 @@ def layout_priors(families: set[str], boxes: Sequence[Box], width: int, height: 
     if rgb is not None and families & FAB_FAMILIES and height > width:
         out = [max(p, 1.0 if fab else 0.0) for p, fab in zip(out, floating_buttons(rgb, boxes, lines))]
     return out
+
+
+# The glyphs whose names the framework and Material give (the overflow's "More options", the up
+# button's "Navigate up", the drawer's hamburger, the search action, a close cross, a dropdown's
+# or a collapsible header's chevron): an icon drawn so is named so.
+STANDARD_GLYPHS = ("more options", "search", "navigate up", "menu", "close", "expand", "collapse")
+STANDARD_SCORE = 0.8  # a glyph that matches a standard name this well is that glyph
+
+
+def app_actions(rgb: "np.ndarray", boxes: Sequence[Box], lines: Sequence[Box], width: int, height: int,
+                score: "Callable[[np.ndarray, Sequence[Box], str], list[float]]") -> list[int]:
+    """The indexes of ``boxes`` that are the top app bar's own actions: on the bar's row (the
+    topmost row of candidates under the status bar, with a text on it: the bar's title or a search
+    field's query), in its end half (its start on a right-to-left
+    screen), and not a glyph of a standard name (:data:`STANDARD_GLYPHS`, by ``score``: the icon
+    matcher's). A glyph and a box around it are one action (the glyph is kept).
+
+    An app names its toolbar actions by their menu titles, in its own words ("Templates and plans",
+    "Turn flashlight on", "Save as template"): a description with no shape word is most often one
+    of these, and not the overflow, the search or the up button, which carry the framework's names."""
+    if height <= width:
+        return []
+    s = dp_scale(width, height)
+    zone = [k for k, b in enumerate(boxes) if STATUS_DP * s <= b.center.y < TOP_BAR_DP * s
+            and max(b.width, b.height) <= 64 * s]
+    if not zone:
+        return []
+    top = min(boxes[k].center.y for k in zone)
+    row = [k for k in zone if boxes[k].center.y <= top + 16 * s]
+    # a bar has its title (or a search field's query) on its row: a player's controls over a
+    # video or a row of shortcuts is no app bar
+    if not any(abs(t.center.y - top) <= 16 * s and t.width >= 1.5 * t.height for t in lines):
+        return []
+    rtl = right_to_left(lines, width, height)
+    row = [k for k in row if (boxes[k].center.x < width / 2 if rtl else boxes[k].center.x > width / 2)]
+    # a glyph and its frame: keep the glyph
+    row = [k for k in row if not any(o != k and boxes[o].area < boxes[k].area
+                                     and boxes[k].contains_point(boxes[o].center) for o in row)]
+    # an action is a flat glyph: a picture or an emoji on the row (a greeting's party popper, an
+    # avatar) is none
+    from mobile_agent.perception.icons.offline import shading_score, texture_score
+
+    row = [k for k in row if max(texture_score(_crop(rgb, boxes[k])), shading_score(_crop(rgb, boxes[k]))) < 0.3]
+    if not row:
+        return []
+    named = [0.0] * len(row)
+    for words in STANDARD_GLYPHS:
+        named = [max(a, b) for a, b in zip(named, score(rgb, [boxes[k] for k in row], words))]
+    return [k for k, v in zip(row, named) if v < STANDARD_SCORE]
+
+
+def _crop(rgb: "np.ndarray", b: Box) -> "np.ndarray":
+    return rgb[max(0, b.y1):b.y2, max(0, b.x1):b.x2]

@@ -146,6 +146,8 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "flashlight": ("mi:flashlight_on", "mi:flashlight_off", "bolt~0.8"), "torch": ("mi:flashlight_on", "mi:flashlight_off"),
     "place": ("location_dot",), "places": ("location_dot",),
     "unfold_less": ("mi:unfold_less",), "unfold_more": ("mi:unfold_more",),
+    # A browser's tab switcher: a rounded square (its outline) holding the count of open tabs.
+    "tabs": ("r:square", "mi:crop_square"),
 }
 _PHRASES = {"navigate up": "navigate_up", "go back": "back", "my location": "mylocation", "your location": "mylocation",
             "more options": "more", "fast forward": "fastforward", "skip previous": "skip_previous",
@@ -175,7 +177,10 @@ _PHRASES = {"navigate up": "navigate_up", "go back": "back", "my location": "myl
             # What forms attach: an image or a photo is taken with the camera (Material's
             # add_a_photo, photo_camera), or picked from the gallery.
             "attach image": "photo", "attach photo": "photo", "attach picture": "photo", "add image": "photo",
-            "add photo": "photo", "insert image": "photo", "take picture": "camera"}
+            "add photo": "photo", "insert image": "photo", "take picture": "camera",
+            # a browser's tab switcher ("tab" alone names a frame: "Home tab")
+            "tab bar": "tabs", "open tabs": "tabs", "show tabs": "tabs", "switch tabs": "tabs",
+            "switch or close tabs": "tabs", "tab switcher": "tabs", "tab manager": "tabs", "tab overview": "tabs"}
 _SYNONYM_WORDS = {"magnifying": "search", "glass": "search", "cogwheel": "settings", "trashcan": "trash",
                   "notify": "notification", "favorites": "favorite", "likes": "like", "contacts": "contacts",
                   "vertical": "more", "horizontal": "ellipsis", "three": "dots", "kebab": "more",
@@ -293,6 +298,7 @@ _MATERIAL_CODEPOINTS: dict[str, int] = {
     'print': 0xe8ad, 'palette': 0xe40a, 'backspace': 0xe14a, 'grid_view': 0xe9b0, 'sort': 0xe164,
     'add_circle': 0xe147, 'add_circle_outline': 0xe148, 'add_shopping_cart': 0xe854, 'person_outline': 0xe7ff,
     'flashlight_on': 0xf00b, 'flashlight_off': 0xf00a, 'unfold_less': 0xe5d6, 'unfold_more': 0xe5d7,
+    'crop_square': 0xe3c6,
 }
 # Material names drawn from Material Symbols besides those of MATERIAL_OF (bench/build_icon_refs.py
 # subsets the fonts to these and MATERIAL_OF's): the filled set's extra glyphs and the toolbar
@@ -618,14 +624,19 @@ def _ink_box(crop: np.ndarray) -> np.ndarray:
     A glyph under a scrim (an open drawer's or a dialog's shade dims the screen behind it: a
     floating button's plus, dark on its darkened disc) differs from its background by less than
     the usual 40 levels: where nothing in the crop reaches 40 but something reaches 20, half the
-    crop's greatest difference is the threshold, if that leaves a glyph-like share of ink (3-60%)."""
+    crop's greatest difference is the threshold, if that leaves a glyph-like share of ink (3-60%)
+    and the crop is two flat tones, as a dimmed glyph is: a flat border (within 6 levels on
+    average) and few tones between the two (fewer than half as many pixels as the ink). Part of
+    a blurred photo is neither."""
     border = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]]).astype(np.int16)
     bg = np.median(border, axis=0)
     dist = np.abs(crop.astype(np.int16) - bg).max(axis=2)
     top = int(dist.max())
     if 20 <= top < 40:
         faint = dist >= top // 2
-        if 0.03 <= float(faint.mean()) <= 0.6:
+        between = float(((dist >= top // 4) & (dist < top * 3 // 4)).mean())
+        if (0.03 <= float(faint.mean()) <= 0.6 and between < 0.5 * float(faint.mean())
+                and float(np.abs(border - bg).max(axis=1).mean()) < 6):
             return faint.astype(np.uint8) * 255
     thr = max(40, int(top * 0.45))
     return (dist >= thr).astype(np.uint8) * 255
@@ -892,6 +903,7 @@ _FAMILY_WORDS: dict[str, tuple[str, ...]] = {
     "filter": ("filter",),
     "download": ("download",), "upload": ("upload",),
     "home": ("home", "house"), "flashlight": ("flashlight", "torch"), "fold": ("unfold_less", "unfold_more"),
+    "tabs": ("tabs",),
     "star": ("star", "rate", "rating", "starred"),
     "refresh": ("refresh", "reload", "sync"),
     "play": ("play",), "pause": ("pause",), "next": ("next", "skip"), "previous": ("previous", "skip_previous"),
@@ -978,6 +990,19 @@ def picture_score(crop: np.ndarray) -> float:
     colours = len(np.unique((small // 32).reshape(-1, 3), axis=0))
     spread = float(small.reshape(-1, 3).std(axis=0).mean())
     return min(1.0, colours / 40.0) * min(1.0, spread / 40.0) * (1.0 if min(h, w) >= 100 else 0.7)
+
+
+def tile_score(outer: np.ndarray, box: Box, width: int, height: int) -> float:
+    """1 for a tile that stands in for a picture (a loyalty card's colour square, a letter on a
+    square, an album's plain cover): a box 40 dp a side or more, 0.6-1.7 times as wide as tall,
+    whose area is filled (85% or more of the box differs from the page around it); else 0."""
+    dp = dp_scale(width, height)
+    if min(box.width, box.height) < 40 * dp or not 0.6 <= box.width / max(1, box.height) <= 1.7:
+        return 0.0
+    full = _full_mask_box(outer)
+    pad_y, pad_x = (outer.shape[0] - box.height) // 2, (outer.shape[1] - box.width) // 2
+    inner = full[max(0, pad_y):pad_y + box.height, max(0, pad_x):pad_x + box.width]
+    return 1.0 if inner.size and float(inner.mean()) / 255.0 >= 0.85 else 0.0
 
 
 def texture_score(crop: np.ndarray) -> float:
@@ -1365,6 +1390,10 @@ class OfflineIconMatcher:
                 shape = max(shape * (1.0 - 0.5 * tex), 0.9 * _avatar_score(outer, mask, tex))
             elif pictures:
                 shape = max(shape, 0.9 * picture_score(crop))
+                if not refs:
+                    # "Thumbnail", "Cover": where no glyph is named, a tile in place of the
+                    # picture (a card's colour, a letter on a square) is one too
+                    shape = max(shape, 0.6 * tile_score(outer, b, width, height))
             else:
                 # Clutter: part of a photo, a thumbnail or an avatar is no glyph, unless a flat
                 # glyph keyed out of it is what matched.
