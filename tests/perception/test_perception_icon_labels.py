@@ -16,20 +16,12 @@ from mobile_agent.perception.icons.grounding import field_and_role, selection_co
 from mobile_agent.screensets.measure import parse_tree
 from mobile_agent.types import Box
 
-from test_perception_icon_realscreens import DEV_SET, HERE, _dev, _hint, _target
+from test_perception_icon_realscreens import DEV_SET, HERE, _dev, _hint, _hits, _target
 
 
 @pytest.fixture(scope="module")
 def perception() -> Perception:
     return Perception()
-
-
-def _hits(p: Perception, img: Image.Image, box: Box, target: str) -> list[bool]:
-    out = []
-    for hint in ((), _hint(box, *img.size)):
-        g = p.ground_icon(img, target, hint)
-        out.append(g.status == "found" and box.contains_point(g.point))
-    return out
 
 
 def test_field_and_role_is_read_only_from_a_colon_between_spaces():

@@ -112,18 +112,26 @@ def selection_control(rgb: np.ndarray, box: Box) -> str | None:
     return "checkbox" if _square(rgb, box, dp) else None
 
 
+def _centred_ink(rgb: np.ndarray, box: Box, half: int) -> np.ndarray | None:
+    """Ink in the square window of ``half`` pixels around the box's centre: the pixels 40 levels or
+    more off the window border's median colour (None where the window leaves the picture)."""
+    c = box.center
+    height, width = rgb.shape[:2]
+    if c.x - half < 0 or c.y - half < 0 or c.x + half >= width or c.y + half >= height:
+        return None
+    win = rgb[c.y - half:c.y + half + 1, c.x - half:c.x + half + 1].astype(np.int16)
+    border = np.concatenate([win[0], win[-1], win[:, 0], win[:, -1]])
+    return np.abs(win - np.median(border, axis=0)).max(axis=2) >= 40
+
+
 def _ring(rgb: np.ndarray, box: Box, dp: float) -> bool:
     side = max(box.width, box.height)
     if side > 36 * dp or side < 6 * dp:
         return False
     half = int(max(side * 0.75, 15 * dp))
-    c = box.center
-    height, width = rgb.shape[:2]
-    if c.x - half < 0 or c.y - half < 0 or c.x + half >= width or c.y + half >= height:
+    ink = _centred_ink(rgb, box, half)
+    if ink is None:
         return False
-    win = rgb[c.y - half:c.y + half + 1, c.x - half:c.x + half + 1].astype(np.int16)
-    border = np.concatenate([win[0], win[-1], win[:, 0], win[:, -1]])
-    ink = np.abs(win - np.median(border, axis=0)).max(axis=2) >= 40
     yy, xx = np.mgrid[-half:half + 1, -half:half + 1]
     radius = np.hypot(yy, xx)
     # The share of ink on each circle around the centre, one pixel apart (the box's centre may be a
@@ -320,13 +328,9 @@ def _square(rgb: np.ndarray, box: Box, dp: float) -> bool:
     if side > 30 * dp or side < 10 * dp or min(box.width, box.height) < 0.8 * side:
         return False
     half = int(max(side * 0.75, 14 * dp))
-    c = box.center
-    height, width = rgb.shape[:2]
-    if c.x - half < 0 or c.y - half < 0 or c.x + half >= width or c.y + half >= height:
+    ink = _centred_ink(rgb, box, half)
+    if ink is None:
         return False
-    win = rgb[c.y - half:c.y + half + 1, c.x - half:c.x + half + 1].astype(np.int16)
-    border = np.concatenate([win[0], win[-1], win[:, 0], win[:, -1]])
-    ink = np.abs(win - np.median(border, axis=0)).max(axis=2) >= 40
     yy, xx = np.mgrid[-half:half + 1, -half:half + 1]
     cheb = np.maximum(np.abs(yy), np.abs(xx))
     fracs = []
