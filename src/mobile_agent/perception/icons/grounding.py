@@ -124,6 +124,18 @@ def _centred_ink(rgb: np.ndarray, box: Box, half: int) -> np.ndarray | None:
     return np.abs(win - np.median(border, axis=0)).max(axis=2) >= 40
 
 
+def _ink_bands(ink: np.ndarray, dist: np.ndarray, half: int) -> tuple[list[float], str]:
+    """The share of ink on each band around the window's centre, one pixel apart out to ``half``
+    (``dist``: each pixel's distance from the centre, a circle's or a square's), and those shares
+    as letters: F full (0.85 or more), E empty (0.15 or less), t between. A band is three pixels
+    wide, as the box's centre may be a pixel or two off the shape's."""
+    fracs = []
+    for k in range(half):
+        on = (dist >= k - 1) & (dist < k + 2)
+        fracs.append(float(ink[on].mean()) if on.any() else 0.0)
+    return fracs, "".join("F" if f >= 0.85 else "E" if f <= 0.15 else "t" for f in fracs)
+
+
 def _ring(rgb: np.ndarray, box: Box, dp: float) -> bool:
     side = max(box.width, box.height)
     if side > 36 * dp or side < 6 * dp:
@@ -133,18 +145,12 @@ def _ring(rgb: np.ndarray, box: Box, dp: float) -> bool:
     if ink is None:
         return False
     yy, xx = np.mgrid[-half:half + 1, -half:half + 1]
-    radius = np.hypot(yy, xx)
-    # The share of ink on each circle around the centre, one pixel apart (the box's centre may be a
-    # pixel or two off the ring's: each circle's share is taken over a band of three pixels).
-    fracs = []
-    for k in range(half):
-        on = (radius >= k - 1) & (radius < k + 2)
-        fracs.append(float(ink[on].mean()) if on.any() else 0.0)
-    # From the centre out: a dot (full circles) or nothing, a gap (empty circles), the ring (full
-    # circles), with at most three circles between each (the edges' anti-aliasing). The ring is
-    # thin (a gear's body, a disc's rim are thick), 7-14 dp in radius (Material's is 10), its dot
-    # at most two thirds of it, and little ink around it (a glyph's other strokes: an eye's lids).
-    kinds = "".join("F" if f >= 0.85 else "E" if f <= 0.15 else "t" for f in fracs)
+    # The share of ink on each circle around the centre, one pixel apart. From the centre out: a
+    # dot (full circles) or nothing, a gap (empty circles), the ring (full circles), with at most
+    # three circles between each (the edges' anti-aliasing). The ring is thin (a gear's body, a
+    # disc's rim are thick), 7-14 dp in radius (Material's is 10), its dot at most two thirds of
+    # it, and little ink around it (a glyph's other strokes: an eye's lids).
+    fracs, kinds = _ink_bands(ink, np.hypot(yy, xx), half)
     m = re.fullmatch(r"(F*)t{0,3}E{%d,}t{0,3}(F{1,})t*[Et]*" % max(3, round(1.5 * dp)), kinds) or \
         re.fullmatch(r"()E{%d,}t{0,3}(F{1,})t*[Et]*" % max(3, round(1.5 * dp)), kinds)
     if not m:
@@ -226,9 +232,7 @@ def _setting_controls(description: str, lines: Sequence[TextLine], icons: Sequen
     height, width = rgb.shape[:2]
     out: list[Box] = []
     for block in labels:
-        L = block[0].box
-        for other in block[1:]:
-            L = Box(min(L.x1, other.box.x1), min(L.y1, other.box.y1), max(L.x2, other.box.x2), max(L.y2, other.box.y2))
+        L = Box.enclosing(l.box for l in block)
         near = [b for b in icons if abs(b.center.y - L.center.y) <= 0.15 * height and not L.contains_point(b.center)]
         row = [b for b in near if _on_row(b, L)]
         scores = glyph_scores(row, description) if row else None
@@ -333,11 +337,7 @@ def _square(rgb: np.ndarray, box: Box, dp: float) -> bool:
         return False
     yy, xx = np.mgrid[-half:half + 1, -half:half + 1]
     cheb = np.maximum(np.abs(yy), np.abs(xx))
-    fracs = []
-    for k in range(half):
-        on = (cheb >= k - 1) & (cheb < k + 2)
-        fracs.append(float(ink[on].mean()))
-    kinds = "".join("F" if f >= 0.85 else "E" if f <= 0.15 else "t" for f in fracs)
+    fracs, kinds = _ink_bands(ink, cheb, half)
     # the outline: the outermost full squares
     out_end = kinds.rfind("F") + 1
     if out_end == 0:
@@ -379,8 +379,9 @@ def _thumb_switch(outer: np.ndarray, dp: float) -> bool:
     ends; the track, half the thumb's height or so, runs on past the thumb, centred on it. Each
     column's ink height says it: the thumb's columns as tall as the whole, the track's a third to
     four fifths of that over a fifth of the width or more, at the other end."""
-    border = np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]]).astype(np.int16)
-    ink = np.abs(outer.astype(np.int16) - np.median(border, axis=0)).max(axis=2) >= 30
+    from mobile_agent.perception.icons.offline import full_mask_box
+
+    ink = full_mask_box(outer) > 0
     ys, xs = np.nonzero(ink)
     if len(xs) < 50:
         return False

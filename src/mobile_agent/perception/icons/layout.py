@@ -434,7 +434,7 @@ def app_actions(rgb: "np.ndarray", boxes: Sequence[Box], lines: Sequence[Box], w
     # avatar) is none
     from mobile_agent.perception.icons.offline import shading_score, texture_score
 
-    row = [k for k in row if max(texture_score(_crop(rgb, boxes[k])), shading_score(_crop(rgb, boxes[k]))) < 0.3]
+    row = [k for k in row if max(texture_score(crop := _crop(rgb, boxes[k])), shading_score(crop)) < 0.3]
     if not row:
         return []
     named = [0.0] * len(row)

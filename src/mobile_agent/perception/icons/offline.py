@@ -656,14 +656,14 @@ def ink_mask(crop: np.ndarray) -> np.ndarray | None:
 def _full_mask(outer: np.ndarray) -> np.ndarray | None:
     """Everything that differs from the border's colour in ``outer`` (an icon's padded crop), as a
     tight mask whose outer contour is the candidate's silhouette."""
-    full = _full_mask_box(outer)
+    full = full_mask_box(outer)
     ys, xs = np.nonzero(full)
     if len(xs) < 20:
         return None
     return full[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
 
 
-def _full_mask_box(outer: np.ndarray) -> np.ndarray:
+def full_mask_box(outer: np.ndarray) -> np.ndarray:
     """The untrimmed mask of what differs from the border's colour (as :func:`_full_mask`)."""
     border = np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]]).astype(np.int16)
     bg = np.median(border, axis=0)
@@ -865,11 +865,11 @@ def badged_glyphs(description: str) -> list[str]:
     if not ADD_WORDS & set(words):
         return []
     out: list[str] = []
-    others = [w for w in words if w not in ADD_WORDS and (VOCABULARY.get(w) or VOCABULARY.get(w.rstrip("s")))]
-    for w in others[:2]:
-        g = (VOCABULARY.get(w) or VOCABULARY.get(w.rstrip("s")))[0]
-        base = glyph_zone(g)[0].partition("~")[0]
-        if glyph_zone(g)[1] or base in ("+", "circle_plus", "square_plus"):
+    named = [VOCABULARY.get(w) or VOCABULARY.get(w.rstrip("s")) for w in words if w not in ADD_WORDS]
+    for glyphs in [g for g in named if g][:2]:
+        spec, zone = glyph_zone(glyphs[0])
+        base = spec.partition("~")[0]
+        if zone or base in ("+", "circle_plus", "square_plus"):
             continue
         for corner in BADGE_CORNERS:
             spec = base + BADGE + corner
@@ -999,7 +999,7 @@ def tile_score(outer: np.ndarray, box: Box, width: int, height: int) -> float:
     dp = dp_scale(width, height)
     if min(box.width, box.height) < 40 * dp or not 0.6 <= box.width / max(1, box.height) <= 1.7:
         return 0.0
-    full = _full_mask_box(outer)
+    full = full_mask_box(outer)
     pad_y, pad_x = (outer.shape[0] - box.height) // 2, (outer.shape[1] - box.width) // 2
     inner = full[max(0, pad_y):pad_y + box.height, max(0, pad_x):pad_x + box.width]
     return 1.0 if inner.size and float(inner.mean()) / 255.0 >= 0.85 else 0.0
@@ -1149,7 +1149,7 @@ def switch_like(outer: np.ndarray, box: Box, width: int, height: int) -> bool:
         return False
     # The thumb sits at one end; a bottom navigation's active pill (a stadium too) holds its icon in
     # the middle. Inside the track (its rim left out), what differs from the track's colour is the thumb.
-    ys, xs = np.nonzero(_full_mask_box(outer))
+    ys, xs = np.nonzero(full_mask_box(outer))
     crop = outer[ys.min():ys.max() + 1, xs.min():xs.max() + 1] if len(xs) else outer
     if crop.shape[:2] != (h, w):
         return False
