@@ -25,6 +25,7 @@ from mobile_agent.perception.ocr import OcrEngine, make_ocr
 from mobile_agent.perception.ocr.scripts import installed_languages, read_detected_lines, script_languages
 from mobile_agent.perception.positions import in_region, parse_position, position_order, position_score
 from mobile_agent.perception.results import Candidate, ChooseFn, Grounding, IconBox, ParseResult, TextLine
+from mobile_agent.perception.scrim import modal_card
 from mobile_agent.perception.missed_text import badge_boxes, display_boxes
 from mobile_agent.perception.textmatch import (TextMatch, closest_texts, compact, edge_cut_matches, is_glyph_target,
                                                  match_lines)
@@ -356,7 +357,9 @@ class Perception:
         top = status_bar_height(img.size[1], img.size[0])
         cands = ([c for c in cands if c.point.y >= top]
                  or [c for c, m in zip(cands, matches) if not _clock_for_no_time(m, text, top)])
-        return _noted(self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text"), fallback)
+        cands, behind = _before_dialog(img, cands)
+        g = self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text")
+        return _noted(_behind_dialog(g, behind), fallback)
 
     def ground_app(self, image: Image.Image | str | bytes | Any, name: str,
                    choose: ChooseFn | None = None, tree: str | bytes | None = None) -> Grounding:
@@ -969,6 +972,28 @@ def cursor_at_end(rgb: np.ndarray, box: Box) -> bool:
     stroke = np.median(crop[:, first:last + 1][ink[:, first:last + 1]], axis=0)
     letters = np.median(crop[:, :first][ink[:, :first]], axis=0)
     return float(np.abs(stroke - letters).max()) > 60
+
+
+def _before_dialog(img: Image.Image, cands: list[Candidate]) -> tuple[list[Candidate], int]:
+    """Click Text's candidates less those on the page behind a dialog (``scrim.modal_card``: a
+    dialog over a page its scrim dims; a tap there closes the dialog, or does nothing), and how
+    many were left out. All of them where the screen shows no dialog."""
+    if not cands:
+        return cands, 0
+    card = modal_card(np.asarray(img.convert("RGB")), status_bar_height(img.size[1], img.size[0]))
+    if card is None:
+        return cands, 0
+    kept = [c for c in cands if card.contains_point(c.point)]
+    return kept, len(cands) - len(kept)
+
+
+def _behind_dialog(g: Grounding, behind: int) -> Grounding:
+    """``g`` told, where nothing was found and texts were left out behind a dialog, that the text is
+    on the page under the dialog (the planner closes the dialog first)."""
+    if behind and g.status == "none":
+        g.message = (g.message + "; " if g.message else "") + (
+            "it is on the page behind a dialog (dimmed by the dialog's scrim): answer or close the dialog first")
+    return g
 
 
 def _short_target(text: str) -> bool:

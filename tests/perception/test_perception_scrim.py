@@ -1,0 +1,120 @@
+"""Click Text with a dialog up (issue 25): the page behind a dialog is dimmed by its scrim; its
+texts stay legible in the picture, but a tap there closes the dialog or does nothing, so they are
+not answered, and the dialog's own texts are. Screens drawn in Roboto with Pillow (a dialog over a
+page, the same card without a scrim, a dark theme), and a committed screen of an open-source app."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from mobile_agent.perception import Perception
+from mobile_agent.perception.change import status_bar_height
+from mobile_agent.perception.scrim import modal_card
+from mobile_agent.types import Box
+from tests.perception.perception_synth import Painter
+
+REAL = Path(__file__).resolve().parents[1] / "bench" / "fixtures" / "realscreens"
+DEV_SET = Path(__file__).resolve().parents[2] / ".." / "shared" / "realscreens"
+
+
+def _first_point(g):
+    return g.point if g.found else (g.candidates[0].point if g.candidates else None)
+
+
+def _page(dark: bool = False) -> Painter:
+    p = Painter(1080, 2280, dark=dark)
+    p.status_bar()
+    p.draw.rectangle((0, 90, 1080, 250), fill=(25, 118, 210))
+    p.text(60, 140, "Inbox", size=56, fill=(255, 255, 255))
+    for k, row in enumerate(("Weekly report", "Team lunch on Friday", "Your order has shipped",
+                             "Password reset", "Invitation to review")):
+        p.text(60, 330 + 160 * k, row, size=46)
+        p.text(60, 390 + 160 * k, "Yesterday", size=34, fill=(120, 120, 120))
+    p.text(120, 2120, "Mail", size=38)
+    p.text(760, 2120, "Settings", size=38)
+    return p
+
+
+def _dialog(p: Painter, scrim: float | None) -> dict[str, Box]:
+    """A dialog card drawn over ``p``'s page, the page first dimmed to ``scrim`` of its light (none:
+    a card on the page, no modal)."""
+    if scrim is not None:
+        px = np.asarray(p.image).astype(np.float32) * scrim
+        p.image.paste(Image.fromarray(px.astype(np.uint8)))
+    p.draw.rounded_rectangle((70, 880, 1010, 1420), 24, fill=(255, 255, 255))
+    boxes = {"title": p.text(130, 940, "Delete this message?", size=52, fill=(33, 33, 33))}
+    p.text(130, 1040, "It will be removed from all your devices.", size=36, fill=(90, 90, 90))
+    boxes["CANCEL"] = p.text(520, 1300, "CANCEL", size=40, fill=(25, 118, 210))
+    boxes["DELETE"] = p.text(800, 1300, "DELETE", size=40, fill=(25, 118, 210))
+    return boxes
+
+
+def test_texts_behind_a_dialogs_scrim_are_not_answered_and_the_dialogs_are():
+    p = _page()
+    boxes = _dialog(p, 0.4)
+    q = Perception()
+    for text in ("DELETE", "CANCEL"):
+        g = q.ground_text(p.image, text)
+        assert g.found and boxes[text].contains_point(g.point), (text, g.point)
+    for text in ("Weekly report", "Your order has shipped", "Settings"):
+        g = q.ground_text(p.image, text)
+        assert _first_point(g) is None, (text, g.point)
+        assert "behind a dialog" in g.message
+
+
+def test_a_card_on_a_page_without_a_scrim_leaves_the_page_answered():
+    # The same card without a scrim (a card of the page, a popup menu): the page is live.
+    p = _page()
+    _dialog(p, None)
+    assert modal_card(np.asarray(p.image)) is None
+    g = Perception().ground_text(p.image, "Weekly report")
+    assert g.found and g.point.y < 880
+
+
+def test_a_light_card_on_a_dark_theme_is_no_dialog():
+    # A dark page with its own light texts and a light card: the texts outside are as light as the
+    # card, so no scrim dims them.
+    p = _page(dark=True)
+    _dialog(p, None)
+    assert modal_card(np.asarray(p.image)) is None
+    g = Perception().ground_text(p.image, "Team lunch on Friday")
+    assert g.found
+
+
+def test_a_real_dialog_over_its_page():
+    # A manga reader's first start (open source): a language dialog over the search bar and a
+    # keyboard, all dimmed. The dialog's rows are answered, the search bar's hint is not.
+    name = "org.koitharu.kotatsu__107684743"
+    img = Image.open(REAL / "img" / f"{name}.png")
+    q = Perception()
+    for text, box in (("English", Box(94, 592, 986, 724)), ("Done", Box(744, 1819, 920, 1951))):
+        g = q.ground_text(img, text)
+        assert g.found and box.contains_point(g.point), (text, g.point)
+    assert _first_point(q.ground_text(img, "Search manga")) is None
+
+
+@pytest.mark.skipif(not DEV_SET.is_dir(), reason="the development set of real screens (../shared/realscreens) is absent")
+@pytest.mark.parametrize("name, behind", [
+    ("BBC_News_v5.23.0__1383403505", "Top Stories"),
+    ("Messenger__230704229", "greenmon@kaist.ac.kr"),
+    ("WhatsApp__1982526472", "South Korea"),
+    ("org.koitharu.kotatsu__1255524253", "Search manga"),
+])
+def test_real_pages_behind_dialogs_on_the_development_set(name, behind):
+    assert _first_point(Perception().ground_text(Image.open(DEV_SET / "img" / f"{name}.png"), behind)) is None
+
+
+@pytest.mark.skipif(not DEV_SET.is_dir(), reason="the development set of real screens (../shared/realscreens) is absent")
+def test_no_dialog_is_seen_on_the_development_sets_other_screens():
+    dialogs = {"BBC_News_v5.23.0__1383403505", "Messenger__230704229", "WhatsApp__1982526472",
+               "org.koitharu.kotatsu__107684743", "org.koitharu.kotatsu__1255524253"}
+    seen = set()
+    for f in sorted((DEV_SET / "img").glob("*.png")):
+        rgb = np.asarray(Image.open(f).convert("RGB"))
+        if modal_card(rgb, status_bar_height(rgb.shape[0], rgb.shape[1])) is not None:
+            seen.add(f.stem)
+    assert seen == dialogs
