@@ -85,6 +85,18 @@ def test_a_light_card_on_a_dark_theme_is_no_dialog():
     assert g.found
 
 
+def test_a_password_mask_behind_a_dialog_is_not_answered():
+    p = Painter(1080, 2280)
+    p.status_bar()
+    p.text(60, 1600, "Password", size=36, fill=(110, 110, 110))
+    mask = p.text(60, 1650, "\u2022" * 10, size=48)
+    q = Perception()
+    assert q.ground_text(p.image, "\u2022" * 10).found
+    _dialog(p, 0.45)
+    g = q.ground_text(p.image, "\u2022" * 10)
+    assert _first_point(g) is None and "behind a dialog" in g.message, mask
+
+
 def test_a_real_dialog_over_its_page():
     # A manga reader's first start (open source): a language dialog over the search bar and a
     # keyboard, all dimmed. The dialog's rows are answered, the search bar's hint is not.

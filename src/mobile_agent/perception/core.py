@@ -26,9 +26,9 @@ from mobile_agent.perception.ocr.scripts import installed_languages, read_detect
 from mobile_agent.perception.positions import in_region, parse_position, position_order, position_score
 from mobile_agent.perception.results import Candidate, ChooseFn, Grounding, IconBox, ParseResult, TextLine
 from mobile_agent.perception.scrim import modal_card
-from mobile_agent.perception.missed_text import badge_boxes, display_boxes
+from mobile_agent.perception.missed_text import badge_boxes, display_boxes, mark_rows
 from mobile_agent.perception.textmatch import (TextMatch, closest_texts, compact, edge_cut_matches, is_glyph_target,
-                                                 match_lines)
+                                                 mask_query, match_lines)
 from mobile_agent.types import Box, load_image, quote_screen_text
 
 
@@ -300,6 +300,12 @@ class Perception:
                     return decided
                 fallback = "no node of the accessibility tree has this text, or the picture has a closer match"
         lines = list(res.lines)
+        masked = _mask_matches(img, text, lines)
+        if masked:
+            # A password's mask or a code field's placeholder: marks OCR reads as nothing.
+            cands, behind = _before_dialog(img, [Candidate(m.box, m.box.center, m.score, text) for m in masked])
+            g = self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text")
+            return _noted(_behind_dialog(g, behind), fallback)
         glyph = is_glyph_target(text)
         found = None if glyph else match_lines(text, lines)
         read_glyphs = getattr(self.ocr, "read_glyphs", None)
@@ -994,6 +1000,19 @@ def _behind_dialog(g: Grounding, behind: int) -> Grounding:
         g.message = (g.message + "; " if g.message else "") + (
             "it is on the page behind a dialog (dimmed by the dialog's scrim): answer or close the dialog first")
     return g
+
+
+def _mask_matches(img: Image.Image, target: str, lines: Sequence[TextLine]) -> list[TextMatch]:
+    """Where a target made only of mask or placeholder marks (``textmatch.mask_query``: a password's
+    "••••••••", a code field's "––– –––") is drawn: rows of like marks of its shape and about its
+    count (``missed_text.mark_rows``), those whose count is closest. Nothing for any other target."""
+    query = mask_query(target)
+    if query is None:
+        return []
+    text = [l.box for l in lines if any(ch.isalnum() for ch in l.text)]
+    rows = mark_rows(np.asarray(img.convert("RGB")), query.shape, query.groups, text)
+    best = max((s for _, s in rows), default=None)
+    return [TextMatch(b, s, "exact", TextLine(target, b, s)) for b, s in rows if s == best]
 
 
 def _short_target(text: str) -> bool:

@@ -173,3 +173,145 @@ def display_boxes(rgb: np.ndarray, known: Sequence[Box] = (), limit: int = 8) ->
         out.append(box)
     out.sort(key=lambda b: -b.width)
     return out[:limit]
+
+
+# Masked and placeholder text (a password field's dots, a code field's dashes): a row of like marks
+# whose larger side is 0.5% of the screen's width or more (a 4 dp dot), at most 3.5% for a dot or a
+# star (a mask at a large font scale; an icon is larger) and 10% for a dash (a code box's underline).
+_MARK_MIN_SHARE = 0.005
+_MARK_MAX_SHARE = {"dot": 0.035, "star": 0.035, "dash": 0.10}
+
+_Blob = tuple[int, int, int, int, int, bool]  # x, y, width, height, area, dark ink
+
+
+def _mark_shape(bw: int, bh: int, fill: float, shape: str, w: int) -> bool:
+    """Whether a connected blob of ink ``bw`` x ``bh`` filling ``fill`` of its box has ``shape``:
+    a round ``dot`` (about square, solid: a ring such as a letter "o" fills less), a ``star``
+    (about square, spiky), a flat ``dash``."""
+    if shape == "dash":
+        return bw >= 1.8 * bh and bh <= 0.02 * w and fill >= 0.7
+    if not 0.7 <= bw / bh <= 1.43:
+        return False
+    return fill >= 0.72 if shape == "dot" else 0.3 <= fill <= 0.75
+
+
+def _ink_masks(rgb: np.ndarray) -> dict[bool, np.ndarray]:
+    """Ink on any ground, keyed by darkness: what stands 30 grey levels off its surroundings' mean
+    (dark on light: ``True``; light on dark: ``False``)."""
+    import cv2
+
+    gray = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2GRAY)
+    block = max(15, int(0.05 * gray.shape[1])) | 1
+    return {dark: cv2.adaptiveThreshold(gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C,
+                                        cv2.THRESH_BINARY_INV if dark else cv2.THRESH_BINARY, block, 30)
+            for dark in (True, False)}
+
+
+def _mark_blobs(ink: dict[bool, np.ndarray], shape: str) -> list[_Blob]:
+    """Blobs of ink of ``shape``."""
+    import cv2
+
+    w = ink[True].shape[1]
+    lo, hi = max(3, _MARK_MIN_SHARE * w), _MARK_MAX_SHARE[shape] * w
+    out = []
+    for dark, mask in ink.items():
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        for x, y, bw, bh, area in stats[1:n].tolist():
+            if lo <= max(bw, bh) <= hi and min(bw, bh) >= 2 and _mark_shape(bw, bh, area / (bw * bh), shape, w):
+                out.append((x, y, bw, bh, area, dark))
+    return out
+
+
+def _alike(a: _Blob, b: _Blob) -> bool:
+    """Whether two blobs are the same mark drawn twice: same ink, the same size and area within a
+    pixel or a tenth, centres on one line (letters of a word differ in one or the other)."""
+    if a[5] != b[5]:
+        return False
+    for s, t in ((a[2], b[2]), (a[3], b[3])):
+        if abs(s - t) > max(1, 0.1 * max(s, t)):
+            return False
+    if abs(a[4] - b[4]) > 0.2 * max(a[4], b[4]):
+        return False
+    return abs((a[1] + a[3] / 2) - (b[1] + b[3] / 2)) <= max(1.5, 0.2 * max(a[3], b[3]))
+
+
+def _mark_groups(run: list[_Blob]) -> list[int] | None:
+    """How many marks each group of a row holds, groups being split where the gap is well over the
+    row's usual gap (a space); ``None`` where the marks are not evenly spaced within groups."""
+    gaps = [b[0] - (a[0] + a[2]) for a, b in zip(run, run[1:])]
+    usual = float(np.median(gaps))
+    size = max(run[0][2], run[0][3])
+    split = max(1.8 * usual, usual + 0.5 * size)
+    groups = [1]
+    for g in gaps:
+        if g > split:
+            groups.append(1)
+        else:
+            if g < usual - max(2, 0.5 * usual):
+                return None
+            groups[-1] += 1
+    return groups
+
+
+def _stands_alone(mask: np.ndarray, run: list[_Blob], box: Box) -> bool:
+    """Whether a row of marks is all the ink on its line: between its marks and for a step on
+    either side, the ink of its band (a mark's height above and below) lies in its marks' columns,
+    but for a thin bar (a text cursor beside the first mark). A row of like letters inside a word,
+    or dots between words, has other ink there."""
+    step = max(run[0][2], run[0][3]) + float(np.median([b[0] - (a[0] + a[2]) for a, b in zip(run, run[1:])]))
+    y1, y2 = max(0, box.y1 - box.height), min(mask.shape[0], box.y2 + box.height)
+    x1, x2 = max(0, int(box.x1 - step)), min(mask.shape[1], int(box.x2 + step) + 1)
+    cols = mask[y1:y2, x1:x2].any(axis=0)
+    for b in run:
+        cols[max(0, b[0] - 1 - x1):b[0] + b[2] + 1 - x1] = False
+    return int(cols.sum()) <= max(2, 0.25 * step)
+
+
+def mark_rows(rgb: np.ndarray, shape: str, groups: Sequence[int], text: Sequence[Box] = ()) -> list[tuple[Box, float]]:
+    """Rows of small like marks of ``shape`` (``dot``, ``star``, ``dash``: see
+    ``textmatch.mask_query``) on one line, evenly spaced, alone on their line, whose groups (split
+    by wider gaps) hold about ``groups`` marks each (as many groups; each within a fifth of its
+    count, rounded down: exactly under five marks): a password field's mask, a code field's placeholder. Rows lying mostly in one of
+    ``text`` (lines OCR read as letters or digits) are part of a text, not a mask. Each row's box
+    with a score (1 where the counts agree, less the more they differ), best first."""
+    if not _big_enough(rgb) or not groups:
+        return []
+    ink = _ink_masks(rgb)
+    blobs = sorted(_mark_blobs(ink, shape), key=lambda b: b[0])
+    runs: list[list[_Blob]] = []
+    for b in blobs:
+        for run in runs:
+            last = run[-1]
+            reach = 2.5 * max(last[2], last[3])  # a mask's gaps, a space included, are narrower
+            if _alike(last, b) and -1 <= b[0] - (last[0] + last[2]) <= reach:
+                run.append(b)
+                break
+        else:
+            runs.append([b])
+    want = sum(groups)
+    out: list[tuple[Box, float]] = []
+    for run in runs:
+        if len(run) < 2:
+            continue
+        got = _mark_groups(run)
+        if got is None or len(got) != len(groups):
+            continue
+        if any(abs(g - q) > int(0.2 * q) for g, q in zip(got, groups)):
+            continue
+        box = Box(min(b[0] for b in run), min(b[1] for b in run),
+                  max(b[0] + b[2] for b in run), max(b[1] + b[3] for b in run))
+        if _read_already_half(box, text) or not _stands_alone(ink[run[0][5]], run, box):
+            continue
+        off = sum(abs(g - q) for g, q in zip(got, groups))
+        out.append((box, round(1.0 - off / (2.0 * want), 4)))
+    out.sort(key=lambda f: -f[1])
+    return out
+
+
+def _read_already_half(box: Box, known: Sequence[Box]) -> bool:
+    """Whether half of ``box`` or more lies in one of ``known``."""
+    for kb in known:
+        part = box.intersect(kb)
+        if not part.is_empty() and part.area >= 0.5 * box.area:
+            return True
+    return False

@@ -803,3 +803,42 @@ def closest_texts(target: str, lines: list[TextLine], k: int = 5) -> list[str]:
         scored.append((fuzz.WRatio(tc, compact(t)) if tc else 0.0, t))
     scored.sort(key=lambda p: -p[0])
     return [t for _, t in scored[:k]]
+
+
+# Masked and placeholder text: a password field's text is its mask ("••••••••"), a one-time-code
+# field shows a dash or an underscore for each digit still to type ("––– –––", "____"), other
+# fields "*****" or "●●●●". OCR reads none of these marks as text; Click Text finds them as a row
+# of like marks on the picture (``missed_text.mark_rows``). The marks' shapes: a round dot, a
+# star, a flat dash (a dash, a hyphen, an underscore, a box-drawing line).
+_MASK_SHAPES = {
+    **{ch: "dot" for ch in "\u2022\u25cf\u2219\u00b7\u22c5\u2027\u26ab\u2b24"},
+    **{ch: "star" for ch in "*\u2217\u2731\u204e\uff0a"},
+    **{ch: "dash" for ch in "-_\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u2500\u2501\uff3f\ufe4d"},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class MaskQuery:
+    """A target made only of mask or placeholder marks: their shape and how many there are in each
+    group the target's spaces split them into (``("dash", (3, 3))`` for "––– –––")."""
+
+    shape: str
+    groups: tuple[int, ...]
+
+
+def mask_query(target: str) -> MaskQuery | None:
+    """The :class:`MaskQuery` of a target made only of marks of one shape (see ``_MASK_SHAPES``)
+    and spaces, with three marks or more; ``None`` for any other target (one letter or digit, a
+    mix of shapes, fewer marks)."""
+    groups = target.split()
+    if not groups:
+        return None
+    shapes = {_MASK_SHAPES.get(ch) for g in groups for ch in g}
+    if len(shapes) != 1 or None in shapes:
+        return None
+    counts = tuple(len(g) for g in groups)
+    if sum(counts) < 3:
+        return None
+    if len(counts) > 1 and max(counts) == 1:
+        counts = (len(counts),)  # "● ● ● ●": one row of spaced marks
+    return MaskQuery(shapes.pop(), counts)
