@@ -202,8 +202,9 @@ def _ink_masks(rgb: np.ndarray) -> dict[bool, np.ndarray]:
 
     gray = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2GRAY)
     block = max(15, int(0.05 * gray.shape[1])) | 1
+    # The threshold is the mean less C: under it for dark ink (C = 30), over it for light (C = -30).
     return {dark: cv2.adaptiveThreshold(gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C,
-                                        cv2.THRESH_BINARY_INV if dark else cv2.THRESH_BINARY, block, 30)
+                                        cv2.THRESH_BINARY_INV if dark else cv2.THRESH_BINARY, block, 30 if dark else -30)
             for dark in (True, False)}
 
 
@@ -222,9 +223,10 @@ def _mark_blobs(ink: dict[bool, np.ndarray], shape: str) -> list[_Blob]:
     return out
 
 
-def _alike(a: _Blob, b: _Blob) -> bool:
+def _alike(a: _Blob, b: _Blob, mask: np.ndarray) -> bool:
     """Whether two blobs are the same mark drawn twice: same ink, the same size and area within a
-    pixel or a tenth, centres on one line (letters of a word differ in one or the other)."""
+    pixel or a tenth, centres on one line, and the same shape (their ink laid over each other
+    overlaps by two thirds or more): letters of a word differ in one or the other."""
     if a[5] != b[5]:
         return False
     for s, t in ((a[2], b[2]), (a[3], b[3])):
@@ -232,7 +234,13 @@ def _alike(a: _Blob, b: _Blob) -> bool:
             return False
     if abs(a[4] - b[4]) > 0.2 * max(a[4], b[4]):
         return False
-    return abs((a[1] + a[3] / 2) - (b[1] + b[3] / 2)) <= max(1.5, 0.2 * max(a[3], b[3]))
+    if abs((a[1] + a[3] / 2) - (b[1] + b[3] / 2)) > max(1.5, 0.2 * max(a[3], b[3])):
+        return False
+    w, h = min(a[2], b[2]), min(a[3], b[3])
+    ia = mask[a[1]:a[1] + h, a[0]:a[0] + w].astype(bool)
+    ib = mask[b[1]:b[1] + h, b[0]:b[0] + w].astype(bool)
+    union = int((ia | ib).sum())
+    return union > 0 and (ia & ib).sum() >= 0.67 * union
 
 
 def _mark_groups(run: list[_Blob]) -> list[int] | None:
@@ -283,7 +291,7 @@ def mark_rows(rgb: np.ndarray, shape: str, groups: Sequence[int], text: Sequence
         for run in runs:
             last = run[-1]
             reach = 2.5 * max(last[2], last[3])  # a mask's gaps, a space included, are narrower
-            if _alike(last, b) and -1 <= b[0] - (last[0] + last[2]) <= reach:
+            if _alike(last, b, ink[b[5]]) and -1 <= b[0] - (last[0] + last[2]) <= reach:
                 run.append(b)
                 break
         else:
