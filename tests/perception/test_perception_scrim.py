@@ -130,3 +130,15 @@ def test_no_dialog_is_seen_on_the_development_sets_other_screens():
         if modal_card(rgb, status_bar_height(rgb.shape[0], rgb.shape[1])) is not None:
             seen.add(f.stem)
     assert seen == dialogs
+
+
+def test_a_dialog_whose_navigation_bar_the_scrim_leaves_light():
+    # The system's navigation bar is drawn by the system, not dimmed with the page: a light strip
+    # at the screen's bottom does not hide the dialog.
+    p = _page()
+    boxes = _dialog(p, 0.45)
+    p.draw.rectangle((0, 2280 - 126, 1080, 2280), fill=(250, 250, 250))
+    p.draw.polygon([(300, 2217), (330, 2197), (330, 2237)], fill=(90, 90, 90))
+    q = Perception()
+    assert q.ground_text(p.image, "DELETE").found
+    assert _first_point(q.ground_text(p.image, "Team lunch on Friday")) is None, boxes

@@ -33,7 +33,8 @@ _TOP_SHARE = 99.8
 def modal_card(rgb: np.ndarray, top: int = 0) -> Box | None:
     """The box of a dialog drawn over a page dimmed by a scrim (see the module's documentation),
     or ``None`` where the screen has none. ``top``: the status bar's height (left out: the system
-    draws it, dimmed or not)."""
+    draws it, dimmed or not; so is a navigation bar's strip at the bottom, twice as tall, when the
+    outside's light is measured)."""
     import cv2
 
     if rgb.ndim != 3 or rgb.shape[0] < 8 * _SCALE or rgb.shape[1] < 8 * _SCALE:
@@ -59,6 +60,7 @@ def modal_card(rgb: np.ndarray, top: int = 0) -> Box | None:
     outside = np.ones_like(mask, dtype=bool)
     m = 2  # the card's edge and shadow
     outside[max(0, y - m):y + bh + m, max(0, x - m):x + bw + m] = False
+    outside[max(0, sh - (2 * top) // _SCALE):] = False  # the navigation bar's strip
     if outside.sum() < 0.1 * sw * sh:
         return None
     if float(np.percentile(lum[outside], _TOP_SHARE)) > _DIMMED * surface:
