@@ -167,3 +167,17 @@ def test_letters_alike_in_size_are_no_row_of_marks():
     q = Perception()
     for target in ("*****", "\u2022\u2022\u2022\u2022\u2022", "\u2022\u2022\u2022\u2022 \u2022\u2022\u2022\u2022"):
         assert _first_point(q.ground_text(p.image, target)) is None, target
+
+
+def test_a_mask_that_ocr_reads_as_repeated_letters_is_still_the_mask():
+    # A recogniser may read a row of dots as "oooooooooo" or stars as "xxxxxx": such a reading is
+    # of the marks themselves, not a text drawn over them; a line of real text there is.
+    from mobile_agent.perception.core import _mask_matches
+    from mobile_agent.perception.results import TextLine
+
+    img, boxes = _login_form()
+    mask = boxes["mask"]
+    for reading in ("oooooooooo", "o o o o o o o o o o", "\u2022\u2022\u2022\u2022\u2022\u2022\u2022\u2022\u2022\u2022"):
+        found = _mask_matches(img, "\u2022" * 10, [TextLine(reading, mask, 0.6)])
+        assert len(found) == 1 and mask.contains_point(found[0].box.center), reading
+    assert _mask_matches(img, "\u2022" * 10, [TextLine("Sign in now", mask, 0.9)]) == []

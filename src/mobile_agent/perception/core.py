@@ -1009,7 +1009,9 @@ def _mask_matches(img: Image.Image, target: str, lines: Sequence[TextLine]) -> l
     query = mask_query(target)
     if query is None:
         return []
-    text = [l.box for l in lines if any(ch.isalnum() for ch in l.text)]
+    # Lines of letters or digits hold no mask; a line of one or two characters repeated is OCR's
+    # reading of the marks themselves ("oooooooo", "********", "0 0 0"), not a text over them.
+    text = [l.box for l in lines if any(ch.isalnum() for ch in l.text) and len(set("".join(l.text.split()))) > 2]
     rows = mark_rows(np.asarray(img.convert("RGB")), query.shape, query.groups, text)
     best = max((s for _, s in rows), default=None)
     return [TextMatch(b, s, "exact", TextLine(target, b, s)) for b, s in rows if s == best]
