@@ -25,8 +25,8 @@ from mobile_agent.perception.ocr import OcrEngine, make_ocr
 from mobile_agent.perception.ocr.scripts import installed_languages, read_detected_lines, script_languages
 from mobile_agent.perception.positions import in_region, parse_position, position_order, position_score
 from mobile_agent.perception.results import Candidate, ChooseFn, Grounding, IconBox, ParseResult, TextLine
-from mobile_agent.perception.scrim import modal_card
 from mobile_agent.perception.missed_text import badge_boxes, display_boxes, mark_rows
+from mobile_agent.perception.scrim import modal_card
 from mobile_agent.perception.textmatch import (TextMatch, closest_texts, compact, edge_cut_matches, is_glyph_target,
                                                  mask_query, match_lines)
 from mobile_agent.types import Box, load_image, quote_screen_text
@@ -305,7 +305,7 @@ class Perception:
             # A password's mask or a code field's placeholder: marks OCR reads as nothing.
             cands, behind = _before_dialog(img, [Candidate(m.box, m.box.center, m.score, text) for m in masked])
             g = self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text")
-            return _noted(_behind_dialog(g, behind), fallback)
+            return _noted(_behind_dialog(g, behind, text), fallback)
         glyph = is_glyph_target(text)
         found = None if glyph else match_lines(text, lines)
         read_glyphs = getattr(self.ocr, "read_glyphs", None)
@@ -365,7 +365,7 @@ class Perception:
                  or [c for c, m in zip(cands, matches) if not _clock_for_no_time(m, text, top)])
         cands, behind = _before_dialog(img, cands)
         g = self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text")
-        return _noted(_behind_dialog(g, behind), fallback)
+        return _noted(_behind_dialog(g, behind, text), fallback)
 
     def ground_app(self, image: Image.Image | str | bytes | Any, name: str,
                    choose: ChooseFn | None = None, tree: str | bytes | None = None) -> Grounding:
@@ -993,12 +993,12 @@ def _before_dialog(img: Image.Image, cands: list[Candidate]) -> tuple[list[Candi
     return kept, len(cands) - len(kept)
 
 
-def _behind_dialog(g: Grounding, behind: int) -> Grounding:
-    """``g`` told, where nothing was found and texts were left out behind a dialog, that the text is
-    on the page under the dialog (the planner closes the dialog first)."""
+def _behind_dialog(g: Grounding, behind: int, text: str) -> Grounding:
+    """``g``, where nothing was found and texts were left out behind a dialog, saying that the text
+    is on the page under the dialog (the planner answers or closes the dialog first)."""
     if behind and g.status == "none":
-        g.message = (g.message + "; " if g.message else "") + (
-            "it is on the page behind a dialog (dimmed by the dialog's scrim): answer or close the dialog first")
+        g.message = (f'the text "{text}" is on the page behind a dialog (dimmed by its scrim), where a tap '
+                     f"does not reach it: answer or close the dialog first")
     return g
 
 
