@@ -445,3 +445,59 @@ def app_actions(rgb: "np.ndarray", boxes: Sequence[Box], lines: Sequence[Box], w
 
 def _crop(rgb: "np.ndarray", b: Box) -> "np.ndarray":
     return rgb[max(0, b.y1):b.y2, max(0, b.x1):b.x2]
+
+
+# ------------------------------------------------------------------------------------------------
+# The on-screen keyboard
+# ------------------------------------------------------------------------------------------------
+# An open keyboard (Gboard, Samsung's, SwiftKey) draws its own icons under the app: a toolbar of
+# glyphs (a microphone, a gear, a palette, emoji, the clipboard) over rows of letter keys, and the
+# shift, backspace and enter keys. They belong to the input method, not to the app, and the app's
+# uiautomator dump holds none of them; yet they are the best drawn glyphs on the screen, and a
+# search field's "Voice search" microphone lost to the keyboard's. The keyboard is told by its keys:
+# OCR reads each letter key as a line of one letter, rows of them across the screen's lower half.
+
+# Words that name a key or the keyboard itself: only these are looked for on the keyboard.
+KEYBOARD_WORDS = frozenset({"keyboard", "key", "keys", "emoji", "emoticon", "emoticons", "sticker", "stickers", "gif",
+                            "backspace", "shift", "enter", "space", "spacebar", "clipboard", "symbols", "caps"})
+# What a candidate on the keyboard keeps of its score: a glyph matching 0.98 there (the keyboard's
+# microphone) falls under one matching 0.73 in the app (the field's outlined microphone).
+KEYBOARD_FACTOR = 0.5
+
+
+def keyboard_top(texts: Sequence[tuple[Box, str]], width: int, height: int) -> int | None:
+    """The top of the on-screen keyboard (its toolbar's top), or None where none is open.
+
+    Its letter keys are single letters read as lines (``texts``: the screen's text lines), in rows
+    of five or more spread over two thirds of the width or more, in the lower half of a portrait
+    screen; two such rows, one above the other, make a keyboard. Above its first row are the
+    suggestion strip or the toolbar: the keyboard starts one and a half rows' pitch above that
+    row's centre (Gboard's rows are 58 dp apart, its toolbar 48 dp high)."""
+    if height <= width:
+        return None
+    keys = [b for b, t in texts if len(t.strip()) == 1 and t.strip().isalpha() and b.center.y > height / 2
+            and b.height < 0.06 * height]
+    rows: list[list[Box]] = []
+    for b in sorted(keys, key=lambda b: b.center.y):
+        if rows and abs(b.center.y - rows[-1][0].center.y) <= 0.5 * b.height:
+            rows[-1].append(b)
+        else:
+            rows.append([b])
+    full = [r for r in rows if len(r) >= 5
+            and max(b.center.x for b in r) - min(b.center.x for b in r) >= 0.66 * width]
+    if len(full) < 2:
+        return None
+    first, second = full[0], full[1]
+    y1 = sum(b.center.y for b in first) / len(first)
+    y2 = sum(b.center.y for b in second) / len(second)
+    pitch = y2 - y1
+    if not 0.03 * height <= pitch <= 0.12 * height:
+        return None
+    return int(y1 - 1.5 * pitch)
+
+
+def names_keyboard(description: str) -> bool:
+    """Whether ``description`` names a key or the keyboard (:data:`KEYBOARD_WORDS`)."""
+    import re
+
+    return bool(set(re.findall(r"[a-z]+", description.lower())) & KEYBOARD_WORDS)
