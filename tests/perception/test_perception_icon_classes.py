@@ -108,3 +108,84 @@ def test_a_key_named_is_looked_for_on_the_keyboard(perception):
 def test_voice_search_on_a_real_browser(perception):
     img, box = _dev("Firefox_Fast_Private_Browser_v101.1.1__1018090987", "Voice search")
     assert _hits(perception, img, box, "Voice search") == [True, True]
+
+
+# ------------------------------------------------------------------------------------------------
+# Floating action buttons of other sizes, colours and places (the FAB rule won on one real app)
+# ------------------------------------------------------------------------------------------------
+
+def _fab_screen(glyph: str = "add", size_dp: int = 56, shape: str = "disc", fill=(0, 150, 136), ink=(255, 255, 255),
+                dark: bool = False, where: str = "end", label: str | None = None, style: str = "Rounded") -> tuple[Image.Image, Box]:
+    """A list screen (a top bar with the drawer, a title, search and the overflow; rows with a
+    leading glyph, two lines and a trailing star or check) with a FAB: a disc or Material 3's
+    rounded square, ``size_dp`` across, at the end above the system bar (``end``), above a bottom
+    navigation (``above_nav``), docked in the middle of a bottom app bar (``bar_center``), or
+    extended with a ``label``. Returns the picture and the FAB's box."""
+    dp = 2.75
+    bg = (28, 27, 31) if dark else (250, 250, 250)
+    fg = (230, 225, 229) if dark else (28, 27, 31)
+    img = Image.new("RGB", (W, H), bg)
+    d = ImageDraw.Draw(img)
+    _symbol(d, "menu", (77, 170), 66, fg, style)
+    d.text((180, 170), "Notes", font=_text_font(58), fill=fg, anchor="lm")
+    _symbol(d, "search", (870, 170), 66, fg, style)
+    _symbol(d, "more_vert", (1003, 170), 66, fg, style)
+    for k in range(11):
+        y = 330 + k * 170
+        _symbol(d, ("person", "mail", "event", "folder")[k % 4], (90, y), 66, fg, style)
+        d.text((180, y - 30), f"Item number {k + 1}", font=_text_font(44), fill=fg, anchor="lm")
+        d.text((180, y + 30), "Some detail line", font=_text_font(36), fill=(120, 120, 120), anchor="lm")
+        _symbol(d, "star" if k % 2 else "check", (990, y), 60, fg, style)
+    bar_top = H - 66 - 220
+    if where in ("above_nav", "bar_center"):
+        d.rectangle((0, bar_top, W, H - 66), fill=(40, 40, 46) if dark else (238, 234, 244))
+        xs = (135, 405, 675, 945) if where == "above_nav" else (90, 230, 370)
+        for x, n in zip(xs, ("home", "search", "notifications", "person")):
+            _symbol(d, n, (x, bar_top + 110), 66, fg, style)
+    s = size_dp * dp
+    cx, cy = W - 16 * dp - s / 2, H - 66 - 16 * dp - s / 2
+    if where == "above_nav":
+        cy = bar_top - 16 * dp - s / 2
+    elif where == "bar_center":
+        cx, cy = W / 2, bar_top
+    radius = int(s / 2) if shape == "disc" else int(16 * dp * size_dp / 56)
+    if label:
+        x1 = W - 16 * dp - 300 - s
+        d.rounded_rectangle((x1, cy - s / 2, W - 16 * dp, cy + s / 2), radius=radius, fill=fill)
+        _symbol(d, glyph, (int(x1 + s / 2 + 10), int(cy)), 66, ink, style)
+        d.text((x1 + s + 10, cy), label, font=_text_font(46), fill=ink, anchor="lm")
+        return img, Box(int(x1), int(cy - s / 2), int(W - 16 * dp), int(cy + s / 2))
+    if shape == "disc":
+        d.ellipse((cx - s / 2, cy - s / 2, cx + s / 2, cy + s / 2), fill=fill)
+    else:
+        d.rounded_rectangle((cx - s / 2, cy - s / 2, cx + s / 2, cy + s / 2), radius=radius, fill=fill)
+    _symbol(d, glyph, (int(cx), int(cy)), int(24 * dp * max(1.0, size_dp / 56)), ink, style)
+    return img, Box(int(cx - s / 2), int(cy - s / 2), int(cx + s / 2), int(cy + s / 2))
+
+
+TONAL = dict(shape="square", fill=(234, 221, 255), ink=(33, 0, 93))  # Material 3's primary container
+
+
+@pytest.mark.parametrize("glyph", ["check", "add"])
+@pytest.mark.parametrize("kind,kw", [
+    ("a FAB", {}),
+    ("a mini FAB", dict(size_dp=40)),
+    ("Material 3's large FAB", dict(size_dp=96)),
+    ("Material 3's tonal square", TONAL),
+    ("a dark theme's pink FAB", dict(dark=True, fill=(255, 184, 200), ink=(60, 0, 20))),
+    ("a navy FAB, Sharp glyphs", dict(fill=(26, 35, 126), style="Sharp")),
+    ("above a bottom navigation", dict(where="above_nav")),
+    ("docked in a bottom app bar's middle", dict(where="bar_center")),
+])
+def test_a_floating_button_in_other_styles(perception, glyph, kind, kw):
+    # the list's rows end in checks and stars: "Save" is the FAB's check, "Add" its plus
+    img, box = _fab_screen(glyph, **kw)
+    perception.clear_cache()
+    desc = {"check": "Save", "add": "Add"}[glyph]
+    assert _hits(perception, img, box, desc) == [True, True], kind
+
+
+def test_an_extended_fab_by_its_glyph(perception):
+    img, box = _fab_screen("edit", label="Compose", **TONAL)
+    perception.clear_cache()
+    assert _hits(perception, img, box, "Compose") == [True, True]

@@ -480,7 +480,10 @@ class Perception:
         # Where apps put icons of this family (toolbar ends, bottom navigation, FAB): a small prior.
         fams = description_families(description)
         if fams and self.layout_weight:
-            priors = layout_priors(fams, [i.box for i in icons], w, h, rgb, [l.box for l in res.lines])
+            # a line of a letter or a digit in a disc makes it a date or an avatar; OCR reading
+            # the FAB's plus as "+" does not
+            worded_lines = [l.box for l in res.lines if any(ch.isalnum() for ch in l.text)]
+            priors = layout_priors(fams, [i.box for i in icons], w, h, rgb, worded_lines)
             scores = [sc + self.layout_weight * p for p, sc in zip(priors, scores)]
         # The framework's own names ("Navigate up", "More options"): the widget's place is fixed, a
         # strong prior, for a candidate whose shape is not clearly worse than the best.

@@ -293,14 +293,16 @@ def three_button_bar(icons: Sequence[Box], lines: Sequence[Box], width: int, hei
 # The families a floating action button stands for: Material's FAB is the screen's primary action,
 # an Add or New (+), a Compose or Edit (a pencil), or a form's Save / Done (a check).
 FAB_FAMILIES = frozenset({"add", "edit", "check", "save"})
-FAB_DP = (36, 72)  # a mini FAB is 40 dp, a FAB 56 dp, a large one up to 96 dp (phones keep to 56)
+FAB_DP = (36, 100)  # a mini FAB is 40 dp, a FAB 56 dp, Material 3's large one 96 dp
 
 
 def floating_buttons(rgb: "np.ndarray", boxes: Sequence[Box], lines: Sequence[Box] = ()) -> list[bool]:
     """For each of ``boxes``, whether it is a floating action button or the glyph on one.
 
-    A FAB is a filled disc 40-56 dp across (36-72 dp allowed), at the end of a portrait
-    screen below its top bar, holding one glyph of another colour, alone of its kind (a row or a
+    A FAB is a filled disc (or Material 3's rounded square, its tonal fill 12 levels or more off
+    the surface) 40-96 dp across (36-100 dp allowed), at the end of a portrait screen below its
+    top bar or docked in the middle of a bottom app bar, holding one glyph of another colour,
+    alone of its kind (a row or a
     grid of equal discs is a set of buttons, a disc holding a word or a number is a date or an
     avatar: ``lines``, the screen's text boxes). Its place is not fixed: it rides above the
     keyboard when one is open (a form's Save at 59% of the screen's height rather than near its
@@ -317,8 +319,10 @@ def floating_buttons(rgb: "np.ndarray", boxes: Sequence[Box], lines: Sequence[Bo
              and b.center.y >= TOP_BAR_DP * s and not in_nav_bar(b, width, height)
              and not any(b.contains_point(t.center) and t.area > 0.05 * b.area for t in lines)
              and _filled_disc(rgb, b)]
-    # alone of its kind (no other disc of about its size on its row or its column), at the end
-    discs = [k for k in discs if boxes[k].center.x >= width - 120 * s and not any(
+    # alone of its kind (no other disc of about its size on its row or its column), at the end,
+    # or docked in the middle of a bottom app bar (Material 2's cradle)
+    discs = [k for k in discs if (boxes[k].center.x >= width - 120 * s or (
+        abs(boxes[k].center.x - width / 2) <= 0.05 * width and boxes[k].center.y >= height - 180 * s)) and not any(
         o != k and abs(boxes[o].width - boxes[k].width) <= 0.15 * boxes[k].width
         and boxes[o].iou(boxes[k]) < 0.5
         and (abs(boxes[o].center.y - boxes[k].center.y) <= 0.3 * boxes[k].height
@@ -353,7 +357,7 @@ def _filled_disc(rgb: "np.ndarray", b: Box) -> bool:
         return False
     fill = np.median(ring, axis=0)
     border = np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]])
-    if np.abs(np.median(border, axis=0) - fill).max() < 30:
+    if np.abs(np.median(border, axis=0) - fill).max() < 12:  # Material 3's tonal container: 12-35 levels off its surface
         return False
     near = (np.abs(outer - fill).max(axis=2) < 24).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=8)
