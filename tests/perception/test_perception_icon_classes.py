@@ -189,3 +189,86 @@ def test_an_extended_fab_by_its_glyph(perception):
     img, box = _fab_screen("edit", label="Compose", **TONAL)
     perception.clear_cache()
     assert _hits(perception, img, box, "Compose") == [True, True]
+
+
+# ------------------------------------------------------------------------------------------------
+# A glyph under a scrim (an open drawer's shade) of other opacities
+# ------------------------------------------------------------------------------------------------
+
+def _under_scrim(alpha: float, **kw) -> tuple[Image.Image, Box]:
+    """:func:`_fab_screen` with a navigation drawer open over it: the drawer (white, its rows a
+    glyph and a word) over the start two thirds, the rest dimmed by a black scrim of ``alpha``."""
+    img, box = _fab_screen("add", **kw)
+    img = Image.fromarray((np.asarray(img).astype(float) * (1 - alpha)).astype(np.uint8))
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, 715, H), fill=(255, 255, 255))
+    d.text((50, 140), "Manage accounts", font=_text_font(46), fill=(30, 30, 30))
+    for k, (glyph, word) in enumerate((("mail", "Inbox"), ("star", "Starred"), ("send", "Sent"), ("edit", "Drafts"))):
+        _symbol(d, glyph, (90, 330 + 150 * k), 66, (60, 60, 60))
+        d.text((180, 330 + 150 * k), word, font=_text_font(44), fill=(30, 30, 30), anchor="lm")
+    return img, box
+
+
+@pytest.mark.parametrize("alpha", [0.32, 0.6, 0.8, 0.85])
+@pytest.mark.parametrize("kind,kw", [
+    ("a teal FAB, a white plus", {}),
+    ("Material 3's tonal square", TONAL),
+    ("a dark theme's pink FAB", dict(dark=True, fill=(255, 184, 200), ink=(60, 0, 20))),
+])
+def test_a_floating_button_under_a_scrim(perception, alpha, kind, kw):
+    # Material's scrim is 32% black; apps dim up to 85% (the glyph then 20-40 levels off its disc)
+    img, box = _under_scrim(alpha, **kw)
+    for desc in ("Add", "New item"):
+        perception.clear_cache()
+        assert _hits(perception, img, box, desc) == [True, True], (kind, desc)
+
+
+# ------------------------------------------------------------------------------------------------
+# The top bar's own actions, named in the app's words (the rule won on one real app)
+# ------------------------------------------------------------------------------------------------
+
+def _toolbar_screen(glyphs: list[str], style: str = "Rounded", dark: bool = False) -> tuple[Image.Image, dict[str, Box]]:
+    """A top app bar (Navigate up, a title, ``glyphs`` as its actions, the search action and the
+    overflow) over a list of amounts. Returns the picture and each action's slot (48 dp)."""
+    bg, fg = ((32, 33, 36), (232, 234, 237)) if dark else ((250, 250, 250), (30, 30, 30))
+    img = Image.new("RGB", (W, H), bg)
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, W, 66), fill=(0, 105, 92) if not dark else (20, 20, 22))
+    d.rectangle((0, 66, W, 220), fill=(0, 137, 123) if not dark else (48, 49, 52))
+    ink = (255, 255, 255) if not dark else fg
+    _symbol(d, "arrow_back", (77, 143), 66, ink, style)
+    # a title that leaves room for four actions, the search and the overflow (48 dp each)
+    d.text((180, 143), "Tags", font=_text_font(44), fill=ink, anchor="lm")
+    x = W - 77
+    _symbol(d, "more_vert", (x, 143), 66, ink, style)
+    slots = {}
+    for g in reversed(glyphs + ["search"]):
+        x -= 132
+        _symbol(d, g, (x, 143), 66, ink, style)
+        slots[g] = Box(x - 66, 77, x + 66, 209)
+    for k in range(8):
+        y = 330 + 170 * k
+        d.text((60, y), f"Groceries {k}", font=_text_font(44), fill=fg, anchor="lm")
+        d.text((W - 60, y), f"-{k + 3}.50", font=_text_font(44), fill=fg, anchor="rm")
+    return img, slots
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+@pytest.mark.parametrize("style,dark", [("Rounded", False), ("Sharp", True)])
+def test_a_toolbar_action_in_the_apps_own_words(perception, n, style, dark):
+    # "Templates and plans" names no shape: it is one of the bar's own actions (1-4 of them,
+    # past the middle when there are three or four), never the search, the overflow or the up
+    # arrow, which carry the framework's names
+    glyphs = ["book", "print", "palette", "archive"][:n]
+    img, slots = _toolbar_screen(glyphs, style, dark)
+    perception.clear_cache()
+    g = perception.ground_icon(img, "Templates and plans")
+    acts = [slots[k] for k in glyphs]
+    lead = []
+    for c in g.candidates:
+        if not any(a.contains_point(c.point) for a in acts):
+            break
+        lead.append(c)
+    assert all(any(a.contains_point(c.point) for c in lead) for a in acts), [c.box for c in g.candidates[:6]]
+    if n == 1:
+        assert g.status == "found" and acts[0].contains_point(g.point)

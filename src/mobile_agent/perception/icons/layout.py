@@ -430,7 +430,16 @@ def app_actions(rgb: "np.ndarray", boxes: Sequence[Box], lines: Sequence[Box], w
     if not any(abs(t.center.y - top) <= 16 * s and t.width >= 1.5 * t.height for t in lines):
         return []
     rtl = right_to_left(lines, width, height)
-    row = [k for k in row if (boxes[k].center.x < width / 2 if rtl else boxes[k].center.x > width / 2)]
+    # the actions follow the title: in the bar's end half, or past the end of a title that ends
+    # in its start half (a bar of three or four actions reaches past the middle)
+    title = [t for t in lines if abs(t.center.y - top) <= 16 * s and t.width >= 1.5 * t.height
+             and (t.x2 < width / 2 if not rtl else t.x1 > width / 2)]
+    if rtl:
+        edge = min([width / 2] + [t.x1 for t in title])
+        row = [k for k in row if boxes[k].center.x < edge]
+    else:
+        edge = max([width / 2] + [t.x2 for t in title]) if not title else max(t.x2 for t in title)
+        row = [k for k in row if boxes[k].center.x > edge]
     # a glyph and its frame: keep the glyph
     row = [k for k in row if not any(o != k and boxes[o].area < boxes[k].area
                                      and boxes[k].contains_point(boxes[o].center) for o in row)]
