@@ -272,3 +272,76 @@ def test_a_toolbar_action_in_the_apps_own_words(perception, n, style, dark):
     assert all(any(a.contains_point(c.point) for c in lead) for a in acts), [c.box for c in g.candidates[:6]]
     if n == 1:
         assert g.status == "found" and acts[0].contains_point(g.point)
+
+
+# ------------------------------------------------------------------------------------------------
+# A browser's tab switcher in other styles (the rule won on one real browser)
+# ------------------------------------------------------------------------------------------------
+
+def _browser_screen(count: str = "3", dark: bool = False, top: bool = True, radius: int = 10,
+                    stroke: int = 6) -> tuple[Image.Image, Box]:
+    """A browser's bar (home, the address field, the tab switcher holding the count of open tabs,
+    the overflow) at the top (Chrome's) or at the bottom, over a list of sites."""
+    bg, fg = ((32, 33, 36), (232, 234, 237)) if dark else ((252, 252, 252), (60, 60, 60))
+    img = Image.new("RGB", (W, H), bg)
+    d = ImageDraw.Draw(img)
+    y = 143 if top else 2150
+    _symbol(d, "home", (70, y), 66, fg)
+    d.rounded_rectangle((140, y - 60, 800, y + 60), radius=60, fill=(60, 64, 67) if dark else (235, 235, 240))
+    d.text((190, y), "Search or type web address", font=_text_font(34), fill=fg, anchor="lm")
+    cx = 880
+    d.rounded_rectangle((cx - 30, y - 30, cx + 30, y + 30), radius=radius, outline=fg, width=stroke)
+    d.text((cx, y), count, font=_text_font(30 if len(count) == 1 else 24), fill=fg, anchor="mm")
+    _symbol(d, "more_vert", (1010, y), 66, fg)
+    for k in range(6):
+        d.rounded_rectangle((60, 400 + 260 * k, 1020, 620 + 260 * k), radius=20,
+                            fill=(48, 49, 52) if dark else (240, 240, 244))
+        d.text((100, 510 + 260 * k), f"Site {k}", font=_text_font(44), fill=fg, anchor="lm")
+    return img, Box(cx - 55, y - 55, cx + 55, y + 55)
+
+
+@pytest.mark.parametrize("kw", [{}, dict(count="12"), dict(dark=True), dict(top=False), dict(radius=4, stroke=4),
+                                dict(dark=True, count="12", top=False)])
+def test_a_tab_switcher_in_other_styles(perception, kw):
+    img, box = _browser_screen(**kw)
+    perception.clear_cache()
+    for words in ("Tabs", "Switch or close tabs", "Open tab bar"):
+        assert _hits(perception, img, box, words) == [True, True], words
+
+
+# ------------------------------------------------------------------------------------------------
+# A tile in place of a picture (the rule won on one real app): colour tiles, letters on squares
+# ------------------------------------------------------------------------------------------------
+
+def _cards_screen(dark: bool = False, letter: bool = False, size: int = 132) -> tuple[Image.Image, list[Box]]:
+    """A list of loyalty cards: each row a tile of the card's colour (a letter on it, or none), its
+    name and points, a star at its end. Returns the picture and each tile's box."""
+    bg, fg = ((32, 33, 36), (232, 234, 237)) if dark else ((250, 250, 250), (30, 30, 30))
+    img = Image.new("RGB", (W, H), bg)
+    d = ImageDraw.Draw(img)
+    d.text((60, 143), "Cards", font=_text_font(56), fill=fg, anchor="lm")
+    _symbol(d, "search", (880, 143), 66, fg)
+    _symbol(d, "more_vert", (1010, 143), 66, fg)
+    tiles = []
+    for k, colour in enumerate(((240, 130, 90), (90, 160, 240), (120, 200, 120), (200, 120, 200))):
+        y = 400 + 260 * k
+        d.rounded_rectangle((60, y - size // 2, 60 + size, y + size // 2), radius=12, fill=colour)
+        if letter:
+            d.text((60 + size // 2, y), "ABCD"[k], font=_text_font(60), fill=(255, 255, 255), anchor="mm")
+        d.text((250, y - 25), f"Store {k}", font=_text_font(48), fill=fg, anchor="lm")
+        d.text((250, y + 35), "Points: 120", font=_text_font(36), fill=(120, 120, 120), anchor="lm")
+        _symbol(d, "star", (990, y), 60, fg)
+        tiles.append(Box(50, y - size // 2 - 10, 70 + size, y + size // 2 + 10))
+    return img, tiles
+
+
+@pytest.mark.parametrize("kw", [{}, dict(letter=True), dict(dark=True), dict(size=160), dict(size=120, letter=True, dark=True)])
+def test_tiles_in_place_of_pictures_in_other_styles(perception, kw):
+    img, tiles = _cards_screen(**kw)
+    perception.clear_cache()
+    g = perception.ground_icon(img, "Thumbnail")
+    # the four tiles come first (the planner or the hint picks among equals), and the top one with
+    # the hint
+    assert all(any(t.contains_point(c.point) for c in g.candidates[:4]) for t in tiles)
+    gh = perception.ground_icon(img, "Thumbnail", ("top", "left"))
+    assert gh.status == "found" and tiles[0].contains_point(gh.point)
