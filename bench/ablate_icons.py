@@ -73,6 +73,7 @@ def rules() -> dict[str, Callable[[], Any]]:
                                _without_keys(offline._PHRASES, lambda k, v: v == "tabs")),
         "tile_score": lambda: _patched(offline, "tile_score", lambda *a, **k: 0.0),
         "scrim_glyphs": lambda: _patched(offline, "_ink_box", _no_faint),
+        "keyboard": lambda: _patched(layout, "keyboard_top", lambda *a, **k: None),
     }
 
 

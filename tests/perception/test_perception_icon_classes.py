@@ -227,21 +227,23 @@ def test_a_floating_button_under_a_scrim(perception, alpha, kind, kw):
 # The top bar's own actions, named in the app's words (the rule won on one real app)
 # ------------------------------------------------------------------------------------------------
 
-def _toolbar_screen(glyphs: list[str], style: str = "Rounded", dark: bool = False) -> tuple[Image.Image, dict[str, Box]]:
-    """A top app bar (Navigate up, a title, ``glyphs`` as its actions, the search action and the
-    overflow) over a list of amounts. Returns the picture and each action's slot (48 dp)."""
+def _toolbar_screen(glyphs: list[str], style: str = "Rounded", dark: bool = False,
+                    up: str = "arrow_back") -> tuple[Image.Image, dict[str, Box]]:
+    """A top app bar (Navigate up drawn as ``up``, a title, ``glyphs`` as its actions, the search
+    action and the overflow) over a list of amounts. Returns the picture and each action's slot
+    (48 dp; ``up`` and ``more_vert`` too)."""
     bg, fg = ((32, 33, 36), (232, 234, 237)) if dark else ((250, 250, 250), (30, 30, 30))
     img = Image.new("RGB", (W, H), bg)
     d = ImageDraw.Draw(img)
     d.rectangle((0, 0, W, 66), fill=(0, 105, 92) if not dark else (20, 20, 22))
     d.rectangle((0, 66, W, 220), fill=(0, 137, 123) if not dark else (48, 49, 52))
     ink = (255, 255, 255) if not dark else fg
-    _symbol(d, "arrow_back", (77, 143), 66, ink, style)
+    _symbol(d, up, (77, 143), 66, ink, style)
     # a title that leaves room for four actions, the search and the overflow (48 dp each)
     d.text((180, 143), "Tags", font=_text_font(44), fill=ink, anchor="lm")
     x = W - 77
     _symbol(d, "more_vert", (x, 143), 66, ink, style)
-    slots = {}
+    slots = {"up": Box(0, 77, 154, 209), "more_vert": Box(W - 143, 77, W - 11, 209)}
     for g in reversed(glyphs + ["search"]):
         x -= 132
         _symbol(d, g, (x, 143), 66, ink, style)
@@ -345,3 +347,15 @@ def test_tiles_in_place_of_pictures_in_other_styles(perception, kw):
     assert all(any(t.contains_point(c.point) for c in g.candidates[:4]) for t in tiles)
     gh = perception.ground_icon(img, "Thumbnail", ("top", "left"))
     assert gh.status == "found" and tiles[0].contains_point(gh.point)
+
+
+@pytest.mark.parametrize("up", ["arrow_back", "close", "arrow_back_ios_new", "chevron_left", "expand_more"])
+@pytest.mark.parametrize("style,dark", [("Rounded", False), ("Sharp", True)])
+def test_the_frameworks_up_button_whatever_its_glyph(perception, up, style, dark):
+    # "Navigate up" is the toolbar's up button, the bar's first icon, however the app draws it (an
+    # editor's cross, a chevron, a player's down arrow); "More options" its last (the rule won on
+    # one real app: a finance app's forms draw the up button as a cross)
+    img, slots = _toolbar_screen(["book", "print"], style, dark, up=up)
+    perception.clear_cache()
+    assert _hits(perception, img, slots["up"], "Navigate up") == [True, True]
+    assert _hits(perception, img, slots["more_vert"], "More options") == [True, True]
