@@ -47,6 +47,19 @@ def test_fixture_folder_reads_its_manifest_and_the_dumps_give_the_same_targets()
     for s in folder.screens:
         for text in s.absent:
             assert text.casefold() not in s.labels
+    # icons not on a screen: other screens' icon descriptions of the same app, neither in the
+    # screen's dump nor of a glyph family one of its descriptions names ("Navigate up" is no
+    # absent icon where the dump has "Back")
+    from mobile_agent.perception.icons.offline import description_families
+
+    icons = {s.name: s.absent_icons for s in folder.screens}
+    assert icons["org.totschnig.myexpenses__1482807785"] and sum(map(len, icons.values())) >= 5
+    for s in folder.screens:
+        fams = set().union(*(description_families(lab) for lab in s.labels))
+        for desc in s.absent_icons:
+            assert desc.casefold() not in s.labels and not description_families(desc) & fams, (s.name, desc)
+            assert any(t.kind == "icon" and t.target == desc for o in folder.screens if o.app == s.app
+                       for t in o.targets)
 
 
 def test_folder_without_manifest_derives_targets_from_the_dumps(tmp_path):
@@ -67,6 +80,10 @@ def test_cli_measures_the_fixtures_overall_per_half_and_per_app(tmp_path, capsys
     f = d["figures"]
     assert f["text_first"]["total"] == 89 and f["icon_hint"]["total"] == 31
     assert f["text_first"]["share"] >= 0.8 and f["absent_none"]["total"] >= 5
+    # icons not on the screen: answered none or with low confidence, or listed as a miss
+    low = f["icon_absent_low"]
+    assert low["total"] >= 5 and "icons not on the screen answered none" in text
+    assert len([m for m in d["misses"] if "absent icon '" in m]) == low["total"] - low["hit"]
     assert f["icon_any"]["hit"] >= f["icon_hint"]["hit"]
     assert set(d["halves"]) == {"A", "B"}
     assert d["apps"]["org.totschnig.myexpenses"]["text_first"]["total"] == 26
@@ -74,7 +91,7 @@ def test_cli_measures_the_fixtures_overall_per_half_and_per_app(tmp_path, capsys
     assert "Click Text, first point inside the target's node" in text and "half A" in text
     # -v lists every miss with what was found instead
     assert len([ln for ln in text.splitlines() if ln.startswith("  miss: ")]) == len(d["misses"]) > 0
-    assert all(" -> " in m and ("node [" in m or "absent text" in m) for m in d["misses"])
+    assert all(" -> " in m and ("node [" in m or "absent text" in m or "absent icon" in m) for m in d["misses"])
     assert any(m.startswith("org.totschnig.myexpenses ") and " text '" in m for m in d["misses"])
     # an icon missed without the hint is listed even where the hint found it
     icon_lines = [m for m in d["misses"] if ": icon '" in m]

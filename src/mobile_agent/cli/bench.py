@@ -43,8 +43,9 @@ def add_perception_commands(group: typer.Typer) -> None:
                                              "uiautomator dumps (and a manifest.jsonl of targets, else targets "
                                              "derived from the dumps): the figures overall, per half of the apps "
                                              "and per app; the same as --set dir:DIR (see docs/perception.md)."),
-        absent: int = typer.Option(3, "--absent", help="With --dir: texts not on a screen (other screens' "
-                                   "labels of the same app) asked for on each screen; the right answer is none."),
+        absent: int = typer.Option(3, "--absent", help="With --dir: texts and icons not on a screen (other "
+                                   "screens' labels and icon descriptions of the same app) asked for on each "
+                                   "screen; the right answer is none (for an icon: none or a low-confidence one)."),
     ) -> None:
         """Parse time, text grounding, icon recall and offline icon matching on a screen set: the
         simulated phone with its ui_tree as ground truth, a drawn set with its targets, or a folder

@@ -468,7 +468,8 @@ class Perception:
             return self._decide(img, cands, pos, res.lines, f'the icon "{description}"', choose, what="icon",
                                 allow_many=True)
         assert matcher is not None
-        from mobile_agent.perception.icons.layout import (framework_end, framework_prior, layout_priors,
+        from mobile_agent.perception.icons.layout import (KEYBOARD_FACTOR, framework_end, framework_prior,
+                                                          keyboard_top, layout_priors, names_keyboard,
                                                           own_avatar_prior, three_button_bar)
         from mobile_agent.perception.icons.offline import description_families, is_own_avatar, same_glyph
 
@@ -480,10 +481,18 @@ class Perception:
         line_boxes = [l.box for l in res.lines]
         nav_bar = three_button_bar([i.box for i in res.icons or []], line_boxes, w, h)
         scores = [sc * _system_bar_factor(i.box, description, w, h, nav_bar) for i, sc in zip(icons, scores)]
+        # The open keyboard's toolbar and keys are the input method's, not the app's (a search
+        # field's microphone beside the keyboard's own): they lose unless a key is named.
+        kb = keyboard_top([(l.box, l.text) for l in res.lines], w, h)
+        if kb is not None and not names_keyboard(description):
+            scores = [sc * (KEYBOARD_FACTOR if i.box.center.y >= kb else 1.0) for i, sc in zip(icons, scores)]
         # Where apps put icons of this family (toolbar ends, bottom navigation, FAB): a small prior.
         fams = description_families(description)
         if fams and self.layout_weight:
-            priors = layout_priors(fams, [i.box for i in icons], w, h, rgb, [l.box for l in res.lines])
+            # a line of a letter or a digit in a disc makes it a date or an avatar; OCR reading
+            # the FAB's plus as "+" does not
+            worded_lines = [l.box for l in res.lines if any(ch.isalnum() for ch in l.text)]
+            priors = layout_priors(fams, [i.box for i in icons], w, h, rgb, worded_lines)
             scores = [sc + self.layout_weight * p for p, sc in zip(priors, scores)]
         # The framework's own names ("Navigate up", "More options"): the widget's place is fixed, a
         # strong prior, for a candidate whose shape is not clearly worse than the best.

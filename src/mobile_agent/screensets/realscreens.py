@@ -50,7 +50,13 @@ FIGURES: dict[str, str] = {
     "icon_hint": "Click Icon, top-1, with the position hint",
     "icon_any": "Click Icon, any candidate inside (with the hint)",
     "icon_detected": "Click Icon target detected at all (an icon box holds its centre)",
+    "icon_absent_low": "icons not on the screen answered none or with low confidence (under 0.75, or ambiguous)",
 }
+
+#: The score under which a Click Icon answer is a low-confidence one: a weak shape match (0.3-0.5 on
+#: real screens) and a control found by its words (0.75) are under it or at it; a glyph that matches
+#: its description (0.8 and more) or a place the framework fixes (above 1) is over it.
+ICON_CONFIDENT = 0.75
 
 
 @dataclass(frozen=True)
@@ -75,6 +81,7 @@ class RealScreen:
     targets: list[Target] = field(default_factory=list)
     labels: set[str] = field(default_factory=set)  # every text and content-desc of the dump, normalised
     absent: list[str] = field(default_factory=list)  # texts not on this screen (see absent_texts)
+    absent_icons: list[str] = field(default_factory=list)  # icons not on this screen (see absent_icons)
 
 
 @dataclass
@@ -186,6 +193,33 @@ def absent_texts(screens: Sequence[RealScreen], per_screen: int = 3) -> None:
         s.absent = pool[:per_screen]
 
 
+def absent_icons(screens: Sequence[RealScreen], per_screen: int = 3) -> None:
+    """Give each screen up to ``per_screen`` icon descriptions that are not on it: icon targets of
+    the same app's other screens that no text or content-desc of its dump holds or is held by (case
+    folded), and whose glyph family (``icons.offline.description_families``: "Navigate up" and
+    "Back" are one) none of its dump's descriptions names either, so that no icon of the screen is
+    a fair answer. The choice is fixed (by a hash of screen and description), so that runs compare."""
+    from mobile_agent.perception.icons.offline import description_families
+
+    by_app: dict[str, list[str]] = {}
+    for s in screens:
+        for t in s.targets:
+            if t.kind == "icon" and t.target not in by_app.setdefault(s.app, []):
+                by_app[s.app].append(t.target)
+    for s in screens:
+        here: set[str] = set()
+        for lab in s.labels:
+            here |= description_families(lab)
+        pool = []
+        for desc in by_app.get(s.app, []):
+            k = _norm(desc)
+            if len(k) < 2 or any(k in lab or lab in k for lab in s.labels if lab) or description_families(desc) & here:
+                continue
+            pool.append(desc)
+        pool.sort(key=lambda t: hashlib.sha256(f"{s.name}\0icon\0{t}".encode()).hexdigest())
+        s.absent_icons = pool[:per_screen]
+
+
 def _image_size(path: Path) -> tuple[int, int]:
     with Image.open(path) as im:
         return im.size
@@ -281,6 +315,7 @@ def load_folder(path: str | Path, absent_per_screen: int = 3) -> RealFolder:
         del s._nodes  # type: ignore[attr-defined]
     if absent_per_screen:
         absent_texts(out, absent_per_screen)
+        absent_icons(out, absent_per_screen)
     return RealFolder(root, out, problems, derived)
 
 
@@ -432,6 +467,12 @@ def run_real(folder: RealFolder, perception: Any, *, icons: bool = True,
                                       + ("" if ok else " (without the hint too)"))
                 elif not ok:
                     res.misses.append(f"{where} without a hint -> {_found(g)} (with the hint found)")
+        for desc in s.absent_icons if icons else ():
+            g = perception.ground_icon(img, desc)
+            sure = g.status == "found" and g.chosen is not None and g.chosen.score >= ICON_CONFIDENT
+            res.count(s.app, "icon_absent_low", not sure)
+            if sure:
+                res.misses.append(f"{s.app} {s.name}: absent icon {desc!r} -> {_found(g)} score {g.chosen.score:.2f}")
         for text in s.absent:
             g = perception.ground_text(img, text)
             none = _first_point(g) is None

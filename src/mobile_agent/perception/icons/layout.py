@@ -293,14 +293,16 @@ def three_button_bar(icons: Sequence[Box], lines: Sequence[Box], width: int, hei
 # The families a floating action button stands for: Material's FAB is the screen's primary action,
 # an Add or New (+), a Compose or Edit (a pencil), or a form's Save / Done (a check).
 FAB_FAMILIES = frozenset({"add", "edit", "check", "save"})
-FAB_DP = (36, 72)  # a mini FAB is 40 dp, a FAB 56 dp, a large one up to 96 dp (phones keep to 56)
+FAB_DP = (36, 100)  # a mini FAB is 40 dp, a FAB 56 dp, Material 3's large one 96 dp
 
 
 def floating_buttons(rgb: "np.ndarray", boxes: Sequence[Box], lines: Sequence[Box] = ()) -> list[bool]:
     """For each of ``boxes``, whether it is a floating action button or the glyph on one.
 
-    A FAB is a filled disc 40-56 dp across (36-72 dp allowed), at the end of a portrait
-    screen below its top bar, holding one glyph of another colour, alone of its kind (a row or a
+    A FAB is a filled disc (or Material 3's rounded square, its tonal fill 12 levels or more off
+    the surface) 40-96 dp across (36-100 dp allowed), at the end of a portrait screen below its
+    top bar or docked in the middle of a bottom app bar, holding one glyph of another colour,
+    alone of its kind (a row or a
     grid of equal discs is a set of buttons, a disc holding a word or a number is a date or an
     avatar: ``lines``, the screen's text boxes). Its place is not fixed: it rides above the
     keyboard when one is open (a form's Save at 59% of the screen's height rather than near its
@@ -317,8 +319,10 @@ def floating_buttons(rgb: "np.ndarray", boxes: Sequence[Box], lines: Sequence[Bo
              and b.center.y >= TOP_BAR_DP * s and not in_nav_bar(b, width, height)
              and not any(b.contains_point(t.center) and t.area > 0.05 * b.area for t in lines)
              and _filled_disc(rgb, b)]
-    # alone of its kind (no other disc of about its size on its row or its column), at the end
-    discs = [k for k in discs if boxes[k].center.x >= width - 120 * s and not any(
+    # alone of its kind (no other disc of about its size on its row or its column), at the end,
+    # or docked in the middle of a bottom app bar (Material 2's cradle)
+    discs = [k for k in discs if (boxes[k].center.x >= width - 120 * s or (
+        abs(boxes[k].center.x - width / 2) <= 0.05 * width and boxes[k].center.y >= height - 180 * s)) and not any(
         o != k and abs(boxes[o].width - boxes[k].width) <= 0.15 * boxes[k].width
         and boxes[o].iou(boxes[k]) < 0.5
         and (abs(boxes[o].center.y - boxes[k].center.y) <= 0.3 * boxes[k].height
@@ -353,7 +357,7 @@ def _filled_disc(rgb: "np.ndarray", b: Box) -> bool:
         return False
     fill = np.median(ring, axis=0)
     border = np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]])
-    if np.abs(np.median(border, axis=0) - fill).max() < 30:
+    if np.abs(np.median(border, axis=0) - fill).max() < 12:  # Material 3's tonal container: 12-35 levels off its surface
         return False
     near = (np.abs(outer - fill).max(axis=2) < 24).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=8)
@@ -426,7 +430,16 @@ def app_actions(rgb: "np.ndarray", boxes: Sequence[Box], lines: Sequence[Box], w
     if not any(abs(t.center.y - top) <= 16 * s and t.width >= 1.5 * t.height for t in lines):
         return []
     rtl = right_to_left(lines, width, height)
-    row = [k for k in row if (boxes[k].center.x < width / 2 if rtl else boxes[k].center.x > width / 2)]
+    # the actions follow the title: in the bar's end half, or past the end of a title that ends
+    # in its start half (a bar of three or four actions reaches past the middle)
+    title = [t for t in lines if abs(t.center.y - top) <= 16 * s and t.width >= 1.5 * t.height
+             and (t.x2 < width / 2 if not rtl else t.x1 > width / 2)]
+    if rtl:
+        edge = min([width / 2] + [t.x1 for t in title])
+        row = [k for k in row if boxes[k].center.x < edge]
+    else:
+        edge = max([width / 2] + [t.x2 for t in title]) if not title else max(t.x2 for t in title)
+        row = [k for k in row if boxes[k].center.x > edge]
     # a glyph and its frame: keep the glyph
     row = [k for k in row if not any(o != k and boxes[o].area < boxes[k].area
                                      and boxes[k].contains_point(boxes[o].center) for o in row)]
@@ -445,3 +458,59 @@ def app_actions(rgb: "np.ndarray", boxes: Sequence[Box], lines: Sequence[Box], w
 
 def _crop(rgb: "np.ndarray", b: Box) -> "np.ndarray":
     return rgb[max(0, b.y1):b.y2, max(0, b.x1):b.x2]
+
+
+# ------------------------------------------------------------------------------------------------
+# The on-screen keyboard
+# ------------------------------------------------------------------------------------------------
+# An open keyboard (Gboard, Samsung's, SwiftKey) draws its own icons under the app: a toolbar of
+# glyphs (a microphone, a gear, a palette, emoji, the clipboard) over rows of letter keys, and the
+# shift, backspace and enter keys. They belong to the input method, not to the app, and the app's
+# uiautomator dump holds none of them; yet they are the best drawn glyphs on the screen, and a
+# search field's "Voice search" microphone lost to the keyboard's. The keyboard is told by its keys:
+# OCR reads each letter key as a line of one letter, rows of them across the screen's lower half.
+
+# Words that name a key or the keyboard itself: only these are looked for on the keyboard.
+KEYBOARD_WORDS = frozenset({"keyboard", "key", "keys", "emoji", "emoticon", "emoticons", "sticker", "stickers", "gif",
+                            "backspace", "shift", "enter", "space", "spacebar", "clipboard", "symbols", "caps"})
+# What a candidate on the keyboard keeps of its score: a glyph matching 0.98 there (the keyboard's
+# microphone) falls under one matching 0.73 in the app (the field's outlined microphone).
+KEYBOARD_FACTOR = 0.5
+
+
+def keyboard_top(texts: Sequence[tuple[Box, str]], width: int, height: int) -> int | None:
+    """The top of the on-screen keyboard (its toolbar's top), or None where none is open.
+
+    Its letter keys are single letters read as lines (``texts``: the screen's text lines), in rows
+    of five or more spread over two thirds of the width or more, in the lower half of a portrait
+    screen; two such rows, one above the other, make a keyboard. Above its first row are the
+    suggestion strip or the toolbar: the keyboard starts one and a half rows' pitch above that
+    row's centre (Gboard's rows are 58 dp apart, its toolbar 48 dp high)."""
+    if height <= width:
+        return None
+    keys = [b for b, t in texts if len(t.strip()) == 1 and t.strip().isalpha() and b.center.y > height / 2
+            and b.height < 0.06 * height]
+    rows: list[list[Box]] = []
+    for b in sorted(keys, key=lambda b: b.center.y):
+        if rows and abs(b.center.y - rows[-1][0].center.y) <= 0.5 * b.height:
+            rows[-1].append(b)
+        else:
+            rows.append([b])
+    full = [r for r in rows if len(r) >= 5
+            and max(b.center.x for b in r) - min(b.center.x for b in r) >= 0.66 * width]
+    if len(full) < 2:
+        return None
+    first, second = full[0], full[1]
+    y1 = sum(b.center.y for b in first) / len(first)
+    y2 = sum(b.center.y for b in second) / len(second)
+    pitch = y2 - y1
+    if not 0.03 * height <= pitch <= 0.12 * height:
+        return None
+    return int(y1 - 1.5 * pitch)
+
+
+def names_keyboard(description: str) -> bool:
+    """Whether ``description`` names a key or the keyboard (:data:`KEYBOARD_WORDS`)."""
+    import re
+
+    return bool(set(re.findall(r"[a-z]+", description.lower())) & KEYBOARD_WORDS)
