@@ -99,3 +99,29 @@ def test_tesseracts_digit_words_are_replaced_by_the_default_recognisers_in_place
     assert scripts._latin_in_place(tess, [default]).text == "KBS 1 라 디오"
     same = line([("3", 218, 240), ("দিন", 250, 330)])
     assert scripts._latin_in_place(same, [line([("3", 219, 239)])]) is None  # nothing to change
+
+
+def _chip(script: ts.Script, label: str, fill: tuple[int, int, int], dark: bool):
+    """A chip with white ``label`` on ``fill`` on a light or dark page; its box and a box taller
+    than the chip (the detector's, reaching the page above and below it)."""
+    cv = ts._Canvas(random.Random(0), script, 1080, 600, 3.0, dark)
+    h, y = cv.px(32), cv.px(60)
+    w = cv.length(label, 14, True) + cv.px(32)
+    x = cv.px(16)
+    cv.draw.rounded_rectangle((x, y, x + w, y + h), radius=h // 2, fill=fill)
+    cv.text(x + cv.px(16), y + (h - cv.line_h(14, True)) // 2, label, 14, (255, 255, 255), True)
+    chip = Box(x, y, x + w, y + h)
+    return cv.img, chip, Box(x + cv.px(2), y - cv.px(3), x + w - cv.px(8), y + h + cv.px(3))
+
+
+@needs(ts.THAI, "tha")
+def test_white_text_on_a_light_chip_on_a_dark_page_is_read_on_the_chips_colour():
+    import numpy as np
+
+    # amber and sky blue under white text, a dark page around: a grey threshold splits the page
+    # from the chip and loses the text; the ink is what differs from the chip's colour
+    for fill in ((255, 193, 7), (100, 181, 246)):
+        img, chip, tall = _chip(ts.THAI, "เปิดอยู่", fill, dark=True)
+        rgb = np.asarray(img)
+        assert np.abs(scripts._ground(rgb, tall) - fill).max() < 30
+        assert [l.text for l in scripts.read_script_lines(rgb, [tall], "tha")] == ["เปิดอยู่"], fill

@@ -140,16 +140,47 @@ def _crop(rgb: np.ndarray, box: Box, height: int = 64) -> np.ndarray:
     h, w = rgb.shape[:2]
     pad = _PAD
     c = rgb[max(0, box.y1 - pad):min(h, box.y2 + pad), max(0, box.x1 - pad):min(w, box.x2 + pad)]
-    g = cv2.cvtColor(c, cv2.COLOR_RGB2GRAY)
+    fill = _ground(rgb, box)
+    if fill is not None:
+        # the text's ink is what differs from the ground it lies on: white text on an amber or sky
+        # blue chip on a dark page is three levels, of which a grey threshold splits page from chip
+        g = np.abs(c.astype(np.int16) - fill).max(axis=2).astype(np.uint8)
+    else:
+        g = cv2.cvtColor(c, cv2.COLOR_RGB2GRAY)
     s = _crop_scale(box, height)
     if s != 1.0:
         g = cv2.resize(g, None, fx=s, fy=s, interpolation=cv2.INTER_CUBIC if s > 1 else cv2.INTER_AREA)
     _, bw = cv2.threshold(g, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     gh, gw = bw.shape
     mid = bw[gh // 4:gh - gh // 4, min(gw // 3, gh // 2):max(gw - gh // 2, gw * 2 // 3)]
-    if mid.size and float((mid > 0).mean()) < 0.5:  # white is the fewer: white text on a darker ground
+    if fill is not None:
+        bw = 255 - bw  # far from the ground: ink
+    elif mid.size and float((mid > 0).mean()) < 0.5:  # white is the fewer: white text on a darker ground
         bw = 255 - bw
     return cv2.copyMakeBorder(_without_frame(bw), _BORDER, _BORDER, _BORDER, _BORDER, cv2.BORDER_CONSTANT, value=255)
+
+
+def _ground(rgb: np.ndarray, box: Box, tolerance: int = 28) -> np.ndarray | None:
+    """The colour the text of ``box`` lies on: the colour of most of the box's middle rows, where
+    the text is the lesser part (a chip's or a button's fill, whether the detector's box ends
+    inside the chip or reaches the page around it; the page's for a line on the page); else the
+    colour of the box's top and bottom rows where they are mostly of one; None otherwise."""
+    h, w = rgb.shape[:2]
+    x1, x2, y1, y2 = max(0, box.x1), min(w, box.x2), max(0, box.y1), min(h, box.y2)
+    if y2 - y1 < 6 or x2 - x1 < 4:
+        return None
+    mid = rgb[y1 + (y2 - y1) // 4:y2 - (y2 - y1) // 4, x1:x2].reshape(-1, 3).astype(np.int16)
+    q = (mid // 32).astype(np.int32)
+    keys = q[:, 0] * 64 + q[:, 1] * 8 + q[:, 2]
+    counts = np.bincount(keys)
+    top = int(counts.argmax())
+    if counts[top] >= 0.4 * len(keys):
+        return np.median(mid[keys == top], axis=0)
+    rim = np.concatenate([rgb[y1:y1 + 2, x1:x2], rgb[y2 - 2:y2, x1:x2]]).reshape(-1, 3).astype(np.int16)
+    fill = np.median(rim, axis=0)
+    if float((np.abs(rim - fill).max(axis=1) <= tolerance).mean()) >= 0.7:
+        return fill
+    return None
 
 
 def _without_frame(bw: np.ndarray) -> np.ndarray:
