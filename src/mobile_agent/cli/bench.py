@@ -146,7 +146,8 @@ def _bench_drawn(chosen: "ScreenSet", seed: int, max_screens: int, ocr: str, ocr
     d = run_stress(screens, perception, log=log).to_dict()  # type: ignore[arg-type]
     d["frozen"] = d["digest"] == chosen.code().FROZEN_SHA256
     d["settings"] = settings
-    if _emit(d, out, as_json, lambda d: format_stress(d, title=chosen.title)) and verbose:
+    fmt = getattr(chosen.code(), "format_figures", format_stress)  # a set's own layout (per script...)
+    if _emit(d, out, as_json, lambda d: fmt(d, title=chosen.title)) and verbose:
         for name, v in d["by_phenomenon"].items():
             for miss in v["misses"]:
                 typer.echo(f"  miss ({name}): {miss}")

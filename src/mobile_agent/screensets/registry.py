@@ -120,6 +120,9 @@ SETS: dict[str, ScreenSet] = {s.name: s for s in (
               "text_stress", "collect_stress_screens", "text stress set"),
     ScreenSet("textheldout", "text", "text", "Click Text on fonts, font scales and layouts no matching rule was "
               "written against", "text_heldout", "collect_heldout_screens", "held-out text set"),
+    ScreenSet("scripts", "text", "text", "Click Text in Korean, Japanese, Cyrillic, Arabic, Thai, Devanagari and "
+              "Bengali, drawn in real apps' styles; figures per script", "text_scripts", "collect_scripts_screens",
+              "scripts set"),
     ScreenSet("heldout", "icon", "icon", "Click Icon on icon fonts the matcher neither uses nor was developed "
               "against, laid out as real apps lay them out", "icon_heldout", "heldout_screens",
               "held-out icon set"),

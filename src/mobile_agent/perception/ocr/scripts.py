@@ -121,6 +121,15 @@ def row_runs(boxes: Sequence[Box], gap: float = 0.5) -> list[list[Box]]:
     return [r for r in runs if len(r) > 1]
 
 
+_PAD, _BORDER = 6, 10  # the crop's margin of screen around the box, and the white border added
+
+
+def _crop_scale(box: Box, height: int = 64) -> float:
+    """How much :func:`_crop` scales ``box`` (1 where it is near ``height`` already)."""
+    s = height / max(1, box.height)
+    return 1.0 if 0.9 <= s <= 1.2 else s
+
+
 def _crop(rgb: np.ndarray, box: Box, height: int = 64) -> np.ndarray:
     """A box of the screen as Tesseract reads a line best: black text on white (Otsu's threshold,
     the text being the fewer pixels of the box's middle: white text on a coloured chip is turned
@@ -129,18 +138,49 @@ def _crop(rgb: np.ndarray, box: Box, height: int = 64) -> np.ndarray:
     30 px Tesseract reads best; at 52 px a short Arabic word, whose body is a small part of its
     box, read as two letters ("مصر" as "مه"); 58-78 px read the same on the development set."""
     h, w = rgb.shape[:2]
-    pad = 6
+    pad = _PAD
     c = rgb[max(0, box.y1 - pad):min(h, box.y2 + pad), max(0, box.x1 - pad):min(w, box.x2 + pad)]
-    g = cv2.cvtColor(c, cv2.COLOR_RGB2GRAY)
-    s = height / max(1, box.height)
-    if s < 0.9 or s > 1.2:
+    fill = _ground(rgb, box)
+    if fill is not None:
+        # the text's ink is what differs from the ground it lies on: white text on an amber or sky
+        # blue chip on a dark page is three levels, of which a grey threshold splits page from chip
+        g = np.abs(c.astype(np.int16) - fill).max(axis=2).astype(np.uint8)
+    else:
+        g = cv2.cvtColor(c, cv2.COLOR_RGB2GRAY)
+    s = _crop_scale(box, height)
+    if s != 1.0:
         g = cv2.resize(g, None, fx=s, fy=s, interpolation=cv2.INTER_CUBIC if s > 1 else cv2.INTER_AREA)
     _, bw = cv2.threshold(g, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     gh, gw = bw.shape
     mid = bw[gh // 4:gh - gh // 4, min(gw // 3, gh // 2):max(gw - gh // 2, gw * 2 // 3)]
-    if mid.size and float((mid > 0).mean()) < 0.5:  # white is the fewer: white text on a darker ground
+    if fill is not None:
+        bw = 255 - bw  # far from the ground: ink
+    elif mid.size and float((mid > 0).mean()) < 0.5:  # white is the fewer: white text on a darker ground
         bw = 255 - bw
-    return cv2.copyMakeBorder(_without_frame(bw), 10, 10, 10, 10, cv2.BORDER_CONSTANT, value=255)
+    return cv2.copyMakeBorder(_without_frame(bw), _BORDER, _BORDER, _BORDER, _BORDER, cv2.BORDER_CONSTANT, value=255)
+
+
+def _ground(rgb: np.ndarray, box: Box, tolerance: int = 28) -> np.ndarray | None:
+    """The colour the text of ``box`` lies on: the colour of most of the box's middle rows, where
+    the text is the lesser part (a chip's or a button's fill, whether the detector's box ends
+    inside the chip or reaches the page around it; the page's for a line on the page); else the
+    colour of the box's top and bottom rows where they are mostly of one; None otherwise."""
+    h, w = rgb.shape[:2]
+    x1, x2, y1, y2 = max(0, box.x1), min(w, box.x2), max(0, box.y1), min(h, box.y2)
+    if y2 - y1 < 6 or x2 - x1 < 4:
+        return None
+    mid = rgb[y1 + (y2 - y1) // 4:y2 - (y2 - y1) // 4, x1:x2].reshape(-1, 3).astype(np.int16)
+    q = (mid // 32).astype(np.int32)
+    keys = q[:, 0] * 64 + q[:, 1] * 8 + q[:, 2]
+    counts = np.bincount(keys)
+    top = int(counts.argmax())
+    if counts[top] >= 0.4 * len(keys):
+        return np.median(mid[keys == top], axis=0)
+    rim = np.concatenate([rgb[y1:y1 + 2, x1:x2], rgb[y2 - 2:y2, x1:x2]]).reshape(-1, 3).astype(np.int16)
+    fill = np.median(rim, axis=0)
+    if float((np.abs(rim - fill).max(axis=1) <= tolerance).mean()) >= 0.7:
+        return fill
+    return None
 
 
 def _without_frame(bw: np.ndarray) -> np.ndarray:
@@ -180,19 +220,78 @@ def read_script_lines(rgb: np.ndarray, boxes: Sequence[Box], langs: str, timeout
         listing = os.path.join(d, "crops.txt")
         with open(listing, "w", encoding="utf-8") as f:
             f.write("\n".join(paths) + "\n")
+        base = os.path.join(d, "out")
         try:
-            out = subprocess.run([exe, listing, "stdout", "-l", langs, "--psm", "7"], capture_output=True,
-                                 timeout=timeout_s, env={**os.environ, "OMP_THREAD_LIMIT": "1"}).stdout
+            # the text as Tesseract writes it (no spaces inside a Korean word), and each word's box
+            subprocess.run([exe, listing, base, "-l", langs, "--psm", "7", "txt", "tsv"], capture_output=True,
+                           timeout=timeout_s, env={**os.environ, "OMP_THREAD_LIMIT": "1"}, check=True)
+            with open(base + ".txt", encoding="utf-8", errors="replace") as f:
+                pages = f.read().split("\f")
+            with open(base + ".tsv", encoding="utf-8", errors="replace") as f:
+                words = _tsv_words(f.read())
         except (OSError, subprocess.SubprocessError):
             return []
-    pages = out.decode("utf-8", "replace").split("\f")
     lines: list[TextLine] = []
-    for box, page in zip(boxes, pages):
-        text = " ".join(page.split())
+    for page, box in enumerate(boxes, start=1):
+        found = words.get(page, [])
+        text = " ".join(pages[page - 1].split()).replace("\u318d", "\u00b7") if page <= len(pages) else ""
         if not any(ch.isalnum() for ch in text):
             continue
-        lines.append(TextLine(text, box, 0.8, (Word(text, box, 0.8),)))
+        lines.append(TextLine(text, box, 0.8, tuple(Word(t, _screen_x(b, box), 0.8) for t, b in found)))
     return lines
+
+
+def _tsv_words(tsv: str) -> dict[int, list[tuple[str, tuple[int, int]]]]:
+    """Tesseract's TSV output: each page's (crop's) words in reading order, each with its left
+    and right end in the crop. A word's box is where it lies: in a right-to-left line ("النسخ
+    الاحتياطي") the first word read is the rightmost, which a share of the line's box by the
+    order of its characters would put at the left."""
+    out: dict[int, list[tuple[str, tuple[int, int]]]] = {}
+    for row in tsv.splitlines()[1:]:
+        f = row.split("\t")
+        if len(f) < 12 or f[0] != "5" or not f[11].strip():
+            continue
+        try:
+            page, left, width = int(f[1]), int(f[6]), int(f[8])
+        except ValueError:
+            continue
+        text = f[11].strip()
+        # the pack for Korean reads a middle dot between fields as the letter araea
+        out.setdefault(page, []).append(("\u00b7" if text == "\u318d" else text, (left, left + width)))
+    for words in out.values():
+        _clip_spans(words)
+    return out
+
+
+def _clip_spans(words: list[tuple[str, tuple[int, int]]]) -> None:
+    """Words' spans that run over the next word's (Tesseract gives a Bengali line's first word a box
+    to the line's end) cut at the next word's start, or its end in a right-to-left line."""
+    if len(words) < 2:
+        return
+    rtl = words[0][1][0] > words[-1][1][0]
+    order = words[::-1] if rtl else words  # left to right
+    spans = [list(sp) for _, sp in order]
+    for i in range(len(spans) - 1):
+        a, b = spans[i]
+        c, d = spans[i + 1]
+        if c > a and b > c:  # runs over the next word on its right
+            spans[i][1] = c
+        elif a < d < b:  # the next word runs back over this one
+            spans[i + 1][0] = max(c, b) if b < d else c
+    for i in range(1, len(spans)):
+        if spans[i][0] < spans[i - 1][1] < spans[i][1]:
+            spans[i][0] = spans[i - 1][1]
+    clipped = [(t, (a, b)) for (t, _), (a, b) in zip(order, spans)]
+    words[:] = clipped[::-1] if rtl else clipped
+
+
+def _screen_x(span: tuple[int, int], box: Box) -> Box:
+    """A word's span in :func:`_crop`'s crop of ``box``, on the screen (the box's rows)."""
+    s = _crop_scale(box)
+    ox = max(0, box.x1 - _PAD)
+    x1 = max(box.x1, min(box.x2 - 1, int(ox + (span[0] - _BORDER) / s)))
+    x2 = max(x1 + 1, min(box.x2, int(round(ox + (span[1] - _BORDER) / s))))
+    return Box(x1, box.y1, x2, box.y2)
 
 
 def _within(inner: Box, outer: Box, margin: int = 4) -> bool:
@@ -353,10 +452,55 @@ def read_detected_lines(rgb: np.ndarray, detected: Sequence[Box], lines: Sequenc
             continue
         text = " ".join(l.text.strip() for l in parts)
         spelled.append(TextLine(text, Box.enclosing(run), 0.75,
-                                tuple(Word(l.text.strip(), l.box, 0.75) for l in parts)))
+                                tuple(Word(w.text, w.box, 0.75) for l in parts for w in l.words)))
     for l in read:
         line = of.get(l.box)
         text = _latin_lead(l.text, line) if line is not None else None
         if text is not None:
             spelled.append(TextLine(text, l.box, 0.75, (Word(text, l.box, 0.75),)))
+        fused = _latin_in_place(l, [d for d in lines if d.box.iou(l.box) > 0.3 or _within(d.box, l.box)])
+        if fused is not None and not any(o.box == fused.box and o.text == fused.text for o in spelled):
+            spelled.append(fused)
     return read + spelled
+
+
+def _plain(word: str) -> bool:
+    """Whether ``word`` has letters or digits and all of them are Latin or digits (what the
+    default recogniser reads surely: "SBS", "14:00", "3.2", "GB")."""
+    return any(ch.isalnum() for ch in word) and all(ch.isascii() for ch in word if ch.isalnum())
+
+
+def _latin_in_place(tess: TextLine, default: Sequence[TextLine]) -> TextLine | None:
+    """Tesseract's reading ``tess`` of a line that mixes a script with digits or Latin words, each
+    of its words without a letter of the script replaced by the default recogniser's Latin or digit
+    word at the same place (``default``: its lines over the same box). Tesseract reading in a
+    script's pack reads the digits and Latin words of the line worse than the default recogniser
+    does ("SBS" as "565", "15" as "45", "21:40" as "2:40", "GB" as "68"), and the default
+    recogniser reads those surely while dropping or garbling the script's letters: each keeps what
+    it reads well, by where the words lie. None where nothing was replaced."""
+    theirs = [w for d in default for w in d.words if _plain(w.text)]
+    if not theirs:
+        return None
+    def over(a: Word, b: Word) -> bool:
+        return min(a.box.x2, b.box.x2) - max(a.box.x1, b.box.x1) > 0.5 * min(a.box.width, b.box.width)
+
+    out: list[Word] = []
+    changed = False
+    for w in tess.words:
+        if not _has_script(w.text) and not any(_wide(ch) for ch in w.text):
+            at = [o for o in theirs if over(o, w)]
+            if len(at) == 1 and at[0].text != w.text:
+                out.append(Word(at[0].text, w.box, 0.75))
+                changed = True
+                continue
+        out.append(Word(w.text, w.box, 0.75))
+    # a digit or Latin word Tesseract left out ("1" of "KBS 1라디오"): put in where it lies
+    rtl = len(tess.words) > 1 and tess.words[0].box.x1 > tess.words[-1].box.x1
+    for o in theirs:
+        if not any(over(o, w) for w in tess.words):
+            out.append(Word(o.text, o.box, 0.75))
+            changed = True
+    if not changed:
+        return None
+    out.sort(key=lambda w: -w.box.center.x if rtl else w.box.center.x)
+    return TextLine(" ".join(w.text for w in out), tess.box, 0.75, tuple(out))
