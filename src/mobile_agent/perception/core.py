@@ -445,7 +445,10 @@ class Perception:
         if not usable:
             # Set-of-marks: the planner picks; without a planner only a single candidate can be taken.
             icons.sort(key=lambda i: -(i.score * (0.5 + 0.5 * position_score(i.box, pos, w, h))))
-            cands = [Candidate(i.box, i.box.center, round(i.score, 4), None) for i in icons]
+            # No glyph is named: a score here is the detector's (how sure it is of a box), not a
+            # match; less UNMATCHED it stays under any match's (a word's control 0.75, a glyph's
+            # 0.8), and differences, which decide found or ambiguous, are kept.
+            cands = [Candidate(i.box, i.box.center, round(max(0.0, i.score - UNMATCHED), 4), None) for i in icons]
             if matcher is not None:  # words of the app's own: the top bar's own actions (icons.layout)
                 from mobile_agent.perception.icons.layout import app_actions
 
@@ -673,6 +676,10 @@ class Perception:
 
 
 _TIERS = {"exact": 0, "contained": 1, "fuzzy": 2}
+
+# What a Click Icon candidate's score loses where the description names no glyph (the set of
+# marks, the top bar's own actions): a detector's score of 0.95 is then 0.6, a guess by place.
+UNMATCHED = 0.35
 
 
 def _tree_candidates(found: Sequence[tuple[Box, float, str]]) -> list[Candidate]:
