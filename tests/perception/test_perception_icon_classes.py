@@ -364,3 +364,24 @@ def test_the_frameworks_up_button_whatever_its_glyph(perception, up, style, dark
     perception.clear_cache()
     assert _hits(perception, img, slots["up"], "Navigate up") == [True, True]
     assert _hits(perception, img, slots["more_vert"], "More options") == [True, True]
+
+
+def test_the_simulated_phones_keyboard_and_its_system_bar():
+    # The simulated phone's video app with its search open: the keyboard's submit and mic keys
+    # under the app's voice-search microphone, and the system's three-button bar under the
+    # keyboard, which is not the keyboard's (its Back still wins "Back" without a hint).
+    from mobile_agent.device.sim import SimPhone
+    from mobile_agent.screensets.measure import parse_tree
+
+    phone = SimPhone(seed=0)
+    phone.launch("Video")
+    phone.tap(1007, 136)
+    shot = phone.screenshot()
+    nodes = parse_tree(phone.ui_tree(), *phone.size())
+    p = Perception()
+    top = keyboard_top([(l.box, l.text) for l in p.parse(shot).lines], *phone.size())
+    assert top is not None
+    for desc in ("Search with your voice", "Back"):
+        node = next(n for n in nodes if n.desc == desc)
+        g = p.ground_icon(shot, desc)
+        assert g.status == "found" and node.box.contains_point(g.point), desc

@@ -477,9 +477,13 @@ class Perception:
         scores = [sc * _system_bar_factor(i.box, description, w, h, nav_bar) for i, sc in zip(icons, scores)]
         # The open keyboard's toolbar and keys are the input method's, not the app's (a search
         # field's microphone beside the keyboard's own): they lose unless a key is named.
+        # The system's three-button bar under the keyboard is not the keyboard's.
         kb = keyboard_top([(l.box, l.text) for l in res.lines], w, h)
         if kb is not None and not names_keyboard(description):
-            scores = [sc * (KEYBOARD_FACTOR if i.box.center.y >= kb else 1.0) for i, sc in zip(icons, scores)]
+            from mobile_agent.perception.icons.layout import in_nav_bar
+
+            scores = [sc * (KEYBOARD_FACTOR if i.box.center.y >= kb and not (nav_bar and in_nav_bar(i.box, w, h))
+                            else 1.0) for i, sc in zip(icons, scores)]
         # Where apps put icons of this family (toolbar ends, bottom navigation, FAB): a small prior.
         fams = description_families(description)
         if fams and self.layout_weight:
