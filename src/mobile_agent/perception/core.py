@@ -463,8 +463,8 @@ class Perception:
                                 allow_many=True)
         assert matcher is not None
         from mobile_agent.perception.icons.layout import (KEYBOARD_FACTOR, framework_end, framework_prior,
-                                                          keyboard_top, layout_priors, names_keyboard,
-                                                          own_avatar_prior, three_button_bar)
+                                                          in_nav_bar, keyboard_top, layout_priors,
+                                                          names_keyboard, own_avatar_prior, three_button_bar)
         from mobile_agent.perception.icons.offline import description_families, is_own_avatar, same_glyph
 
         shapes = matcher.score(rgb, [i.box for i in icons], description)
@@ -476,12 +476,10 @@ class Perception:
         nav_bar = three_button_bar([i.box for i in res.icons or []], line_boxes, w, h)
         scores = [sc * _system_bar_factor(i.box, description, w, h, nav_bar) for i, sc in zip(icons, scores)]
         # The open keyboard's toolbar and keys are the input method's, not the app's (a search
-        # field's microphone beside the keyboard's own): they lose unless a key is named.
-        # The system's three-button bar under the keyboard is not the keyboard's.
+        # field's microphone beside the keyboard's own): they lose unless a key is named. The
+        # system's three-button bar under the keyboard is not the keyboard's.
         kb = keyboard_top([(l.box, l.text) for l in res.lines], w, h)
         if kb is not None and not names_keyboard(description):
-            from mobile_agent.perception.icons.layout import in_nav_bar
-
             scores = [sc * (KEYBOARD_FACTOR if i.box.center.y >= kb and not (nav_bar and in_nav_bar(i.box, w, h))
                             else 1.0) for i, sc in zip(icons, scores)]
         # Where apps put icons of this family (toolbar ends, bottom navigation, FAB): a small prior.
