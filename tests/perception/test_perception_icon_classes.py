@@ -385,3 +385,19 @@ def test_the_simulated_phones_keyboard_and_its_system_bar():
         node = next(n for n in nodes if n.desc == desc)
         g = p.ground_icon(shot, desc)
         assert g.status == "found" and node.box.contains_point(g.point), desc
+
+
+def test_a_right_to_left_bars_actions_past_its_title():
+    # Mirrored: the title at the bar's right end, the actions left of it; a bar of four actions
+    # reaches past the middle (the first at 600 px of 1080) and is the title's too.
+    from mobile_agent.perception.icons.layout import app_actions
+
+    img = Image.new("RGB", (W, H), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    xs = (80, 250, 420, 600)
+    for x in xs:
+        d.rectangle((x - 20, 123, x + 20, 163), outline=(30, 30, 30), width=5)
+    boxes = [Box(x - 24, 119, x + 24, 167) for x in xs]
+    title = Box(700, 110, 1000, 176)
+    acts = app_actions(np.asarray(img), boxes, [title], W, H, lambda rgb, bs, words: [0.0] * len(bs))
+    assert sorted(acts) == [0, 1, 2, 3]
