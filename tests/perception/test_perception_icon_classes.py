@@ -274,6 +274,11 @@ def test_a_toolbar_action_in_the_apps_own_words(perception, n, style, dark):
     assert all(any(a.contains_point(c.point) for c in lead) for a in acts), [c.box for c in g.candidates[:6]]
     if n == 1:
         assert g.status == "found" and acts[0].contains_point(g.point)
+    # a guess by place, not a match: its score stays under a glyph match's (the real-screen
+    # bench's "icons not on the screen" counts an answer under 0.75 as low confidence)
+    from mobile_agent.screensets.realscreens import ICON_CONFIDENT
+
+    assert all(c.score < ICON_CONFIDENT for c in g.candidates)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -359,3 +364,40 @@ def test_the_frameworks_up_button_whatever_its_glyph(perception, up, style, dark
     perception.clear_cache()
     assert _hits(perception, img, slots["up"], "Navigate up") == [True, True]
     assert _hits(perception, img, slots["more_vert"], "More options") == [True, True]
+
+
+def test_the_simulated_phones_keyboard_and_its_system_bar():
+    # The simulated phone's video app with its search open: the keyboard's submit and mic keys
+    # under the app's voice-search microphone, and the system's three-button bar under the
+    # keyboard, which is not the keyboard's (its Back still wins "Back" without a hint).
+    from mobile_agent.device.sim import SimPhone
+    from mobile_agent.screensets.measure import parse_tree
+
+    phone = SimPhone(seed=0)
+    phone.launch("Video")
+    phone.tap(1007, 136)
+    shot = phone.screenshot()
+    nodes = parse_tree(phone.ui_tree(), *phone.size())
+    p = Perception()
+    top = keyboard_top([(l.box, l.text) for l in p.parse(shot).lines], *phone.size())
+    assert top is not None
+    for desc in ("Search with your voice", "Back"):
+        node = next(n for n in nodes if n.desc == desc)
+        g = p.ground_icon(shot, desc)
+        assert g.status == "found" and node.box.contains_point(g.point), desc
+
+
+def test_a_right_to_left_bars_actions_past_its_title():
+    # Mirrored: the title at the bar's right end, the actions left of it; a bar of four actions
+    # reaches past the middle (the first at 600 px of 1080) and is the title's too.
+    from mobile_agent.perception.icons.layout import app_actions
+
+    img = Image.new("RGB", (W, H), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    xs = (80, 250, 420, 600)
+    for x in xs:
+        d.rectangle((x - 20, 123, x + 20, 163), outline=(30, 30, 30), width=5)
+    boxes = [Box(x - 24, 119, x + 24, 167) for x in xs]
+    title = Box(700, 110, 1000, 176)
+    acts = app_actions(np.asarray(img), boxes, [title], W, H, lambda rgb, bs, words: [0.0] * len(bs))
+    assert sorted(acts) == [0, 1, 2, 3]

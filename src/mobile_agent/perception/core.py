@@ -454,7 +454,10 @@ class Perception:
         if not usable:
             # Set-of-marks: the planner picks; without a planner only a single candidate can be taken.
             icons.sort(key=lambda i: -(i.score * (0.5 + 0.5 * position_score(i.box, pos, w, h))))
-            cands = [Candidate(i.box, i.box.center, round(i.score, 4), None) for i in icons]
+            # No glyph is named: a score here is the detector's (how sure it is of a box), not a
+            # match; less UNMATCHED it stays under any match's (a word's control 0.75, a glyph's
+            # 0.8), and differences, which decide found or ambiguous, are kept.
+            cands = [Candidate(i.box, i.box.center, round(max(0.0, i.score - UNMATCHED), 4), None) for i in icons]
             if matcher is not None:  # words of the app's own: the top bar's own actions (icons.layout)
                 from mobile_agent.perception.icons.layout import app_actions
 
@@ -469,8 +472,8 @@ class Perception:
                                 allow_many=True)
         assert matcher is not None
         from mobile_agent.perception.icons.layout import (KEYBOARD_FACTOR, framework_end, framework_prior,
-                                                          keyboard_top, layout_priors, names_keyboard,
-                                                          own_avatar_prior, three_button_bar)
+                                                          in_nav_bar, keyboard_top, layout_priors,
+                                                          names_keyboard, own_avatar_prior, three_button_bar)
         from mobile_agent.perception.icons.offline import description_families, is_own_avatar, same_glyph
 
         shapes = matcher.score(rgb, [i.box for i in icons], description)
@@ -482,10 +485,12 @@ class Perception:
         nav_bar = three_button_bar([i.box for i in res.icons or []], line_boxes, w, h)
         scores = [sc * _system_bar_factor(i.box, description, w, h, nav_bar) for i, sc in zip(icons, scores)]
         # The open keyboard's toolbar and keys are the input method's, not the app's (a search
-        # field's microphone beside the keyboard's own): they lose unless a key is named.
+        # field's microphone beside the keyboard's own): they lose unless a key is named. The
+        # system's three-button bar under the keyboard is not the keyboard's.
         kb = keyboard_top([(l.box, l.text) for l in res.lines], w, h)
         if kb is not None and not names_keyboard(description):
-            scores = [sc * (KEYBOARD_FACTOR if i.box.center.y >= kb else 1.0) for i, sc in zip(icons, scores)]
+            scores = [sc * (KEYBOARD_FACTOR if i.box.center.y >= kb and not (nav_bar and in_nav_bar(i.box, w, h))
+                            else 1.0) for i, sc in zip(icons, scores)]
         # Where apps put icons of this family (toolbar ends, bottom navigation, FAB): a small prior.
         fams = description_families(description)
         if fams and self.layout_weight:
@@ -682,6 +687,10 @@ class Perception:
 
 
 _TIERS = {"exact": 0, "contained": 1, "fuzzy": 2}
+
+# What a Click Icon candidate's score loses where the description names no glyph (the set of
+# marks, the top bar's own actions): a detector's score of 0.95 is then 0.6, a guess by place.
+UNMATCHED = 0.35
 
 
 def _tree_candidates(found: Sequence[tuple[Box, float, str]]) -> list[Candidate]:

@@ -435,10 +435,10 @@ def app_actions(rgb: "np.ndarray", boxes: Sequence[Box], lines: Sequence[Box], w
     title = [t for t in lines if abs(t.center.y - top) <= 16 * s and t.width >= 1.5 * t.height
              and (t.x2 < width / 2 if not rtl else t.x1 > width / 2)]
     if rtl:
-        edge = min([width / 2] + [t.x1 for t in title])
+        edge = min(t.x1 for t in title) if title else width / 2
         row = [k for k in row if boxes[k].center.x < edge]
     else:
-        edge = max([width / 2] + [t.x2 for t in title]) if not title else max(t.x2 for t in title)
+        edge = max(t.x2 for t in title) if title else width / 2
         row = [k for k in row if boxes[k].center.x > edge]
     # a glyph and its frame: keep the glyph
     row = [k for k in row if not any(o != k and boxes[o].area < boxes[k].area
