@@ -15,7 +15,7 @@ from mobile_agent.perception import Perception
 from mobile_agent.perception.change import status_bar_height
 from mobile_agent.perception.scrim import modal_card
 from mobile_agent.types import Box
-from tests.perception.perception_synth import Painter
+from perception_synth import Painter
 
 REAL = Path(__file__).resolve().parents[1] / "bench" / "fixtures" / "realscreens"
 DEV_SET = Path(__file__).resolve().parents[2] / ".." / "shared" / "realscreens"
