@@ -15,7 +15,7 @@ from mobile_agent.perception import Perception
 from mobile_agent.perception.change import status_bar_height
 from mobile_agent.perception.scrim import modal_card
 from mobile_agent.types import Box
-from tests.perception.perception_synth import Painter
+from perception_synth import Painter
 
 REAL = Path(__file__).resolve().parents[1] / "bench" / "fixtures" / "realscreens"
 DEV_SET = Path(__file__).resolve().parents[2] / ".." / "shared" / "realscreens"
@@ -142,3 +142,18 @@ def test_a_dialog_whose_navigation_bar_the_scrim_leaves_light():
     q = Perception()
     assert q.ground_text(p.image, "DELETE").found
     assert _first_point(q.ground_text(p.image, "Team lunch on Friday")) is None, boxes
+
+
+@pytest.mark.parametrize("scrim, surface", [(0.68, (236, 230, 240)), (0.5, (243, 237, 247)), (0.6, (255, 255, 255))])
+def test_dialogs_of_other_styles(scrim, surface):
+    # Material 3's dialog: a lighter scrim (32%: the page at 68% of its light) and a tinted
+    # surface; the framework's default dim (60%) and others between.
+    p = _page()
+    px = np.asarray(p.image).astype(np.float32) * scrim
+    p.image.paste(Image.fromarray(px.astype(np.uint8)))
+    p.draw.rounded_rectangle((70, 880, 1010, 1420), 28, fill=surface)
+    ok = p.text(800, 1300, "Remove", size=40, fill=(103, 80, 164))
+    q = Perception()
+    g = q.ground_text(p.image, "Remove")
+    assert g.found and ok.contains_point(g.point)
+    assert _first_point(q.ground_text(p.image, "Invitation to review")) is None

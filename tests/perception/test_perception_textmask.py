@@ -15,7 +15,7 @@ from PIL import Image
 from mobile_agent.perception import Perception
 from mobile_agent.perception.textmatch import MaskQuery, mask_query
 from mobile_agent.types import Box
-from tests.perception.perception_synth import Painter
+from perception_synth import Painter
 
 FIXTURES = Path(__file__).parent / "fixtures" / "realtext"
 DEV_SET = Path(__file__).resolve().parents[2] / ".." / "shared" / "realscreens"

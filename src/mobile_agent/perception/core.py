@@ -12,7 +12,7 @@ import re
 import time
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 from PIL import Image
@@ -39,6 +39,7 @@ class _Memo:
     result: ParseResult
     missed: list[TextLine] | None = None  # texts the line detector missed (Perception._missed_lines)
     scripts: dict[str, list[TextLine]] = field(default_factory=dict)  # lines read again by language (_script_lines)
+    dialog: tuple[Box | None] | None = None  # the dialog over a scrim, once looked for (Perception._dialog)
 
 
 def _image_key(rgb: np.ndarray) -> bytes:
@@ -247,6 +248,18 @@ class Perception:
             memo.missed = found
         return found
 
+    def _dialog(self, img: Image.Image, res: ParseResult) -> Box | None:
+        """The dialog over a page its scrim dims (:func:`perception.scrim.modal_card`), or ``None``;
+        looked for once a screen (kept with its parse)."""
+        memo = next((m for m in self._memos if m.result is res), None)
+        if memo is not None and memo.dialog is not None:
+            return memo.dialog[0]
+        rgb = memo.rgb if memo is not None else np.asarray(img.convert("RGB"))
+        card = modal_card(rgb, status_bar_height(img.size[1], img.size[0]))
+        if memo is not None:
+            memo.dialog = (card,)
+        return card
+
     def _script_lines(self, img: Image.Image, res: ParseResult, lang: str) -> list[TextLine]:
         """The line detector's boxes read by Tesseract in ``lang`` (``kor``, ``kor+eng``; see
         :mod:`perception.ocr.scripts`), leaving out boxes the recogniser read surely (score 0.95 or more); read once a screen and
@@ -303,7 +316,7 @@ class Perception:
         masked = _mask_matches(img, text, lines)
         if masked:
             # A password's mask or a code field's placeholder: marks OCR reads as nothing.
-            cands, behind = _before_dialog(img, [Candidate(m.box, m.box.center, m.score, text) for m in masked])
+            cands, behind = _before_dialog(lambda: self._dialog(img, res), [Candidate(m.box, m.box.center, m.score, text) for m in masked])
             g = self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text")
             return _noted(_behind_dialog(g, behind, text), fallback)
         glyph = is_glyph_target(text)
@@ -363,7 +376,7 @@ class Perception:
         top = status_bar_height(img.size[1], img.size[0])
         cands = ([c for c in cands if c.point.y >= top]
                  or [c for c, m in zip(cands, matches) if not _clock_for_no_time(m, text, top)])
-        cands, behind = _before_dialog(img, cands)
+        cands, behind = _before_dialog(lambda: self._dialog(img, res), cands)
         g = self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text")
         return _noted(_behind_dialog(g, behind, text), fallback)
 
@@ -998,13 +1011,14 @@ def cursor_at_end(rgb: np.ndarray, box: Box) -> bool:
     return float(np.abs(stroke - letters).max()) > 60
 
 
-def _before_dialog(img: Image.Image, cands: list[Candidate]) -> tuple[list[Candidate], int]:
-    """Click Text's candidates less those on the page behind a dialog (``scrim.modal_card``: a
-    dialog over a page its scrim dims; a tap there closes the dialog, or does nothing), and how
-    many were left out. All of them where the screen shows no dialog."""
+def _before_dialog(dialog: Callable[[], Box | None], cands: list[Candidate]) -> tuple[list[Candidate], int]:
+    """Click Text's candidates less those on the page behind a dialog (``dialog()``, asked only
+    where there are candidates: ``scrim.modal_card``, a dialog over a page its scrim dims; a tap
+    there closes the dialog, or does nothing), and how many were left out. All of them where the
+    screen shows no dialog."""
     if not cands:
         return cands, 0
-    card = modal_card(np.asarray(img.convert("RGB")), status_bar_height(img.size[1], img.size[0]))
+    card = dialog()
     if card is None:
         return cands, 0
     kept = [c for c in cands if card.contains_point(c.point)]
