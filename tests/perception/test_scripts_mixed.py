@@ -158,3 +158,17 @@ def test_a_buttons_fill_is_found_round_a_word_the_detector_boxed_alone():
     chip = scripts.chip_box(rgb, boxed[0])
     assert chip is not None and chip.x1 <= t.box.x1 + t.box.height // 2 and chip.x2 >= t.box.x2 - t.box.height // 2
     assert _hit(s.image, t.text, t.box)
+
+
+def test_a_latin_reading_of_cyrillic_lookalikes_is_no_sure_one():
+    assert scripts._lookalike("OTMEHA", "rus") and scripts._lookalike("OTMEHA", "rus+eng")
+    assert not scripts._lookalike("Settings", "rus") and not scripts._lookalike("OTMEHA", "kor")
+    assert not scripts._lookalike("Ok 12", "ell") and scripts._lookalike("TAXI", "ell")
+
+
+@needs(ts.RUSSIAN, "rus")
+def test_a_cyrillic_button_in_capitals_read_as_latin_lookalikes_is_found():
+    # the scripts set's screen 11: the default recogniser reads "ОТМЕНА" as "OTMEHA", score 1.0
+    s = ts.collect_scripts_screens(count=12)[11]
+    t = next(t for t in s.targets if t.text == "ОТМЕНА")
+    assert _hit(s.image, t.text, t.box)

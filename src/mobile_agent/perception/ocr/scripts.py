@@ -429,7 +429,8 @@ def read_detected_lines(rgb: np.ndarray, detected: Sequence[Box], lines: Sequenc
     # A reading with Chinese characters in it is no sure one either: the default recogniser
     # reads the letters of a script it does not know as Chinese ("jtbc二喜" for "jtbc 뉴스룸").
     sure_of = {b: l if l is not None and l.score >= 0.95 and not _unread_part(l)
-               and not any(_wide(ch) for ch in l.text) else None for b, l in of.items()}
+               and not any(_wide(ch) for ch in l.text) and not _lookalike(l.text, langs) else None
+               for b, l in of.items()}
     boxes = [b for b in detected if sure_of[b] is None]
     runs = [r for r in row_runs(detected) if any(sure_of[b] is None for b in r)]
     # a chip whose text the detector boxed only in part: the whole chip read as one line
@@ -463,6 +464,18 @@ def read_detected_lines(rgb: np.ndarray, detected: Sequence[Box], lines: Sequenc
         if fused is not None and not any(o.box == fused.box and o.text == fused.text for o in spelled):
             spelled.append(fused)
     return read + spelled
+
+
+#: Latin letters that look like letters of a script (Cyrillic "ОТМЕНА" is read "OTMEHA", surely)
+_LOOKALIKES = {"rus": frozenset("ABCEHKMOPTXYaceopxy"), "ell": frozenset("ABEHIKMNOPTXYZo")}
+
+
+def _lookalike(text: str, langs: str) -> bool:
+    """Whether ``text``, read in Latin letters, may be a word of the script of ``langs`` read as
+    its lookalikes: every letter is one (a Cyrillic button in capitals, "ОТМЕНА" as "OTMEHA")."""
+    same = _LOOKALIKES.get(langs.split("+")[0])
+    letters = [ch for ch in text if ch.isalpha()]
+    return same is not None and len(letters) >= 2 and all(ch in same for ch in letters)
 
 
 def _plain(word: str) -> bool:
