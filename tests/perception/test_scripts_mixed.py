@@ -172,3 +172,13 @@ def test_a_cyrillic_button_in_capitals_read_as_latin_lookalikes_is_found():
     s = ts.collect_scripts_screens(count=12)[11]
     t = next(t for t in s.targets if t.text == "ОТМЕНА")
     assert _hit(s.image, t.text, t.box)
+
+
+@needs(ts.ARABIC, "ara")
+def test_an_arabic_line_the_pack_breaks_as_a_line_is_read_whole_as_a_word_too():
+    # the scripts set's Arabic screen 15: "اللغة والمنطقة" read as a line is "اللفة و 8 لقة", as one
+    # word "اللغة والمنطقة"; the search field's grey hint "بحث" as a line is "2"
+    s = ts.collect_scripts_screens(count=16)[15]
+    for text in ("والمنطقة", "بحث"):
+        t = next(t for t in s.targets if t.text == text)
+        assert _hit(s.image, t.text, t.box), text

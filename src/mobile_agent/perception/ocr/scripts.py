@@ -220,24 +220,31 @@ def read_script_lines(rgb: np.ndarray, boxes: Sequence[Box], langs: str, timeout
         listing = os.path.join(d, "crops.txt")
         with open(listing, "w", encoding="utf-8") as f:
             f.write("\n".join(paths) + "\n")
-        base = os.path.join(d, "out")
-        try:
-            # the text as Tesseract writes it (no spaces inside a Korean word), and each word's box
-            subprocess.run([exe, listing, base, "-l", langs, "--psm", "7", "txt", "tsv"], capture_output=True,
-                           timeout=timeout_s, env={**os.environ, "OMP_THREAD_LIMIT": "1"}, check=True)
-            with open(base + ".txt", encoding="utf-8", errors="replace") as f:
-                pages = f.read().split("\f")
-            with open(base + ".tsv", encoding="utf-8", errors="replace") as f:
-                words = _tsv_words(f.read())
-        except (OSError, subprocess.SubprocessError):
-            return []
+        runs = []
+        # Arabic's pack reading a crop as one line (page segmentation 7) breaks some lines it reads
+        # whole as one word (8): "اللغة والمنطقة" as "اللفة و 8 لقة", the hint "بحث" as "2";
+        # both readings are kept
+        for psm in ("7", "8") if "ara" in langs.split("+") else ("7",):
+            base = os.path.join(d, f"out{psm}")
+            try:
+                # the text as Tesseract writes it (no spaces inside a Korean word), and each word's box
+                subprocess.run([exe, listing, base, "-l", langs, "--psm", psm, "txt", "tsv"], capture_output=True,
+                               timeout=timeout_s, env={**os.environ, "OMP_THREAD_LIMIT": "1"}, check=True)
+                with open(base + ".txt", encoding="utf-8", errors="replace") as f:
+                    pages = f.read().split("\f")
+                with open(base + ".tsv", encoding="utf-8", errors="replace") as f:
+                    words = _tsv_words(f.read())
+            except (OSError, subprocess.SubprocessError):
+                return []
+            runs.append((pages, words))
     lines: list[TextLine] = []
-    for page, box in enumerate(boxes, start=1):
-        found = words.get(page, [])
-        text = " ".join(pages[page - 1].split()).replace("\u318d", "\u00b7") if page <= len(pages) else ""
-        if not any(ch.isalnum() for ch in text):
-            continue
-        lines.append(TextLine(text, box, 0.8, tuple(Word(t, _screen_x(b, box), 0.8) for t, b in found)))
+    for pages, words in runs:
+        for page, box in enumerate(boxes, start=1):
+            found = words.get(page, [])
+            text = " ".join(pages[page - 1].split()).replace("\u318d", "\u00b7") if page <= len(pages) else ""
+            if not any(ch.isalnum() for ch in text) or any(l.box == box and l.text == text for l in lines):
+                continue
+            lines.append(TextLine(text, box, 0.8, tuple(Word(t, _screen_x(b, box), 0.8) for t, b in found)))
     return lines
 
 
