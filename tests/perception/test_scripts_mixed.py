@@ -182,3 +182,11 @@ def test_an_arabic_line_the_pack_breaks_as_a_line_is_read_whole_as_a_word_too():
     for text in ("والمنطقة", "بحث"):
         t = next(t for t in s.targets if t.text == text)
         assert _hit(s.image, t.text, t.box), text
+
+
+@needs(ts.THAI, "tha")
+def test_a_short_label_the_pack_misreads_as_a_line_is_read_as_a_word_too():
+    # the scripts set's Thai screen 18: the dialog's button "ตกลง" read as a line is "ตกลจ"
+    s = ts.collect_scripts_screens(count=19)[18]
+    t = next(t for t in s.targets if t.text == "ตกลง")
+    assert _hit(s.image, t.text, t.box)

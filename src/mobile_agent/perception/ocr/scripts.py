@@ -221,14 +221,26 @@ def read_script_lines(rgb: np.ndarray, boxes: Sequence[Box], langs: str, timeout
         with open(listing, "w", encoding="utf-8") as f:
             f.write("\n".join(paths) + "\n")
         runs = []
-        # Arabic's pack reading a crop as one line (page segmentation 7) breaks some lines it reads
-        # whole as one word (8): "اللغة والمنطقة" as "اللفة و 8 لقة", the hint "بحث" as "2";
-        # both readings are kept
-        for psm in ("7", "8") if "ara" in langs.split("+") else ("7",):
+        # A pack reading a crop as one line (page segmentation 7) breaks some it reads whole as one
+        # word (8): Arabic lines ("اللغة والمنطقة" as "اللفة و 8 لقة", the hint "بحث" as "2"),
+        # short labels of other scripts (a dialog's button "ตกลง" as "ตกลจ"). Both readings are
+        # kept: of every crop for Arabic, of the short ones (a word or two: under four times as
+        # wide as high) for the others.
+        arabic = "ara" in langs.split("+")
+        short = [i for i, b in enumerate(boxes) if arabic or b.width <= 4 * b.height]
+        if short and len(short) < len(boxes):
+            second = os.path.join(d, "short.txt")
+            with open(second, "w", encoding="utf-8") as f:
+                f.write("\n".join(paths[i] for i in short) + "\n")
+        else:
+            second = listing
+        for psm, listed, order in (("7", listing, list(range(len(boxes)))), ("8", second, short)):
+            if not order:
+                continue
             base = os.path.join(d, f"out{psm}")
             try:
                 # the text as Tesseract writes it (no spaces inside a Korean word), and each word's box
-                subprocess.run([exe, listing, base, "-l", langs, "--psm", psm, "txt", "tsv"], capture_output=True,
+                subprocess.run([exe, listed, base, "-l", langs, "--psm", psm, "txt", "tsv"], capture_output=True,
                                timeout=timeout_s, env={**os.environ, "OMP_THREAD_LIMIT": "1"}, check=True)
                 with open(base + ".txt", encoding="utf-8", errors="replace") as f:
                     pages = f.read().split("\f")
@@ -236,10 +248,11 @@ def read_script_lines(rgb: np.ndarray, boxes: Sequence[Box], langs: str, timeout
                     words = _tsv_words(f.read())
             except (OSError, subprocess.SubprocessError):
                 return []
-            runs.append((pages, words))
+            runs.append((order, pages, words))
     lines: list[TextLine] = []
-    for pages, words in runs:
-        for page, box in enumerate(boxes, start=1):
+    for order, pages, words in runs:
+        for page, i in enumerate(order, start=1):
+            box = boxes[i]
             found = words.get(page, [])
             text = " ".join(pages[page - 1].split()).replace("\u318d", "\u00b7") if page <= len(pages) else ""
             if not any(ch.isalnum() for ch in text) or any(l.box == box and l.text == text for l in lines):
