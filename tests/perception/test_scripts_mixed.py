@@ -131,7 +131,8 @@ def test_white_text_on_a_light_chip_on_a_dark_page_is_read_on_the_chips_colour()
         img, chip, tall = _chip(ts.THAI, "เปิดอยู่", fill, dark=True)
         rgb = np.asarray(img)
         assert np.abs(scripts._ground(rgb, tall) - fill).max() < 30
-        assert [l.text for l in scripts.read_script_lines(rgb, [tall], "tha")] == ["เปิดอยู่"], fill
+        # the line's reading (a short label's reading as a word may follow it)
+        assert [l.text for l in scripts.read_script_lines(rgb, [tall], "tha")][0] == "เปิดอยู่", fill
 
 
 def test_only_letters_given_one_by_one_are_joined():
