@@ -220,24 +220,44 @@ def read_script_lines(rgb: np.ndarray, boxes: Sequence[Box], langs: str, timeout
         listing = os.path.join(d, "crops.txt")
         with open(listing, "w", encoding="utf-8") as f:
             f.write("\n".join(paths) + "\n")
-        base = os.path.join(d, "out")
-        try:
-            # the text as Tesseract writes it (no spaces inside a Korean word), and each word's box
-            subprocess.run([exe, listing, base, "-l", langs, "--psm", "7", "txt", "tsv"], capture_output=True,
-                           timeout=timeout_s, env={**os.environ, "OMP_THREAD_LIMIT": "1"}, check=True)
-            with open(base + ".txt", encoding="utf-8", errors="replace") as f:
-                pages = f.read().split("\f")
-            with open(base + ".tsv", encoding="utf-8", errors="replace") as f:
-                words = _tsv_words(f.read())
-        except (OSError, subprocess.SubprocessError):
-            return []
+        runs = []
+        # A pack reading a crop as one line (page segmentation 7) breaks some it reads whole as one
+        # word (8): Arabic lines ("اللغة والمنطقة" as "اللفة و 8 لقة", the hint "بحث" as "2"),
+        # short labels of other scripts (a dialog's button "ตกลง" as "ตกลจ"). Both readings are
+        # kept: of every crop for Arabic, of the short ones (a word or two: under four times as
+        # wide as high) for the others.
+        arabic = "ara" in langs.split("+")
+        short = [i for i, b in enumerate(boxes) if arabic or b.width <= 4 * b.height]
+        if short and len(short) < len(boxes):
+            second = os.path.join(d, "short.txt")
+            with open(second, "w", encoding="utf-8") as f:
+                f.write("\n".join(paths[i] for i in short) + "\n")
+        else:
+            second = listing
+        for psm, listed, order in (("7", listing, list(range(len(boxes)))), ("8", second, short)):
+            if not order:
+                continue
+            base = os.path.join(d, f"out{psm}")
+            try:
+                # the text as Tesseract writes it (no spaces inside a Korean word), and each word's box
+                subprocess.run([exe, listed, base, "-l", langs, "--psm", psm, "txt", "tsv"], capture_output=True,
+                               timeout=timeout_s, env={**os.environ, "OMP_THREAD_LIMIT": "1"}, check=True)
+                with open(base + ".txt", encoding="utf-8", errors="replace") as f:
+                    pages = f.read().split("\f")
+                with open(base + ".tsv", encoding="utf-8", errors="replace") as f:
+                    words = _tsv_words(f.read())
+            except (OSError, subprocess.SubprocessError):
+                return []
+            runs.append((order, pages, words))
     lines: list[TextLine] = []
-    for page, box in enumerate(boxes, start=1):
-        found = words.get(page, [])
-        text = " ".join(pages[page - 1].split()).replace("\u318d", "\u00b7") if page <= len(pages) else ""
-        if not any(ch.isalnum() for ch in text):
-            continue
-        lines.append(TextLine(text, box, 0.8, tuple(Word(t, _screen_x(b, box), 0.8) for t, b in found)))
+    for order, pages, words in runs:
+        for page, i in enumerate(order, start=1):
+            box = boxes[i]
+            found = words.get(page, [])
+            text = " ".join(pages[page - 1].split()).replace("\u318d", "\u00b7") if page <= len(pages) else ""
+            if not any(ch.isalnum() for ch in text) or any(l.box == box and l.text == text for l in lines):
+                continue
+            lines.append(TextLine(text, box, 0.8, tuple(Word(t, _screen_x(b, box), 0.8) for t, b in found)))
     return lines
 
 
@@ -393,10 +413,11 @@ def chip_box(rgb: np.ndarray, box: Box, tolerance: int = 28) -> Box | None:
     fill = np.median(rim, axis=0)
     if float((np.abs(rim - fill).max(axis=1) <= tolerance).mean()) < 0.7:
         return None
-    # a chip is about as tall as its text: the fill ends above and below the box within half a
-    # line height (a dialog, a card or a list row's highlight runs on: no chip)
+    # a chip is about as tall as its text: the fill ends above and below the box within 0.6 of a
+    # line height (a Material button, 36-40 dp round 14 sp text, has about that much above and
+    # below its text; a dialog, a card or a list row's highlight runs on: no chip)
     near = (np.abs(rgb[:, box.x1:box.x2].astype(np.int16) - fill).max(axis=2) <= tolerance).mean(axis=1) >= 0.9
-    reach = box.height // 2
+    reach = int(0.6 * box.height)
     up = next((k for k in range(reach + 1) if box.y1 - 1 - k < 0 or not near[box.y1 - 1 - k]), None)
     down = next((k for k in range(reach + 1) if box.y2 + k >= h or not near[box.y2 + k]), None)
     if up is None or down is None:
@@ -428,7 +449,8 @@ def read_detected_lines(rgb: np.ndarray, detected: Sequence[Box], lines: Sequenc
     # A reading with Chinese characters in it is no sure one either: the default recogniser
     # reads the letters of a script it does not know as Chinese ("jtbc二喜" for "jtbc 뉴스룸").
     sure_of = {b: l if l is not None and l.score >= 0.95 and not _unread_part(l)
-               and not any(_wide(ch) for ch in l.text) else None for b, l in of.items()}
+               and not any(_wide(ch) for ch in l.text) and not _lookalike(l.text, langs) else None
+               for b, l in of.items()}
     boxes = [b for b in detected if sure_of[b] is None]
     runs = [r for r in row_runs(detected) if any(sure_of[b] is None for b in r)]
     # a chip whose text the detector boxed only in part: the whole chip read as one line
@@ -464,10 +486,42 @@ def read_detected_lines(rgb: np.ndarray, detected: Sequence[Box], lines: Sequenc
     return read + spelled
 
 
+#: Latin letters that look like letters of a script (Cyrillic "ОТМЕНА" is read "OTMEHA", surely)
+_LOOKALIKES = {"rus": frozenset("ABCEHKMOPTXYaceopxy"), "ell": frozenset("ABEHIKMNOPTXYZo")}
+
+
+def _lookalike(text: str, langs: str) -> bool:
+    """Whether ``text``, read in Latin letters, may be a word of the script of ``langs`` read as
+    its lookalikes: every letter is one (a Cyrillic button in capitals, "ОТМЕНА" as "OTMEHA")."""
+    same = _LOOKALIKES.get(langs.split("+")[0])
+    letters = [ch for ch in text if ch.isalpha()]
+    return same is not None and len(letters) >= 2 and all(ch in same for ch in letters)
+
+
 def _plain(word: str) -> bool:
     """Whether ``word`` has letters or digits and all of them are Latin or digits (what the
     default recogniser reads surely: "SBS", "14:00", "3.2", "GB")."""
     return any(ch.isalnum() for ch in word) and all(ch.isascii() for ch in word if ch.isalnum())
+
+
+def _joined_plain(words: Sequence[Word], height: int) -> list[Word]:
+    """The default recogniser's digit and Latin words, those it gave letter by letter ("O" "S"
+    "T" of "OST", "V" "i" "s" "a" of "Visa") joined where they touch (under a fifth of the line's
+    height apart); words of more than one letter are left as they are ("Ch1" "21:40")."""
+    out: list[Word] = []
+    lettered: list[bool] = []  # each word out: made of words of one letter
+    for w in sorted(words, key=lambda w: w.box.x1):
+        if not _plain(w.text):
+            out.append(Word("", w.box, 0.0))  # a word of the script, or noise, between: no join across
+            lettered.append(False)
+            continue
+        one = len(w.text.strip()) == 1
+        if one and out and lettered[-1] and w.box.x1 - out[-1].box.x2 < 0.2 * height:
+            out[-1] = Word(out[-1].text + w.text, Box.enclosing([out[-1].box, w.box]), min(out[-1].score, w.score))
+        else:
+            out.append(w)
+            lettered.append(one)
+    return [w for w in out if w.text]
 
 
 def _latin_in_place(tess: TextLine, default: Sequence[TextLine]) -> TextLine | None:
@@ -478,22 +532,30 @@ def _latin_in_place(tess: TextLine, default: Sequence[TextLine]) -> TextLine | N
     does ("SBS" as "565", "15" as "45", "21:40" as "2:40", "GB" as "68"), and the default
     recogniser reads those surely while dropping or garbling the script's letters: each keeps what
     it reads well, by where the words lie. None where nothing was replaced."""
-    theirs = [w for d in default for w in d.words if _plain(w.text)]
+    theirs = _joined_plain([w for d in default for w in d.words], tess.box.height)
     if not theirs:
         return None
+
     def over(a: Word, b: Word) -> bool:
         return min(a.box.x2, b.box.x2) - max(a.box.x1, b.box.x1) > 0.5 * min(a.box.width, b.box.width)
 
     out: list[Word] = []
+    taken: Word | None = None  # the default's word that stands for the last word out
     changed = False
     for w in tess.words:
         if not _has_script(w.text) and not any(_wide(ch) for ch in w.text):
             at = [o for o in theirs if over(o, w)]
             if len(at) == 1 and at[0].text != w.text:
-                out.append(Word(at[0].text, w.box, 0.75))
+                if out and taken is at[0]:
+                    # two of Tesseract's words over one of the default's ("V" and "५58" over "Visa")
+                    out[-1] = Word(at[0].text, Box.enclosing([out[-1].box, w.box]), 0.75)
+                else:
+                    out.append(Word(at[0].text, w.box, 0.75))
+                taken = at[0]
                 changed = True
                 continue
         out.append(Word(w.text, w.box, 0.75))
+        taken = None
     # a digit or Latin word Tesseract left out ("1" of "KBS 1라디오"): put in where it lies
     rtl = len(tess.words) > 1 and tess.words[0].box.x1 > tess.words[-1].box.x1
     for o in theirs:
