@@ -157,3 +157,49 @@ def test_dialogs_of_other_styles(scrim, surface):
     g = q.ground_text(p.image, "Remove")
     assert g.found and ok.contains_point(g.point)
     assert _first_point(q.ground_text(p.image, "Invitation to review")) is None
+
+
+CARD = Box(70, 880, 1010, 1420)  # _dialog's card
+
+
+def _bar_page() -> tuple[Painter, dict[str, Box]]:
+    """The page with a top bar's actions (back, search, more) and a list's hearts."""
+    p = _page()
+    icons = {"back": p.icon(30, 130, "arrow_left", size=72, fill=(255, 255, 255)),
+             "search": p.icon(840, 130, "magnify", size=72, fill=(255, 255, 255)),
+             "more": p.icon(960, 130, "dots_vertical", size=72, fill=(255, 255, 255))}
+    for k in range(5):
+        icons[f"heart{k}"] = p.icon(940, 330 + 160 * k, "heart_outline", size=64)
+    return p, icons
+
+
+def test_icons_behind_a_dialogs_scrim_are_not_answered():
+    # Click Icon: the top bar's actions and the list's hearts lie behind the dialog; none is
+    # answered, and the answer says the page is behind a dialog.
+    p, icons = _bar_page()
+    q = Perception()
+    assert q.ground_icon(p.image, "search").found  # the page is live without the dialog
+    _dialog(p, 0.45)
+    for desc, pos in (("search", ()), ("More options", ()), ("Navigate up", ("top", "left")), ("heart", ())):
+        g = q.ground_icon(p.image, desc, pos)
+        assert not g.found and all(CARD.contains_point(c.point) for c in g.candidates), (desc, g.candidates[:2])
+        assert "behind a dialog" in g.message, g.message
+
+
+def test_a_dialogs_own_icon_is_answered_over_the_page():
+    # The dialog's own close cross is answered; the page's icons are no candidates.
+    p, icons = _bar_page()
+    _dialog(p, 0.45)
+    cross = p.icon(900, 900, "close", size=64, fill=(90, 90, 90))
+    q = Perception()
+    g = q.ground_icon(p.image, "close")
+    assert g.found and cross.contains_point(g.point), (g.point, cross)
+    g = q.ground_icon(p.image, "search")
+    assert all(CARD.contains_point(c.point) for c in g.candidates), g.candidates
+
+
+def test_icons_on_a_page_without_a_scrim_are_answered():
+    p, icons = _bar_page()
+    _dialog(p, None)
+    g = Perception().ground_icon(p.image, "search")
+    assert g.found and icons["search"].contains_point(g.point), g.point

@@ -454,6 +454,19 @@ class Perception:
         if pos:
             icons = [i for i in icons if in_region(i.box, pos, w, h)]
         icons = [i for i in icons if not _status_bar_excluded(i.box, description, w, h)] or icons
+        behind = 0
+        if icons or worded or labelled:
+            # A dialog over a page its scrim dims: the page's icons and controls (its top bar's
+            # actions, a list's hearts) are not where a tap lands; the dialog's own are.
+            card = self._dialog(img, res)
+            if card is not None:
+                n = len(icons) + len(worded) + len(labelled)
+                icons = [i for i in icons if card.contains_point(i.box.center)]
+                worded = [c for c in worded if card.contains_point(c.point)]
+                labelled = [c for c in labelled if card.contains_point(c.point)]
+                behind = n - len(icons) - len(worded) - len(labelled)
+                if n and not (icons or worded or labelled):
+                    return Grounding("none", [], None, _icon_behind_dialog(description))
         if not icons and worded:
             return Grounding("found", worded[: self.max_candidates], worded[0], "")
         if not icons:
@@ -564,6 +577,10 @@ class Perception:
             return Grounding("found", (labelled + [c for c in cands if all(c.box.iou(l.box) < 0.5 for l in labelled)])
                              [: self.max_candidates], labelled[0], "")
         best = cands[0]
+        if behind and best.score < DIALOG_SURE:
+            # Icons were left out behind a dialog and nothing on the dialog matches surely (a
+            # letter of its button, its title's glyph): the icon named is the page's, not tapped.
+            return Grounding("none", cands[: self.max_candidates], None, _icon_behind_dialog(description))
         close = [c for c in cands[:5] if best.score - c.score <= 0.02]
         if len(close) > 1 and choose is not None:
             return self._ask(img, close, f'Which numbered box is the icon "{description}"?', choose)
@@ -1023,6 +1040,16 @@ def _before_dialog(dialog: Callable[[], Box | None], cands: list[Candidate]) -> 
         return cands, 0
     kept = [c for c in cands if card.contains_point(c.point)]
     return kept, len(cands) - len(kept)
+
+
+#: Click Icon with a dialog up: a glyph on the dialog matched under this score, where icons behind
+#: it were left out, is no answer (a sure glyph match is 0.8 or more; a letter scores far under).
+DIALOG_SURE = 0.75
+
+
+def _icon_behind_dialog(description: str) -> str:
+    return (f'no icon on the dialog fits "{description}": icons on the page behind a dialog (dimmed by its '
+            "scrim) are left out, as a tap does not reach them: answer or close the dialog first")
 
 
 def _behind_dialog(g: Grounding, behind: int, text: str) -> Grounding:
