@@ -203,3 +203,16 @@ def test_icons_on_a_page_without_a_scrim_are_answered():
     _dialog(p, None)
     g = Perception().ground_icon(p.image, "search")
     assert g.found and icons["search"].contains_point(g.point), g.point
+
+
+def test_the_public_dialog_box_bounds_what_element_lists_mark():
+    # Perception.dialog: the card of a drawn dialog over a dimmed page (what screen_elements marks
+    # the page's elements behind), None for the same card on a live page.
+    p, icons = _bar_page()
+    _dialog(p, 0.45)
+    card = Perception().dialog(p.image)
+    assert card is not None and card.iou(CARD) > 0.9, card
+    assert not any(card.contains_point(icons[k].center) for k in ("back", "search", "more", "heart0"))
+    p, _ = _bar_page()
+    _dialog(p, None)
+    assert Perception().dialog(p.image) is None

@@ -248,6 +248,14 @@ class Perception:
             memo.missed = found
         return found
 
+    def dialog(self, image: Image.Image | str | bytes | Any) -> Box | None:
+        """The box of a dialog drawn over a page its scrim dims (:func:`perception.scrim.modal_card`),
+        or ``None``: what lies outside it is the page behind the dialog, where a tap does not land
+        (Click Text and Click Icon answer none there; element lists mark it). Uses the screen's
+        parse (read once a screen)."""
+        img = load_image(image)
+        return self._dialog(img, self.parse(img))
+
     def _dialog(self, img: Image.Image, res: ParseResult) -> Box | None:
         """The dialog over a page its scrim dims (:func:`perception.scrim.modal_card`), or ``None``;
         looked for once a screen (kept with its parse)."""
