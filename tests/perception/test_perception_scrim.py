@@ -216,3 +216,19 @@ def test_the_public_dialog_box_bounds_what_element_lists_mark():
     p, _ = _bar_page()
     _dialog(p, None)
     assert Perception().dialog(p.image) is None
+
+
+def test_the_closest_texts_named_with_a_dialog_up_are_the_dialogs():
+    # A text found nowhere: the "closest texts" the answer names (what a planner reads as the
+    # screen's texts, to try next) are the dialog's, not the page's behind its scrim.
+    p = _page()
+    _dialog(p, 0.45)
+    page = ("Inbox", "Weekly report", "Team lunch on Friday", "Your order has shipped", "Password reset",
+            "Invitation to review", "Yesterday", "Mail", "Settings")
+    q = Perception()
+    for text in ("Delete this conversation", "Weekly summary", "Settings menu"):
+        g = q.ground_text(p.image, text)
+        assert g.status == "none" and "closest texts on the dialog" in g.message, g.message
+        assert not any(f'"{t}"' in g.message for t in page), g.message
+    g = q.ground_icon(p.image, "microphone")
+    assert not g.found and not any(f'"{t}"' in g.message for t in page), g.message
