@@ -232,3 +232,19 @@ def test_the_closest_texts_named_with_a_dialog_up_are_the_dialogs():
         assert not any(f'"{t}"' in g.message for t in page), g.message
     g = q.ground_icon(p.image, "microphone")
     assert not g.found and not any(f'"{t}"' in g.message for t in page), g.message
+
+
+def test_an_open_drawer_over_its_scrim_is_no_dialog():
+    # A navigation drawer: a white side panel the screen's height over the page's scrim. Its
+    # scrim closes it, but it is no dialog's card (an open drawer has its own rules).
+    p = _page()
+    px = np.asarray(p.image).astype(np.float32) * 0.4
+    p.image.paste(Image.fromarray(px.astype(np.uint8)))
+    top = status_bar_height(2280, 1080)
+    p.draw.rectangle((0, top, 715, 2280), fill=(255, 255, 255))
+    p.text(60, top + 80, "Manage accounts", size=46)
+    assert modal_card(np.asarray(p.image), top) is None
+    p.draw.rectangle((0, 0, 1080, top), fill=(0, 0, 0))
+    p.draw.rectangle((1080 - 715, top, 1080, 2280), fill=(255, 255, 255))  # and at the right edge
+    p.draw.rectangle((0, top, 1080 - 716, 2280), fill=(80, 80, 80))
+    assert modal_card(np.asarray(p.image), top) is None
