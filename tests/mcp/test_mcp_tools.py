@@ -234,3 +234,47 @@ def test_the_gate_reads_the_screen_around_a_generic_answer():
     assert risk_of("send", icon=True) is not None
     assert risk_of("Display", touched_text="Display") is None
     assert "Pay now" in (risk_of("Pay", touched_text="Pay now") or "")
+
+
+def test_screen_elements_mark_what_lies_behind_a_dialog(perception):
+    # The simulated phone's permission dialog over Mail's inbox, its page dimmed by a scrim: the
+    # dialog's buttons are listed as they are; the inbox's rows, title and menu, which a tap does
+    # not reach, are marked behind the dialog (in the data and in the text answer).
+    phone = SimPhone(disturbances=["permission"])
+    phone.launch("Mail")
+
+    async def scenario():
+        async with serve(phone, perception) as client:
+            return await client.call_tool("screen_elements", {})
+
+    raw = run(scenario)
+    listed = data_of(raw)
+    x1, y1, x2, y2 = listed["dialog"]
+    assert 0 < x1 < x2 < 1080 and 300 < y1 < y2 < 2400
+    by_text = {}
+    for e in listed["elements"]:
+        by_text.setdefault(e.get("text"), []).append(e)
+    for own in ("Allow", "Don't allow"):
+        assert by_text[own] and not any(e.get("behind_dialog") for e in by_text[own]), by_text.get(own)
+    for page in ("Inbox", "anna.lee"):
+        assert by_text[page] and all(e.get("behind_dialog") for e in by_text[page]), by_text.get(page)
+    for e in listed["elements"]:
+        cx, cy = e["center"]
+        assert e.get("behind_dialog", False) == (not (x1 <= cx < x2 and y1 <= cy < y2)), e
+    lines = text_of(raw).splitlines()
+    assert "A dialog is up at" in lines[0]
+    assert any('"Inbox"' in l and l.split("[")[0].rstrip().endswith("behind-dialog") for l in lines), lines
+
+
+def test_screen_elements_without_a_dialog_mark_nothing(perception):
+    phone = SimPhone()
+    phone.launch("Mail")
+
+    async def scenario():
+        async with serve(phone, perception) as client:
+            return await client.call_tool("screen_elements", {})
+
+    raw = run(scenario)
+    listed = data_of(raw)
+    assert "dialog" not in listed and not any(e.get("behind_dialog") for e in listed["elements"])
+    assert "behind-dialog" not in text_of(raw)

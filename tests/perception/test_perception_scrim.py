@@ -157,3 +157,94 @@ def test_dialogs_of_other_styles(scrim, surface):
     g = q.ground_text(p.image, "Remove")
     assert g.found and ok.contains_point(g.point)
     assert _first_point(q.ground_text(p.image, "Invitation to review")) is None
+
+
+CARD = Box(70, 880, 1010, 1420)  # _dialog's card
+
+
+def _bar_page() -> tuple[Painter, dict[str, Box]]:
+    """The page with a top bar's actions (back, search, more) and a list's hearts."""
+    p = _page()
+    icons = {"back": p.icon(30, 130, "arrow_left", size=72, fill=(255, 255, 255)),
+             "search": p.icon(840, 130, "magnify", size=72, fill=(255, 255, 255)),
+             "more": p.icon(960, 130, "dots_vertical", size=72, fill=(255, 255, 255))}
+    for k in range(5):
+        icons[f"heart{k}"] = p.icon(940, 330 + 160 * k, "heart_outline", size=64)
+    return p, icons
+
+
+def test_icons_behind_a_dialogs_scrim_are_not_answered():
+    # Click Icon: the top bar's actions and the list's hearts lie behind the dialog; none is
+    # answered, and the answer says the page is behind a dialog.
+    p, icons = _bar_page()
+    q = Perception()
+    assert q.ground_icon(p.image, "search").found  # the page is live without the dialog
+    _dialog(p, 0.45)
+    for desc, pos in (("search", ()), ("More options", ()), ("Navigate up", ("top", "left")), ("heart", ())):
+        g = q.ground_icon(p.image, desc, pos)
+        assert not g.found and all(CARD.contains_point(c.point) for c in g.candidates), (desc, g.candidates[:2])
+        assert "behind a dialog" in g.message, g.message
+
+
+def test_a_dialogs_own_icon_is_answered_over_the_page():
+    # The dialog's own close cross is answered; the page's icons are no candidates.
+    p, icons = _bar_page()
+    _dialog(p, 0.45)
+    cross = p.icon(900, 900, "close", size=64, fill=(90, 90, 90))
+    q = Perception()
+    g = q.ground_icon(p.image, "close")
+    assert g.found and cross.contains_point(g.point), (g.point, cross)
+    g = q.ground_icon(p.image, "search")
+    assert all(CARD.contains_point(c.point) for c in g.candidates), g.candidates
+
+
+def test_icons_on_a_page_without_a_scrim_are_answered():
+    p, icons = _bar_page()
+    _dialog(p, None)
+    g = Perception().ground_icon(p.image, "search")
+    assert g.found and icons["search"].contains_point(g.point), g.point
+
+
+def test_the_public_dialog_box_bounds_what_element_lists_mark():
+    # Perception.dialog: the card of a drawn dialog over a dimmed page (what screen_elements marks
+    # the page's elements behind), None for the same card on a live page.
+    p, icons = _bar_page()
+    _dialog(p, 0.45)
+    card = Perception().dialog(p.image)
+    assert card is not None and card.iou(CARD) > 0.9, card
+    assert not any(card.contains_point(icons[k].center) for k in ("back", "search", "more", "heart0"))
+    p, _ = _bar_page()
+    _dialog(p, None)
+    assert Perception().dialog(p.image) is None
+
+
+def test_the_closest_texts_named_with_a_dialog_up_are_the_dialogs():
+    # A text found nowhere: the "closest texts" the answer names (what a planner reads as the
+    # screen's texts, to try next) are the dialog's, not the page's behind its scrim.
+    p = _page()
+    _dialog(p, 0.45)
+    page = ("Inbox", "Weekly report", "Team lunch on Friday", "Your order has shipped", "Password reset",
+            "Invitation to review", "Yesterday", "Mail", "Settings")
+    q = Perception()
+    for text in ("Delete this conversation", "Weekly summary", "Settings menu"):
+        g = q.ground_text(p.image, text)
+        assert g.status == "none" and "closest texts on the dialog" in g.message, g.message
+        assert not any(f'"{t}"' in g.message for t in page), g.message
+    g = q.ground_icon(p.image, "microphone")
+    assert not g.found and not any(f'"{t}"' in g.message for t in page), g.message
+
+
+def test_an_open_drawer_over_its_scrim_is_no_dialog():
+    # A navigation drawer: a white side panel the screen's height over the page's scrim. Its
+    # scrim closes it, but it is no dialog's card (an open drawer has its own rules).
+    p = _page()
+    px = np.asarray(p.image).astype(np.float32) * 0.4
+    p.image.paste(Image.fromarray(px.astype(np.uint8)))
+    top = status_bar_height(2280, 1080)
+    p.draw.rectangle((0, top, 715, 2280), fill=(255, 255, 255))
+    p.text(60, top + 80, "Manage accounts", size=46)
+    assert modal_card(np.asarray(p.image), top) is None
+    p.draw.rectangle((0, 0, 1080, top), fill=(0, 0, 0))
+    p.draw.rectangle((1080 - 715, top, 1080, 2280), fill=(255, 255, 255))  # and at the right edge
+    p.draw.rectangle((0, top, 1080 - 716, 2280), fill=(80, 80, 80))
+    assert modal_card(np.asarray(p.image), top) is None

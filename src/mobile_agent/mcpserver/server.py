@@ -18,7 +18,7 @@ from typing import Annotated, Any, Callable, Literal, Mapping
 
 from mcp.types import CallToolResult
 from pydantic import Field
-from typing_extensions import Required, TypedDict
+from typing_extensions import NotRequired, Required, TypedDict
 
 from mobile_agent import __version__
 from mobile_agent.errors import MobileAgentError
@@ -80,6 +80,7 @@ class Element(TypedDict, total=False):
     scrollable: bool
     focused: bool
     selected: bool
+    behind_dialog: bool  # on the page behind a dialog's scrim: a tap there does not reach it
 
 
 class Elements(TypedDict):
@@ -88,6 +89,7 @@ class Elements(TypedDict):
     tree: Literal["read", "none", "off"]
     count: int
     elements: list[Element]
+    dialog: NotRequired[list[int]]  # a dialog over a page its scrim dims: its box
 
 
 class DeviceEntry(TypedDict):
@@ -222,6 +224,9 @@ def elements_text(listing: dict[str, Any]) -> str:
     """screen_elements as lines a model reads easily: ``#7 text "Display" [194,1902,334,1975]``."""
     lines = [f"{listing['width']}x{listing['height']} screen, {listing['count']} elements (ui tree: "
              f"{listing['tree']}); pass a number to tap_element or long_press until the next gesture."]
+    if listing.get("dialog"):
+        lines[0] += (" A dialog is up at [" + ",".join(str(v) for v in listing["dialog"]) + "]: elements marked "
+                     "behind-dialog lie on the page its scrim dims, where a tap closes the dialog or does nothing.")
     for e in listing["elements"]:
         parts = [f"#{e['n']}", e["kind"]]
         if e["kind"] == "node":
@@ -233,6 +238,8 @@ def elements_text(listing: dict[str, Any]) -> str:
         if e.get("id"):
             parts.append(f"id={e['id']}")
         parts += [flag for flag in ("clickable", "scrollable", "focused", "selected") if e.get(flag)]
+        if e.get("behind_dialog"):
+            parts.append("behind-dialog")
         if "checked" in e:
             parts.append(f"checked={'true' if e['checked'] else 'false'}")
         parts.append("[" + ",".join(str(v) for v in e["box"]) + "]")
@@ -319,7 +326,9 @@ def build_server(tools: PhoneTools | Mapping[str, PhoneTools], name: str = "mobi
         clickable nodes (kind "node", with class, id, clickable, checked...) where the device has a
         tree, text lines no node already names (kind "text"), and icons nothing else covers (kind
         "icon"). Each has a box [x1, y1, x2, y2] and a centre in screen pixels. Pass a number to
-        tap_element or long_press; numbers hold until the next gesture."""
+        tap_element or long_press; numbers hold until the next gesture. Where a dialog is up over a
+        page its scrim dims, "dialog" gives its box and the page's elements are marked
+        behind_dialog: a tap there closes the dialog or does nothing."""
         def listing() -> Any:
             return phones.pick(device).screen_elements(icons)
 

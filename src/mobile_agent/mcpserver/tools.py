@@ -217,6 +217,8 @@ class PhoneTools:
 
             def add(kind: str, box: Any, **extra: Any) -> None:
                 c = box.center
+                if dialog is not None and not dialog.contains_point(c):
+                    extra["behind_dialog"] = True  # a tap there closes the dialog or does nothing
                 elements.append({"n": len(elements) + 1, "kind": kind, **extra,
                                  "box": list(box.as_tuple()), "center": [int(c.x), int(c.y)]})
 
@@ -238,6 +240,9 @@ class PhoneTools:
                                    or (tree == "read" and not line.text.strip().isascii()))
                 if not named and not glyph:
                     lines.append(line)
+            # a dialog over a page its scrim dims: what lies outside it is listed, marked as behind it
+            find_dialog = getattr(self.perception, "dialog", None)
+            dialog = find_dialog(img) if callable(find_dialog) else None
             kept_icons = []
             for ic in sorted(found_icons, key=lambda i: -i.box.area):
                 c = ic.box.center
@@ -268,7 +273,10 @@ class PhoneTools:
             for ic in sorted(kept_icons, key=lambda i: (i.box.y1, i.box.x1)):
                 add("icon", ic.box)
             self._elements, self._elements_at = elements, self._gestures
-            return {"width": w, "height": h, "tree": tree, "count": len(elements), "elements": elements}
+            listing = {"width": w, "height": h, "tree": tree, "count": len(elements), "elements": elements}
+            if dialog is not None:
+                listing["dialog"] = list(dialog.as_tuple())
+            return listing
 
     def _tree_xml(self) -> str | None:
         get = getattr(self.device, "ui_tree", None)

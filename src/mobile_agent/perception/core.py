@@ -248,6 +248,14 @@ class Perception:
             memo.missed = found
         return found
 
+    def dialog(self, image: Image.Image | str | bytes | Any) -> Box | None:
+        """The box of a dialog drawn over a page its scrim dims (:func:`perception.scrim.modal_card`),
+        or ``None``: what lies outside it is the page behind the dialog, where a tap does not land
+        (Click Text and Click Icon answer none there; element lists mark it). Uses the screen's
+        parse (read once a screen)."""
+        img = load_image(image)
+        return self._dialog(img, self.parse(img))
+
     def _dialog(self, img: Image.Image, res: ParseResult) -> Box | None:
         """The dialog over a page its scrim dims (:func:`perception.scrim.modal_card`), or ``None``;
         looked for once a screen (kept with its parse)."""
@@ -317,7 +325,8 @@ class Perception:
         if masked:
             # A password's mask or a code field's placeholder: marks OCR reads as nothing.
             cands, behind = _before_dialog(lambda: self._dialog(img, res), [Candidate(m.box, m.box.center, m.score, text) for m in masked])
-            g = self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text")
+            g = self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text",
+                             dialog=lambda: self._dialog(img, res))
             return _noted(_behind_dialog(g, behind, text), fallback)
         glyph = is_glyph_target(text)
         found = None if glyph else match_lines(text, lines)
@@ -377,7 +386,8 @@ class Perception:
         cands = ([c for c in cands if c.point.y >= top]
                  or [c for c, m in zip(cands, matches) if not _clock_for_no_time(m, text, top)])
         cands, behind = _before_dialog(lambda: self._dialog(img, res), cands)
-        g = self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text")
+        g = self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text",
+                         dialog=lambda: self._dialog(img, res))
         return _noted(_behind_dialog(g, behind, text), fallback)
 
     def ground_app(self, image: Image.Image | str | bytes | Any, name: str,
@@ -454,12 +464,28 @@ class Perception:
         if pos:
             icons = [i for i in icons if in_region(i.box, pos, w, h)]
         icons = [i for i in icons if not _status_bar_excluded(i.box, description, w, h)] or icons
+        behind = 0
+        if icons or worded or labelled:
+            # A dialog over a page its scrim dims: the page's icons and controls (its top bar's
+            # actions, a list's hearts) are not where a tap lands; the dialog's own are.
+            card = self._dialog(img, res)
+            if card is not None:
+                n = len(icons) + len(worded) + len(labelled)
+                icons = [i for i in icons if card.contains_point(i.box.center)]
+                worded = [c for c in worded if card.contains_point(c.point)]
+                labelled = [c for c in labelled if card.contains_point(c.point)]
+                behind = n - len(icons) - len(worded) - len(labelled)
+                if n and not (icons or worded or labelled):
+                    return Grounding("none", [], None, _icon_behind_dialog(description))
         if not icons and worded:
             return Grounding("found", worded[: self.max_candidates], worded[0], "")
         if not icons:
             where = f" in the {' '.join(pos)} part of the screen" if pos else ""
-            return Grounding("none", [], None, f'no icon found{where} for "{description}"; texts on screen: '
-                             + _quote_list([l.text for l in res.lines][:8]))
+            card = self._dialog(img, res)
+            texts = _on_dialog(res.lines, card) if card is not None else res.lines
+            return Grounding("none", [], None, f'no icon found{where} for "{description}"; texts on '
+                             + ("the dialog: " if card is not None else "screen: ")
+                             + _quote_list([l.text for l in texts][:8]))
         matcher = self.matcher
         usable = matcher is not None and (not hasattr(matcher, "knows") or matcher.knows(description))
         if not usable and (labelled or worded):
@@ -564,6 +590,10 @@ class Perception:
             return Grounding("found", (labelled + [c for c in cands if all(c.box.iou(l.box) < 0.5 for l in labelled)])
                              [: self.max_candidates], labelled[0], "")
         best = cands[0]
+        if behind and best.score < DIALOG_SURE:
+            # Icons were left out behind a dialog and nothing on the dialog matches surely (a
+            # letter of its button, its title's glyph): the icon named is the page's, not tapped.
+            return Grounding("none", cands[: self.max_candidates], None, _icon_behind_dialog(description))
         close = [c for c in cands[:5] if best.score - c.score <= 0.02]
         if len(close) > 1 and choose is not None:
             return self._ask(img, close, f'Which numbered box is the icon "{description}"?', choose)
@@ -654,17 +684,24 @@ class Perception:
 
     # ------------------------------------------------------------------------------------------
     def _decide(self, img: Image.Image, cands: list[Candidate], pos: tuple[str, ...], lines: list[TextLine],
-                target: str, choose: ChooseFn | None, what: str, allow_many: bool = False) -> Grounding:
+                target: str, choose: ChooseFn | None, what: str, allow_many: bool = False,
+                dialog: Callable[[], Box | None] | None = None) -> Grounding:
+        """``dialog``: where nothing is found, the dialog up over the page (``_dialog``), whose texts
+        alone are named as the closest (the page's, behind its scrim, are not to be tapped)."""
         w, h = img.size
         if pos and cands:
             inside = [c for c in cands if in_region(c.box, pos, w, h)]
             if inside:
                 cands = inside
         if not cands:
+            where = "on the screen"
+            card = dialog() if dialog is not None else None
+            if card is not None:
+                lines, where = _on_dialog(lines, card), "on the dialog"
             near = closest_texts(target.split('"')[1] if '"' in target else target, lines)
             msg = f"{target} is not on the screen"
             if near:
-                msg += "; the closest texts on the screen are " + _quote_list(near)
+                msg += f"; the closest texts {where} are " + _quote_list(near)
             return Grounding("none", [], None, msg)
         if len(cands) == 1:
             return Grounding("found", cands, cands[0], "")
@@ -1023,6 +1060,21 @@ def _before_dialog(dialog: Callable[[], Box | None], cands: list[Candidate]) -> 
         return cands, 0
     kept = [c for c in cands if card.contains_point(c.point)]
     return kept, len(cands) - len(kept)
+
+
+#: Click Icon with a dialog up: a glyph on the dialog matched under this score, where icons behind
+#: it were left out, is no answer (a sure glyph match is 0.8 or more; a letter scores far under).
+DIALOG_SURE = 0.75
+
+
+def _on_dialog(lines: Sequence[TextLine], card: Box) -> list[TextLine]:
+    """The lines on the dialog ``card`` (their centre inside it)."""
+    return [l for l in lines if card.contains_point(l.box.center)]
+
+
+def _icon_behind_dialog(description: str) -> str:
+    return (f'no icon on the dialog fits "{description}": icons on the page behind a dialog (dimmed by its '
+            "scrim) are left out, as a tap does not reach them: answer or close the dialog first")
 
 
 def _behind_dialog(g: Grounding, behind: int, text: str) -> Grounding:

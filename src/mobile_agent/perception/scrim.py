@@ -56,6 +56,8 @@ def modal_card(rgb: np.ndarray, top: int = 0) -> Box | None:
     x, y, bw, bh, area = (int(v) for v in stats[i])
     if bw < _MIN_W * sw or bh < _MIN_H * sh or bw * bh > _MAX_AREA * sw * sh or area < _MIN_FILL * bw * bh:
         return None
+    if y <= 1 and y + bh >= sh - max(2, (2 * top) // _SCALE) - 1 and (x <= 1 or x + bw >= sw - 1):
+        return None  # an open navigation drawer: a side panel the screen's height, no dialog's card
     surface = float(np.median(lum[labels == i]))
     outside = np.ones_like(mask, dtype=bool)
     m = 2  # the card's edge and shadow
