@@ -70,10 +70,24 @@ _KEY_LIKE = _re.compile(r"\b(?:sk|pk|rk)-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-
 REDACTED = "***"
 
 
+#: The shortest value remembered as a secret. Providers' keys are 20 characters and more; a shorter
+#: value is a placeholder for a local server that needs no key ("none", "local", "k"), and replacing
+#: it everywhere would corrupt text and data (a key "wrong" turned the results' "first_wrong" into
+#: "first_***"). Such a value is still kept out of files by the patterns below where it sits in a
+#: header or a URL.
+MIN_SECRET_CHARS = 8
+
+
 def remember_secret(value: str | None) -> None:
-    """Add ``value`` (an API key the process holds) to what :func:`redact` removes from any text."""
-    if value and len(value.strip()) >= 4:
+    """Add ``value`` (an API key the process holds) to what :func:`redact` removes from any text;
+    values under :data:`MIN_SECRET_CHARS` characters are not taken (see there)."""
+    if value and len(value.strip()) >= MIN_SECRET_CHARS:
         _SECRETS.add(value.strip())
+
+
+def forget_secrets() -> None:
+    """Forget the keys :func:`remember_secret` took (a long-lived process between runs; tests)."""
+    _SECRETS.clear()
 
 
 def redact(text: str) -> str:

@@ -76,3 +76,18 @@ def test_redact_knows_the_forms():
     # words of a screen stay as they are
     assert redact("Basic settings, Bearer of news, task-abcdefghijklmnop") == \
         "Basic settings, Bearer of news, task-abcdefghijklmnop"
+
+
+def test_a_short_placeholder_key_corrupts_no_text_and_a_real_key_is_removed():
+    from mobile_agent.errors import MIN_SECRET_CHARS, remember_secret
+
+    # "none", "local", "wrong": placeholders a local server accepts; replacing them everywhere turned
+    # the results' "first_wrong" into "first_***" in every later run of the process
+    for placeholder in ("none", "wrong", "k" * (MIN_SECRET_CHARS - 1)):
+        remember_secret(placeholder)
+    text = '{"first_wrong": "step 2: none of the wrong texts", "kkkkkkk": 1}'
+    assert redact(text) == text
+    remember_secret(KEY)
+    assert redact(f"the key {KEY} was sent") == "the key *** was sent"
+    # a placeholder is still kept out where it sits as a credential
+    assert "wrong" not in redact("Authorization: Bearer wrong")
