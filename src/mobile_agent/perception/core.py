@@ -465,6 +465,7 @@ class Perception:
             icons = [i for i in icons if in_region(i.box, pos, w, h)]
         icons = [i for i in icons if not _status_bar_excluded(i.box, description, w, h)] or icons
         behind = 0
+        floating = False  # a dialog floating over the page (not a sheet up from the bottom edge)
         if icons or worded or labelled:
             # A dialog over a page its scrim dims: the page's icons and controls (its top bar's
             # actions, a list's hearts) are not where a tap lands; the dialog's own are.
@@ -475,6 +476,7 @@ class Perception:
                 worded = [c for c in worded if card.contains_point(c.point)]
                 labelled = [c for c in labelled if card.contains_point(c.point)]
                 behind = n - len(icons) - len(worded) - len(labelled)
+                floating = card.y2 < SHEET_BOTTOM * h
                 if n and not (icons or worded or labelled):
                     return Grounding("none", [], None, _icon_behind_dialog(description))
         if not icons and worded:
@@ -590,7 +592,7 @@ class Perception:
             return Grounding("found", (labelled + [c for c in cands if all(c.box.iou(l.box) < 0.5 for l in labelled)])
                              [: self.max_candidates], labelled[0], "")
         best = cands[0]
-        if behind and best.score < DIALOG_SURE:
+        if behind and floating and best.score < DIALOG_SURE:
             # Icons were left out behind a dialog and nothing on the dialog matches surely (a
             # letter of its button, its title's glyph): the icon named is the page's, not tapped.
             return Grounding("none", cands[: self.max_candidates], None, _icon_behind_dialog(description))
@@ -1065,6 +1067,10 @@ def _before_dialog(dialog: Callable[[], Box | None], cands: list[Candidate]) -> 
 #: Click Icon with a dialog up: a glyph on the dialog matched under this score, where icons behind
 #: it were left out, is no answer (a sure glyph match is 0.8 or more; a letter scores far under).
 DIALOG_SURE = 0.75
+#: ... but only on a dialog that floats over the page: a sheet up from the bottom edge (its lower edge
+#: past this share of the screen's height) is a panel of actions drawn in the app's own icons, which
+#: the glyph matcher scores lower (an other artist's link, 0.48, was answered none).
+SHEET_BOTTOM = 0.9
 
 
 def _on_dialog(lines: Sequence[TextLine], card: Box) -> list[TextLine]:
