@@ -40,11 +40,11 @@ def _big_enough(rgb: np.ndarray) -> bool:
     return rgb.ndim == 3 and rgb.shape[0] >= _MIN_H_PX and rgb.shape[1] >= _MIN_H_PX
 
 
-def _read_already(box: Box, known: Sequence[Box]) -> bool:
-    """Whether 30% or more of ``box`` lies in one of ``known`` (a line OCR read already)."""
+def _read_already(box: Box, known: Sequence[Box], share: float = 0.3) -> bool:
+    """Whether ``share`` (30%) or more of ``box`` lies in one of ``known`` (a line OCR read already)."""
     for kb in known:
         part = box.intersect(kb)
-        if not part.is_empty() and part.area >= 0.3 * box.area:
+        if not part.is_empty() and part.area >= share * box.area:
             return True
     return False
 
@@ -308,18 +308,9 @@ def mark_rows(rgb: np.ndarray, shape: str, groups: Sequence[int], text: Sequence
             continue
         box = Box(min(b[0] for b in run), min(b[1] for b in run),
                   max(b[0] + b[2] for b in run), max(b[1] + b[3] for b in run))
-        if _read_already_half(box, text) or not _stands_alone(ink[run[0][5]], run, box):
+        if _read_already(box, text, share=0.5) or not _stands_alone(ink[run[0][5]], run, box):
             continue
         off = sum(abs(g - q) for g, q in zip(got, groups))
         out.append((box, round(1.0 - off / (2.0 * want), 4)))
     out.sort(key=lambda f: -f[1])
     return out
-
-
-def _read_already_half(box: Box, known: Sequence[Box]) -> bool:
-    """Whether half of ``box`` or more lies in one of ``known``."""
-    for kb in known:
-        part = box.intersect(kb)
-        if not part.is_empty() and part.area >= 0.5 * box.area:
-            return True
-    return False

@@ -173,15 +173,21 @@ def derive_targets(nodes: Sequence[_DumpNode], width: int, height: int) -> list[
     return out
 
 
+def _targets_by_app(screens: Sequence[RealScreen], kind: str) -> dict[str, list[str]]:
+    """Each app's targets of ``kind`` over its screens, once each, in the order first seen."""
+    by_app: dict[str, list[str]] = {}
+    for s in screens:
+        for t in s.targets:
+            if t.kind == kind and t.target not in by_app.setdefault(s.app, []):
+                by_app[s.app].append(t.target)
+    return by_app
+
+
 def absent_texts(screens: Sequence[RealScreen], per_screen: int = 3) -> None:
     """Give each screen up to ``per_screen`` texts that are not on it: text targets of the same
     app's other screens that no text or content-desc of its dump holds or is held by (case folded).
     The choice is fixed (by a hash of screen and text), so that runs compare."""
-    by_app: dict[str, list[str]] = {}
-    for s in screens:
-        for t in s.targets:
-            if t.kind == "text" and t.target not in by_app.setdefault(s.app, []):
-                by_app[s.app].append(t.target)
+    by_app = _targets_by_app(screens, "text")
     for s in screens:
         pool = []
         for text in by_app.get(s.app, []):
@@ -201,11 +207,7 @@ def absent_icons(screens: Sequence[RealScreen], per_screen: int = 3) -> None:
     a fair answer. The choice is fixed (by a hash of screen and description), so that runs compare."""
     from mobile_agent.perception.icons.offline import description_families
 
-    by_app: dict[str, list[str]] = {}
-    for s in screens:
-        for t in s.targets:
-            if t.kind == "icon" and t.target not in by_app.setdefault(s.app, []):
-                by_app[s.app].append(t.target)
+    by_app = _targets_by_app(screens, "icon")
     for s in screens:
         here: set[str] = set()
         for lab in s.labels:
