@@ -248,3 +248,15 @@ def test_an_open_drawer_over_its_scrim_is_no_dialog():
     p.draw.rectangle((1080 - 715, top, 1080, 2280), fill=(255, 255, 255))  # and at the right edge
     p.draw.rectangle((0, top, 1080 - 716, 2280), fill=(80, 80, 80))
     assert modal_card(np.asarray(p.image), top) is None
+
+
+@pytest.mark.skipif(not __import__("mobile_agent.screensets.icon_heldout_v2", fromlist=["available"]).available(),
+                    reason="the second held-out icon set's icon font and photos are not installed")
+@pytest.mark.parametrize("index", [5, 19])
+def test_a_detail_pages_photo_above_its_light_body_is_no_scrim(index):
+    # a photo header (dark, textured) above a light body and bottom bar: the body was taken for a
+    # sheet over a scrim, and the photo's top-bar icons (Back, Share) were answered none
+    from mobile_agent.screensets.icon_heldout_v2 import heldout_screens
+
+    rgb = np.asarray(heldout_screens()[index].image.convert("RGB"))
+    assert modal_card(rgb, status_bar_height(rgb.shape[0], rgb.shape[1])) is None

@@ -28,6 +28,11 @@ _MIN_W, _MIN_H, _MAX_AREA, _MIN_FILL = 0.5, 0.06, 0.8, 0.85
 # the brightest 0.2% of the outside's pixels (a few specks may escape: an anti-aliased edge).
 _DIMMED = 0.8
 _TOP_SHARE = 99.8
+# A scrim dims a page, and a page is mostly its flat background (dialogs and sheets of real apps: 74-93%
+# of the outside's pixels flat); a photo above a light body, the shape of a detail page, is texture
+# nearly everywhere (2-8%). Flat: a luminance gradient (Sobel, |dx|+|dy|, on the scaled copy) under
+# _FLAT_GRAD; the outside must be at least _MIN_FLAT flat.
+_FLAT_GRAD, _MIN_FLAT = 8.0, 0.4
 
 
 def modal_card(rgb: np.ndarray, top: int = 0) -> Box | None:
@@ -67,4 +72,7 @@ def modal_card(rgb: np.ndarray, top: int = 0) -> Box | None:
         return None
     if float(np.percentile(lum[outside], _TOP_SHARE)) > _DIMMED * surface:
         return None
+    grad = np.abs(cv2.Sobel(lum, cv2.CV_32F, 1, 0, ksize=3)) + np.abs(cv2.Sobel(lum, cv2.CV_32F, 0, 1, ksize=3))
+    if float((grad[outside] < _FLAT_GRAD).mean()) < _MIN_FLAT:
+        return None  # a picture above a light body (a detail page's photo header), no dimmed page
     return Box(x * _SCALE, top + y * _SCALE, (x + bw) * _SCALE, top + (y + bh) * _SCALE)
