@@ -4,7 +4,6 @@ the development set's screens (``../shared/realscreens``) where they are beside 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +16,7 @@ from mobile_agent.perception import Perception
 from mobile_agent.perception.core import cursor_at_end
 from mobile_agent.perception.results import TextLine, Word
 from mobile_agent.types import Box
+from manifest_targets import target_box
 
 DEV = Path(__file__).resolve().parents[3] / "shared" / "realscreens"
 needs_dev = pytest.mark.skipif(not (DEV / "manifest.jsonl").is_file(),
@@ -41,11 +41,7 @@ def _line(text: str, box: tuple[int, int, int, int], words: list[tuple[str, tupl
 
 
 def _dev_target(name: str, text: str) -> Box:
-    for line in (DEV / "manifest.jsonl").read_text(encoding="utf-8").splitlines():
-        d = json.loads(line)
-        if d["image"] == f"img/{name}.png" and d["target"] == text:
-            return Box(*d["bbox"])
-    raise AssertionError(text)
+    return target_box(DEV, name, text)
 
 
 def test_a_value_that_is_no_time_is_not_found_in_the_status_bar_clock():

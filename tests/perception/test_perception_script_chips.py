@@ -5,7 +5,6 @@ beside the clone (``../shared/realscreens``)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +15,7 @@ from mobile_agent.perception import Perception
 from mobile_agent.perception.ocr import scripts
 from mobile_agent.perception.ocr.scripts import chip_box, installed_languages, read_script_lines
 from mobile_agent.types import Box
+from manifest_targets import target_box
 
 CJK_FONT = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 DEV = Path(__file__).resolve().parents[3] / "shared" / "realscreens"
@@ -87,11 +87,7 @@ def test_a_chip_boxed_in_part_is_read_whole():
 
 
 def _dev_target(name: str, text: str) -> Box:
-    for line in (DEV / "manifest.jsonl").read_text(encoding="utf-8").splitlines():
-        d = json.loads(line)
-        if d["image"] == f"img/{name}.png" and d["target"] == text:
-            return Box(*d["bbox"])
-    raise AssertionError(text)
+    return target_box(DEV, name, text)
 
 
 @pytest.mark.skipif(not {"kor", "ara"} <= installed_languages(),

@@ -4,7 +4,6 @@ an open-source app (Cyrillic language names) and on a drawn one (Korean chips, w
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from mobile_agent.perception import Perception
 from mobile_agent.perception.ocr import scripts
 from mobile_agent.perception.ocr.scripts import installed_languages, script_language
 from mobile_agent.types import Box
+from manifest_targets import target_box
 
 REAL = Path(__file__).resolve().parents[1] / "bench" / "fixtures" / "realscreens"
 CJK_FONT = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
@@ -37,11 +37,7 @@ def test_script_language_names_the_pack_of_scripts_the_default_does_not_read():
 
 
 def _target(name: str, text: str) -> Box:
-    for line in (REAL / "manifest.jsonl").read_text(encoding="utf-8").splitlines():
-        d = json.loads(line)
-        if d["image"] == f"img/{name}.png" and d["target"] == text:
-            return Box(*d["bbox"])
-    raise AssertionError(text)
+    return target_box(REAL, name, text)
 
 
 @needs_pack("rus")
