@@ -258,9 +258,20 @@ def test_screen_elements_mark_what_lies_behind_a_dialog(perception):
         assert by_text[own] and not any(e.get("behind_dialog") for e in by_text[own]), by_text.get(own)
     for page in ("Inbox", "anna.lee"):
         assert by_text[page] and all(e.get("behind_dialog") for e in by_text[page]), by_text.get(page)
+    dialog_own = {"Allow Mail to send you notifications?", "You can change this later in Settings.", "Allow",
+                  "Don't allow"}
+    assert {e.get("text") for e in listed["elements"] if e.get("text") in dialog_own} == dialog_own
     for e in listed["elements"]:
         cx, cy = e["center"]
-        assert e.get("behind_dialog", False) == (not (x1 <= cx < x2 and y1 <= cy < y2)), e
+        # the system's navigation bar is drawn over the scrim: its Back works with a dialog up
+        # (the tree's systemui nodes: the status bar's and the navigation bar's)
+        system = e["kind"] == "node" and (e["box"][3] <= 63 or e["box"][1] >= 2274)
+        if not (x1 <= cx < x2 and y1 <= cy < y2):
+            assert e.get("behind_dialog", False) == (not system), e
+        else:  # on the card: the dialog's own, or the page's rows (and the scrim) the tree draws under it
+            assert e.get("behind_dialog", False) == (e.get("text") not in dialog_own), e
+    assert [e["description"] for e in listed["elements"] if e.get("description") in ("Back", "Home", "Overview")
+            and not e.get("behind_dialog")] == ["Back", "Home", "Overview"]
     lines = text_of(raw).splitlines()
     assert "A dialog is up at" in lines[0]
     assert any('"Inbox"' in l and l.split("[")[0].rstrip().endswith("behind-dialog") for l in lines), lines
@@ -278,3 +289,52 @@ def test_screen_elements_without_a_dialog_mark_nothing(perception):
     listed = data_of(raw)
     assert "dialog" not in listed and not any(e.get("behind_dialog") for e in listed["elements"])
     assert "behind-dialog" not in text_of(raw)
+
+
+def test_tap_element_refuses_the_page_behind_a_dialog_unless_forced(perception):
+    # tap_element on the inbox behind the permission dialog: a clear error naming the dialog, and
+    # the phone untouched; the dialog's own button is tapped; force taps the page anyway (the tap
+    # lands on the scrim, which is what a user's tap there does).
+    phone = SimPhone(disturbances=["permission"])
+    phone.launch("Mail")
+    before = np.asarray(phone.screenshot()).copy()
+
+    async def scenario():
+        async with serve(phone, perception) as client:
+            listed = data_of(await client.call_tool("screen_elements", {"icons": False}))
+            inbox = next(e for e in listed["elements"] if e.get("text") == "Inbox")
+            refused = await client.call_tool("tap_element", {"number": inbox["n"]})
+            pressed = await client.call_tool("long_press", {"number": inbox["n"]})
+            shot = image_of(await client.call_tool("screenshot", {"format": "png", "max_side": None}))
+            forced = await client.call_tool("tap_element", {"number": inbox["n"], "force": True})
+            return listed, inbox, refused, pressed, shot, forced
+
+    listed, inbox, refused, pressed, shot, forced = run(scenario)
+    assert inbox["behind_dialog"]
+    for answer in (refused, pressed):
+        assert answer.is_error
+        message = text_of(answer)
+        assert f"element {inbox['n']}" in message and '"Inbox"' in message, message
+        assert "behind the dialog" in message and "Allow Mail to send you notifications?" in message, message
+        assert "force" in message and "\n" not in message.strip(), message
+    assert np.array_equal(np.asarray(shot), before)  # nothing was tapped
+    assert not forced.is_error, text_of(forced)
+    assert data_of(forced)["point"] == inbox["center"]
+
+
+def test_tap_element_taps_the_dialogs_own_button(perception):
+    phone = SimPhone(disturbances=["permission"])
+    phone.launch("Mail")
+
+    async def scenario():
+        async with serve(phone, perception) as client:
+            listed = data_of(await client.call_tool("screen_elements", {"icons": False}))
+            allow = next(e for e in listed["elements"] if e.get("text") == "Allow" and e["kind"] == "node")
+            # (confirm: the gate reads "send" in "Allow Mail to send you notifications?")
+            tapped = data_of(await client.call_tool("tap_element", {"number": allow["n"], "confirm": True}))
+            after = data_of(await client.call_tool("screen_elements", {"icons": False}))
+            return allow, tapped, after
+
+    allow, tapped, after = run(scenario)
+    assert not allow.get("behind_dialog") and tapped["screen_changed"]
+    assert "dialog" not in after and not any(e.get("text") == "Allow" for e in after["elements"])

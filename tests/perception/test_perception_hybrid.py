@@ -140,3 +140,52 @@ def test_nodes_with_the_same_desc_are_ranked_by_the_picture(perception, shop, wo
 
     g = perception.ground_icon(img, words, tree=twin, choose=choose)
     assert asked == [2] and g.found and other.bounds.contains_point(g.point)
+
+
+def _dialog_screen(scrim_node: bool):
+    """The simulated phone's permission dialog over Mail's inbox, with its tree; without
+    ``scrim_node``, the tree as a device gives it when it dumps every window: the page's nodes and
+    the dialog's, and no node for the scrim (on Android the dim behind a dialog is its window's, not
+    a view)."""
+    ph = SimPhone(seed=0, disturbances=["permission"])
+    ph.launch("Mail")
+    img, xml = ph.screenshot(), ph.ui_tree()
+    if not scrim_node:
+        full = f'bounds="[0,0][{img.width},{img.height}]"'
+        xml, n = re.subn(r'<node [^>]*clickable="true"[^>]*' + re.escape(full) + r'[^>]*/>', "", xml)
+        assert n == 1  # the one full-screen clickable node without children: the sim's scrim
+    return img, xml
+
+
+@pytest.mark.parametrize("scrim_node", [True, False])
+def test_the_tree_does_not_answer_the_page_behind_a_dialog(perception, scrim_node):
+    img, xml = _dialog_screen(scrim_node)
+    card = perception.dialog(img)
+    assert card is not None
+    page = node(xml, text="anna.lee")
+    assert not card.contains_point(page.bounds.center)
+    # "Weekly update": a row of the page that the dialog's card covers (its centre inside the card)
+    for text in ("anna.lee", "Inbox", "Lunch on Friday?", "Weekly update"):
+        g = perception.ground_text(img, text, tree=xml)
+        assert g.status == "none", (text, g)
+        # (the covered row is said to be behind the dialog, or, where the tree's scrim hides it, not on the screen)
+        assert "behind a dialog" in g.message or text == "Weekly update", g.message
+    # the dialog's own texts are answered from the tree, at the node's centre
+    allow = node(xml, text="Allow")
+    g = perception.ground_text(img, "Allow", tree=xml)
+    assert g.found and g.point == allow.bounds.center and "accessibility tree" in g.message
+    # the page's icons are not answered from the tree; the system's navigation bar, drawn over
+    # the scrim, still is (its Back works with a dialog up)
+    drawer = node(xml, desc="Open navigation drawer")
+    g = perception.ground_icon(img, "Open navigation drawer", tree=xml)
+    assert not any(drawer.bounds.contains_point(c.point) for c in g.candidates), g
+    back = node(xml, desc="Back", package="com.android.systemui")
+    g = perception.ground_icon(img, "Back", tree=xml)
+    assert g.found and g.point == back.bounds.center, g
+
+
+def test_a_tree_without_a_dialog_answers_the_page(perception, mail):
+    img, xml = mail
+    assert perception.dialog(img) is None
+    g = perception.ground_text(img, "anna.lee", tree=xml)
+    assert g.found and g.point == node(xml, text="anna.lee").bounds.center

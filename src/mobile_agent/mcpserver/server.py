@@ -50,6 +50,8 @@ Position = Annotated[Literal[POSITION_WORDS] | None,  # type: ignore[valid-type]
                                        "right, center, or a vertical word with a horizontal one ('top right').")]
 Confirm = Annotated[bool, Field(description="Set true only after the user agreed to an action the server "
                                             "refused as risky (send, pay, delete, install, sign out, Enter).")]
+Force = Annotated[bool, Field(description="Set true to tap an element marked behind_dialog anyway (a tap on "
+                                        "the page behind a dialog closes the dialog or does nothing).")]
 Coord = Annotated[int, Field(ge=0, le=MAX_COORD, description="Screen pixels (the screenshot's coordinates "
                                                              "divided by its scale).")]
 DeviceArg = Annotated[str | None, Field(max_length=100, description="Which device (a name from list_devices); "
@@ -226,7 +228,8 @@ def elements_text(listing: dict[str, Any]) -> str:
              f"{listing['tree']}); pass a number to tap_element or long_press until the next gesture."]
     if listing.get("dialog"):
         lines[0] += (" A dialog is up at [" + ",".join(str(v) for v in listing["dialog"]) + "]: elements marked "
-                     "behind-dialog lie on the page its scrim dims, where a tap closes the dialog or does nothing.")
+                     "behind-dialog lie on the page its scrim dims, where a tap closes the dialog or does nothing "
+                     "(tap_element refuses them unless force).")
     for e in listing["elements"]:
         parts = [f"#{e['n']}", e["kind"]]
         if e["kind"] == "node":
@@ -359,10 +362,12 @@ def build_server(tools: PhoneTools | Mapping[str, PhoneTools], name: str = "mobi
     @tool(risky)
     def tap_element(number: Annotated[int, Field(ge=1, le=100_000, description=(
                         "The element's number in the last screen_elements answer."))],
-                    confirm: Confirm = False, device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
+                    confirm: Confirm = False, force: Force = False,
+                    device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
         """Tap the centre of an element listed by the last screen_elements call. Refused when a
-        gesture was made since (the numbers may be stale: call screen_elements again)."""
-        return on(device, "tap_element", number, confirm)
+        gesture was made since (the numbers may be stale: call screen_elements again), and for an
+        element marked behind_dialog (a tap there closes the dialog or does nothing) unless force."""
+        return on(device, "tap_element", number, confirm, force)
 
     @tool(risky)
     def tap(x: Coord, y: Coord, confirm: Confirm = False, device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
@@ -386,10 +391,11 @@ def build_server(tools: PhoneTools | Mapping[str, PhoneTools], name: str = "mobi
                    x: Annotated[int | None, Field(ge=0, le=MAX_COORD, description="Or: a point's x.")] = None,
                    y: Annotated[int | None, Field(ge=0, le=MAX_COORD, description="and its y.")] = None,
                    duration_ms: Annotated[int, Field(ge=100, le=10000, description="How long to hold.")] = 800,
-                   confirm: Confirm = False, device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
+                   confirm: Confirm = False, force: Force = False,
+                   device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
         """Press and hold on a text, an element or a point (opens context menus, starts selection);
-        gated as tap."""
-        return on(device, "long_press", text, number, duration_ms, x, y, confirm)
+        gated as tap; an element behind a dialog is refused as by tap_element, unless force."""
+        return on(device, "long_press", text, number, duration_ms, x, y, confirm, force)
 
     @tool(act)
     def type_text(text: Annotated[str, Field(max_length=MAX_TYPE_CHARS, description="What to type.")],

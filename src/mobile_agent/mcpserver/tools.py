@@ -35,8 +35,9 @@ from mobile_agent.device.base import device_capabilities
 from mobile_agent.device.gestures import LongPress, Swipe
 from mobile_agent.errors import ConfigError, MobileAgentError
 from mobile_agent.mcpserver import gates
+from mobile_agent.perception.hybrid import SYSTEM_UI, ScreenTree
 from mobile_agent.perception.textmatch import compact
-from mobile_agent.types import POSITIONS, Box
+from mobile_agent.types import POSITIONS, Box, quote_screen_text
 
 #: Longest texts the tools take (a longer one is refused with a message, never truncated silently).
 MAX_TARGET_CHARS = 300
@@ -176,6 +177,7 @@ class PhoneTools:
         self._gestures = 0
         self._elements: list[dict[str, Any]] | None = None
         self._elements_at = -1
+        self._dialog: tuple[list[int], str] | None = None  # the last list's dialog: its box, its first text
         self._rules: Any = None
         self._apps: tuple[float, list[dict[str, str]]] | None = None
         self._waiting: _Run | None = None  # a run_instruction run waiting for the user's answer
@@ -211,14 +213,17 @@ class PhoneTools:
             res = self.perception.parse(img, icons=icons)
             w, h = img.size
             found_icons = list(res.icons or []) if icons else []  # a cached parse may hold icons: not asked
-            nodes = self._tree_nodes() if self.options.tree else None
+            xml = self._tree_xml() if self.options.tree else None
+            nodes = self._tree_nodes(xml) if xml is not None else None
             tree = "off" if not self.options.tree else ("read" if nodes is not None else "none")
             elements: list[dict[str, Any]] = []
 
-            def add(kind: str, box: Any, **extra: Any) -> None:
+            def add(kind: str, box: Any, system: bool = False, under: bool = False, **extra: Any) -> None:
                 c = box.center
-                if dialog is not None and not dialog.contains_point(c):
-                    extra["behind_dialog"] = True  # a tap there closes the dialog or does nothing
+                if dialog is not None and not system and (under or not dialog.contains_point(c)):
+                    # a tap there closes the dialog or does nothing; the system's bars (a tree's
+                    # systemui nodes: the navigation bar's Back) are drawn over the scrim and work
+                    extra["behind_dialog"] = True
                 elements.append({"n": len(elements) + 1, "kind": kind, **extra,
                                  "box": list(box.as_tuple()), "center": [int(c.x), int(c.y)]})
 
@@ -243,6 +248,14 @@ class PhoneTools:
             # a dialog over a page its scrim dims: what lies outside it is listed, marked as behind it
             find_dialog = getattr(self.perception, "dialog", None)
             dialog = find_dialog(img) if callable(find_dialog) else None
+            # the page's nodes the dialog's card covers (their centre on the card): where the tree names
+            # the dialog's own nodes, those drawn before it (perception.hybrid.ScreenTree.set_dialog)
+            under: set[tuple[Any, str, str]] = set()
+            if dialog is not None and nodes:
+                st = ScreenTree(xml, w, h)
+                st.set_dialog(dialog)
+                under = {(n.box.as_tuple(), n.text, n.desc) for n in st.nodes
+                         if dialog.contains_point(n.box.center) and st.behind_dialog(n)}
             kept_icons = []
             for ic in sorted(found_icons, key=lambda i: -i.box.area):
                 c = ic.box.center
@@ -267,12 +280,20 @@ class PhoneTools:
                         extra[flag] = True
                 if node.checkable:
                     extra["checked"] = node.checked
-                add("node", node.bounds, **extra)
+                add("node", node.bounds, system=node.package == SYSTEM_UI,
+                    under=(node.bounds.as_tuple(), node.text, node.desc) in under, **extra)
             for line in lines:
                 add("text", line.box, text=line.text)
             for ic in sorted(kept_icons, key=lambda i: (i.box.y1, i.box.x1)):
                 add("icon", ic.box)
             self._elements, self._elements_at = elements, self._gestures
+            self._dialog = None
+            if dialog is not None:
+                # named by its topmost text wholly on the card (its title)
+                own = [e.get("text") or e.get("description") for e in sorted(elements, key=lambda e: e["box"][1])
+                       if not e.get("behind_dialog") and dialog.intersect(Box(*e["box"])).area >= 0.95 * Box(*e["box"]).area
+                       and (e.get("text") or e.get("description"))]
+                self._dialog = (list(dialog.as_tuple()), own[0] if own else "")
             listing = {"width": w, "height": h, "tree": tree, "count": len(elements), "elements": elements}
             if dialog is not None:
                 listing["dialog"] = list(dialog.as_tuple())
@@ -288,10 +309,11 @@ class PhoneTools:
             return None
         return xml or None
 
-    def _tree_nodes(self) -> list[Any] | None:
+    def _tree_nodes(self, xml: str | None = None) -> list[Any] | None:
+        """The tree's listed nodes (``xml``, or the device's tree read now), or ``None`` without one."""
         from mobile_agent.device.uitree import parse_tree
 
-        xml = self._tree_xml()
+        xml = xml if xml is not None else self._tree_xml()
         if xml is None:
             return None
         try:
@@ -324,10 +346,12 @@ class PhoneTools:
             g = self.perception.ground_icon(img, description, position=pos)
             return self._tap_grounding(g, img, f'the icon "{description}"', description, confirm, icon=True)
 
-    def tap_element(self, number: int, confirm: bool = False) -> dict[str, Any]:
-        """Tap the centre of element ``number`` of the last :meth:`screen_elements` list."""
+    def tap_element(self, number: int, confirm: bool = False, force: bool = False) -> dict[str, Any]:
+        """Tap the centre of element ``number`` of the last :meth:`screen_elements` list. An element
+        on the page behind a dialog (``behind_dialog``) is refused, naming the dialog, unless
+        ``force``: a tap there closes the dialog or does nothing."""
         with self._lock:
-            el = self._element(number)
+            el = self._element(number, force)
             label = el.get("text") or el.get("description") or ""
             x, y = el["center"]
             before = self.device.screenshot()
@@ -359,7 +383,7 @@ class PhoneTools:
 
     def long_press(self, text: str | None = None, number: int | None = None,
                    duration_ms: int = LONG_PRESS_MS, x: int | None = None, y: int | None = None,
-                   confirm: bool = False) -> dict[str, Any]:
+                   confirm: bool = False, force: bool = False) -> dict[str, Any]:
         """Press and hold on a text on the screen, on element ``number`` of the last list, or at (x, y)."""
         given = sum(v is not None for v in (text, number)) + (x is not None or y is not None)
         if given != 1:
@@ -378,7 +402,7 @@ class PhoneTools:
                 x, y = int(g.point.x), int(g.point.y)
                 what = f'"{text}"'
             elif number is not None:
-                x, y = self._element(number)["center"]
+                x, y = self._element(number, force)["center"]
                 what = f"element {number}"
             else:
                 if x is None or y is None:
@@ -389,7 +413,7 @@ class PhoneTools:
             self._long_press(x, y, duration_ms)
             return self._after(before, f"pressed {what} at ({x}, {y}) for {duration_ms} ms", point=[x, y])
 
-    def _element(self, number: Any) -> dict[str, Any]:
+    def _element(self, number: Any, force: bool = False) -> dict[str, Any]:
         if isinstance(number, bool) or not isinstance(number, int):
             raise ConfigError(f"the element number must be a whole number, got {_short(number)}")
         if self._elements is None:
@@ -400,7 +424,17 @@ class PhoneTools:
         if not 1 <= number <= len(self._elements):
             raise ConfigError(f"there is no element {number} on the screen: the last screen_elements list "
                               f"has {len(self._elements)} element(s), numbered 1..{len(self._elements)}")
-        return self._elements[number - 1]
+        el = self._elements[number - 1]
+        if el.get("behind_dialog") and not force:
+            box, title = self._dialog or ([], "")
+            label = el.get("text") or el.get("description") or ""
+            named = f" {quote_screen_text(title)}" if title else ""
+            raise ConfigError(
+                f"element {number} ({el['kind']}{': ' + quote_screen_text(label) if label else ''}) is on the page "
+                f"behind the dialog{named} at {box}, dimmed by its scrim: a tap there closes the dialog or does "
+                "nothing. Tap an element of the dialog (or press back to close it), or pass force=true to tap "
+                "there anyway")
+        return el
 
     def _point(self, x: Any, y: Any) -> tuple[int, int]:
         for v, axis in ((x, "x"), (y, "y")):

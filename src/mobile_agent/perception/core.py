@@ -312,6 +312,7 @@ class Perception:
         res = self.parse(img)
         pos = parse_position(position)
         fallback = ""
+        tree_behind = 0
         if tree is not None:
             st, fallback = self._screen_tree(img, res, tree)
             if st is not None:
@@ -320,6 +321,9 @@ class Perception:
                 if decided is not None:
                     return decided
                 fallback = "no node of the accessibility tree has this text, or the picture has a closer match"
+                # nodes of this text on the page behind a dialog: said so where vision finds none either
+                tree_behind = len(match_lines(text, [l for _, l in st.label_lines("text", behind=True)
+                                                     + st.label_lines("desc", behind=True)]))
         lines = list(res.lines)
         masked = _mask_matches(img, text, lines)
         if masked:
@@ -327,7 +331,7 @@ class Perception:
             cands, behind = _before_dialog(lambda: self._dialog(img, res), [Candidate(m.box, m.box.center, m.score, text) for m in masked])
             g = self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text",
                              dialog=lambda: self._dialog(img, res))
-            return _noted(_behind_dialog(g, behind, text), fallback)
+            return _noted(_behind_dialog(g, behind + tree_behind, text), fallback)
         glyph = is_glyph_target(text)
         found = None if glyph else match_lines(text, lines)
         read_glyphs = getattr(self.ocr, "read_glyphs", None)
@@ -388,7 +392,7 @@ class Perception:
         cands, behind = _before_dialog(lambda: self._dialog(img, res), cands)
         g = self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text",
                          dialog=lambda: self._dialog(img, res))
-        return _noted(_behind_dialog(g, behind, text), fallback)
+        return _noted(_behind_dialog(g, behind + tree_behind, text), fallback)
 
     def ground_app(self, image: Image.Image | str | bytes | Any, name: str,
                    choose: ChooseFn | None = None, tree: str | bytes | None = None) -> Grounding:
@@ -617,6 +621,7 @@ class Perception:
         why = st.check_against(res.lines)
         if why is not None:
             return None, why
+        st.set_dialog(self._dialog(img, res))  # the page behind a dialog is no candidate (hybrid.ScreenTree.visible)
         return st, ""
 
     def _tree_decide(self, img: Image.Image, target: str, pairs: list[tuple[TreeNode, TextLine]],

@@ -23,6 +23,8 @@ from mobile_agent.perception.textmatch import compact, normalize_text
 from mobile_agent.types import Box, quote_screen_text
 
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
+#: The system's own bars (status bar, navigation bar): drawn over a dialog's scrim, their buttons work.
+SYSTEM_UI = "com.android.systemui"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +40,7 @@ class TreeNode:
     box: Box
     clickable: bool
     enabled: bool = True
+    package: str = ""
 
     @property
     def rid_words(self) -> str:
@@ -72,7 +75,8 @@ def parse_ui_tree(xml: str | bytes | None) -> tuple[list[TreeNode], str | None]:
             idx = len(nodes)
             nodes.append(TreeNode(idx, parent, a.get("text", "") or "", a.get("content-desc", "") or "",
                                   a.get("resource-id", "") or "", a.get("class", "") or "", box,
-                                  a.get("clickable") == "true", a.get("enabled", "true") != "false"))
+                                  a.get("clickable") == "true", a.get("enabled", "true") != "false",
+                                  a.get("package", "") or ""))
             visit(child, idx)
 
     visit(root, None)
@@ -96,6 +100,10 @@ class ScreenTree:
             if right > width * 1.1 + 8 or bottom > height * 1.1 + 8 or (right < width * 0.5 and bottom < height * 0.5):
                 self.problem = (f"the accessibility tree is for a {right}x{bottom} screen, the screenshot is "
                                 f"{width}x{height}")
+        #: The dialog the picture shows over a page its scrim dims (``scrim.modal_card``), set by
+        #: grounding once the tree agrees with the picture (:meth:`set_dialog`).
+        self.dialog: Box | None = None
+        self._under_dialog: set[int] = set()
         self._children: dict[int, list[int]] = {}
         for n in self.nodes:
             if n.parent is not None:
@@ -105,10 +113,43 @@ class ScreenTree:
     def usable(self) -> bool:
         return self.problem is None
 
-    def visible(self, n: TreeNode) -> bool:
-        """On the screen (its centre), not empty, and not under a clickable node drawn after it
-        (a scrim, a drawer, a dialog: a tap there reaches the overlay)."""
+    def set_dialog(self, card: Box | None) -> None:
+        """The dialog the picture shows (``card``; ``None``: none): the page behind it is no longer
+        visible to grounding. A device that dumps every window lists the page's nodes beside the
+        dialog's, and no node for the scrim (the dim is the dialog window's, not a view); the tree
+        then says nothing of what the dialog hides, and the picture does."""
+        self.dialog = card
+        self._under_dialog = set()
+        if card is None:
+            return
+        # The dialog's own nodes: a node the card's box (its window's or its panel's) and what it holds;
+        # the page's nodes drawn before it inside the card lie under the dialog.
+        roots = [n.index for n in self.nodes if not n.box.is_empty() and n.box.iou(card) >= 0.8]
+        if not roots:
+            return
+        own = set(roots)
+        for r in roots:
+            own.update(self._descendants(r))
+        first = min(roots)
+        own |= self._ancestors(first)  # the app's root holds the dialog: not under it
+        self._under_dialog = {n.index for n in self.nodes[:first]
+                              if n.index not in own and not n.box.is_empty() and card.contains_point(n.box.center)}
+
+    def behind_dialog(self, n: TreeNode) -> bool:
+        """Whether ``n`` lies on the page behind the dialog (:attr:`dialog`): its centre outside the
+        dialog's card, or under the card where the tree names the dialog's own nodes (see
+        :meth:`set_dialog`); never one of the system's bars (their buttons work over a scrim)."""
+        if self.dialog is None or n.package == SYSTEM_UI or n.box.is_empty():
+            return False
+        return not self.dialog.contains_point(n.box.center) or n.index in self._under_dialog
+
+    def visible(self, n: TreeNode, dialog: bool = True) -> bool:
+        """On the screen (its centre), not empty, not under a clickable node drawn after it
+        (a scrim, a drawer, a dialog: a tap there reaches the overlay) and, with ``dialog``, not on
+        the page behind the dialog the picture shows (:meth:`behind_dialog`)."""
         if n.box.is_empty():
+            return False
+        if dialog and self.behind_dialog(n):
             return False
         c = n.box.center
         if not (0 <= c.x < self.width and 0 <= c.y < self.height):
@@ -152,13 +193,16 @@ class ScreenTree:
                     + ", ".join(quote_screen_text(t) for t in missing))
         return None
 
-    def label_lines(self, attr: str) -> list[tuple[TreeNode, TextLine]]:
+    def label_lines(self, attr: str, behind: bool = False) -> list[tuple[TreeNode, TextLine]]:
         """Visible nodes with a non-empty ``attr`` (``text``, ``desc`` or ``rid_words``) as text
-        lines boxed by the node, for the text matcher."""
+        lines boxed by the node, for the text matcher. ``behind``: instead, the nodes visible but
+        for the dialog, on the page behind it (what grounding leaves out, to say so)."""
         out = []
         for n in self.nodes:
             value = getattr(n, attr)
-            if value and value.strip() and n.enabled and self.visible(n):
+            if not (value and value.strip() and n.enabled):
+                continue
+            if (self.visible(n, dialog=False) and self.behind_dialog(n)) if behind else self.visible(n):
                 out.append((n, TextLine(value, self.tap_box(n), 1.0)))
         return out
 
