@@ -115,15 +115,19 @@ def test_a_real_dialog_over_its_page():
     ("Messenger__230704229", "greenmon@kaist.ac.kr"),
     ("WhatsApp__1982526472", "South Korea"),
     ("org.koitharu.kotatsu__1255524253", "Search manga"),
+    ("Tubi_Movies__1040301534", "Jane Doe"),
 ])
 def test_real_pages_behind_dialogs_on_the_development_set(name, behind):
+    # (Tubi's "Jane Doe": a field of the dark page above its dark dialog, dimmed by the scrim)
     assert _first_point(Perception().ground_text(Image.open(DEV_SET / "img" / f"{name}.png"), behind)) is None
 
 
 @pytest.mark.skipif(not DEV_SET.is_dir(), reason="the development set of real screens (../shared/realscreens) is absent")
 def test_no_dialog_is_seen_on_the_development_sets_other_screens():
+    # (Tubi's: a dark theme's dialog, a grey card over a dimmed dark photo; its dump's window is the
+    # card's, [28,821][1052,1481])
     dialogs = {"BBC_News_v5.23.0__1383403505", "Messenger__230704229", "WhatsApp__1982526472",
-               "org.koitharu.kotatsu__107684743", "org.koitharu.kotatsu__1255524253"}
+               "org.koitharu.kotatsu__107684743", "org.koitharu.kotatsu__1255524253", "Tubi_Movies__1040301534"}
     seen = set()
     for f in sorted((DEV_SET / "img").glob("*.png")):
         rgb = np.asarray(Image.open(f).convert("RGB"))
@@ -260,3 +264,77 @@ def test_a_detail_pages_photo_above_its_light_body_is_no_scrim(index):
 
     rgb = np.asarray(heldout_screens()[index].image.convert("RGB"))
     assert modal_card(rgb, status_bar_height(rgb.shape[0], rgb.shape[1])) is None
+
+
+def _dark_dialog(p: Painter, scrim: float | None, surface: tuple[int, int, int]) -> dict[str, Box]:
+    """A dark theme's dialog: the page dimmed to ``scrim`` of its light (none: no scrim), a grey
+    card a step lighter than the page (Material's dark elevation), light texts, tinted buttons."""
+    if scrim is not None:
+        px = np.asarray(p.image).astype(np.float32) * scrim
+        p.image.paste(Image.fromarray(px.astype(np.uint8)))
+    p.draw.rounded_rectangle((70, 880, 1010, 1420), 28, fill=surface)
+    boxes = {"title": p.text(130, 940, "Delete this message?", size=52, fill=(230, 225, 229))}
+    p.text(130, 1040, "It will be removed from all your devices.", size=36, fill=(202, 196, 208))
+    boxes["Cancel"] = p.text(560, 1300, "Cancel", size=40, fill=(208, 188, 255))
+    boxes["Delete"] = p.text(820, 1300, "Delete", size=40, fill=(208, 188, 255))
+    return boxes
+
+
+@pytest.mark.parametrize("scrim, surface", [
+    (0.68, (43, 41, 48)),  # Material 3: a 32% scrim, surfaceContainerHigh
+    (0.6, (56, 56, 56)),   # the framework's default dim, Material 2's 24 dp elevation (#383838)
+    (0.4, (45, 45, 45)),   # a heavier scrim
+])
+def test_a_dark_themes_dialog_over_its_dimmed_page(scrim, surface):
+    # A dark page dimmed by a scrim, a lighter grey card over it: the card is not the screen's
+    # lightest region (the page's dimmed texts are lighter than the card's surface), yet it is the
+    # dialog, and the page behind it is not answered.
+    p = _page(dark=True)
+    boxes = _dark_dialog(p, scrim, surface)
+    q = Perception()
+    card = q.dialog(p.image)
+    assert card is not None and card.iou(CARD) > 0.9, card
+    for text in ("Delete", "Cancel"):
+        g = q.ground_text(p.image, text)
+        assert g.found and boxes[text].contains_point(g.point), (text, g.point)
+    for text in ("Weekly report", "Your order has shipped", "Settings"):
+        g = q.ground_text(p.image, text)
+        assert _first_point(g) is None and "behind a dialog" in g.message, (text, g.message)
+
+
+def test_a_dark_card_on_a_dark_page_without_a_scrim_is_no_dialog():
+    # The same grey card on the page, not dimmed: the page's texts are as light as the card's.
+    p = _page(dark=True)
+    _dark_dialog(p, None, (56, 56, 56))
+    assert modal_card(np.asarray(p.image), status_bar_height(2280, 1080)) is None
+    assert Perception().ground_text(p.image, "Weekly report").found
+
+
+def test_a_dark_pages_lighter_top_bar_is_no_dialog():
+    # A dark page with a lighter grey top bar and its white title, the page's own texts grey (a
+    # settings form): the bar spans the width at the top, where no dialog's card lies.
+    p = Painter(1080, 2280, dark=True)
+    p.draw.rectangle((0, 0, 1080, 2280), fill=(38, 41, 46))
+    p.draw.rectangle((0, 80, 1080, 220), fill=(58, 62, 68))
+    p.status_bar()
+    p.text(45, 115, "Hostname", size=52, fill=(255, 255, 255))
+    p.text(45, 270, "Please enter the URL of the server", size=36, fill=(170, 170, 170))
+    p.text(90, 420, "https://example.org/api/v1", size=40, fill=(170, 170, 170))
+    assert modal_card(np.asarray(p.image), status_bar_height(2280, 1080)) is None
+
+
+def test_the_simulated_phones_dialog_in_the_dark_theme():
+    # The simulated phone's permission dialog over Mail's inbox, light and dark: the page's texts
+    # are not answered, the dialog's are.
+    from mobile_agent.device.sim import SimPhone
+
+    q = Perception()
+    for dark in (False, True):
+        phone = SimPhone(dark=dark, disturbances=["permission"])
+        phone.launch("Mail")
+        img = phone.screenshot()
+        card = q.dialog(img)
+        assert card is not None and card.iou(Box(63, 917, 1017, 1419)) > 0.9, (dark, card)
+        assert q.ground_text(img, "Allow").found
+        g = q.ground_text(img, "Lunch on Friday?")
+        assert _first_point(g) is None and "behind a dialog" in g.message, (dark, g.message)

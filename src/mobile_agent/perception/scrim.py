@@ -15,6 +15,8 @@ keyboard) or a white text on a dark theme somewhere outside any one card.
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 from mobile_agent.types import Box
@@ -48,10 +50,30 @@ def modal_card(rgb: np.ndarray, top: int = 0) -> Box | None:
     small = cv2.resize(np.ascontiguousarray(rgb[top:]), (w // _SCALE, (h - top) // _SCALE), interpolation=cv2.INTER_AREA)
     lum = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY).astype(np.float32)
     sh, sw = lum.shape
+    grad = np.abs(cv2.Sobel(lum, cv2.CV_32F, 1, 0, ksize=3)) + np.abs(cv2.Sobel(lum, cv2.CV_32F, 0, 1, ksize=3))
     bright = float(np.percentile(lum, _TOP_SHARE))
-    if bright < 96:  # a dark screen: its surface is not told from its scrim this way
+    found = None
+    if bright >= 96:  # (on a dark screen the surface is not its lightest region: below)
+        found = _card(lum, grad, lum >= bright - 16, top, None)
+    if found is None:
+        found = _dark_card(lum, grad, top, lambda: cv2.cvtColor(np.ascontiguousarray(rgb[top:]), cv2.COLOR_RGB2GRAY))
+    if found is None:
         return None
-    mask = (lum >= bright - 16).astype(np.uint8)
+    x, y, bw, bh = found
+    return Box(x * _SCALE, top + y * _SCALE, (x + bw) * _SCALE, top + (y + bh) * _SCALE)
+
+
+def _card(lum: np.ndarray, grad: np.ndarray, surface_mask: np.ndarray, top: int,
+          full: Callable[[], np.ndarray] | None) -> tuple[int, int, int, int] | None:
+    """The dialog's card (x, y, w, h on the scaled copy) made of ``surface_mask``'s largest region,
+    or ``None`` where it is no dialog's card or the page outside it is not dimmed. ``full``: on a
+    dark theme, the screen's luminance at full size (below the status bar), where the card's own
+    texts' light is measured against the page's (the surface itself is darker than the page's
+    dimmed texts, and thin text fades on the scaled copy); ``None``: the surface's light."""
+    import cv2
+
+    sh, sw = lum.shape
+    mask = surface_mask.astype(np.uint8)
     k = max(3, sw // 40) | 1
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
@@ -59,20 +81,70 @@ def modal_card(rgb: np.ndarray, top: int = 0) -> Box | None:
         return None
     i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     x, y, bw, bh, area = (int(v) for v in stats[i])
+    if full is not None:
+        # a dark card's pictures (a list of flags, thumbnails) are holes in its surface: filled
+        region = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
+        contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        cv2.drawContours(region, contours, -1, 1, thickness=cv2.FILLED)
+        area = int(region.sum())
     if bw < _MIN_W * sw or bh < _MIN_H * sh or bw * bh > _MAX_AREA * sw * sh or area < _MIN_FILL * bw * bh:
         return None
     if y <= 1 and y + bh >= sh - max(2, (2 * top) // _SCALE) - 1 and (x <= 1 or x + bw >= sw - 1):
         return None  # an open navigation drawer: a side panel the screen's height, no dialog's card
-    surface = float(np.median(lum[labels == i]))
+    light = float(np.median(lum[labels == i]))
     outside = np.ones_like(mask, dtype=bool)
     m = 2  # the card's edge and shadow
     outside[max(0, y - m):y + bh + m, max(0, x - m):x + bw + m] = False
     outside[max(0, sh - (2 * top) // _SCALE):] = False  # the navigation bar's strip
     if outside.sum() < 0.1 * sw * sh:
         return None
-    if float(np.percentile(lum[outside], _TOP_SHARE)) > _DIMMED * surface:
+    if full is not None:
+        # a dark theme: the card floats (inset from the sides, or a sheet up from the bottom: a top
+        # bar spans the width at the top), its own texts are light, the page's under the scrim dimmed
+        if x <= 1 and x + bw >= sw - 1 and y + bh < sh - max(2, (2 * top) // _SCALE) - 2:
+            return None
+        if float(np.median(lum[outside])) >= light:
+            return None
+        big = full()
+        s = _SCALE
+        inside = big[y * s:(y + bh) * s, x * s:(x + bw) * s]
+        light = float(np.percentile(inside, _TOP_SHARE))
+        if light < _DARK_TEXTS:
+            return None
+        out = np.ones(big.shape, dtype=bool)
+        out[max(0, (y - m) * s):(y + bh + m) * s, max(0, (x - m) * s):(x + bw + m) * s] = False
+        out[max(0, big.shape[0] - 2 * top):] = False
+        if float(np.percentile(big[out], _TOP_SHARE)) > _DIMMED * light:
+            return None
+    elif float(np.percentile(lum[outside], _TOP_SHARE)) > _DIMMED * light:
         return None
-    grad = np.abs(cv2.Sobel(lum, cv2.CV_32F, 1, 0, ksize=3)) + np.abs(cv2.Sobel(lum, cv2.CV_32F, 0, 1, ksize=3))
     if float((grad[outside] < _FLAT_GRAD).mean()) < _MIN_FLAT:
         return None  # a picture above a light body (a detail page's photo header), no dimmed page
-    return Box(x * _SCALE, top + y * _SCALE, (x + bw) * _SCALE, top + (y + bh) * _SCALE)
+    return x, y, bw, bh
+
+
+# A dark theme's dialog (Material's dark elevation: a grey surface, #1F-#42, over a dark page dimmed
+# by the scrim): the card is a flat grey, one level over a large region (the dimmed page is darker,
+# or a photo or gradient of many levels), and the card's texts are light while the page's are
+# dimmed. The surface: one of the most common flat greys (up to _DARK_TRIES of them, each at least
+# _DARK_SHARE of the screen) between _DARK_MIN and _DARK_MAX; its texts at least _DARK_TEXTS light.
+_DARK_MIN, _DARK_MAX, _DARK_TEXTS, _DARK_SHARE, _DARK_TRIES = 12, 110, 160, 0.02, 3
+
+
+def _dark_card(lum: np.ndarray, grad: np.ndarray, top: int,
+               full: Callable[[], np.ndarray]) -> tuple[int, int, int, int] | None:
+    flat = grad < _FLAT_GRAD
+    levels = np.rint(lum[flat]).astype(np.int32)
+    if levels.size < 0.2 * lum.size:
+        return None
+    hist = np.bincount(levels, minlength=256)[:_DARK_MAX + 1].copy()
+    hist[:_DARK_MIN] = 0
+    for _ in range(_DARK_TRIES):
+        surface = int(np.argmax(hist))
+        if hist[surface] < _DARK_SHARE * lum.size:
+            return None
+        found = _card(lum, grad, np.abs(lum - surface) <= 2, top, full)
+        if found is not None:
+            return found
+        hist[max(0, surface - 4):surface + 5] = 0
+    return None
