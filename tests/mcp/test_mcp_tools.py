@@ -338,3 +338,29 @@ def test_tap_element_taps_the_dialogs_own_button(perception):
     allow, tapped, after = run(scenario)
     assert not allow.get("behind_dialog") and tapped["screen_changed"]
     assert "dialog" not in after and not any(e.get("text") == "Allow" for e in after["elements"])
+
+
+def test_a_popup_menus_window_marks_and_refuses_the_page_behind_it(perception):
+    # screen_elements with a popup menu up (no scrim; the dump is the menu's window): the page's
+    # texts read by OCR are marked behind_dialog, the menu's nodes are not; tap_element refuses the
+    # page's row, naming the menu by its first item, and taps the menu's own item.
+    from tests.fakes.popupphone import PopupPhone
+
+    phone = PopupPhone()
+
+    async def scenario():
+        async with serve(phone, perception) as client:
+            listed = data_of(await client.call_tool("screen_elements", {"icons": False}))
+            row = next(e for e in listed["elements"] if e.get("text") == "Weekly report")
+            refused = await client.call_tool("tap_element", {"number": row["n"]})
+            item = next(e for e in listed["elements"] if e.get("text") == "Go to album")
+            tapped = await client.call_tool("tap_element", {"number": item["n"]})
+            return listed, row, refused, item, tapped
+
+    listed, row, refused, item, tapped = run(scenario)
+    assert listed["dialog"] == list(phone.menu.as_tuple())
+    assert row["kind"] == "text" and row["behind_dialog"]
+    assert not item.get("behind_dialog")
+    assert refused.is_error and '"Weekly report"' in text_of(refused) and '"Play next"' in text_of(refused)
+    assert not tapped.is_error, text_of(tapped)
+    assert phone.taps == [tuple(item["center"])]

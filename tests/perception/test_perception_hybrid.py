@@ -6,13 +6,17 @@ not XML, sized for another screen, or stale (its texts are not on the picture)."
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from mobile_agent.device.sim import SimPhone
 from mobile_agent.device.uitree import parse_tree
 from mobile_agent.perception import Perception
 from mobile_agent.perception.hybrid import ScreenTree, parse_ui_tree
+from mobile_agent.types import Box
+from tests.fakes.popupphone import popup_screen
 
 
 @pytest.fixture(scope="module")
@@ -189,3 +193,44 @@ def test_a_tree_without_a_dialog_answers_the_page(perception, mail):
     assert perception.dialog(img) is None
     g = perception.ground_text(img, "anna.lee", tree=xml)
     assert g.found and g.point == node(xml, text="anna.lee").bounds.center
+
+
+def test_a_popup_menus_window_leaves_the_page_behind_it_out(perception):
+    img, xml, menu = popup_screen()
+    st = ScreenTree(xml, *img.size)
+    assert st.window == menu
+    # the picture alone sees no dialog (the page is not dimmed): without the tree the page's row is found
+    assert perception.dialog(img) is None
+    assert perception.ground_text(img, "Weekly report").found
+    for text in ("Weekly report", "Lofi Study"):
+        g = perception.ground_text(img, text, tree=xml)
+        assert g.status == "none" and "behind a dialog (or a popup menu)" in g.message, (text, g)
+    g = perception.ground_text(img, "Go to album", tree=xml)
+    assert g.found and menu.contains_point(g.point) and "accessibility tree" in g.message
+    g = perception.ground_icon(img, "search", tree=xml)
+    assert not (g.found and not menu.contains_point(g.point)), g
+    assert all(menu.contains_point(c.point) for c in g.candidates), g.candidates
+
+
+def test_an_apps_own_window_is_no_dialogs(perception, mail):
+    img, xml = mail
+    assert ScreenTree(xml, *img.size).window is None
+    ph = SimPhone(seed=0, disturbances=["permission"])
+    ph.launch("Mail")
+    assert ScreenTree(ph.ui_tree(), 1080, 2400).window is None  # the simulator draws its dialog in the app's tree
+
+
+DEV_SET = Path(__file__).resolve().parents[2] / ".." / "shared" / "realscreens"
+
+
+@pytest.mark.skipif(not DEV_SET.is_dir(), reason="the development set of real screens (../shared/realscreens) is absent")
+def test_a_real_popup_menus_dump_leaves_the_page_out(perception):
+    # Vinyl's song menu, open over its search results: no scrim; its dump holds the menu's window,
+    # [541,143][1080,1463]; the page's "Lofi Study" beside it is not answered with the tree.
+    name = "com.poupa.vinylmusicplayer__1178001111"
+    img = Image.open(DEV_SET / "img" / f"{name}.png")
+    xml = (DEV_SET / "xml" / f"{name}.xml").read_text()
+    assert ScreenTree(xml, *img.size).window == Box(541, 143, 1080, 1463)
+    g = perception.ground_text(img, "Lofi Study", tree=xml)
+    assert g.status == "none" and "popup menu" in g.message, g
+    assert perception.ground_text(img, "Go to album", tree=xml).found

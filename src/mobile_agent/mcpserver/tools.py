@@ -248,6 +248,9 @@ class PhoneTools:
             # a dialog over a page its scrim dims: what lies outside it is listed, marked as behind it
             find_dialog = getattr(self.perception, "dialog", None)
             dialog = find_dialog(img) if callable(find_dialog) else None
+            if dialog is None and xml is not None and nodes:
+                # the dump's own window, where it is a dialog's or a popup menu's (hybrid.ScreenTree.window)
+                dialog = ScreenTree(xml, w, h).window
             # the page's nodes the dialog's card covers (their centre on the card): where the tree names
             # the dialog's own nodes, those drawn before it (perception.hybrid.ScreenTree.set_dialog)
             under: set[tuple[Any, str, str]] = set()
@@ -431,7 +434,7 @@ class PhoneTools:
             named = f" {quote_screen_text(title)}" if title else ""
             raise ConfigError(
                 f"element {number} ({el['kind']}{': ' + quote_screen_text(label) if label else ''}) is on the page "
-                f"behind the dialog{named} at {box}, dimmed by its scrim: a tap there closes the dialog or does "
+                f"behind the dialog{named} at {box}: a tap there closes the dialog or does "
                 "nothing. Tap an element of the dialog (or press back to close it), or pass force=true to tap "
                 "there anyway")
         return el

@@ -313,9 +313,11 @@ class Perception:
         pos = parse_position(position)
         fallback = ""
         tree_behind = 0
+        window: Box | None = None  # the dump's window where it is a dialog's or a popup menu's
         if tree is not None:
             st, fallback = self._screen_tree(img, res, tree)
             if st is not None:
+                window = st.window
                 pairs = st.label_lines("text") + st.label_lines("desc")
                 decided = self._tree_decide(img, text, pairs, pos, res.lines, f'the text "{text}"', choose, "text")
                 if decided is not None:
@@ -328,9 +330,9 @@ class Perception:
         masked = _mask_matches(img, text, lines)
         if masked:
             # A password's mask or a code field's placeholder: marks OCR reads as nothing.
-            cands, behind = _before_dialog(lambda: self._dialog(img, res), [Candidate(m.box, m.box.center, m.score, text) for m in masked])
+            cands, behind = _before_dialog(lambda: self._dialog(img, res) or window, [Candidate(m.box, m.box.center, m.score, text) for m in masked])
             g = self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text",
-                             dialog=lambda: self._dialog(img, res))
+                             dialog=lambda: self._dialog(img, res) or window)
             return _noted(_behind_dialog(g, behind + tree_behind, text), fallback)
         glyph = is_glyph_target(text)
         found = None if glyph else match_lines(text, lines)
@@ -389,9 +391,9 @@ class Perception:
         top = status_bar_height(img.size[1], img.size[0])
         cands = ([c for c in cands if c.point.y >= top]
                  or [c for c, m in zip(cands, matches) if not _clock_for_no_time(m, text, top)])
-        cands, behind = _before_dialog(lambda: self._dialog(img, res), cands)
+        cands, behind = _before_dialog(lambda: self._dialog(img, res) or window, cands)
         g = self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text",
-                         dialog=lambda: self._dialog(img, res))
+                         dialog=lambda: self._dialog(img, res) or window)
         return _noted(_behind_dialog(g, behind + tree_behind, text), fallback)
 
     def ground_app(self, image: Image.Image | str | bytes | Any, name: str,
@@ -437,20 +439,23 @@ class Perception:
         w, h = img.size
         icons = list(res.icons or [])
         fallback = ""
+        window: Box | None = None  # the dump's window where it is a dialog's or a popup menu's
         if tree is not None:
             st, fallback = self._screen_tree(img, res, tree)
             if st is not None:
+                window = st.window
                 found = self._tree_icon(img, rgb, st, description, pos, res, choose)
                 if found is not None:
                     return found
                 fallback = "no node of the accessibility tree fits this description"
                 icons += [IconBox(b, 0.7, "tree") for b in st.icon_boxes()
                           if all(b.iou(i.box) < 0.5 for i in icons)]
-        g = self._ground_icon_vision(img, rgb, res, icons, description, pos, choose)
+        g = self._ground_icon_vision(img, rgb, res, icons, description, pos, choose, window)
         return _noted(g, fallback)
 
     def _ground_icon_vision(self, img: Image.Image, rgb: np.ndarray, res: ParseResult, icons: list[IconBox],
-                            description: str, pos: tuple[str, ...], choose: ChooseFn | None) -> Grounding:
+                            description: str, pos: tuple[str, ...], choose: ChooseFn | None,
+                            window: Box | None = None) -> Grounding:
         w, h = img.size
         from mobile_agent.perception.icons.grounding import TEXT_CONTROL_SCORE, labelled_controls, text_controls
 
@@ -473,7 +478,7 @@ class Perception:
         if icons or worded or labelled:
             # A dialog over a page its scrim dims: the page's icons and controls (its top bar's
             # actions, a list's hearts) are not where a tap lands; the dialog's own are.
-            card = self._dialog(img, res)
+            card = self._dialog(img, res) or window
             if card is not None:
                 n = len(icons) + len(worded) + len(labelled)
                 icons = [i for i in icons if card.contains_point(i.box.center)]
@@ -487,7 +492,7 @@ class Perception:
             return Grounding("found", worded[: self.max_candidates], worded[0], "")
         if not icons:
             where = f" in the {' '.join(pos)} part of the screen" if pos else ""
-            card = self._dialog(img, res)
+            card = self._dialog(img, res) or window
             texts = _on_dialog(res.lines, card) if card is not None else res.lines
             return Grounding("none", [], None, f'no icon found{where} for "{description}"; texts on '
                              + ("the dialog: " if card is not None else "screen: ")
@@ -621,7 +626,9 @@ class Perception:
         why = st.check_against(res.lines)
         if why is not None:
             return None, why
-        st.set_dialog(self._dialog(img, res))  # the page behind a dialog is no candidate (hybrid.ScreenTree.visible)
+        # the page behind a dialog (the picture's, or the dump's own window: a dialog's or a popup
+        # menu's) is no candidate (hybrid.ScreenTree.visible)
+        st.set_dialog(self._dialog(img, res) or st.window)
         return st, ""
 
     def _tree_decide(self, img: Image.Image, target: str, pairs: list[tuple[TreeNode, TextLine]],
@@ -1084,15 +1091,15 @@ def _on_dialog(lines: Sequence[TextLine], card: Box) -> list[TextLine]:
 
 
 def _icon_behind_dialog(description: str) -> str:
-    return (f'no icon on the dialog fits "{description}": icons on the page behind a dialog (dimmed by its '
-            "scrim) are left out, as a tap does not reach them: answer or close the dialog first")
+    return (f'no icon on the dialog fits "{description}": icons on the page behind a dialog (or a popup menu) '
+            "are left out, as a tap does not reach them: answer or close the dialog first")
 
 
 def _behind_dialog(g: Grounding, behind: int, text: str) -> Grounding:
     """``g``, where nothing was found and texts were left out behind a dialog, saying that the text
     is on the page under the dialog (the planner answers or closes the dialog first)."""
     if behind and g.status == "none":
-        g.message = (f'the text "{text}" is on the page behind a dialog (dimmed by its scrim), where a tap '
+        g.message = (f'the text "{text}" is on the page behind a dialog (or a popup menu), where a tap '
                      f"does not reach it: answer or close the dialog first")
     return g
 

@@ -113,6 +113,25 @@ class ScreenTree:
     def usable(self) -> bool:
         return self.problem is None
 
+    @property
+    def window(self) -> Box | None:
+        """The window the dump holds where it is a dialog's or a popup menu's, not the app's: the
+        box of its top-level nodes (the system's bars left aside) where it does not span the
+        screen's width. A real device's ``uiautomator dump`` holds the focused window, and while a
+        dialog or a popup menu is up that window is the dialog's or the menu's: what lies outside it
+        is the page behind, where a tap closes the dialog or the menu (an Android popup menu is
+        modal: a tap outside it dismisses it and reaches nothing else) or does nothing. ``None``
+        for an app's own window (as wide as the screen) and for a tree that is not usable."""
+        if self.problem is not None:
+            return None
+        tops = [n.box for n in self.nodes if n.parent is None and n.package != SYSTEM_UI and not n.box.is_empty()]
+        if not tops:
+            return None
+        box = Box.enclosing(tops)
+        if (box.x1 <= 0 and box.x2 >= self.width) or box.width < 0.2 * self.width or box.height < 0.05 * self.height:
+            return None
+        return box
+
     def set_dialog(self, card: Box | None) -> None:
         """The dialog the picture shows (``card``; ``None``: none): the page behind it is no longer
         visible to grounding. A device that dumps every window lists the page's nodes beside the
