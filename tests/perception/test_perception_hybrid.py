@@ -234,3 +234,21 @@ def test_a_real_popup_menus_dump_leaves_the_page_out(perception):
     g = perception.ground_text(img, "Lofi Study", tree=xml)
     assert g.status == "none" and "popup menu" in g.message, g
     assert perception.ground_text(img, "Go to album", tree=xml).found
+
+
+def test_the_page_under_the_simulated_browsers_menu_is_not_answered_from_the_picture(perception):
+    # The simulated Browser's overflow menu: no dim, but its tree draws a clickable scrim over the
+    # page (a tap outside the menu closes it). The tree leaves the page's nodes out, and the picture's
+    # reading of the same texts, where those nodes lie, is no answer either.
+    ph = SimPhone(seed=0)
+    ph.launch("Browser")
+    more = node(ph.ui_tree(), desc="More options")
+    ph.tap(more.bounds.center.x, more.bounds.center.y)
+    img, xml = ph.screenshot(), ph.ui_tree()
+    assert perception.ground_text(img, "News").found  # the picture alone: the page is not dimmed
+    for text in ("News", "Weather", "Discover"):
+        g = perception.ground_text(img, text, tree=xml)
+        assert g.status == "none" and "behind a dialog (or a popup menu)" in g.message, (text, g)
+    history = node(xml, text="History")
+    g = perception.ground_text(img, "History", tree=xml)
+    assert g.found and history.bounds.contains_point(g.point)

@@ -313,6 +313,7 @@ class Perception:
         pos = parse_position(position)
         fallback = ""
         tree_behind = 0
+        hidden: list[Box] = []  # the tree's nodes of this text that a dialog or an overlay hides
         window: Box | None = None  # the dump's window where it is a dialog's or a popup menu's
         if tree is not None:
             st, fallback = self._screen_tree(img, res, tree)
@@ -323,14 +324,16 @@ class Perception:
                 if decided is not None:
                     return decided
                 fallback = "no node of the accessibility tree has this text, or the picture has a closer match"
-                # nodes of this text on the page behind a dialog: said so where vision finds none either
-                tree_behind = len(match_lines(text, [l for _, l in st.label_lines("text", behind=True)
-                                                     + st.label_lines("desc", behind=True)]))
+                # nodes of this text behind a dialog or under an overlay (the simulated phone's popup
+                # menu over its page, not dimmed): the picture's reading of them is no answer either
+                hidden = [m.line.box for m in match_lines(text, [l for _, l in st.label_lines("text", behind=True)
+                                                                 + st.label_lines("desc", behind=True)])]
+                tree_behind = len(hidden)
         lines = list(res.lines)
         masked = _mask_matches(img, text, lines)
         if masked:
             # A password's mask or a code field's placeholder: marks OCR reads as nothing.
-            cands, behind = _before_dialog(lambda: self._dialog(img, res) or window, [Candidate(m.box, m.box.center, m.score, text) for m in masked])
+            cands, behind = _before_dialog(lambda: self._dialog(img, res) or window, [Candidate(m.box, m.box.center, m.score, text) for m in masked], hidden)
             g = self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text",
                              dialog=lambda: self._dialog(img, res) or window)
             return _noted(_behind_dialog(g, behind + tree_behind, text), fallback)
@@ -391,7 +394,7 @@ class Perception:
         top = status_bar_height(img.size[1], img.size[0])
         cands = ([c for c in cands if c.point.y >= top]
                  or [c for c, m in zip(cands, matches) if not _clock_for_no_time(m, text, top)])
-        cands, behind = _before_dialog(lambda: self._dialog(img, res) or window, cands)
+        cands, behind = _before_dialog(lambda: self._dialog(img, res) or window, cands, hidden)
         g = self._decide(img, cands, pos, res.lines, f'the text "{text}"', choose, what="text",
                          dialog=lambda: self._dialog(img, res) or window)
         return _noted(_behind_dialog(g, behind + tree_behind, text), fallback)
@@ -1062,11 +1065,17 @@ def cursor_at_end(rgb: np.ndarray, box: Box) -> bool:
     return float(np.abs(stroke - letters).max()) > 60
 
 
-def _before_dialog(dialog: Callable[[], Box | None], cands: list[Candidate]) -> tuple[list[Candidate], int]:
+def _before_dialog(dialog: Callable[[], Box | None], cands: list[Candidate],
+                   hidden: Sequence[Box] = ()) -> tuple[list[Candidate], int]:
     """Click Text's candidates less those on the page behind a dialog (``dialog()``, asked only
     where there are candidates: ``scrim.modal_card``, a dialog over a page its scrim dims; a tap
-    there closes the dialog, or does nothing), and how many were left out. All of them where the
-    screen shows no dialog."""
+    there closes the dialog, or does nothing) and those inside ``hidden`` (the tree's nodes of the
+    text that a dialog or an overlay hides), and how many were left out. All of them where the
+    screen shows no dialog and the tree hides nothing."""
+    if hidden and cands:
+        kept = [c for c in cands if not any(b.contains_point(c.point) for b in hidden)]
+        rest, dropped = _before_dialog(dialog, kept)
+        return rest, dropped + len(cands) - len(kept)
     if not cands:
         return cands, 0
     card = dialog()

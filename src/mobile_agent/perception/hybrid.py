@@ -212,16 +212,25 @@ class ScreenTree:
                     + ", ".join(quote_screen_text(t) for t in missing))
         return None
 
+    def hidden(self, n: TreeNode) -> bool:
+        """On the screen (its centre) and not empty, but not :meth:`visible`: on the page behind the
+        dialog, or under an overlay drawn after it (a scrim, a popup menu's outside, a drawer),
+        where a tap reaches the overlay."""
+        if n.box.is_empty() or not (0 <= n.box.center.x < self.width and 0 <= n.box.center.y < self.height):
+            return False
+        return not self.visible(n)
+
     def label_lines(self, attr: str, behind: bool = False) -> list[tuple[TreeNode, TextLine]]:
         """Visible nodes with a non-empty ``attr`` (``text``, ``desc`` or ``rid_words``) as text
-        lines boxed by the node, for the text matcher. ``behind``: instead, the nodes visible but
-        for the dialog, on the page behind it (what grounding leaves out, to say so)."""
+        lines boxed by the node, for the text matcher. ``behind``: instead, the :meth:`hidden`
+        nodes, behind the dialog or under an overlay (what grounding leaves out, to say so, and
+        where the picture's reading of them is no answer either)."""
         out = []
         for n in self.nodes:
             value = getattr(n, attr)
             if not (value and value.strip() and n.enabled):
                 continue
-            if (self.visible(n, dialog=False) and self.behind_dialog(n)) if behind else self.visible(n):
+            if self.hidden(n) if behind else self.visible(n):
                 out.append((n, TextLine(value, self.tap_box(n), 1.0)))
         return out
 
