@@ -61,12 +61,23 @@ SCRIPT_PACKS: dict[str, str] = {
 _RUSSIAN = frozenset("абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ")
 
 
+#: Vietnamese's letters with a horn, a dot below or two marks (not "ă", which Romanian shares and the
+#: default recogniser reads), which the default recogniser leaves out of its
+#: reading ("Tiếng Việt" as "Ting Vit"): a text with them is read by Tesseract's Vietnamese pack.
+_VIETNAMESE = frozenset("ơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ"
+                        "ƠƯẠẢẤẦẨẪẬẮẰẲẴẶẸẺẼẾỀỂỄỆỈỊỌỎỐỒỔỖỘỚỜỞỠỢỤỦỨỪỬỮỰỲỴỶỸ")
+
+
 def script_language(text: str) -> str | None:
     """The Tesseract language for the script of ``text`` that the default recogniser does not
-    read (the most frequent such script), or None when every letter is Latin, Chinese or common."""
+    read (the most frequent such script), or None when every letter is Latin, Chinese or common.
+    Vietnamese's letters with a horn or two marks count as a script of their own (``vie``)."""
     counts: dict[str, int] = {}
     for ch in text:
         if not ch.isalpha():
+            continue
+        if ch in _VIETNAMESE:
+            counts["vie"] = counts.get("vie", 0) + 1
             continue
         try:
             word = unicodedata.name(ch).split(" ", 1)[0]
@@ -88,6 +99,8 @@ def script_languages(text: str) -> str | None:
             ch.isalpha() and ch not in _RUSSIAN and "\u0400" <= ch <= "\u04ff" for ch in text):
         lang = "rus+ukr"
     latin = any(ch.isascii() and ch.isalpha() for ch in text)
+    if lang == "vie":
+        return lang  # the Vietnamese pack reads the plain Latin letters itself
     return f"{lang}+eng" if latin and "eng" in installed_languages() else lang
 
 
