@@ -24,9 +24,29 @@ _PUNCT_MAP = str.maketrans({
     "\u00ba": "\u00b0", "\u02da": "\u00b0", "\u2070": "\u00b0",
 })
 _SPACE = re.compile(r"\s+")
-_EDGE_PUNCT = re.compile(r"^[^\w&%+#@$]+|[^\w&%+#@$]+$")
-_LEAD_PUNCT = re.compile(r"^[^\w&%+#@$]+")
-_TRAIL_PUNCT = re.compile(r"[^\w&%+#@$]+$")
+
+
+def _word_char(ch: str) -> bool:
+    """A letter, digit, ``_``, one of ``&%+#@$`` or a combining mark: what a word keeps at its
+    edges. A vowel sign or a virama ends many words of Indic scripts and Thai ("हाँ", "தமிழ்"):
+    taken for punctuation at the word's edge it was cut off."""
+    return ch.isalnum() or ch in "_&%+#@$" or unicodedata.category(ch).startswith("M")
+
+
+def _lead_len(w: str) -> int:
+    """How many characters before ``w``'s first word character (punctuation at its start)."""
+    return next((i for i, ch in enumerate(w) if _word_char(ch)), len(w))
+
+
+def _trail_len(w: str) -> int:
+    """How many characters after ``w``'s last word character (punctuation at its end)."""
+    return next((i for i, ch in enumerate(reversed(w)) if _word_char(ch)), len(w))
+
+
+def _strip_edges(w: str) -> str:
+    """``w`` without the punctuation at its edges."""
+    a, b = _lead_len(w), _trail_len(w)
+    return w[a:len(w) - b] if a < len(w) else ""
 
 
 # Arabic script as OCR reads it: its letters differ from one another by their dots (ب ت ث ن ي,
@@ -52,7 +72,7 @@ def normalize_text(s: str) -> str:
     if any("؀" <= ch <= "ۿ" for ch in s):
         s = s.translate(_ARABIC_FOLD)
     s = _SPACE.sub(" ", s).strip()
-    return " ".join(t for t in (_EDGE_PUNCT.sub("", w) for w in s.split(" ")) if t)
+    return " ".join(t for t in (_strip_edges(w) for w in s.split(" ")) if t)
 
 
 _GLYPH_FOLD = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", "!": "l", "5": "s", "2": "z"})
@@ -81,13 +101,49 @@ def compact(s: str) -> str:
 
 
 def _kept_chars(s: str) -> str:
-    """The letters, digits and the signs ``&%+#@$`` of ``s`` (what :func:`compact` keeps)."""
-    return "".join(ch for ch in s if ch.isalnum() or ch in "&%+#@$")
+    """The letters, digits, the signs ``&%+#@$`` and the combining marks of ``s`` (what
+    :func:`compact` keeps). The marks are a letter's vowel sign or diacritic in the scripts that
+    write them apart (Devanagari "हाँ": "ह" with "ा" and "ँ"; Bengali, Thai, Tamil...): without them
+    "हाँ" ("yes") was "ह" and matched a line reading "ह", "बाद में" ("later") "बदम" (docs/perception.md,
+    "Vowel signs and diacritics")."""
+    return "".join(ch for ch in s if ch.isalnum() or ch in "&%+#@$" or unicodedata.category(ch).startswith("M"))
+
+
+# Letters a language adds to Cyrillic that the Russian and Ukrainian packs read as the nearest
+# Russian letter (Kazakh "Қазақ" as "Казак"), and Latin letters with a stroke or a form of their own
+# that a recogniser without them reads as the plain letter ("Łódź" as "Lodz", "Azərbaycan" as
+# "Azarbaycan" or "Azerbaycan").
+_LETTER_FOLD = str.maketrans({
+    "қ": "к", "ғ": "г", "ү": "у", "ұ": "у", "ә": "а", "ө": "о", "һ": "х", "ң": "н", "ў": "у", "ј": "j",
+    "ї": "і", "ґ": "г", "є": "е", "ђ": "д", "ћ": "һ", "џ": "ц", "љ": "л", "њ": "н", "ѓ": "г", "ќ": "к",
+    "ł": "l", "ø": "o", "đ": "d", "ı": "i", "ə": "e", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th", "ð": "d",
+    # the candrabindu, a small moon and dot over an Indic vowel (Bengali "হ্যাঁ", Devanagari "हाँ"),
+    # which Tesseract's packs leave out ("হ্যা")
+    "\u0901": None, "\u0981": None, "\u0a01": None, "\u0a81": None, "\u0b01": None,
+})
+
+
+def fold_marks(s: str) -> str:
+    """``s`` (compact) without the diacritics of Latin, Greek and Cyrillic letters (the combining
+    marks U+0300-U+036F once decomposed: "čeština" as "cestina", Greek's tonos, Vietnamese's
+    stacked marks) and with the letters of :data:`_LETTER_FOLD` as their plain lookalikes: what a
+    recogniser that does not read the marks or letters makes of them (the default one reads
+    "Čeština" as "Cestina" or "Češtin"). The vowel signs of other scripts are kept: they tell
+    words apart ("हाँ" is no "ह"); only the candrabindu, which Tesseract leaves out, is not."""
+    d = unicodedata.normalize("NFKD", s)
+    out = "".join(ch for ch in d if not "\u0300" <= ch <= "\u036f")
+    return unicodedata.normalize("NFKC", out).translate(_LETTER_FOLD)
+
+
+def skeleton(s: str) -> str:
+    """``s`` without its combining marks (vowel signs, viramas, diacritics left apart)."""
+    return "".join(ch for ch in s if not unicodedata.category(ch).startswith("M"))
 
 
 def fuzzy_threshold(target: str) -> float:
-    """Least similarity (0-100) a fuzzy match needs for a target of this length (compact form)."""
-    n = len(compact(target))
+    """Least similarity (0-100) a fuzzy match needs for a target of this length (compact form, its
+    letters without their vowel signs: :func:`skeleton`)."""
+    n = len(skeleton(compact(target)))
     if n <= 3:
         return 100.0
     if n <= 5:
@@ -121,8 +177,8 @@ def _span_box(line: TextLine, words: tuple[Word, ...], start: int, end: int) -> 
             # The word's raw text may hold glyphs normalisation drops ("★★★★☆(275)" is "275"):
             # the normalised characters sit between them, each raw character taking an equal share.
             raw = w.text.strip()
-            lead = len(raw) - len(_LEAD_PUNCT.sub("", raw))
-            trail = len(raw) - len(_TRAIL_PUNCT.sub("", raw))
+            lead = _lead_len(raw)
+            trail = _trail_len(raw) if lead < len(raw) else 0
             core = len(raw) - lead - trail
             if core <= 0:
                 lead, core, total = 0, len(wn), float(len(wn))
@@ -512,6 +568,7 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
     out: list[TextMatch] = []
     thr = fuzzy_threshold(target)
     sym = _lead_symbol(target)
+    tf = fold_marks(tc)
     for line in lines:
         ln = normalize_text(line.text)
         lc = compact(line.text)
@@ -535,6 +592,15 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
                 continue
         if ln == tn or lc == tc:
             out.append(TextMatch(_words_box(line), 1.0, "exact", line))
+            continue
+        if tf != tc and fold_marks(lc) == tf:
+            # The target read without its diacritics ("Cestina" for "Čeština"), or the line
+            # without them where the target has none: exact, but below the line that holds the
+            # target's very letters (a screen that shows both: core._best_tier).
+            out.append(TextMatch(_words_box(line), 0.96, "exact", line))
+            continue
+        if tf == tc and fold_marks(lc) == tc and lc != tc:
+            out.append(TextMatch(_words_box(line), 0.96, "exact", line))
             continue
         if _cursor_reading(tc, lc) and _numbers_agree(target, line.text):  # "1" before "2,480" is a digit
             out.append(TextMatch(_words_box(line), 0.97, "exact", line))
@@ -565,17 +631,21 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
             continue
         if thr >= 100.0 or _other_word(tc, lc) or not _words_agree(tn, lc):
             continue
-        sim = fuzz.ratio(tc, lc) if _numbers_agree(target, line.text) else 0.0
+        # OCR slips are counted on the letters without their vowel signs (skeleton: as before the
+        # signs were kept), so that a long target in a script that writes them is no easier to
+        # match fuzzily than a Latin one of as many letters
+        ks, ls = skeleton(tc), skeleton(lc)
+        sim = fuzz.ratio(ks, ls) if _numbers_agree(target, line.text) else 0.0
         part = 0.0
-        if len(lc) > len(tc) + 2 and _numbers_agree(target, line.text, partial=True) and len(tc) >= 6:
-            al = fuzz.partial_ratio_alignment(tc, lc)
+        if len(ls) > len(ks) + 2 and _numbers_agree(target, line.text, partial=True) and len(ks) >= 6:
+            al = fuzz.partial_ratio_alignment(ks, ls)
             # The part of the line the target aligns with must not be another word the target
             # makes by adding letters ("ARTISTS" is not the "artist" of "Go to artist").
-            part = 0.0 if al is None or _other_word(tc, lc[al.dest_start:al.dest_end]) else al.score
+            part = 0.0 if al is None or _other_word(ks, ls[al.dest_start:al.dest_end]) else al.score
         best = max(sim, part - 3.0)
         if best >= thr:
             # Near-miss in one or two characters on a long target still beats a partial hit.
-            dist = Levenshtein.distance(tc, lc)
+            dist = Levenshtein.distance(ks, ls)
             bonus = 0.05 if dist <= 1 else 0.0
             out.append(TextMatch(line.box, 0.5 + 0.35 * (best - thr) / max(1.0, 100.0 - thr) + bonus, "fuzzy", line))
     out.sort(key=lambda m: -m.score)

@@ -123,6 +123,9 @@ SETS: dict[str, ScreenSet] = {s.name: s for s in (
     ScreenSet("scripts", "text", "text", "Click Text in Korean, Japanese, Cyrillic, Arabic, Thai, Devanagari and "
               "Bengali, drawn in real apps' styles; figures per script", "text_scripts", "collect_scripts_screens",
               "scripts set"),
+    ScreenSet("langs", "text", "text", "Click Text on lists of languages and countries, each named in its own "
+              "script (Greek, Hebrew, Indic, Georgian, Khmer, Burmese, Latin with diacritics...); figures per script",
+              "text_langs", "collect_langs_screens", "languages set"),
     ScreenSet("heldout", "icon", "icon", "Click Icon on icon fonts the matcher neither uses nor was developed "
               "against, laid out as real apps lay them out", "icon_heldout", "heldout_screens",
               "held-out icon set"),

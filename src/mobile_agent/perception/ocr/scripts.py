@@ -50,15 +50,34 @@ SCRIPT_PACKS: dict[str, str] = {
     "KHMER": "khm",
     "LAO": "lao",
     "MYANMAR": "mya",
+    "GURMUKHI": "pan",
+    "ORIYA": "ori",
 }
+
+#: Cyrillic letters the Russian pack has: a Cyrillic text with any other (Ukrainian "і ї є ґ",
+#: Belarusian "ў", Kazakh "қ ә ғ ү ұ ө", Serbian "ј ђ ћ") is read with the Ukrainian pack beside
+#: it (``rus+ukr``), which reads "і" (the Russian pack reads "тілі" as "ти:") and, by shape, most
+#: of the others as the nearest Russian letter (``textmatch`` folds them alike: "Қазақ" as "Казак").
+_RUSSIAN = frozenset("абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ")
+
+
+#: Vietnamese's letters with a horn, a dot below or two marks (not "ă", which Romanian shares and the
+#: default recogniser reads), which the default recogniser leaves out of its
+#: reading ("Tiếng Việt" as "Ting Vit"): a text with them is read by Tesseract's Vietnamese pack.
+_VIETNAMESE = frozenset("ơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ"
+                        "ƠƯẠẢẤẦẨẪẬẮẰẲẴẶẸẺẼẾỀỂỄỆỈỊỌỎỐỒỔỖỘỚỜỞỠỢỤỦỨỪỬỮỰỲỴỶỸ")
 
 
 def script_language(text: str) -> str | None:
     """The Tesseract language for the script of ``text`` that the default recogniser does not
-    read (the most frequent such script), or None when every letter is Latin, Chinese or common."""
+    read (the most frequent such script), or None when every letter is Latin, Chinese or common.
+    Vietnamese's letters with a horn or two marks count as a script of their own (``vie``)."""
     counts: dict[str, int] = {}
     for ch in text:
         if not ch.isalpha():
+            continue
+        if ch in _VIETNAMESE:
+            counts["vie"] = counts.get("vie", 0) + 1
             continue
         try:
             word = unicodedata.name(ch).split(" ", 1)[0]
@@ -76,7 +95,12 @@ def script_languages(text: str) -> str | None:
     lang = script_language(text)
     if lang is None:
         return None
+    if lang == "rus" and "ukr" in installed_languages() and any(
+            ch.isalpha() and ch not in _RUSSIAN and "\u0400" <= ch <= "\u04ff" for ch in text):
+        lang = "rus+ukr"
     latin = any(ch.isascii() and ch.isalpha() for ch in text)
+    if lang == "vie":
+        return lang  # the Vietnamese pack reads the plain Latin letters itself
     return f"{lang}+eng" if latin and "eng" in installed_languages() else lang
 
 
@@ -448,8 +472,10 @@ def read_detected_lines(rgb: np.ndarray, detected: Sequence[Box], lines: Sequenc
     of = {b: next((l for l in lines if b.iou(l.box) > 0.5), None) for b in detected}
     # A reading with Chinese characters in it is no sure one either: the default recogniser
     # reads the letters of a script it does not know as Chinese ("jtbc二喜" for "jtbc 뉴스룸").
+    # Nor is one with no letter or digit: "()" of "Български (Bulgarian)", the brackets alone read.
     sure_of = {b: l if l is not None and l.score >= 0.95 and not _unread_part(l)
-               and not any(_wide(ch) for ch in l.text) and not _lookalike(l.text, langs) else None
+               and not any(_wide(ch) for ch in l.text) and not _lookalike(l.text, langs)
+               and not _short_latin(l.text) and any(ch.isalnum() for ch in l.text) else None
                for b, l in of.items()}
     boxes = [b for b in detected if sure_of[b] is None]
     runs = [r for r in row_runs(detected) if any(sure_of[b] is None for b in r)]
@@ -481,8 +507,9 @@ def read_detected_lines(rgb: np.ndarray, detected: Sequence[Box], lines: Sequenc
         if text is not None:
             spelled.append(TextLine(text, l.box, 0.75, (Word(text, l.box, 0.75),)))
         fused = _latin_in_place(l, [d for d in lines if d.box.iou(l.box) > 0.3 or _within(d.box, l.box)])
-        if fused is not None and not any(o.box == fused.box and o.text == fused.text for o in spelled):
-            spelled.append(fused)
+        for f in (fused, _visual_order(fused) if fused is not None else None):
+            if f is not None and not any(o.box == f.box and o.text == f.text for o in spelled):
+                spelled.append(f)
     return read + spelled
 
 
@@ -496,6 +523,19 @@ def _lookalike(text: str, langs: str) -> bool:
     same = _LOOKALIKES.get(langs.split("+")[0])
     letters = [ch for ch in text if ch.isalpha()]
     return same is not None and len(letters) >= 2 and all(ch in same for ch in letters)
+
+
+def _short_latin(text: str) -> bool:
+    """Whether ``text`` holds a word of one to three Latin letters alone ("Ing", "y", "nay"): what
+    the default recogniser, sure of itself, reads a short word of a script it does not know as
+    (Thai "ไทย" as "Ing", 0.98; Hebrew "עברית" as "y"; a language list's native names). Such a
+    reading is no sure one: the box is read in the script's pack too (only where a text in that
+    script is asked for)."""
+    return any(1 <= len(w) <= 3 and w.isascii() and w.isalpha() for w in (_strip(t) for t in text.split()))
+
+
+def _strip(word: str) -> str:
+    return word.strip("()[]{}.,:;!?\"'")
 
 
 def _plain(word: str) -> bool:
@@ -543,8 +583,10 @@ def _latin_in_place(tess: TextLine, default: Sequence[TextLine]) -> TextLine | N
     taken: Word | None = None  # the default's word that stands for the last word out
     changed = False
     for w in tess.words:
-        if not _has_script(w.text) and not any(_wide(ch) for ch in w.text):
+        if (not _has_script(w.text) and not any(_wide(ch) for ch in w.text)) or _garbled(w.text):
             at = [o for o in theirs if over(o, w)]
+            if _garbled(w.text):
+                at = [o for o in at if sum(ch.isalpha() for ch in o.text) >= 3]
             if len(at) == 1 and at[0].text != w.text:
                 if out and taken is at[0]:
                     # two of Tesseract's words over one of the default's ("V" and "५58" over "Visa")
@@ -566,3 +608,25 @@ def _latin_in_place(tess: TextLine, default: Sequence[TextLine]) -> TextLine | N
         return None
     out.sort(key=lambda w: -w.box.center.x if rtl else w.box.center.x)
     return TextLine(" ".join(w.text for w in out), tess.box, 0.75, tuple(out))
+
+
+def _garbled(word: str) -> bool:
+    """Whether ``word``, read in a script's pack, mixes the script's letters with digits or Latin
+    letters: a Latin word the pack read in its own letters ("(Hebrew)" as "(שש4606ו)", "(Persian)"
+    as "(مقأىمع2)"), where the default recogniser read it surely. A word of the script alone, or
+    one with a Latin word run into it, is no such."""
+    alnum = [ch for ch in word if ch.isalnum()]
+    mixed = any(_has_script(ch) for ch in alnum) and any(ch.isascii() for ch in alnum)
+    return mixed and word[:1] in "()[]" and word[-1:] in "()[]"
+
+
+def _visual_order(line: TextLine) -> TextLine | None:
+    """A right-to-left reading of a line (``line``'s first word is its rightmost) in the order its
+    words lie from left to right: a Hebrew or Arabic name with its English name in brackets after
+    it on a left-to-right page ("עברית (Hebrew)", "فارسی (Persian)": Tesseract, reading the line in
+    the script's pack, gives the bracket first). None for a line already in that order."""
+    ws = list(line.words)
+    if len(ws) < 2 or ws[0].box.x1 <= ws[-1].box.x1:
+        return None
+    ws.sort(key=lambda w: w.box.center.x)
+    return TextLine(" ".join(w.text for w in ws), line.box, line.score, tuple(ws))
