@@ -65,7 +65,7 @@ PARAPHRASES: dict[str, tuple[str, ...]] = {
     "Open navigation drawer": ("Open menu", "Menu", "Show navigation menu"),
     "Open navigation sidebar": ("Open navigation drawer", "Menu", "Open menu"),
     "Open tab bar": ("Tabs", "Show tabs", "Tab switcher", "Open tabs"),
-    "Opening balance : Calculator": ("Calculator", "Open calculator", "Opening balance calculator"),
+    "Opening balance : Calculator": ("Calculator", "Open calculator", "Calculator for the opening balance"),
     "Opening balance : Income": ("Income", "Switch between income and expense", "Opening balance sign: income"),
     "Privacy\u00a0Policy": ("Privacy", "Privacy policy link", "Read privacy policy"),
     "RSS": ("RSS feed", "Feed", "Subscribe via RSS"),
