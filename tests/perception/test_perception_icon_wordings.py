@@ -1,0 +1,78 @@
+"""Click Icon by other apps' words for the same control (issue 25, item 3): the description ->
+glyph vocabulary groups the words of one function and ignores state and filler words, so that a
+target asked as another app or the model words it is found where the app's own words find it. On
+open-source apps' screens committed as fixtures (``../bench/fixtures/realscreens``) and, where the
+development set is beside the clone, on other apps' screens too."""
+
+from __future__ import annotations
+
+import pytest
+
+from mobile_agent.perception import Perception
+from mobile_agent.perception.icons.offline import (context_phrase, description_families, description_glyphs,
+                                                   description_words)
+
+from test_perception_icon_realscreens import _dev, _hits, _target
+
+
+@pytest.fixture(scope="module")
+def perception() -> Perception:
+    return Perception()
+
+
+def test_one_function_in_other_words_names_the_same_glyphs():
+    same = [("Search by voice", "Voice search"), ("Chromecast", "Cast"), ("Modify", "Edit"), ("Apply", "Confirm"),
+            ("Order by", "Sort"), ("Navigate back", "Navigate up"), ("Up", "Navigate up"), ("Up button", "Navigate up"),
+            ("Reload", "Refresh")]
+    for other, own in same:
+        assert description_glyphs(other) == description_glyphs(own), (other, own)
+    assert description_families("Up") == {"back"} and description_families("Search by voice") == {"mic"}
+    # an arrow pointing up is named with what it does
+    assert description_words("Scroll up") == ["scroll", "up"] and "arrow_left" not in description_glyphs("Scroll up")
+    # "Show less" is the chevron that folds, not an eye; the refresh arrows include the sync pair
+    assert "eye" not in description_glyphs("Show less") and "chevron_up" in description_glyphs("Show less")
+    assert "arrows_rotate~0.95" in description_glyphs("Refresh")
+    # "Menu" alone may be the overflow; a named menu is not
+    assert "ellipsis_vertical~0.9" in description_glyphs("Menu") and description_glyphs("Open menu") == description_glyphs("Menu")
+    assert not any(g.startswith("ellipsis") for g in description_glyphs("Navigation menu") + description_glyphs("Main menu"))
+
+
+def test_state_words_name_no_glyph_and_no_text_beside_it():
+    assert description_glyphs("Cast. Disconnected") == description_glyphs("Cast button. Connected") == description_glyphs("Cast")
+    assert description_glyphs("Favorite, not selected") == description_glyphs("Favorite")
+    assert context_phrase("Favorite, not selected") == "" and context_phrase("Wi-Fi, enabled") == ""
+
+
+@pytest.mark.parametrize("name, own", [
+    ("org.billthefarmer.currency__330216155", "More options"),
+    ("de.kromke.andreas.opus1musicplayer__1340343644", "More options"),
+])
+def test_menu_alone_is_the_overflow_where_no_hamburger_is_drawn(perception, name, own):
+    img, box = _target(name, own)
+    assert _hits(perception, img, box, "Menu") == [True, True]
+
+
+@pytest.mark.parametrize("name, own", [
+    ("com.poupa.vinylmusicplayer__741334294", "Navigate up"),
+    ("me.hackerchick.catima__236981483", "Navigate up"),
+])
+def test_up_alone_is_the_toolbars_up_button(perception, name, own):
+    img, box = _target(name, own)
+    assert _hits(perception, img, box, "Up") == [True, True]
+
+
+def test_a_section_chevron_asked_as_show_less(perception):
+    img, box = _dev("me.hackerchick.catima__1021118874", "Hide details")
+    assert _hits(perception, img, box, "Show less")[1]
+    img, box = _dev("org.totschnig.myexpenses__1482807785", "Collapse")
+    assert _hits(perception, img, box, "Show less")[1]
+
+
+@pytest.mark.parametrize("name, own, other", [
+    ("Tubi_Movies__49495642", "Cast. Disconnected", "Chromecast"),
+    ("Firefox_Fast_Private_Browser_v101.1.1__1018090987", "Voice search", "Search by voice"),
+    ("Podcast_Addict_Podcast_player_v2022.4__420597121", "Update", "Refresh"),
+])
+def test_other_apps_words_on_the_development_set(perception, name, own, other):
+    img, box = _dev(name, own)
+    assert _hits(perception, img, box, other) == [True, True]
