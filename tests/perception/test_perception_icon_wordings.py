@@ -76,3 +76,29 @@ def test_a_section_chevron_asked_as_show_less(perception):
 def test_other_apps_words_on_the_development_set(perception, name, own, other):
     img, box = _dev(name, own)
     assert _hits(perception, img, box, other) == [True, True]
+
+
+def test_a_control_drawn_as_its_words_asked_with_filler_or_another_word_of_its_function(perception):
+    # a dialog's "Cancel" drawn as its word: asked as "Close", "Dismiss" or "Cancel button"; a link
+    # "Privacy Policy" asked as "Privacy Policy link"
+    from test_perception_icon_realscreens import _drawn_screen
+
+    from mobile_agent.perception.icons.grounding import control_wordings
+
+    img, boxes = _drawn_screen()
+    for asked in ("Close", "Dismiss", "Cancel button"):
+        assert _hits(perception, img, boxes["Cancel"], asked) == [True, True], asked
+    assert _hits(perception, img, boxes["Privacy Policy"], "Privacy Policy link") == [True, True]
+    # only one word of that function, alone: "Close search" is no "Cancel"
+    assert control_wordings("Close search") == ["Close search"]
+    assert control_wordings("Import") == ["Import"]
+
+
+@pytest.mark.parametrize("name, own", [
+    ("deep.ryd.rydplayer__762092943", "Cancel"),  # a toolkit's dialog buttons
+    ("HERE_WeGo_Maps_Navigation_v4.4.200__156770900", "Cancel"),  # a search bar's text button
+])
+def test_a_cancel_drawn_as_its_word_asked_as_close_on_other_apps(perception, name, own):
+    img, box = _dev(name, own)
+    for asked in ("Close", "Dismiss", "Cancel button"):
+        assert _hits(perception, img, box, asked) == [True, True], asked
