@@ -61,10 +61,10 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "next": ("forward_step", "chevron_right", "forward"), "skip": ("forward_step",),
     "mic": ("microphone",), "microphone": ("microphone",), "voice": ("microphone",), "record": ("microphone", "circle"),
     # "Menu" alone is the drawer's hamburger, and as often the overflow's dots (apps and models
-    # call the ⋮ "Menu" where there is no drawer): the dots are a slightly weaker alternative, so
-    # that a hamburger on the screen still wins. With another word ("Navigation menu", "Main
+    # call the ⋮ "Menu" where there is no drawer): the dots are a weaker alternative (0.85), so
+    # that a hamburger on the screen still wins, in a thin stroke too. With another word ("Navigation menu", "Main
     # menu") it is the hamburger or the app's own glyph.
-    "menu": ("bars",), "menu_alone": ("bars", "ellipsis_vertical~0.9"), "hamburger": ("bars",), "drawer": ("bars",), "navigation": ("bars",),
+    "menu": ("bars",), "menu_alone": ("bars", "ellipsis_vertical~0.85"), "hamburger": ("bars",), "drawer": ("bars",), "navigation": ("bars",),
     "more": ("ellipsis_vertical", "ellipsis"), "overflow": ("ellipsis_vertical",), "options": ("ellipsis_vertical", "gear"),
     "dots": ("ellipsis_vertical", "ellipsis"), "ellipsis": ("ellipsis", "ellipsis_vertical"), "kebab": ("ellipsis_vertical",),
     "close": ("xmark", "r:circle_xmark"), "cancel": ("xmark", "r:circle_xmark"), "dismiss": ("xmark",), "x": ("xmark",),
@@ -101,8 +101,7 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "volume": ("volume_high",), "sound": ("volume_high",), "speaker": ("volume_high",), "mute": ("volume_xmark",),
     "bookmark": ("bookmark", "r:bookmark"), "music": ("music",), "song": ("music",), "headphones": ("headphones",),
     "video": ("video",), "film": ("film",), "movie": ("film", "video"),
-    "refresh": ("arrow_rotate_right", "rotate_right", "arrows_rotate~0.95"),
-    "reload": ("arrow_rotate_right", "rotate_right", "arrows_rotate~0.95"),
+    "refresh": ("arrow_rotate_right", "rotate_right"), "reload": ("arrow_rotate_right", "rotate_right"),
     "sync": ("arrows_rotate",), "repeat": ("repeat",), "shuffle": ("shuffle",), "retweet": ("retweet",),
     "info": ("circle_info",), "information": ("circle_info",), "help": ("circle_question", "r:circle_question"),
     "question": ("circle_question",), "thumbs": ("thumbs_up", "r:thumbs_up"), "thumb": ("thumbs_up",),
