@@ -159,7 +159,7 @@ _PHRASES = {"navigate up": "navigate_up", "navigate back": "navigate_up", "go ba
             "three dots": "more", "see more": "more", "new message": "compose",
             # What apps put in content-desc and what models write for the common toolbar glyphs.
             "back arrow": "navigate_up", "arrow back": "navigate_up", "left arrow": "navigate_up",
-            "open navigation drawer": "menu", "navigation drawer": "menu", "close navigation drawer": "menu",
+            "open navigation drawer": "drawer", "navigation drawer": "drawer", "close navigation drawer": "drawer",
             "more actions": "more", "more vert": "more", "overflow menu": "more", "vertical ellipsis": "more",
             "magnifying glass": "search", "search bar": "search", "trash can": "trash", "waste basket": "trash",
             "paper plane": "send", "paper airplane": "send", "shopping cart": "cart", "shopping bag": "bag",
