@@ -46,6 +46,10 @@ def add_perception_commands(group: typer.Typer) -> None:
         absent: int = typer.Option(3, "--absent", help="With --dir: texts and icons not on a screen (other "
                                    "screens' labels and icon descriptions of the same app) asked for on each "
                                    "screen; the right answer is none (for an icon: none or a low-confidence one)."),
+        icon_wording: str = typer.Option("own", "--icon-wording", help="With --dir: ask each icon target (and "
+                                         "each icon not on the screen) by the app's own words (own), or by each of "
+                                         "the other wordings other apps and the framework use for the same control "
+                                         "(paraphrase: screensets/paraphrases.py)."),
     ) -> None:
         """Parse time, text grounding, icon recall and offline icon matching on a screen set: the
         simulated phone with its ui_tree as ground truth, a drawn set with its targets, or a folder
@@ -64,10 +68,17 @@ def add_perception_commands(group: typer.Typer) -> None:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2)
         where = "--dir" if folder is not None else "--set"
+        if icon_wording not in ("own", "paraphrase"):
+            typer.echo(f"error: --icon-wording {icon_wording!r}: use own or paraphrase", err=True)
+            raise typer.Exit(2)
         if chosen.truth == "folder":
             _bench_folder(chosen, where, ocr, ocr_cache, absent, max_screens, reference and timing, timing, icons,
-                          as_json, out, verbose)
+                          as_json, out, verbose, icon_wording)
             return
+        if icon_wording != "own":
+            typer.echo("error: --icon-wording paraphrase needs a folder of real screens (--dir DIR): the "
+                       "paraphrase table words their icon descriptions", err=True)
+            raise typer.Exit(2)
         if max_screens is None:
             max_screens = 120
         log = (lambda m: typer.echo(m, err=True)) if verbose else None
@@ -157,7 +168,7 @@ def _bench_drawn(chosen: "ScreenSet", seed: int, max_screens: int, ocr: str, ocr
 
 def _bench_folder(chosen: "ScreenSet", where: str, ocr: str, ocr_cache: Optional[str], absent: int,
                   max_screens: Optional[int], reference: bool, timing: bool, icons: bool, as_json: bool,
-                  out: Optional[str], verbose: bool) -> None:
+                  out: Optional[str], verbose: bool, icon_wording: str = "own") -> None:
     """``bench perception --dir DIR`` (``--set dir:DIR``): the figures on a folder of real screens."""
     from mobile_agent.screensets.measure import CachedOcr, reference_ocr
     from mobile_agent.screensets.realscreens import format_real, run_real
@@ -185,10 +196,10 @@ def _bench_folder(chosen: "ScreenSet", where: str, ocr: str, ocr_cache: Optional
     log = (lambda m: typer.echo(m, err=True)) if verbose else None
     result = run_real(real, perception, icons=icons, log=log,
                       timer=(lambda: Perception(ocr=ocr)) if timing else None,
-                      reference=reference_ocr() if reference else None)
+                      reference=reference_ocr() if reference else None, icon_wording=icon_wording)
     d = result.to_dict()
     d["settings"] = {"dir": folder, "ocr": ocr, "screens": len(real.screens), "derived_targets": real.derived,
-                     "absent_per_screen": absent, "timing": timing, "icons": icons}
+                     "absent_per_screen": absent, "timing": timing, "icons": icons, "icon_wording": icon_wording}
     if _emit(d, out, as_json, format_real) and verbose:
         for miss in d["misses"]:
             typer.echo(f"  miss: {miss}")

@@ -344,6 +344,8 @@ class RealResult:
     misses: list[str] = field(default_factory=list)
     parse_s: list[float] = field(default_factory=list)
     reference_pairs: list[tuple[float, float]] = field(default_factory=list)
+    icon_wording: str = "own"
+    unworded: int = 0  # icon targets (and absent icons) the paraphrase table holds no wording for
 
     def count(self, app: str, key: str, hit: bool) -> None:
         for group in ("all", f"half {split_half(app)}", f"app {app}"):
@@ -363,7 +365,10 @@ class RealResult:
             "halves": {g[5:]: v for g, v in sorted(groups.items()) if g.startswith("half ")},
             "apps": {g[4:]: v for g, v in sorted(groups.items()) if g.startswith("app ")},
             "misses": self.misses,
+            "icon_wording": self.icon_wording,
         }
+        if self.icon_wording != "own":
+            d["unworded"] = self.unworded
         if self.parse_s:
             d["parse_s_median"] = round(statistics.median(self.parse_s), 4)
         if self.reference_pairs:
@@ -394,16 +399,58 @@ def _found(g: Any) -> str:
     return f"{g.status}: {c.point.as_tuple()}{label} in {list(c.box.as_tuple())}"
 
 
+def _asked(target: str, app: str, icon_wording: str, res: RealResult) -> tuple[str, ...]:
+    """The words an icon target is asked by: the app's own (``icon_wording`` "own"), or each of
+    its other wordings (:mod:`screensets.paraphrases`; "paraphrase"). A target the table does not
+    hold is left out there, and counted in ``res.unworded``."""
+    if icon_wording == "own":
+        return (target,)
+    from mobile_agent.screensets.paraphrases import wordings
+
+    other = wordings(target, app)
+    if not other:
+        res.unworded += 1
+    return other
+
+
+def _absent_asked(s: RealScreen, icon_wording: str, res: RealResult) -> list[str]:
+    """The icon descriptions not on ``s`` that are asked for: its absent ones (:func:`absent_icons`)
+    in the app's words, or each of their other wordings that is neither a text or content-desc
+    of the screen nor another wording of an icon target on it ("Back" for an absent "Collapse"
+    on a screen with "Navigate up")."""
+    if icon_wording == "own":
+        return list(s.absent_icons)
+    from mobile_agent.screensets.paraphrases import wordings
+
+    here = {_norm(w) for t in s.targets if t.kind == "icon" for w in (t.target,) + wordings(t.target, s.app)}
+    out: list[str] = []
+    for desc in s.absent_icons:
+        for w in _asked(desc, s.app, icon_wording, res):
+            k = _norm(w)
+            if k in here or any(k == lab or (lab and (k in lab.split() or lab in k.split())) for lab in s.labels):
+                continue
+            if w not in out:
+                out.append(w)
+    return out
+
+
 def run_real(folder: RealFolder, perception: Any, *, icons: bool = True,
              timer: Callable[[], Any] | None = None, reference: Callable[[Image.Image], Any] | None = None,
-             log: Callable[[str], None] | None = None) -> RealResult:
+             log: Callable[[str], None] | None = None, icon_wording: str = "own") -> RealResult:
     """Measure :data:`FIGURES` on every screen of ``folder`` with ``perception`` (a ``Perception``).
 
     ``timer`` (a factory of ``Perception``) adds a cold full parse a screen (icons included); with
-    ``reference`` (RapidOCR's defaults) timed beside it on the same screen, the order alternating."""
+    ``reference`` (RapidOCR's defaults) timed beside it on the same screen, the order alternating.
+
+    ``icon_wording`` "paraphrase" asks each icon target, and each icon not on a screen, by each of
+    the other wordings :mod:`screensets.paraphrases` gives its description (other apps' and the
+    framework's words for the same control) instead of the app's own: the icon figures then count
+    one ask per wording."""
+    if icon_wording not in ("own", "paraphrase"):
+        raise ValueError(f"icon wording {icon_wording!r}: use own or paraphrase")
     from mobile_agent.screensets.measure import original_line_matches
 
-    res = RealResult(screens=len(folder.screens), problems=list(folder.problems))
+    res = RealResult(screens=len(folder.screens), problems=list(folder.problems), icon_wording=icon_wording)
     tp = timer() if timer is not None else None
     if tp is not None and folder.screens:
         with Image.open(folder.screens[0].image) as im0:
@@ -454,22 +501,25 @@ def run_real(folder: RealFolder, perception: Any, *, icons: bool = True,
                 if not first_ok:
                     res.misses.append(f"{where} -> {_found(g)}")
             elif icons:
-                g = perception.ground_icon(img, tg.target)
-                ok = g.status == "found" and _inside(g.chosen, tg.box)
-                res.count(s.app, "icon_nohint", ok)
-                hint = third_hint(tg.box, s.width, s.height)
-                gh = perception.ground_icon(img, tg.target, hint)
-                ok_h = gh.status == "found" and _inside(gh.chosen, tg.box)
-                res.count(s.app, "icon_hint", ok_h)
-                res.count(s.app, "icon_any", any(_inside(c, tg.box) for c in gh.candidates))
-                c = tg.box.center
-                res.count(s.app, "icon_detected", any(ib.box.contains_point(c) for ib in parsed.icons or []))
-                if not ok_h:
-                    res.misses.append(f"{where} hint {' '.join(hint)} -> {_found(gh)}"
-                                      + ("" if ok else " (without the hint too)"))
-                elif not ok:
-                    res.misses.append(f"{where} without a hint -> {_found(g)} (with the hint found)")
-        for desc in s.absent_icons if icons else ():
+                for asked in _asked(tg.target, s.app, icon_wording, res):
+                    wh = where if asked == tg.target else f"{s.app} {s.name}: icon {asked!r} (the app's words: " \
+                                                          f"{tg.target!r}) node {list(tg.box.as_tuple())}"
+                    g = perception.ground_icon(img, asked)
+                    ok = g.status == "found" and _inside(g.chosen, tg.box)
+                    res.count(s.app, "icon_nohint", ok)
+                    hint = third_hint(tg.box, s.width, s.height)
+                    gh = perception.ground_icon(img, asked, hint)
+                    ok_h = gh.status == "found" and _inside(gh.chosen, tg.box)
+                    res.count(s.app, "icon_hint", ok_h)
+                    res.count(s.app, "icon_any", any(_inside(c, tg.box) for c in gh.candidates))
+                    c = tg.box.center
+                    res.count(s.app, "icon_detected", any(ib.box.contains_point(c) for ib in parsed.icons or []))
+                    if not ok_h:
+                        res.misses.append(f"{wh} hint {' '.join(hint)} -> {_found(gh)}"
+                                          + ("" if ok else " (without the hint too)"))
+                    elif not ok:
+                        res.misses.append(f"{wh} without a hint -> {_found(g)} (with the hint found)")
+        for desc in _absent_asked(s, icon_wording, res) if icons else ():
             g = perception.ground_icon(img, desc)
             sure = g.status == "found" and g.chosen is not None and g.chosen.score >= ICON_CONFIDENT
             res.count(s.app, "icon_absent_low", not sure)
@@ -497,6 +547,9 @@ def format_real(d: dict[str, Any], per_app: bool = True) -> Iterable[str]:
     for p in d["problems"]:
         yield f"skipped: {p}"
     yield f"screens: {d['screens']}"
+    if d.get("icon_wording", "own") != "own":
+        yield (f"icon targets asked by each of their other wordings (screensets/paraphrases.py), one ask a "
+               f"wording; {d.get('unworded', 0)} icon descriptions without one left out")
     halves = d.get("halves") or {}
     yield "figure: all" + "".join(f" | half {h}" for h in halves)
     for key, label in FIGURES.items():

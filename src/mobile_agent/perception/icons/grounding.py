@@ -2,7 +2,9 @@
 
 ``Perception.ground_icon`` calls these beside the shape matcher:
 
-- :func:`text_controls`: a control drawn as its own words. A clickable node whose content-desc is
+- :func:`text_controls`: a control drawn as its own words (asked for in those words, with a
+  request's filler such as "button", or in another word of the same function: "Close" for a
+  "Cancel" drawn as its word, :func:`control_wordings`). A clickable node whose content-desc is
   the words it shows and that holds no text node (a link inside a sentence, "Privacy Policy" on a
   messenger's welcome screen, "Wrong number?" on its verification screen; a dialog's "Cancel" and
   "Import" buttons drawn by a cross-platform toolkit; a map's search "Cancel") is what Click Icon
@@ -34,14 +36,15 @@ def text_controls(description: str, lines: Sequence[TextLine], icons: Sequence[B
     icon has that text as its caption (``labelled``: a bottom navigation tab's house over "Home",
     a button's glyph beside its label), where the icon is what Click Icon names. One word found
     inside a longer line ("Search" in "Search or enter address") is no control."""
-    from mobile_agent.perception.textmatch import compact, match_lines
+    from mobile_agent.perception.textmatch import compact
 
     if len(compact(description)) < 2:
         return []
-    several = len(description.split()) >= 2
-    found = [m for m in match_lines(description.strip(), list(lines))
-             if m.kind == "exact" or (m.kind == "contained" and several)]
-    found = [m for m in found if m.score >= 0.75]
+    found = []
+    for words in control_wordings(description):
+        found = _drawn_words(words, lines)
+        if found:
+            break
     # Where the words are an icon's caption anywhere on the screen (a bottom navigation's "Home"
     # under its house), the description names that icon, even where the same words stand
     # elsewhere as a title ("Home" atop the home screen).
@@ -55,6 +58,40 @@ def text_controls(description: str, lines: Sequence[TextLine], icons: Sequence[B
     for m in found:
         if all(m.box.iou(b) < 0.5 for b in out):
             out.append(m.box)
+    return out
+
+
+def _drawn_words(words: str, lines: Sequence[TextLine]) -> list:
+    """Lines that read ``words`` whole, or hold them as a phrase of two words or more."""
+    from mobile_agent.perception.textmatch import match_lines
+
+    several = len(words.split()) >= 2
+    found = [m for m in match_lines(words.strip(), list(lines))
+             if m.kind == "exact" or (m.kind == "contained" and several)]
+    return [m for m in found if m.score >= 0.75]
+
+
+# Words a request adds to a control's own words ("Cancel button", "the Privacy Policy link").
+_CONTROL_FILLER = frozenset({"button", "link", "icon", "the"})
+# One function, several words: a dialog's or a search's way out is drawn as "Cancel" by one app and
+# asked for as "Close" or "Dismiss" in another's words (and the other way round).
+_SAME_FUNCTION: dict[str, tuple[str, ...]] = {
+    "close": ("cancel", "dismiss"), "cancel": ("close", "dismiss"), "dismiss": ("cancel", "close"),
+}
+
+
+def control_wordings(description: str) -> list[str]:
+    """The words a control drawn as its words may read for ``description``: the description, then
+    without the words a request adds ("Cancel button" -> "Cancel"), then, for a description that
+    is one word of :data:`_SAME_FUNCTION`, that function's other words ("Close" -> "Cancel")."""
+    out = [description]
+    words = description.split()
+    kept = [w for w in words if w.lower().strip(".,!?") not in _CONTROL_FILLER]
+    if kept and len(kept) < len(words):
+        out.append(" ".join(kept))
+    if len(kept) == 1:
+        base = kept[0].lower().strip(".,!?")
+        out += [w.capitalize() for w in _SAME_FUNCTION.get(base, ())]
     return out
 
 

@@ -101,15 +101,40 @@ FRAMEWORK_PLACES = {"navigate up": "start", "open navigation drawer": "start", "
 FRAMEWORK_ENDS = frozenset(p for p in FRAMEWORK_PLACES if p != "clear query")
 
 
+# The same widgets as other apps and models name them: a toolbar's up button is "Up" or "Navigate
+# back" as often as "Navigate up"; the overflow "More" or "Overflow menu"; a search bar's collapse
+# "Close search". Only the whole description counts ("Back to top" is no up button). "Back" and "Go
+# back" alone are left to the glyph: they name the system's Back as well, and a screen whose top
+# bar starts with a logo or a hamburger has no up button to give them.
+FRAMEWORK_WORDINGS = {
+    "navigate up": ("up", "up button", "navigate back"),
+    "more options": ("more actions", "overflow menu", "more options menu"),
+    "collapse": ("close search", "exit search"),
+    "open navigation drawer": ("open drawer", "open navigation menu"),
+    "close navigation drawer": ("close drawer", "close navigation menu"),
+    "clear query": ("clear search", "clear search query"),
+}
+_FRAMEWORK_NAME = {w: name for name, ws in FRAMEWORK_WORDINGS.items() for w in ws}
+
+
+def framework_name(description: str) -> str | None:
+    """The framework's phrase for the widget ``description`` names as a whole: the phrase itself
+    ("Navigate up") or another wording of it (:data:`FRAMEWORK_WORDINGS`: "Go back", "More"),
+    else ``None``."""
+    d = " ".join(description.lower().strip(" .").split())
+    return d if d in FRAMEWORK_PLACES else _FRAMEWORK_NAME.get(d)
+
+
 def framework_end(description: str) -> bool:
     """Whether ``description`` is the framework's up button or overflow menu (:data:`FRAMEWORK_ENDS`)."""
-    return " ".join(description.lower().strip(" .").split()) in FRAMEWORK_ENDS
+    return framework_name(description) in FRAMEWORK_ENDS
 
 
 def framework_place(description: str) -> str | None:
-    """``start`` or ``end`` for the framework's exact phrases ("Navigate up", "More options", ...),
-    else ``None``."""
-    return FRAMEWORK_PLACES.get(" ".join(description.lower().strip(" .").split()))
+    """``start`` or ``end`` for the framework's phrases ("Navigate up", "More options", ...) and
+    their other wordings, else ``None``."""
+    name = framework_name(description)
+    return FRAMEWORK_PLACES[name] if name is not None else None
 
 
 def right_to_left(lines: Sequence[Box], width: int, height: int) -> bool:

@@ -60,7 +60,11 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "play": ("play", "r:circle_play"), "pause": ("pause", "r:circle_pause"), "stop": ("stop", "r:circle_stop"),
     "next": ("forward_step", "chevron_right", "forward"), "skip": ("forward_step",),
     "mic": ("microphone",), "microphone": ("microphone",), "voice": ("microphone",), "record": ("microphone", "circle"),
-    "menu": ("bars",), "hamburger": ("bars",), "drawer": ("bars",), "navigation": ("bars",),
+    # "Menu" alone is the drawer's hamburger, and as often the overflow's dots (apps and models
+    # call the ⋮ "Menu" where there is no drawer): the dots are a weaker alternative (0.85), so
+    # that a hamburger on the screen still wins, in a thin stroke too. With another word ("Navigation menu", "Main
+    # menu") it is the hamburger or the app's own glyph.
+    "menu": ("bars",), "menu_alone": ("bars", "ellipsis_vertical~0.85"), "hamburger": ("bars",), "drawer": ("bars",), "navigation": ("bars",),
     "more": ("ellipsis_vertical", "ellipsis"), "overflow": ("ellipsis_vertical",), "options": ("ellipsis_vertical", "gear"),
     "dots": ("ellipsis_vertical", "ellipsis"), "ellipsis": ("ellipsis", "ellipsis_vertical"), "kebab": ("ellipsis_vertical",),
     "close": ("xmark", "r:circle_xmark"), "cancel": ("xmark", "r:circle_xmark"), "dismiss": ("xmark",), "x": ("xmark",),
@@ -112,7 +116,8 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "folder": ("folder", "r:folder"), "file": ("file", "r:file"), "files": ("folder", "file"), "document": ("file", "r:file_lines"),
     "list": ("list",), "grid": ("table_cells", "grip"), "apps": ("grip", "table_cells"),
     "toggle": ("toggle_on", "toggle_off"), "switch": ("toggle_on", "toggle_off"),
-    "battery": ("battery_full@90", "battery_full"), "signal": ("signal",), "expand": ("expand", "chevron_down"), "collapse": ("compress", "chevron_up", "arrow_left~0.95"),
+    "battery": ("battery_full@90", "battery_full"), "signal": ("signal",), "expand": ("expand", "chevron_down"), "collapse": ("compress", "chevron_up", "arrow_left~0.95", "mi:unfold_less~0.95"),
+    "show_less": ("chevron_up", "mi:unfold_less~0.95"), "show_more": ("chevron_down", "mi:unfold_more~0.95"),
     "down": ("chevron_down", "arrow_down"), "up": ("chevron_up", "arrow_up"), "dropdown": ("caret_down", "chevron_down"),
     "crop": ("crop",), "print": ("print",), "translate": ("language",), "compass": ("compass",),
     "fire": ("fire",), "trending": ("fire", "arrow_trend_up"), "explore": ("compass",), "discover": ("compass",),
@@ -149,12 +154,12 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     # A browser's tab switcher: a rounded square (its outline) holding the count of open tabs.
     "tabs": ("r:square", "mi:crop_square"),
 }
-_PHRASES = {"navigate up": "navigate_up", "go back": "back", "my location": "mylocation", "your location": "mylocation",
+_PHRASES = {"navigate up": "navigate_up", "navigate back": "navigate_up", "go back": "back", "my location": "mylocation", "your location": "mylocation",
             "more options": "more", "fast forward": "fastforward", "skip previous": "skip_previous",
             "three dots": "more", "see more": "more", "new message": "compose",
             # What apps put in content-desc and what models write for the common toolbar glyphs.
             "back arrow": "navigate_up", "arrow back": "navigate_up", "left arrow": "navigate_up",
-            "open navigation drawer": "menu", "navigation drawer": "menu", "close navigation drawer": "menu",
+            "open navigation drawer": "drawer", "navigation drawer": "drawer", "close navigation drawer": "drawer",
             "more actions": "more", "more vert": "more", "overflow menu": "more", "vertical ellipsis": "more",
             "magnifying glass": "search", "search bar": "search", "trash can": "trash", "waste basket": "trash",
             "paper plane": "send", "paper airplane": "send", "shopping cart": "cart", "shopping bag": "bag",
@@ -179,6 +184,12 @@ _PHRASES = {"navigate up": "navigate_up", "go back": "back", "my location": "myl
             "attach image": "photo", "attach photo": "photo", "attach picture": "photo", "add image": "photo",
             "add photo": "photo", "insert image": "photo", "take picture": "camera",
             # a browser's tab switcher ("tab" alone names a frame: "Home tab")
+            # One function, other words: what other apps and models write for the same control
+            # ("Show less" for a section's collapse chevron, "Search by voice" for the microphone,
+            # "Order by" for sort).
+            "show less": "show_less", "see less": "show_less", "show fewer": "show_less",
+            "search by voice": "microphone", "search with voice": "microphone", "voice input": "microphone",
+            "order by": "sort", "sort by": "sort",
             "tab bar": "tabs", "open tabs": "tabs", "show tabs": "tabs", "switch tabs": "tabs",
             "switch or close tabs": "tabs", "tab switcher": "tabs", "tab manager": "tabs", "tab overview": "tabs"}
 _SYNONYM_WORDS = {"magnifying": "search", "glass": "search", "cogwheel": "settings", "trashcan": "trash",
@@ -188,10 +199,16 @@ _SYNONYM_WORDS = {"magnifying": "search", "glass": "search", "cogwheel": "settin
                   "bookmark": "bookmark", "favourites": "favourite", "hearts": "heart", "bells": "bell",
                   "magnifying_glass": "search", "settings_icon": "settings", "kebab_menu": "more", "reload": "refresh",
                   "trolley_icon": "cart", "persons": "person", "people": "contacts", "pencil_icon": "edit", "loudspeaker": "speaker", "cogs": "settings",
-                  "cross": "close", "lens": "search", "trolley": "cart", "write": "edit"}
+                  "cross": "close", "lens": "search", "trolley": "cart", "write": "edit",
+                  # the same function in other words
+                  "modify": "edit", "apply": "confirm", "chromecast": "cast"}
 _IGNORED = {"icon", "button", "the", "a", "an", "of", "on", "at", "in", "with", "and", "or", "to", "symbol",
             "shaped", "shape", "small", "jump", "go", "open", "tap", "press", "click", "select", "big", "large", "top", "bottom", "right", "center", "middle",
-            "corner", "bar", "tab", "logo", "image_of", "that", "looks", "for"}
+            "corner", "bar", "tab", "logo", "image_of", "that", "looks", "for",
+            # A control's state, as accessibility services read it after its name ("Cast.
+            # Disconnected", "Favorite, not selected", "Wi-Fi, on"): not what it looks like.
+            "not", "selected", "unselected", "checked", "unchecked", "disconnected", "connected", "connecting",
+            "enabled", "disabled", "active", "inactive", "double", "toggled"}
 # The same glyph families drawn by a second icon set, Microsoft's Codicons (thin outlines on a
 # 16 px grid, where Font Awesome's are mostly solid), and a few that Codicons lacks by Elusive
 # Icons, so that a family is matched against two artists' renderings rather than one: Font
@@ -884,7 +901,7 @@ def badged_glyphs(description: str) -> list[str]:
 # VOCABULARY gives its words, in both reference sets.
 _FAMILY_WORDS: dict[str, tuple[str, ...]] = {
     "back": ("back", "navigate_up", "return"),
-    "menu": ("menu", "hamburger", "drawer", "navigation"),
+    "menu": ("menu", "menu_alone", "hamburger", "drawer", "navigation"),
     "more": ("more", "overflow", "options", "dots", "ellipsis", "kebab"),
     "search": ("search", "magnify", "magnifier", "find", "lookup", "loupe"),
     "settings": ("settings", "setting", "gear", "cog", "preferences", "config"),
@@ -902,7 +919,7 @@ _FAMILY_WORDS: dict[str, tuple[str, ...]] = {
     "edit": ("edit", "pencil", "pen", "write", "compose"),
     "filter": ("filter",),
     "download": ("download",), "upload": ("upload",),
-    "home": ("home", "house"), "flashlight": ("flashlight", "torch"), "fold": ("unfold_less", "unfold_more"),
+    "home": ("home", "house"), "flashlight": ("flashlight", "torch"), "fold": ("unfold_less", "unfold_more", "show_less", "show_more"),
     "tabs": ("tabs",),
     "star": ("star", "rate", "rating", "starred"),
     "refresh": ("refresh", "reload", "sync"),
@@ -941,6 +958,12 @@ def description_words(description: str) -> list[str]:
         w = _SYNONYM_WORDS.get(w, w)
         if w not in _IGNORED and w not in COLORS:
             out.append(w)
+    if out == ["up"]:
+        # "Up" alone ("Up", "Up button") is the toolbar's up button (Android's Navigate up), not an
+        # arrow pointing up, which is named with what it does ("Scroll up", "Move up").
+        return ["navigate_up"]
+    if out == ["menu"]:
+        return ["menu_alone"]  # "Menu", "Open menu", "Menu button": the hamburger or the overflow
     return out
 
 
