@@ -70,3 +70,36 @@ def test_sigterm_ends_eval_keeping_the_finished_tasks(tmp_path):
     assert "Traceback" not in stdout + stderr and "interrupted" in stdout
     with sqlite3.connect(out / "results.sqlite") as db:
         assert db.execute("SELECT count(*) FROM results").fetchone()[0] >= 1  # what finished is kept
+
+
+WAITER = """
+import signal, threading, time
+from mobile_agent.model.deadline import within
+
+def stop(signum, frame):
+    raise KeyboardInterrupt("SIGTERM")
+
+signal.signal(signal.SIGTERM, stop)
+
+def call():  # a model call that hangs; SIGTERM lands on its thread, not on the waiting main thread
+    time.sleep(0.5)
+    signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
+    time.sleep(60)
+
+t0 = time.monotonic()
+try:
+    within(call, 60)
+except KeyboardInterrupt:
+    print("interrupted after %.1f s" % (time.monotonic() - t0))
+"""
+
+
+def test_a_signal_the_kernel_hands_to_another_thread_still_ends_the_wait_for_the_model():
+    # The kernel delivers a process's signal to any thread that does not block it; a wait blocked
+    # on the main thread is not woken by one delivered to the model call's thread (or
+    # onnxruntime's), and the handler ran only when the 60 s wait ended (a run ignored SIGTERM for
+    # its whole --model-timeout, now and then, under load).
+    proc = subprocess.run([sys.executable, "-c", WAITER], capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    seconds = float(proc.stdout.split("after ")[1].split(" s")[0])
+    assert seconds < 10, proc.stdout

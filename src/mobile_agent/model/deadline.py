@@ -11,6 +11,7 @@ like a timeout); a run whose end comes first raises
 from __future__ import annotations
 
 import contextvars
+import math
 import threading
 import time
 from contextlib import contextmanager
@@ -19,6 +20,8 @@ from typing import Callable, Iterator, TypeVar
 from mobile_agent.errors import TimeLimitReached
 
 T = TypeVar("T")
+#: Longest the caller's wait for a model call stays in one blocking call (see :func:`within`).
+WAIT_SLICE_S = 0.25
 _RUN_END: contextvars.ContextVar[float | None] = contextvars.ContextVar("mobile_agent_run_end", default=None)
 
 
@@ -60,16 +63,16 @@ def within(fn: Callable[[], T], timeout_s: float | None, abort: Callable[[], Non
 
     ``fn`` runs on a daemon thread; when time is up the caller stops waiting, ``abort`` is called
     (it closes the client's connections, which ends the thread's read) and :class:`CallTimedOut`
-    or :class:`TimeLimitReached` is raised. Ctrl-C and SIGTERM reach the caller during the wait.
+    or :class:`TimeLimitReached` is raised; with neither deadline it waits as long as ``fn`` takes.
+    Ctrl-C and SIGTERM reach the caller during the wait, whichever thread the kernel hands them to.
     """
     now = time.monotonic()
     run = _RUN_END.get()
     if run is not None and now >= run:
         raise TimeLimitReached(f"the run's time limit was reached before {what}")
     ends = [e for e in (now + timeout_s if timeout_s else None, run) if e is not None]
-    if not ends:
-        return fn()
-    end = min(ends)
+    # No deadline: still on a worker thread, so that Ctrl-C and SIGTERM reach the caller (below).
+    end = min(ends) if ends else math.inf
     box: dict[str, object] = {}
     done = threading.Event()
     ctx = contextvars.copy_context()
@@ -83,7 +86,16 @@ def within(fn: Callable[[], T], timeout_s: float | None, abort: Callable[[], Non
             done.set()
 
     threading.Thread(target=work, name="model-call", daemon=True).start()
-    if not done.wait(max(0.0, end - time.monotonic())):
+    # The wait returns to Python every WAIT_SLICE_S: a signal the kernel hands to another thread of
+    # the process (this call's own, onnxruntime's) does not wake a wait blocked on the main thread,
+    # and its handler (Ctrl-C, SIGTERM) runs only once the main thread runs Python code again; one
+    # long wait left a SIGTERM unanswered for the whole model timeout.
+    while not done.is_set():
+        left = end - time.monotonic()
+        if left <= 0:
+            break
+        done.wait(min(WAIT_SLICE_S, left))
+    if not done.is_set():
         if abort is not None:
             try:
                 abort()
