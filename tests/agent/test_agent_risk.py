@@ -55,6 +55,19 @@ def test_a_generic_ok_takes_its_risk_from_the_screen():
     assert not assess(ClickText("Display"), touched_text="Display", screen_text=["Delete account"]).risky
 
 
+def test_an_act_toward_the_user_is_no_risk_for_a_generic_answer():
+    # Android's notification permission: the app sends to the user; allowing it sends nothing
+    prompt = ["Allow Mail to send you notifications?", "Allow", "Don't allow"]
+    assert not assess(ClickText("Allow"), touched_text="Allow", screen_text=prompt).risky
+    assert not assess(ClickText("OK"), touched_text="OK", screen_text=["We'll send you a code by SMS", "OK"]).risky
+    # what the user's answer sends or deletes still asks, beside such a line too
+    d = assess(ClickText("Allow"), touched_text="Allow",
+               screen_text=["Allow Mail to send and view SMS messages?", "Allow", "Don't allow"])
+    assert d.risky and "send" in d.why
+    d = assess(ClickText("OK"), touched_text="OK", screen_text=["We'll send you a receipt", "Pay $12.00", "OK"])
+    assert d.risky and "Pay $12.00" in d.why
+
+
 def test_operations_that_touch_nothing_irreversible():
     for op in (OpenApp("Mail"), Back(), Stop()):
         assert not assess(op, touched_text="Send").risky

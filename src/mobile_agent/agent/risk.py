@@ -8,7 +8,8 @@ touched, never on the model's own words.
   accessibility tree's content-desc or text at the tap where there is a tree, and any text read on
   it; the model's description counts too, but only to ask more, never less.
 - A generic confirmation (OK, Yes, Continue, Allow...) is risky when the screen around it names a
-  risky act ("Delete 3 messages?", "Pay $12.00"): the screen's other lines are its context.
+  risky act ("Delete 3 messages?", "Pay $12.00"): the screen's other lines are its context. An act
+  toward the user is none ("Allow Mail to send you notifications?", "We'll send you a code").
 - Type: the typed text is content, never a reason (``Type (please send money)`` is not risky); a
   Type that presses Enter (text ending in a newline) may send or submit, and is asked about.
 - Open App, Page Up/Down, Back, Exit and Stop touch nothing that cannot be undone.
@@ -282,12 +283,22 @@ def assess(op: Any, *, touched_text: str | None = None, screen_text: Sequence[st
         for line in screen_text:
             if _norm(line) in own:
                 continue
-            hit = rules.match(line)
+            hit = rules.match(_toward_user(line, rules))
             if hit is not None:
                 act, word = hit
                 return RiskDecision(True, f"{touched!r} answers {line.strip()!r} on the screen, which {act} "
                                           f"(matches {word!r})", touched)
     return SAFE
+
+
+_VERB_YOU = re.compile(r"(?<!\w)(\w+)\s+you(?!\w)")
+
+
+def _toward_user(line: str, rules: RiskRules) -> str:
+    """``line`` less the acts the app does toward the user ("Allow Mail to send you
+    notifications?", Android's notification permission; "we'll send you a code"; "we pay you"): a
+    risky word whose object is "you" names what the user receives, not what answering does."""
+    return _VERB_YOU.sub(lambda m: "you" if rules.match(m.group(1)) else m.group(0), _norm(line))
 
 
 def touched_text_of(grounding: Any) -> str | None:
