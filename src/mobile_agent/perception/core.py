@@ -8,6 +8,7 @@ position hint, or reports the ambiguity.
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import time
 import unicodedata
@@ -28,7 +29,7 @@ from mobile_agent.perception.results import Candidate, ChooseFn, Grounding, Icon
 from mobile_agent.perception.missed_text import badge_boxes, display_boxes, mark_rows
 from mobile_agent.perception.scrim import modal_card
 from mobile_agent.perception.textmatch import (TextMatch, closest_texts, compact, edge_cut_matches, is_glyph_target,
-                                                 mask_query, match_lines)
+                                                 mask_query, match_lines, normalize_text)
 from mobile_agent.types import Box, load_image, quote_screen_text
 
 
@@ -48,6 +49,10 @@ def _image_key(rgb: np.ndarray) -> bytes:
     h = hashlib.sha256(b"%dx%dx%d:" % (rgb.shape[1], rgb.shape[0], rgb.shape[2] if rgb.ndim == 3 else 1))
     h.update(memoryview(np.ascontiguousarray(rgb)).cast("B"))
     return h.digest()[:16]
+
+
+#: A crop narrower than this many line heights shares a recogniser input with others (rapid.py).
+_SHARED_INPUT_RATIO = 320 / 48
 
 
 def _only_fuzzy(found: list[TextMatch] | None) -> bool:
@@ -229,6 +234,25 @@ class Perception:
         lines.sort(key=lambda l: (l.box.y1 // 10, l.box.x1))
         return split_glyphs(lines)[0]
 
+    def _nearest_read_alone(self, img: Image.Image, text: str, lines: list[TextLine], most: int = 6) -> list[TextLine]:
+        """The ``most`` lines likest ``text`` (a rapidfuzz ratio of 50 or more) among those the engine
+        reads packed with others (a crop between 2 and 320/48 line heights wide goes into a shared
+        320-column input), each read again in an input of its own; only readings that differ."""
+        recognize = getattr(self.ocr, "recognize", None)
+        if recognize is None or not getattr(self.ocr, "pack", False):
+            return []
+        from rapidfuzz import fuzz
+
+        t = normalize_text(text)
+        scored = [(fuzz.ratio(t, normalize_text(l.text)), l) for l in lines
+                  if 2 * l.box.height <= l.box.width < _SHARED_INPUT_RATIO * l.box.height]
+        near = [l for r, l in sorted(scored, key=lambda p: -p[0]) if r >= 50][:most]
+        if not near:
+            return []
+        rgb = np.asarray(img.convert("RGB"))
+        read = recognize(rgb, [l.box for l in near], keep_all=True, pack_min_ratio=math.inf)
+        return [r for r, l in zip(read, near) if r is not None and r.text != l.text]
+
     def _missed_lines(self, img: Image.Image, res: ParseResult, lines: list[TextLine]) -> list[TextLine]:
         """Texts the line detector does not find (:mod:`perception.missed_text`): on the screen's
         badges (small filled discs and pills) and in display type (a temperature or a clock's time
@@ -363,6 +387,13 @@ class Perception:
                 # the default recogniser's reading (see read_detected_lines).
                 extra = extra + self._script_lines(img, res, lang.split("+")[0])
                 found = match_lines(text, lines + extra)
+        if lang is None and _only_fuzzy(found):
+            # A line the recogniser read packed beside others in one input reads a short word less
+            # surely ("Israel" as "Isl", "Bangla" as "ngl"): the lines nearest the target read again
+            # each alone.
+            alone = self._nearest_read_alone(img, text, lines)
+            if alone:
+                found = match_lines(text, lines + alone)
         if _short_target(text) and _only_fuzzy(found):
             # A short text found nowhere may be one the line detector does not find: on a badge (a
             # count on a red disc, "+3" on an avatar stack, "x10" on a pill) or in display type (a
