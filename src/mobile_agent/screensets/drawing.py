@@ -103,3 +103,29 @@ def digest(screens: Sequence[Any], lines: Callable[[Any], Iterable[str]]) -> str
 
 __all__ = ["digest", "jpeg", "package_dir", "pygame_module", "round_mask", "skimage_file", "skimage_picture",
            "svg_mask"]
+
+
+class TextCanvas:
+    """A text set's screen being drawn (the scripts set's, the languages set's): its image, size,
+    density, theme colours (an accent from ``accents``, lightened in the dark theme), the margin,
+    and the targets and texts drawn so far. The random draws (the light background, then the
+    accent) are the sets' own order: their frozen digests depend on it."""
+
+    def __init__(self, rng: Any, width: int, height: int, density: float, dark: bool,
+                 accents: Sequence[tuple[int, int, int]]):
+        self.rng = rng
+        self.w, self.h, self.d = width, height, density
+        self.dark = dark
+        self.bg = (18, 18, 20) if dark else rng.choice(((255, 255, 255), (250, 250, 250), (246, 247, 251)))
+        self.fg = (230, 225, 229) if dark else (32, 33, 36)
+        self.grey = (150, 150, 156) if dark else (105, 109, 114)
+        accent = rng.choice(accents)
+        self.accent = tuple(min(255, int(c * 0.55 + 120)) for c in accent) if dark else accent
+        self.img = Image.new("RGB", (width, height), self.bg)
+        self.draw = ImageDraw.Draw(self.img)
+        self.m = self.px(16)
+        self.targets: list[Any] = []
+        self.drawn: list[str] = []
+
+    def px(self, dp: float) -> int:
+        return int(round(dp * self.d))

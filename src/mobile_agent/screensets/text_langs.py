@@ -36,8 +36,9 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import ImageFont
 
+from mobile_agent.screensets.drawing import TextCanvas
 from mobile_agent.screensets.text_stress import StressScreen, StressTarget, format_stress, set_digest
 from mobile_agent.types import Box
 
@@ -202,27 +203,12 @@ def _drawable(lang: Lang, missing: dict[str, str]) -> bool:
     return lang.script not in missing
 
 
-class _Canvas:
-    """One screen being drawn: its image, density, colours, targets and texts so far."""
+class _Canvas(TextCanvas):
+    """One screen being drawn (:class:`TextCanvas`), with its rows' divider colour."""
 
     def __init__(self, rng: random.Random, width: int, height: int, density: float, dark: bool):
-        self.rng = rng
-        self.w, self.h, self.d = width, height, density
-        self.dark = dark
-        self.bg = (18, 18, 20) if dark else rng.choice(((255, 255, 255), (250, 250, 250), (246, 247, 251)))
-        self.fg = (230, 225, 229) if dark else (32, 33, 36)
-        self.grey = (150, 150, 156) if dark else (105, 109, 114)
+        super().__init__(rng, width, height, density, dark, ACCENTS)
         self.divider = (48, 48, 52) if dark else (228, 230, 234)
-        accent = rng.choice(ACCENTS)
-        self.accent = tuple(min(255, int(c * 0.55 + 120)) for c in accent) if dark else accent
-        self.img = Image.new("RGB", (width, height), self.bg)
-        self.draw = ImageDraw.Draw(self.img)
-        self.m = self.px(16)
-        self.targets: list[StressTarget] = []
-        self.drawn: list[str] = []
-
-    def px(self, dp: float) -> int:
-        return int(round(dp * self.d))
 
     def length(self, s: str, sp: float, bold: bool = False) -> int:
         px = max(8, self.px(sp))

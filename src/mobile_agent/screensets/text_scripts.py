@@ -44,8 +44,9 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import ImageFont
 
+from mobile_agent.screensets.drawing import TextCanvas
 from mobile_agent.screensets.text_stress import (
     StressScreen,
     StressTarget,
@@ -252,27 +253,13 @@ def _has_glyph(path: str, index: int, ch: str) -> bool:
     return not (a.shape == b.shape and bool((a == b).all()))
 
 
-class _Canvas:
+class _Canvas(TextCanvas):
     """One screen being drawn: its image, density, colours, script, targets and texts so far."""
 
     def __init__(self, rng: random.Random, script: Script, width: int, height: int, density: float, dark: bool):
-        self.rng, self.s = rng, script
-        self.w, self.h, self.d = width, height, density
-        self.dark = dark
-        self.bg = (18, 18, 20) if dark else rng.choice(((255, 255, 255), (250, 250, 250), (246, 247, 251)))
-        self.fg = (230, 225, 229) if dark else (32, 33, 36)
-        self.grey = (150, 150, 156) if dark else (105, 109, 114)
+        super().__init__(rng, width, height, density, dark, ACCENTS)
+        self.s = script
         self.surface = (44, 44, 48) if dark else (238, 240, 244)
-        accent = rng.choice(ACCENTS)
-        self.accent = tuple(min(255, int(c * 0.55 + 120)) for c in accent) if dark else accent
-        self.img = Image.new("RGB", (width, height), self.bg)
-        self.draw = ImageDraw.Draw(self.img)
-        self.m = self.px(16)
-        self.targets: list[StressTarget] = []
-        self.drawn: list[str] = []
-
-    def px(self, dp: float) -> int:
-        return int(round(dp * self.d))
 
     def fonts(self, sp: float, bold: bool = False) -> tuple[ImageFont.FreeTypeFont, ImageFont.FreeTypeFont]:
         """The script's font and the one for what it lacks (Latin, digits) at ``sp``."""
