@@ -39,7 +39,7 @@ import numpy as np
 from PIL import ImageFont
 
 from mobile_agent.screensets.drawing import TextCanvas
-from mobile_agent.screensets.text_stress import StressScreen, StressTarget, format_stress, set_digest
+from mobile_agent.screensets.text_stress import StressScreen, StressTarget, format_by_script, set_digest
 from mobile_agent.types import Box
 
 SEED = 0
@@ -389,27 +389,7 @@ def available() -> bool:
 def format_figures(d: dict[str, Any], title: str = "languages set") -> list[str]:
     """The text set's figures, then per script: Click Text, first point, and texts not on the screen
     answered none; and the scripts left out for a missing font."""
-    def pct(a: int, b: int) -> str:
-        return f"{100 * a / b:.1f}% ({a}/{b})" if b else "n/a"
-
-    out = format_stress(d, title=title)
-    per: dict[str, list[int]] = {}
-    for k, v in d["by_phenomenon"].items():
-        p = per.setdefault(k.split(":")[0], [0, 0, 0, 0])
-        p[0] += v["targets"]
-        p[1] += v["first_point_hit"]
-    for k, v in d["absent"]["by_kind"].items():
-        p = per.setdefault(k.split(":")[0], [0, 0, 0, 0])
-        p[2] += v["total"]
-        p[3] += v["answered_none"]
-    out.append("by script (Click Text first point / texts not on the screen answered none):")
-    for name in [*SCRIPT_NAMES, "Latin"]:
-        if name in per:
-            p = per[name]
-            out.append(f"  {name}: {pct(p[1], p[0])} / {pct(p[3], p[2])}")
-    for name, why in missing_fonts().items():
-        out.append(f"  {name}: left out ({why})")
-    return out
+    return format_by_script(d, title, [*SCRIPT_NAMES, "Latin"], missing_fonts())
 
 
 __all__ = ["LANGS", "SCREENS", "SEED", "FROZEN_SHA256", "STYLES", "collect_langs_screens", "format_figures",

@@ -52,7 +52,7 @@ from mobile_agent.screensets.text_stress import (
     StressTarget,
     _on_screen,
     _pkg_file,
-    format_stress,
+    format_by_script,
     set_axes,
     set_digest,
 )
@@ -575,26 +575,7 @@ def format_figures(d: dict[str, Any], title: str = "scripts set") -> list[str]:
     """The text set's figures (:func:`~mobile_agent.screensets.text_stress.format_stress`), then
     per script: Click Text, first point, and texts not on the screen answered none; and the scripts
     left out for a missing font."""
-    def pct(a: int, b: int) -> str:
-        return f"{100 * a / b:.1f}% ({a}/{b})" if b else "n/a"
-
-    out = format_stress(d, title=title)
-    per: dict[str, list[int]] = {}
-    for k, v in d["by_phenomenon"].items():
-        p = per.setdefault(k.split(":")[0], [0, 0, 0, 0])
-        p[0] += v["targets"]
-        p[1] += v["first_point_hit"]
-    for k, v in d["absent"]["by_kind"].items():
-        p = per.setdefault(k.split(":")[0], [0, 0, 0, 0])
-        p[2] += v["total"]
-        p[3] += v["answered_none"]
-    out.append("by script (Click Text first point / texts not on the screen answered none):")
-    for name in [s.name for s in SCRIPTS if s.name in per]:
-        p = per[name]
-        out.append(f"  {name}: {pct(p[1], p[0])} / {pct(p[3], p[2])}")
-    for name, why in missing_scripts().items():
-        out.append(f"  {name}: left out ({why})")
-    return out
+    return format_by_script(d, title, [s.name for s in SCRIPTS], missing_scripts())
 
 
 __all__ = ["SCRIPTS", "SCREENS", "SEED", "FROZEN_SHA256", "collect_scripts_screens", "format_figures",

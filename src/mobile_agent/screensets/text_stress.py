@@ -929,6 +929,35 @@ def format_stress(d: dict[str, Any], title: str = "text stress set") -> list[str
     return out
 
 
+
+
+def format_by_script(d: dict[str, Any], title: str, order: Sequence[str], missing: dict[str, str]) -> list[str]:
+    """A text set's figures (:func:`format_stress`), then per script, in ``order`` (a phenomenon's
+    script is the part of its name before ":"): Click Text first point and texts not on the screen
+    answered none; then the scripts left out (``missing``: script -> why). The scripts set's and
+    the languages set's report."""
+    def pct(a: int, b: int) -> str:
+        return f"{100 * a / b:.1f}% ({a}/{b})" if b else "n/a"
+
+    out = format_stress(d, title=title)
+    per: dict[str, list[int]] = {}
+    for k, v in d["by_phenomenon"].items():
+        p = per.setdefault(k.split(":")[0], [0, 0, 0, 0])
+        p[0] += v["targets"]
+        p[1] += v["first_point_hit"]
+    for k, v in d["absent"]["by_kind"].items():
+        p = per.setdefault(k.split(":")[0], [0, 0, 0, 0])
+        p[2] += v["total"]
+        p[3] += v["answered_none"]
+    out.append("by script (Click Text first point / texts not on the screen answered none):")
+    for name in order:
+        if name in per:
+            p = per[name]
+            out.append(f"  {name}: {pct(p[1], p[0])} / {pct(p[3], p[2])}")
+    for name, why in missing.items():
+        out.append(f"  {name}: left out ({why})")
+    return out
+
 def set_axes(f: ImageFont.FreeTypeFont, wants: dict[str, float]) -> None:
     """Set a variable font's axes by name ("weight", "width", "optical size"), each clamped to the
     font's range; an axis not named keeps its default."""
