@@ -248,14 +248,14 @@ class PhoneTools:
             # a dialog over a page its scrim dims: what lies outside it is listed, marked as behind it
             find_dialog = getattr(self.perception, "dialog", None)
             dialog = find_dialog(img) if callable(find_dialog) else None
-            if dialog is None and xml is not None and nodes:
+            st = ScreenTree(xml, w, h) if xml is not None and nodes else None
+            if dialog is None and st is not None:
                 # the dump's own window, where it is a dialog's or a popup menu's (hybrid.ScreenTree.window)
-                dialog = ScreenTree(xml, w, h).window
+                dialog = st.window
             # the page's nodes the dialog's card covers (their centre on the card): where the tree names
             # the dialog's own nodes, those drawn before it (perception.hybrid.ScreenTree.set_dialog)
             under: set[tuple[Any, str, str]] = set()
-            if dialog is not None and nodes:
-                st = ScreenTree(xml, w, h)
+            if dialog is not None and st is not None:
                 st.set_dialog(dialog)
                 under = {(n.box.as_tuple(), n.text, n.desc) for n in st.nodes
                          if dialog.contains_point(n.box.center) and st.behind_dialog(n)}

@@ -162,13 +162,13 @@ class ScreenTree:
             return False
         return not self.dialog.contains_point(n.box.center) or n.index in self._under_dialog
 
-    def visible(self, n: TreeNode, dialog: bool = True) -> bool:
+    def visible(self, n: TreeNode) -> bool:
         """On the screen (its centre), not empty, not under a clickable node drawn after it
-        (a scrim, a drawer, a dialog: a tap there reaches the overlay) and, with ``dialog``, not on
-        the page behind the dialog the picture shows (:meth:`behind_dialog`)."""
+        (a scrim, a drawer, a dialog: a tap there reaches the overlay) and not on the page behind
+        the dialog the picture shows (:meth:`behind_dialog`)."""
         if n.box.is_empty():
             return False
-        if dialog and self.behind_dialog(n):
+        if self.behind_dialog(n):
             return False
         c = n.box.center
         if not (0 <= c.x < self.width and 0 <= c.y < self.height):

@@ -15,6 +15,7 @@ keyboard) or a white text on a dark theme somewhere outside any one card.
 
 from __future__ import annotations
 
+import functools
 from typing import Callable
 
 import numpy as np
@@ -56,7 +57,9 @@ def modal_card(rgb: np.ndarray, top: int = 0) -> Box | None:
     if bright >= 96:  # (on a dark screen the surface is not its lightest region: below)
         found = _card(lum, grad, lum >= bright - 16, top, None)
     if found is None:
-        found = _dark_card(lum, grad, top, lambda: cv2.cvtColor(np.ascontiguousarray(rgb[top:]), cv2.COLOR_RGB2GRAY))
+        # the full-size luminance, made once however many grey levels are tried as the card's surface
+        full = functools.cache(lambda: cv2.cvtColor(np.ascontiguousarray(rgb[top:]), cv2.COLOR_RGB2GRAY))
+        found = _dark_card(lum, grad, top, full)
     if found is None:
         return None
     x, y, bw, bh = found

@@ -593,13 +593,11 @@ def _match(target: str, lines: list[TextLine]) -> list[TextMatch]:
         if ln == tn or lc == tc:
             out.append(TextMatch(_words_box(line), 1.0, "exact", line))
             continue
-        if tf != tc and fold_marks(lc) == tf:
+        if fold_marks(lc) == tf:
             # The target read without its diacritics ("Cestina" for "Čeština"), or the line
-            # without them where the target has none: exact, but below the line that holds the
-            # target's very letters (a screen that shows both: core._best_tier).
-            out.append(TextMatch(_words_box(line), 0.96, "exact", line))
-            continue
-        if tf == tc and fold_marks(lc) == tc and lc != tc:
+            # with them where the target has none: exact, but below the line that holds the
+            # target's very letters (a screen that shows both: core._best_tier; the same letters
+            # were answered just above).
             out.append(TextMatch(_words_box(line), 0.96, "exact", line))
             continue
         if _cursor_reading(tc, lc) and _numbers_agree(target, line.text):  # "1" before "2,480" is a digit

@@ -583,9 +583,10 @@ def _latin_in_place(tess: TextLine, default: Sequence[TextLine]) -> TextLine | N
     taken: Word | None = None  # the default's word that stands for the last word out
     changed = False
     for w in tess.words:
-        if (not _has_script(w.text) and not any(_wide(ch) for ch in w.text)) or _garbled(w.text):
+        garbled = _garbled(w.text)
+        if (not _has_script(w.text) and not any(_wide(ch) for ch in w.text)) or garbled:
             at = [o for o in theirs if over(o, w)]
-            if _garbled(w.text):
+            if garbled:
                 at = [o for o in at if sum(ch.isalpha() for ch in o.text) >= 3]
             if len(at) == 1 and at[0].text != w.text:
                 if out and taken is at[0]:
