@@ -236,18 +236,23 @@ def test_the_gate_reads_the_screen_around_a_generic_answer():
     assert "Pay now" in (risk_of("Pay", touched_text="Pay now") or "")
 
 
+def screen_elements(phone: SimPhone, perception: Perception):
+    """The raw answer of the ``screen_elements`` tool on ``phone``'s screen."""
+
+    async def scenario():
+        async with serve(phone, perception) as client:
+            return await client.call_tool("screen_elements", {})
+
+    return run(scenario)
+
+
 def test_screen_elements_mark_what_lies_behind_a_dialog(perception):
     # The simulated phone's permission dialog over Mail's inbox, its page dimmed by a scrim: the
     # dialog's buttons are listed as they are; the inbox's rows, title and menu, which a tap does
     # not reach, are marked behind the dialog (in the data and in the text answer).
     phone = SimPhone(disturbances=["permission"])
     phone.launch("Mail")
-
-    async def scenario():
-        async with serve(phone, perception) as client:
-            return await client.call_tool("screen_elements", {})
-
-    raw = run(scenario)
+    raw = screen_elements(phone, perception)
     listed = data_of(raw)
     x1, y1, x2, y2 = listed["dialog"]
     assert 0 < x1 < x2 < 1080 and 300 < y1 < y2 < 2400
@@ -280,12 +285,7 @@ def test_screen_elements_mark_what_lies_behind_a_dialog(perception):
 def test_screen_elements_without_a_dialog_mark_nothing(perception):
     phone = SimPhone()
     phone.launch("Mail")
-
-    async def scenario():
-        async with serve(phone, perception) as client:
-            return await client.call_tool("screen_elements", {})
-
-    raw = run(scenario)
+    raw = screen_elements(phone, perception)
     listed = data_of(raw)
     assert "dialog" not in listed and not any(e.get("behind_dialog") for e in listed["elements"])
     assert "behind-dialog" not in text_of(raw)
