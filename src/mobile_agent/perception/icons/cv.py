@@ -15,6 +15,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from mobile_agent.perception.icons.density import at_reference, from_reference, to_reference
 from mobile_agent.perception.results import IconBox
 from mobile_agent.types import Box
 
@@ -223,6 +224,16 @@ class CvIconDetector:
         return keep[labels].astype(np.uint8) * 255
 
     def detect(self, rgb: np.ndarray, text_boxes: Sequence[Box] = ()) -> list[IconBox]:
+        # The sizes below are measured at 1080 px across (icons.density): another density's
+        # screenshot is scaled there and its boxes brought back.
+        scaled, f = at_reference(rgb)
+        if f == 1.0:
+            return self._detect(rgb, text_boxes)
+        h, w = rgb.shape[:2]
+        return [IconBox(from_reference(i.box, f, w, h), i.score, i.source)
+                for i in self._detect(scaled, [to_reference(b, f) for b in text_boxes])]
+
+    def _detect(self, rgb: np.ndarray, text_boxes: Sequence[Box] = ()) -> list[IconBox]:
         h, w = rgb.shape[:2]
         s = self.scale
         small = self.working(rgb)

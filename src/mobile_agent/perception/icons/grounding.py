@@ -134,9 +134,14 @@ def selection_control(rgb: np.ndarray, box: Box) -> str | None:
     in a ring (an info sign, a clock, a person) are no radio: something inside is neither empty nor
     a centred dot. A checkbox is a thin square outline with nothing inside, or a filled square
     whose check is drawn in the background's colour (a stop sign's square is filled whole)."""
+    from mobile_agent.perception.icons.density import at_reference, to_reference
     from mobile_agent.perception.icons.layout import dp_scale
     from mobile_agent.perception.icons.offline import switch_like
 
+    # The bands below are pixels at 1080 px across (icons.density): another density is scaled there.
+    scaled, f = at_reference(rgb)
+    if f != 1.0:
+        return selection_control(scaled, to_reference(box, f))
     height, width = rgb.shape[:2]
     dp = dp_scale(width, height)
     pad = max(2, min(box.width, box.height) // 8)

@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from mobile_agent.perception.icons.density import at_reference, density_factor, to_reference
 from mobile_agent.perception.icons.layout import dp_scale
 from mobile_agent.types import Box
 
@@ -1290,6 +1291,17 @@ class OfflineIconMatcher:
                     or PICTURE_WORDS & set(re.findall(r"[a-z]+", description.lower())))
 
     def score(self, rgb: np.ndarray, boxes: Sequence[Box], description: str) -> list[float]:
+        # The sizes below (a box's margin, a badge's disc, a switch's track) are measured at 1080
+        # px across (icons.density): a denser screenshot is brought down there first. A sparser
+        # one is matched as it is: its glyphs, blurred by enlarging, match worse than drawn (icon
+        # sets drawn at 720 px lost weak matches, a heart to a star).
+        h, w = rgb.shape[:2]
+        if density_factor(w, h) < 1.0:
+            scaled, f = at_reference(rgb)
+            return self._score(scaled, [to_reference(b, f) for b in boxes], description)
+        return self._score(rgb, boxes, description)
+
+    def _score(self, rgb: np.ndarray, boxes: Sequence[Box], description: str) -> list[float]:
         glyphs = description_glyphs(description)
         colors = description_colors(description)
         pictures = bool(PICTURE_WORDS & set(re.findall(r"[a-z]+", description.lower())))
