@@ -338,3 +338,51 @@ def test_the_simulated_phones_dialog_in_the_dark_theme():
         assert q.ground_text(img, "Allow").found
         g = q.ground_text(img, "Lunch on Friday?")
         assert _first_point(g) is None and "behind a dialog" in g.message, (dark, g.message)
+
+
+def _force_dark(img: Image.Image) -> Image.Image:
+    """``img`` as Android's force dark draws an app made light: each colour's lightness inverted
+    (CIELAB L), its hue and chroma kept; the keyboard is Gboard's dark theme then, a grey panel
+    lighter than the black page."""
+    import cv2
+
+    lab = cv2.cvtColor(np.asarray(img.convert("RGB")), cv2.COLOR_RGB2LAB)
+    lab[:, :, 0] = 255 - lab[:, :, 0]
+    return Image.fromarray(cv2.cvtColor(lab, cv2.COLOR_LAB2RGB))
+
+
+def test_a_keyboard_up_over_a_dark_page_is_no_dialog():
+    # A music player's search in the dark theme with the keyboard up: one result on a black page
+    # (its light texts are under 0.2% of the page's pixels) and the keyboard's grey panel up from
+    # the bottom looked like a sheet over a dimmed page, and every text of the page was answered
+    # "behind a dialog". The page is not dimmed: its texts are as light as the keys'.
+    import json
+
+    folder = Path(__file__).resolve().parent / "fixtures" / "realtext"
+    name = "com.poupa.vinylmusicplayer__26861387"
+    img = _force_dark(Image.open(folder / "img" / f"{name}.png"))
+    rgb = np.asarray(img)
+    assert modal_card(rgb, status_bar_height(rgb.shape[0], rgb.shape[1])) is None
+    rows = [json.loads(ln) for ln in (folder / "manifest.jsonl").read_text(encoding="utf-8").splitlines()]
+    targets = {d["target"]: Box(*d["bbox"]) for d in rows if d["image"] == f"img/{name}.png"}
+    q = Perception()
+    for text in ("Lofi Study", "Songs"):
+        g = q.ground_text(img, text)
+        assert g.found and targets[text].contains_point(g.point), (text, g.status, g.message)
+
+
+def test_a_dark_dialog_over_a_dimmed_page_with_few_texts():
+    # The other side of that rule: a dark theme's dialog over a page of few texts, dimmed by its
+    # scrim, is still the dialog (no pixel outside it is as light as its texts).
+    p = Painter(1080, 2280, dark=True)
+    p.status_bar()
+    p.text(60, 140, "Library", size=56, fill=(255, 255, 255))
+    p.text(60, 330, "Lofi Study", size=46, fill=(255, 255, 255))
+    boxes = _dark_dialog(p, 0.6, (56, 56, 56))
+    q = Perception()
+    card = q.dialog(p.image)
+    assert card is not None and card.iou(CARD) > 0.9, card
+    g = q.ground_text(p.image, "Lofi Study")
+    assert _first_point(g) is None and "behind a dialog" in g.message, g.message
+    g = q.ground_text(p.image, "Delete")
+    assert g.found and boxes["Delete"].contains_point(g.point)

@@ -117,7 +117,15 @@ def _card(lum: np.ndarray, grad: np.ndarray, surface_mask: np.ndarray, top: int,
         out = np.ones(big.shape, dtype=bool)
         out[max(0, (y - m) * s):(y + bh + m) * s, max(0, (x - m) * s):(x + bw + m) * s] = False
         out[max(0, big.shape[0] - 2 * top):] = False
-        if float(np.percentile(big[out], _TOP_SHARE)) > _DIMMED * light:
+        page = big[out]
+        if float(np.percentile(page, _TOP_SHARE)) > _DIMMED * light:
+            return None
+        # A dark page holds few light pixels: a short list or a lone header on a black page is
+        # under 0.2% of it, and a keyboard's grey panel up from the bottom (Gboard's dark theme)
+        # looks like a sheet over a dimmed page. A scrim dims every text of the page: more than a
+        # speck's worth of pixels as light as the card's texts (_LIT_PIXELS at 1080 px across, a
+        # short word's strokes) is a page that is not dimmed.
+        if int(np.count_nonzero(page > _DIMMED * light)) >= _LIT_PIXELS * (big.shape[1] / 1080.0) ** 2:
             return None
     elif float(np.percentile(lum[outside], _TOP_SHARE)) > _DIMMED * light:
         return None
@@ -132,6 +140,8 @@ def _card(lum: np.ndarray, grad: np.ndarray, surface_mask: np.ndarray, top: int,
 # dimmed. The surface: one of the most common flat greys (up to _DARK_TRIES of them, each at least
 # _DARK_SHARE of the screen) between _DARK_MIN and _DARK_MAX; its texts at least _DARK_TEXTS light.
 _DARK_MIN, _DARK_MAX, _DARK_TEXTS, _DARK_SHARE, _DARK_TRIES = 12, 110, 160, 0.02, 3
+# Pixels of the page outside a dark card as light as the card's texts that tell an undimmed page.
+_LIT_PIXELS = 100
 
 
 def _dark_card(lum: np.ndarray, grad: np.ndarray, top: int,
