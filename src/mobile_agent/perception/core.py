@@ -530,7 +530,7 @@ class Perception:
             texts = _on_dialog(res.lines, card) if card is not None else res.lines
             return Grounding("none", [], None, f'no icon found{where} for "{description}"; texts on '
                              + ("the dialog: " if card is not None else "screen: ")
-                             + _quote_list([l.text for l in texts][:8]))
+                             + _quote_list([l.text for l in texts][:8]) + _keyboard_note(res.lines, w, h))
         matcher = self.matcher
         usable = matcher is not None and (not hasattr(matcher, "knows") or matcher.knows(description))
         if not usable and (labelled or worded):
@@ -743,6 +743,7 @@ class Perception:
                 cands = inside
         if not cands:
             where = "on the screen"
+            hidden = _keyboard_note(lines, w, h)
             card = dialog() if dialog is not None else None
             if card is not None:
                 lines, where = _on_dialog(lines, card), "on the dialog"
@@ -750,7 +751,7 @@ class Perception:
             msg = f"{target} is not on the screen"
             if near:
                 msg += f"; the closest texts {where} are " + _quote_list(near)
-            return Grounding("none", [], None, msg)
+            return Grounding("none", [], None, msg + hidden)
         if len(cands) == 1:
             return Grounding("found", cands, cands[0], "")
         if len(cands) > self.max_candidates and not allow_many:
@@ -789,6 +790,20 @@ _TIERS = {"exact": 0, "contained": 1, "fuzzy": 2}
 # What a Click Icon candidate's score loses where the description names no glyph (the set of
 # marks, the top bar's own actions): a detector's score of 0.95 is then 0.6, a guess by place.
 UNMATCHED = 0.35
+
+
+def _keyboard_note(lines: Sequence[TextLine], width: int, height: int) -> str:
+    """Where nothing is found and the on-screen keyboard is up (its letter keys read as rows of
+    single letters: :func:`icons.layout.keyboard_top`): what it covers is not on the picture (a
+    search's results, a form's next field, a FAB under it), which the planner is told, with the way
+    to see it; empty otherwise."""
+    from mobile_agent.perception.icons.layout import keyboard_top
+
+    top = keyboard_top([(l.box, l.text) for l in lines], width, height)
+    if top is None:
+        return ""
+    return (f"; the on-screen keyboard covers the screen below y={top}: what lies under it is not seen "
+            "(Back closes the keyboard)")
 
 
 def _tree_candidates(found: Sequence[tuple[Box, float, str]]) -> list[Candidate]:
