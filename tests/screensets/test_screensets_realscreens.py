@@ -97,6 +97,17 @@ def test_cli_measures_the_fixtures_overall_per_half_and_per_app(tmp_path, capsys
     icon_lines = [m for m in d["misses"] if ": icon '" in m]
     assert len(icon_lines) >= f["icon_nohint"]["total"] - f["icon_nohint"]["hit"]
     assert any(m.endswith("(with the hint found)") for m in icon_lines)
+    # texts the picture does not show (Vinyl's results under its keyboard, My Expenses' page under
+    # its open drawer) are counted apart, and their misses say why
+    shown, first = f["text_shown"], f["text_first"]
+    under_kb = [m for m in d["misses"] if m.endswith("[under the keyboard]")]
+    under_view = [m for m in d["misses"] if m.endswith("[under a view the dump draws over it]")]
+    assert {m.split(":")[0] for m in under_kb} == {"com.poupa.vinylmusicplayer com.poupa.vinylmusicplayer__741334294"}
+    assert len(under_kb) == 2 and len(under_view) >= 4
+    assert all(m.startswith("org.totschnig.myexpenses org.totschnig.myexpenses__1482807785:") for m in under_view)
+    assert shown["total"] == first["total"] - len(under_kb) - len(under_view)
+    assert shown["hit"] == first["hit"] and shown["share"] > first["share"]
+    assert "of the targets the picture shows" in text
 
 
 def test_bad_input_is_named_and_the_rest_is_still_measured(tmp_path, capsys):

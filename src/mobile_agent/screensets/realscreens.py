@@ -43,6 +43,7 @@ _KEYBOARD_MARKS = ("inputmethod", "keyboard", "honeyboard")
 #: The figures of a real folder, in the order they are printed: key -> label.
 FIGURES: dict[str, str] = {
     "text_first": "Click Text, first point inside the target's node",
+    "text_shown": "Click Text, first point, of the targets the picture shows (none under the keyboard it shows or a view the dump draws over them)",
     "text_choice": "Click Text, with the planner choosing among marks",
     "text_original": "the original Mobile-Agent's line matching, first point",
     "absent_none": "texts not on the screen answered none",
@@ -390,6 +391,33 @@ def _inside(c: Any, box: Box) -> bool:
     return c is not None and box.contains_point(c.point)
 
 
+def covered(s: RealScreen, lines: Sequence[Any]) -> Callable[[Box], str | None]:
+    """Why a target's node of screen ``s`` is not on its picture, or None: under the on-screen
+    keyboard that the picture's text ``lines`` show (its rows of letter keys,
+    :func:`perception.icons.layout.keyboard_top`; the dump is the app's window and does not hold
+    the keyboard's), or under a view the dump draws over it (an open drawer, a bar laid over the
+    page: :meth:`perception.hybrid.ScreenTree.hidden`). Counted apart as ``text_shown``: a
+    grounding from the picture cannot find what the picture does not show."""
+    from mobile_agent.perception.hybrid import ScreenTree
+    from mobile_agent.perception.icons.layout import keyboard_top
+
+    kb = keyboard_top([(l.box, l.text) for l in lines], s.width, s.height)
+    try:
+        tree = ScreenTree(s.xml.read_bytes(), s.width, s.height)
+        hidden = [line.box for _, line in tree.label_lines("text", behind=True)]
+    except (OSError, ValueError):
+        hidden = []
+
+    def why(box: Box) -> str | None:
+        if kb is not None and box.center.y >= kb:
+            return "under the keyboard"
+        if any(h.contains_point(box.center) and h.iou(box) >= 0.5 for h in hidden):
+            return "under a view the dump draws over it"
+        return None
+
+    return why
+
+
 def _found(g: Any) -> str:
     """What a grounding answered, in a few words (for the misses)."""
     c = _first_point(g)
@@ -482,12 +510,16 @@ def run_real(folder: RealFolder, perception: Any, *, icons: bool = True,
             if ref_t is not None:
                 res.reference_pairs.append((res.parse_s[-1], ref_t))
         parsed = perception.parse(img, icons=icons)
+        hidden_why = covered(s, parsed.lines)
         for tg in s.targets:
             where = f"{s.app} {s.name}: {tg.kind} {tg.target!r} node {list(tg.box.as_tuple())}"
             if tg.kind == "text":
                 g = perception.ground_text(img, tg.target)
                 first_ok = _inside(_first_point(g), tg.box)
                 res.count(s.app, "text_first", first_ok)
+                why = hidden_why(tg.box)
+                if why is None:
+                    res.count(s.app, "text_shown", first_ok)
                 chosen_ok = g.status == "found" and _inside(g.chosen, tg.box)
                 if not chosen_ok:
                     def oracle(marked: Any, cands: Sequence[Any], question: str, box: Box = tg.box) -> int | None:
@@ -499,7 +531,7 @@ def run_real(folder: RealFolder, perception: Any, *, icons: bool = True,
                 orig = original_line_matches(tg.target, parsed.lines)
                 res.count(s.app, "text_original", bool(orig) and tg.box.contains_point(orig[0].center))
                 if not first_ok:
-                    res.misses.append(f"{where} -> {_found(g)}")
+                    res.misses.append(f"{where} -> {_found(g)}" + (f" [{why}]" if why else ""))
             elif icons:
                 for asked in _asked(tg.target, s.app, icon_wording, res):
                     wh = where if asked == tg.target else f"{s.app} {s.name}: icon {asked!r} (the app's words: " \
