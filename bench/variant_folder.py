@@ -26,9 +26,9 @@ import shutil
 import sys
 from pathlib import Path
 
-import cv2
-import numpy as np
 from PIL import Image
+
+from mobile_agent.screensets.realscreens import force_dark
 
 _BOUNDS = re.compile(r'bounds="\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]"')
 
@@ -39,13 +39,6 @@ def scale_dump(xml: str, f: float) -> str:
         x1, y1, x2, y2 = (round(int(v) * f) for v in m.groups())
         return f'bounds="[{x1},{y1}][{x2},{y2}]"'
     return _BOUNDS.sub(one, xml)
-
-
-def force_dark(img: Image.Image) -> Image.Image:
-    """``img`` with each colour's lightness inverted (CIELAB L), hue and chroma kept."""
-    lab = cv2.cvtColor(np.asarray(img.convert("RGB")), cv2.COLOR_RGB2LAB)
-    lab[:, :, 0] = 255 - lab[:, :, 0]
-    return Image.fromarray(cv2.cvtColor(lab, cv2.COLOR_LAB2RGB))
 
 
 def write_variant(src: Path, dst: Path, scale: float = 1.0, dark: bool = False, jpeg: int | None = None) -> int:

@@ -8,7 +8,6 @@ too large)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -18,26 +17,17 @@ from PIL import Image
 from mobile_agent.perception import Perception
 from mobile_agent.perception.icons.cv import CvIconDetector
 from mobile_agent.perception.icons.density import REFERENCE_SIDE, at_reference, density_factor, from_reference
+from mobile_agent.screensets.realscreens import third_hint
 from mobile_agent.types import Box
+from manifest_targets import target_box
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = (HERE / "fixtures" / "realicons", HERE.parent / "bench" / "fixtures" / "realscreens")
 
 
-def _hint(box: Box, width: int, height: int) -> tuple[str, ...]:
-    c = box.center
-    v = "top" if c.y < height / 3 else ("bottom" if c.y >= 2 * height / 3 else "center")
-    h = "left" if c.x < width / 3 else ("right" if c.x >= 2 * width / 3 else "center")
-    return (v, h) if (v, h) != ("center", "center") else ("center",)
-
-
 def _target(name: str, target: str) -> tuple[Image.Image, Box]:
-    for folder in FIXTURES:
-        for line in (folder / "manifest.jsonl").read_text().splitlines():
-            d = json.loads(line)
-            if d["image"] == f"img/{name}.png" and d["target"] == target and d["kind"] == "icon":
-                return Image.open(folder / d["image"]).convert("RGB"), Box(*d["bbox"])
-    raise AssertionError(f"{name}: no icon target {target!r}")
+    folder = next(f for f in FIXTURES if (f / "img" / f"{name}.png").is_file())
+    return Image.open(folder / "img" / f"{name}.png").convert("RGB"), target_box(folder, name, target)
 
 
 def _scaled(img: Image.Image, box: Box, f: float) -> tuple[Image.Image, Box]:
@@ -98,5 +88,5 @@ def test_detected_boxes_come_back_in_the_screens_pixels():
 def test_click_icon_on_other_densities(perception, factor, name, target, hint):
     img, box = _target(name, target)
     img, box = _scaled(img, box, factor)
-    g = perception.ground_icon(img, target, _hint(box, *img.size) if hint else ())
+    g = perception.ground_icon(img, target, third_hint(box, *img.size) if hint else ())
     assert g.status == "found" and box.contains_point(g.point), (g.status, g.point, box, g.message)

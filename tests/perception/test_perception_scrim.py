@@ -14,6 +14,7 @@ from PIL import Image
 from mobile_agent.perception import Perception
 from mobile_agent.perception.change import status_bar_height
 from mobile_agent.perception.scrim import modal_card
+from mobile_agent.screensets.realscreens import force_dark
 from mobile_agent.types import Box
 from perception_synth import Painter
 
@@ -340,17 +341,6 @@ def test_the_simulated_phones_dialog_in_the_dark_theme():
         assert _first_point(g) is None and "behind a dialog" in g.message, (dark, g.message)
 
 
-def _force_dark(img: Image.Image) -> Image.Image:
-    """``img`` as Android's force dark draws an app made light: each colour's lightness inverted
-    (CIELAB L), its hue and chroma kept; the keyboard is Gboard's dark theme then, a grey panel
-    lighter than the black page."""
-    import cv2
-
-    lab = cv2.cvtColor(np.asarray(img.convert("RGB")), cv2.COLOR_RGB2LAB)
-    lab[:, :, 0] = 255 - lab[:, :, 0]
-    return Image.fromarray(cv2.cvtColor(lab, cv2.COLOR_LAB2RGB))
-
-
 def test_a_keyboard_up_over_a_dark_page_is_no_dialog():
     # A music player's search in the dark theme with the keyboard up: one result on a black page
     # (its light texts are under 0.2% of the page's pixels) and the keyboard's grey panel up from
@@ -360,7 +350,7 @@ def test_a_keyboard_up_over_a_dark_page_is_no_dialog():
 
     folder = Path(__file__).resolve().parent / "fixtures" / "realtext"
     name = "com.poupa.vinylmusicplayer__26861387"
-    img = _force_dark(Image.open(folder / "img" / f"{name}.png"))
+    img = force_dark(Image.open(folder / "img" / f"{name}.png"))
     rgb = np.asarray(img)
     assert modal_card(rgb, status_bar_height(rgb.shape[0], rgb.shape[1])) is None
     rows = [json.loads(ln) for ln in (folder / "manifest.jsonl").read_text(encoding="utf-8").splitlines()]

@@ -391,6 +391,19 @@ def _inside(c: Any, box: Box) -> bool:
     return c is not None and box.contains_point(c.point)
 
 
+def force_dark(img: Image.Image) -> Image.Image:
+    """``img`` as Android's force dark draws an app made light: each colour's lightness inverted
+    (CIELAB L), its hue and chroma kept (the keyboard becomes the input method's dark grey panel,
+    lighter than the black page). For measuring a real folder in a dark theme
+    (``bench/variant_folder.py --force-dark``)."""
+    import cv2
+    import numpy as np
+
+    lab = cv2.cvtColor(np.asarray(img.convert("RGB")), cv2.COLOR_RGB2LAB)
+    lab[:, :, 0] = 255 - lab[:, :, 0]
+    return Image.fromarray(cv2.cvtColor(lab, cv2.COLOR_LAB2RGB))
+
+
 def covered(s: RealScreen, lines: Sequence[Any]) -> Callable[[Box], str | None]:
     """Why a target's node of screen ``s`` is not on its picture, or None: under the on-screen
     keyboard that the picture's text ``lines`` show (its rows of letter keys,
