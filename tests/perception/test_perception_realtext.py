@@ -13,7 +13,7 @@ from PIL import Image
 from mobile_agent.perception import Perception
 from mobile_agent.perception.ocr.scripts import installed_languages
 from mobile_agent.perception.results import TextLine
-from mobile_agent.perception.textmatch import match_lines
+from mobile_agent.perception.textmatch import edge_cut_matches, match_lines
 from mobile_agent.types import Box
 
 FIXTURES = Path(__file__).parent / "fixtures" / "realtext"
@@ -94,7 +94,7 @@ def test_arabic_country_names_on_a_messenger():
     assert all(hits.values()), hits
 
 
-def _chip_row(width: int = 1080) -> tuple[Image.Image, dict[str, Box]]:
+def _chip_row(width: int = 1080, start: int = -60) -> tuple[Image.Image, dict[str, Box]]:
     """A news app's topic chips in a row that scrolls sideways: the last chip runs past the
     screen's right edge ("Middle E..."), the first past its left edge ("...orld")."""
     import fontpkg_roboto
@@ -104,7 +104,7 @@ def _chip_row(width: int = 1080) -> tuple[Image.Image, dict[str, Box]]:
     img = Image.new("RGB", (width, 900), (245, 245, 245))
     d = ImageDraw.Draw(img)
     boxes = {}
-    x = -60
+    x = start
     for text in ("World", "Africa", "Europe", "Middle East"):
         w = int(d.textlength(text, font=font)) + 64
         d.rounded_rectangle((x, 300, x + w, 388), radius=44, fill=(225, 225, 225))
@@ -115,14 +115,36 @@ def _chip_row(width: int = 1080) -> tuple[Image.Image, dict[str, Box]]:
     return img, boxes
 
 
-def test_chips_cut_by_the_screens_edge():
-    img, boxes = _chip_row(880)
+# 880: the last chip's "Middle E" read as such; 872: the sliver of the E left out by OCR, the
+# line ending 17 px before the edge (an upright stem: "East" fits it, "Ages" does not).
+@pytest.mark.parametrize("width", [880, 872])
+def test_chips_cut_by_the_screens_edge(width):
+    img, boxes = _chip_row(width)
     p = Perception()
     for text in ("World", "Middle East"):
         g = p.ground_text(img, text)
         assert g.found and boxes[text].contains_point(g.point), (text, g.status, g.message)
     # a text that only begins like the cut chip's is not it
     assert not p.ground_text(img, "Middle Ages").found
+
+
+def test_a_cut_glyph_read_as_a_word_of_its_own():
+    # RapidOCR's reading of BBC News' topic chips on a 720 px screen (the development set's screen
+    # resampled): the chip "Middle East" runs past the right edge and the E's stem is read "I".
+    lines = [TextLine("Asia", Box(480, 395, 560, 437), 0.99), TextLine("Middle I", Box(612, 394, 720, 438), 0.93)]
+    found = edge_cut_matches("Middle East", lines, 720)
+    assert found and found[0].line.text == "Middle I"
+    # a stem is no A, and a word the line does not start is not cut there
+    assert not edge_cut_matches("Middle Ages", lines, 720)
+    assert not edge_cut_matches("Middleware", lines, 720)
+
+
+def test_a_line_that_ends_before_the_edge_on_plain_background_is_not_cut():
+    # The same row, its last chip's "Middle" ending 17 px before the edge with nothing drawn
+    # after it: a whole word, not the start of "Middle East".
+    img, _ = _chip_row(872)
+    img.paste((225, 225, 225), (850, 300, 872, 388))
+    assert not Perception().ground_text(img, "Middle East").found
 
 
 def test_a_longer_word_is_not_found_in_a_line_that_holds_the_shorter():

@@ -403,7 +403,7 @@ class Perception:
                 found = match_lines(text, lines + missed)
         if _only_fuzzy(found):
             # A chip or tab of a row that scrolls sideways, cut by the screen's edge ("Middle").
-            found = (found or []) + edge_cut_matches(text, lines, img.size[0])
+            found = (found or []) + edge_cut_matches(text, lines, img.size[0], _glyph_cut_at_edge(img, lines))
         if not any(m.kind == "exact" for m in found or []):
             # A search field's query with the cursor at its end: the letter against the cursor
             # lost or a stroke added ("lof" for "lofi", "koreal" for "korea").
@@ -1054,6 +1054,36 @@ def _own_span(rgb: np.ndarray, part: Box, line: Box) -> bool:
 
 
 _CURSOR_STROKES = "l1i|!I"
+
+
+def _glyph_cut_at_edge(img: Image.Image, lines: Sequence[TextLine]) -> list[tuple[TextLine, bool]]:
+    """Lines that stop short of the screen's right edge, by at most 3% of its width, where the gap
+    to the edge holds the glyph the edge cuts (OCR leaves out a letter of which a sliver shows:
+    "Middle" of a chip "Middle E|"): some column of the gap inked over a third of the line's
+    height or more, against the line's background (the median of its box's rim). With each,
+    whether the sliver is an upright stem (a column inked over half the line's height: the E's, not
+    the A's diagonal). A line that ends before the edge in a layout leaves a margin of plain
+    background (16 dp)."""
+    width, height = img.size
+    gap = max(6, int(0.03 * width))
+    margin = max(4, int(0.01 * width))
+    gray: np.ndarray | None = None
+    out: list[tuple[TextLine, bool]] = []
+    for line in lines:
+        b = line.box
+        if b.height < 8 or not margin < width - 1 - b.x2 <= gap:
+            continue
+        if gray is None:
+            gray = np.asarray(img.convert("L"), dtype=np.int16)
+        y1, y2 = max(0, b.y1), min(height, b.y2)
+        box = gray[y1:y2, max(0, b.x1):b.x2]
+        if box.shape[0] < 8 or box.shape[1] < 4:
+            continue
+        rim = np.concatenate([box[:2].ravel(), box[-2:].ravel()])
+        inked = (np.abs(gray[y1:y2, b.x2 + 1:width] - np.median(rim)) > 60).sum(axis=0)
+        if inked.size and inked.max() >= (y2 - y1) / 3:
+            out.append((line, bool(inked.max() >= (y2 - y1) / 2)))
+    return out
 
 
 def _cursor_matches(img: Image.Image, target: str, lines: Sequence[TextLine]) -> list[TextMatch]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Sequence
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
@@ -733,24 +734,59 @@ def seen_share(target: str, line_text: str) -> float | None:
     return None
 
 
-def edge_cut_matches(target: str, lines: list[TextLine], width: int) -> list[TextMatch]:
+# A glyph the screen's edge cuts shows its left side: a letter that starts with an upright stem
+# ("E", "B", "h") shows the stem, which OCR reads as one of these, or leaves out.
+_STEM_READINGS = frozenset("Il|1i!")
+_STEM_LETTERS = frozenset("BDEFHIKLMNPRbhiklmnpr")
+
+
+def _cut_letter_fits(read: str | None, stem: bool, letter: str) -> bool:
+    """Whether the target's ``letter`` may be the glyph the screen's right edge cuts: read as
+    ``read`` (the same letter, or a stem read as "I" of a letter that starts with one), or not read
+    (``read`` None), where a sliver of ink is all that shows (``stem``: the sliver is an upright
+    stroke, which only a letter starting with one leaves)."""
+    if read is not None:
+        return read.casefold() == letter.casefold() or (read in _STEM_READINGS and letter in _STEM_LETTERS)
+    return not stem or letter in _STEM_LETTERS
+
+
+def edge_cut_matches(target: str, lines: list[TextLine], width: int,
+                     cut: Sequence[tuple[TextLine, bool]] = ()) -> list[TextMatch]:
     """Lines the screen's left or right edge cuts that show a part of the target: a chip or a tab
     of a row that scrolls sideways, drawn past the edge ("Middle" of the chip "Middle East" at the
     right edge, "ettings" of "Settings" at the left). The line must touch the edge (within 1% of
     the width), be the target's start (right edge) or end (left edge) in compact form, the glyph
     the edge cuts in half allowed to be misread ("lorld" for the "orld" of "World"), and show at
-    least 4 characters and 30% of the target; the score is that share, as for other cuts."""
+    least 4 characters and 30% of the target; the score is that share, as for other cuts.
+
+    At the right edge the cut glyph may also be read as a word of its own, where the target starts
+    a word there with a letter it may be ("Middle I" for "Middle E|": the E's stem; not "Middle
+    Ages"). ``cut`` adds lines that stop short of the right edge where the picture shows, between
+    the line and the edge, the sliver of a glyph OCR left out, with whether that sliver is an
+    upright stem (:func:`core._glyph_cut_at_edge`); the target's next letter must fit it."""
     tc = fold_glyphs(compact(target))
+    bare = "".join(ch for ch in target if not ch.isspace())
+    tw = target.split()
     margin = max(4, int(0.01 * width))
+    slivers = {id(line): stem for line, stem in cut}
     out: list[TextMatch] = []
     for line in lines:
         lc = fold_glyphs(compact(line.text))
         ln = normalize_text(line.text)
         seen = ""
-        # the cut glyph is the last (first) letter of a word, not a word of its own ("Middle E")
         if line.box.x2 >= width - margin:
+            # the cut glyph is the last letter of a word ("Middl" + a misread "E")
             slack = len(ln) > 2 and ln[-2] != " "
             seen = lc if tc.startswith(lc) else lc[:-1] if slack and tc.startswith(lc[:-1]) else ""
+            lw = line.text.split()
+            k = len(lw) - 1
+            if not seen and k >= 1 and len(lw[-1]) == 1 and len(tw) > k \
+                    and normalize_text(" ".join(lw[:-1])) == normalize_text(" ".join(tw[:k])) \
+                    and _cut_letter_fits(lw[-1], False, tw[k][0]):
+                seen = fold_glyphs(compact(" ".join(lw[:-1])))
+        elif id(line) in slivers and tc.startswith(lc) and len(bare) > len(lc) \
+                and _cut_letter_fits(None, slivers[id(line)], bare[len(lc)]):
+            seen = lc
         if not seen and line.box.x1 <= margin:
             slack = len(ln) > 2 and ln[1] != " "
             seen = lc if tc.endswith(lc) else lc[1:] if slack and tc.endswith(lc[1:]) else ""
