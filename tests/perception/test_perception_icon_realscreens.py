@@ -184,3 +184,22 @@ def test_a_glyph_read_into_its_label_line_is_the_control(perception, index):
     target = next(t for t in screen.targets if t.description == "Filter")
     g = perception.ground_icon(screen.image, "Filter", ("top", "left"))
     assert g.status == "found" and target.box.contains_point(g.chosen.point), (screen.name, g.candidates[:3])
+
+
+@pytest.mark.parametrize("variant", ["as captured", "720 px", "1440 px", "dark theme"])
+def test_a_save_button_drawn_as_materials_floppy_disk(perception, variant):
+    # A loyalty-card app's form: its floating Save is Material's filled floppy disk, which Font
+    # Awesome draws as an outline. Without Material's own glyph among the references, the form's
+    # orange colour swatch won "Save" on the same screen at 720 and 1440 px and in a dark theme.
+    from mobile_agent.screensets.realscreens import force_dark
+
+    img, box = _target("me.hackerchick.catima__236981483", "Save")
+    if variant == "dark theme":
+        img = force_dark(img)
+    elif variant != "as captured":
+        f = 2 / 3 if variant == "720 px" else 4 / 3
+        img = img.resize((round(img.width * f), round(img.height * f)), Image.LANCZOS)
+        box = Box(round(box.x1 * f), round(box.y1 * f), round(box.x2 * f), round(box.y2 * f))
+    assert "mi:save" in description_glyphs("Save")
+    g = perception.ground_icon(img, "Save")
+    assert g.status == "found" and box.contains_point(g.point), (g.status, g.point, box, g.message)

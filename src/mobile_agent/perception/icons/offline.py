@@ -71,7 +71,7 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "close": ("xmark", "r:circle_xmark"), "cancel": ("xmark", "r:circle_xmark"), "dismiss": ("xmark",), "x": ("xmark",),
     "clear": ("xmark", "r:circle_xmark"), "exit": ("xmark", "right_from_bracket"),
     "check": ("check", "r:circle_check"), "checkmark": ("check",), "done": ("check",), "ok": ("check",),
-    "confirm": ("check",), "tick": ("check",), "save": ("check", "r:floppy_disk", "r:bookmark"),
+    "confirm": ("check",), "tick": ("check",), "save": ("check", "r:floppy_disk", "mi:save", "r:bookmark"),  # Material's floppy is filled, FA's an outline
     "star": ("star", "r:star"), "rate": ("star", "r:star"), "rating": ("star",), "starred": ("star",),
     "bell": ("bell", "r:bell"), "notification": ("bell", "r:bell"), "notifications": ("bell", "r:bell"),
     "alert": ("bell", "r:bell"), "alarm": ("clock", "r:clock", "bell"),
@@ -316,7 +316,7 @@ _MATERIAL_CODEPOINTS: dict[str, int] = {
     'print': 0xe8ad, 'palette': 0xe40a, 'backspace': 0xe14a, 'grid_view': 0xe9b0, 'sort': 0xe164,
     'add_circle': 0xe147, 'add_circle_outline': 0xe148, 'add_shopping_cart': 0xe854, 'person_outline': 0xe7ff,
     'flashlight_on': 0xf00b, 'flashlight_off': 0xf00a, 'unfold_less': 0xe5d6, 'unfold_more': 0xe5d7,
-    'crop_square': 0xe3c6,
+    'crop_square': 0xe3c6, 'save': 0xe161,
 }
 # Material names drawn from Material Symbols besides those of MATERIAL_OF (bench/build_icon_refs.py
 # subsets the fonts to these and MATERIAL_OF's): the filled set's extra glyphs and the toolbar
