@@ -288,6 +288,26 @@ MATERIAL_OF: dict[str, tuple[str, ...]] = {
     "forward_step": ("skip_next",), "backward_step": ("skip_previous",), "forward": ("fast_forward",),
     "backward": ("fast_rewind",), "repeat": ("repeat",), "shuffle": ("shuffle",), "print": ("print",),
     "palette": ("palette",), "delete_left": ("backspace",), "table_cells": ("grid_view",), "sort": ("sort",),
+    # Material's rendering of every other glyph the vocabulary names (apps draw Material's far more
+    # often than Font Awesome's): a save is a filled floppy, a calculator Material's "calculate", ...
+    "address_book": ("contacts",), "arrow_rotate_left": ("undo",), "arrow_trend_up": ("trending_up",),
+    "arrow_turn_down": ("keyboard_return",), "battery_full": ("battery_full",), "bluetooth": ("bluetooth",),
+    "bluetooth_b": ("bluetooth",), "bolt": ("bolt",), "calculator": ("calculate",),
+    "calendar_day": ("today",), "caret_down": ("arrow_drop_down",), "caret_left": ("arrow_left",),
+    "chromecast": ("cast",), "circle_half_stroke": ("contrast",), "circle_pause": ("pause_circle",),
+    "circle_play": ("play_circle",), "circle_stop": ("stop_circle",), "cloud": ("cloud",),
+    "crop": ("crop",), "diamond_turn_right": ("directions",), "file_export": ("upload_file",),
+    "file_import": ("file_open",), "file_lines": ("description",), "file_pen": ("edit_note",),
+    "film": ("movie",), "floppy_disk": ("save",), "hard_drive": ("storage",),
+    "location_arrow": ("near_me",), "microphone_slash": ("mic_off",), "minus": ("remove",),
+    "mobile_screen": ("smartphone",), "newspaper": ("newspaper",), "note_sticky": ("sticky_note_2",),
+    "paste": ("content_paste",), "podcast": ("podcasts",), "power_off": ("power_settings_new",),
+    "radio": ("radio",), "retweet": ("repeat",), "rotate_left": ("undo",), "rss": ("rss_feed",),
+    "square_rss": ("rss_feed",), "sd_card": ("sd_card",), "signal": ("signal_cellular_alt",),
+    "sliders": ("tune",), "snowflake": ("ac_unit",), "square_plus": ("add_box",), "stopwatch": ("timer",),
+    "toggle_off": ("toggle_off",), "toggle_on": ("toggle_on",), "triangle_exclamation": ("warning",),
+    "tv": ("tv",), "wallet": ("account_balance_wallet",), "wind": ("air",), "cloud_sun": ("wb_sunny",),
+    "square": ("crop_square",), "square_caret_right": ("subscriptions",),
 }
 _MATERIAL_CODEPOINTS: dict[str, int] = {
     'search': 0xe8b6, 'settings': 0xe8b8, 'tune': 0xe429, 'favorite': 0xe87d, 'favorite_border': 0xe87e,
@@ -317,6 +337,19 @@ _MATERIAL_CODEPOINTS: dict[str, int] = {
     'add_circle': 0xe147, 'add_circle_outline': 0xe148, 'add_shopping_cart': 0xe854, 'person_outline': 0xe7ff,
     'flashlight_on': 0xf00b, 'flashlight_off': 0xf00a, 'unfold_less': 0xe5d6, 'unfold_more': 0xe5d7,
     'crop_square': 0xe3c6, 'save': 0xe161,
+    # the Material renderings of the rest of the vocabulary's glyphs (MATERIAL_OF's last rows)
+    'ac_unit': 0xeb3b, 'account_balance_wallet': 0xe850, 'add_box': 0xe146, 'air': 0xefd8,
+    'arrow_drop_down': 0xe5c5, 'arrow_left': 0xe5de, 'battery_full': 0xe1a4, 'bluetooth': 0xe1a7,
+    'bolt': 0xea0b, 'calculate': 0xea5f, 'cast': 0xe307, 'cloud': 0xe2bd, 'contacts': 0xe0ba,
+    'content_paste': 0xe14f, 'contrast': 0xeb37, 'crop': 0xe3be, 'description': 0xe873,
+    'directions': 0xe52e, 'edit_note': 0xe745, 'file_open': 0xeaf3, 'keyboard_return': 0xe31b,
+    'mic_off': 0xe02b, 'movie': 0xe02c, 'near_me': 0xe569, 'newspaper': 0xeb81, 'pause_circle': 0xe1a2,
+    'play_circle': 0xe1c4, 'podcasts': 0xf048, 'power_settings_new': 0xe8ac, 'radio': 0xe03e,
+    'remove': 0xe15b, 'rss_feed': 0xe0e5, 'sd_card': 0xe623, 'signal_cellular_alt': 0xe202,
+    'smartphone': 0xe32c, 'sticky_note_2': 0xf1fc, 'stop_circle': 0xef71, 'storage': 0xe1db,
+    'subscriptions': 0xe064, 'timer': 0xe425, 'today': 0xe8df, 'toggle_off': 0xe9f5, 'toggle_on': 0xe9f6,
+    'trending_up': 0xe8e5, 'tv': 0xe333, 'undo': 0xe166, 'upload_file': 0xe9fc, 'warning': 0xe002,
+    'wb_sunny': 0xe430,
 }
 # Material names drawn from Material Symbols besides those of MATERIAL_OF (bench/build_icon_refs.py
 # subsets the fonts to these and MATERIAL_OF's): the filled set's extra glyphs and the toolbar
