@@ -408,8 +408,11 @@ def test_a_right_to_left_bars_actions_past_its_title():
 # ------------------------------------------------------------------------------------------------
 
 # Font Awesome glyphs of the vocabulary that Material draws no counterpart of (a plain circle, the
-# browsers' private-mode masks, a sort order's bars) or that have one through another glyph
-_NO_MATERIAL = {"circle", "circle_up", "cloud_rain", "arrow_down_wide_short", "share", "user_secret", "mask", "glasses"}
+# browsers' private-mode masks, a sort order's bars) or that have one through the words themselves:
+# Material's tune (three lines with knobs) is named by "tune", "sliders" and "filter" only, not
+# where "settings" takes the sliders as a weaker alternative (a thin outlined list won "Settings")
+_NO_MATERIAL = {"circle", "circle_up", "cloud_rain", "arrow_down_wide_short", "share", "user_secret", "mask", "glasses",
+                "sliders"}
 
 # (what a model or an app calls it, the Material name drawn): families whose Font Awesome glyph
 # differs from Material's (a calculator's keys, a wallet, a movie's clapper, an upload into a file)
