@@ -304,7 +304,7 @@ MATERIAL_OF: dict[str, tuple[str, ...]] = {
     "paste": ("content_paste",), "podcast": ("podcasts",), "power_off": ("power_settings_new",),
     "radio": ("radio",), "retweet": ("repeat",), "rotate_left": ("undo",), "rss": ("rss_feed",),
     "square_rss": ("rss_feed",), "sd_card": ("sd_card",), "signal": ("signal_cellular_alt",),
-"snowflake": ("ac_unit",), "square_plus": ("add_box",), "stopwatch": ("timer",),
+    "snowflake": ("ac_unit",), "square_plus": ("add_box",), "stopwatch": ("timer",),
     "toggle_off": ("toggle_off",), "toggle_on": ("toggle_on",), "triangle_exclamation": ("warning",),
     "tv": ("tv",), "wallet": ("account_balance_wallet",), "wind": ("air",), "cloud_sun": ("wb_sunny",),
     "square": ("crop_square",), "square_caret_right": ("subscriptions",),
