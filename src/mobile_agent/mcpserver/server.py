@@ -423,10 +423,11 @@ def build_server(tools: PhoneTools | Mapping[str, PhoneTools], name: str = "mobi
               y: Annotated[int | None, Field(ge=0, le=MAX_COORD, description="The start's y.")] = None,
               distance: Annotated[int | None, Field(ge=1, le=MAX_COORD, description=(
                   "From a start point: how many pixels (default: fraction of the screen's side)."))] = None,
-              device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
+              confirm: Confirm = False, device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
         """Swipe across the middle of the screen, or from a point (x, y) by a distance in pixels,
-        stopping at the screen's edge."""
-        return on(device, "swipe", direction, fraction, x, y, distance)
+        stopping at the screen's edge. A swipe shorter than the touch slop (8 dp) is a tap where it
+        starts: refused without confirm when what lies there is risky, as tap is."""
+        return on(device, "swipe", direction, fraction, x, y, distance, confirm)
 
     @tool(act)
     def page(direction: Annotated[Literal["down", "up"], Field(description=(
