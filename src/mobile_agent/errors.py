@@ -4,6 +4,7 @@ the fix), and :func:`redact`, which keeps secrets out of those messages and of e
 from __future__ import annotations
 
 import re as _re
+from typing import Any
 
 
 class MobileAgentError(Exception):
@@ -78,16 +79,48 @@ REDACTED = "***"
 MIN_SECRET_CHARS = 8
 
 
-def remember_secret(value: str | None) -> None:
-    """Add ``value`` (an API key the process holds) to what :func:`redact` removes from any text;
-    values under :data:`MIN_SECRET_CHARS` characters are not taken (see there)."""
-    if value and len(value.strip()) >= MIN_SECRET_CHARS:
+#: The shortest value the user may give as a secret (``--secret NAME=VALUE``): a 4-digit PIN is the
+#: common case. A user's secret is removed whatever its length from this on (unlike an API key, it
+#: is no placeholder); a shorter one cannot be removed from every text without taking every digit
+#: or letter it is made of, so it is refused (:func:`check_user_secret`).
+MIN_USER_SECRET_CHARS = 4
+#: The user's secrets (value -> NAME): written ``{NAME}``, as the records write what was typed.
+_NAMED: dict[str, str] = {}
+
+
+def remember_secret(value: str | None, name: str | None = None) -> None:
+    """Add ``value`` to what :func:`redact` removes from any text. An API key the process holds
+    (no ``name``) is taken from :data:`MIN_SECRET_CHARS` characters (see there) and written ``***``;
+    a secret the user gave (``--secret NAME=VALUE``: ``name``) whatever its length, written
+    ``{NAME}`` (:func:`check_user_secret` refuses one too short to be removed)."""
+    if not value:
+        return
+    if name is not None:
+        check_user_secret(name, value)
+        _NAMED[value] = name
+        if value.strip() and value.strip() != value:
+            _NAMED[value.strip()] = name
+    elif len(value.strip()) >= MIN_SECRET_CHARS:
         _SECRETS.add(value.strip())
+
+
+def check_user_secret(name: str, value: str) -> None:
+    """A :class:`ConfigError` for a ``--secret`` value too short to be kept out of every record."""
+    if len(value.strip()) < MIN_USER_SECRET_CHARS:
+        raise ConfigError(f"--secret {name}: a secret needs at least {MIN_USER_SECRET_CHARS} characters (got "
+                          f"{len(value.strip())}): a shorter value cannot be kept out of the records without "
+                          "removing every such digit or letter from them")
 
 
 def forget_secrets() -> None:
     """Forget the keys :func:`remember_secret` took (a long-lived process between runs; tests)."""
     _SECRETS.clear()
+    _NAMED.clear()
+
+
+def held_secrets() -> bool:
+    """Whether the process holds a secret of the user (``--secret``) that :func:`redact` removes."""
+    return bool(_NAMED)
 
 
 def redact(text: str) -> str:
@@ -96,6 +129,14 @@ def redact(text: str) -> str:
     strings shaped like provider keys (``sk-...``)."""
     if not text:
         return text
+    for value in sorted(_NAMED, key=len, reverse=True):
+        if value in text:
+            text = text.replace(value, "{" + _NAMED[value] + "}")
+    return _redact_keys(text)
+
+
+def _redact_keys(text: str) -> str:
+    """:func:`redact` less the user's secrets (they may be short: see :func:`redact_json`)."""
     for s in sorted(_SECRETS, key=len, reverse=True):
         if s in text:
             text = text.replace(s, REDACTED)
@@ -104,6 +145,26 @@ def redact(text: str) -> str:
     text = _BEARER.sub(lambda m: m.group(1) + " " + REDACTED, text)
     text = _KEY_PARAM.sub(lambda m: m.group(1) + REDACTED, text)
     return _KEY_LIKE.sub(REDACTED, text)
+
+
+def redact_json(data: Any, **dumps: Any) -> str:
+    """``json.dumps(data, **dumps)`` with every secret removed: every string in it (keys and values)
+    through :func:`redact`, then the whole text through the patterns and the API keys (an
+    ``Authorization`` key and its value are two strings). A user's secret of 4 characters is removed
+    from strings only, never from the numbers of the record (a duration of 4711 ms stays one)."""
+    import json
+
+    return _redact_keys(json.dumps(_redact_strings(data), **dumps))
+
+
+def _redact_strings(data: Any) -> Any:
+    if isinstance(data, str):
+        return redact(data)
+    if isinstance(data, dict):
+        return {(redact(k) if isinstance(k, str) else k): _redact_strings(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_redact_strings(v) for v in data]
+    return data
 
 
 def one_line(text: str, limit: int = 300) -> str:

@@ -119,8 +119,8 @@ def register(app: typer.Typer) -> None:
 
         params = parse_params(param or [])
         secrets = parse_values(secret or [], "--secret")
-        for value in secrets.values():
-            remember_secret(value)
+        for name, value in secrets.items():
+            remember_secret(value, name)  # written {NAME} in every record and line, whatever its length
         recording = Recording.load(run_dir, params)
         refuse_missing_secrets(recording, secrets, str(run_dir))
         perception_mode = perception_mode.strip().lower()

@@ -89,8 +89,8 @@ def _values(instruction: str, param: list[str], secret: list[str],
                               f"types {{{name}}}; the phone gets the value)")
         if name in params:
             raise ConfigError(f"{name} is both a --param and a --secret: give it once")
-    for value in secrets.values():
-        remember_secret(value)  # kept out of every record and message (values of 4 characters or more)
+    for name, value in secrets.items():
+        remember_secret(value, name)  # written {NAME} in every record, line and request (4 characters or more)
     return params, secrets
 
 
