@@ -41,20 +41,29 @@ def _default_out(instruction: str) -> Path:
 
 def terminal_confirm(op: Any, description: str) -> bool:
     """--confirm's question at the terminal; without one (standard input not a terminal, or closed)
-    the step is declined and said so (``run`` and ``replay``)."""
+    the step is declined and said so (``run`` and ``replay``). End of input (Ctrl-D) is a no; Ctrl-C
+    stays an interrupt, which ends the run ``interrupted`` as anywhere else (the answer is read with
+    ``input``, not typer's prompt, whose ``Abort`` says neither which nor is click's)."""
     import sys
 
-    import click
+    from mobile_agent.agent.user import printable
 
     if not sys.stdin or not sys.stdin.isatty():
-        console.print(f"[yellow]declined[/yellow] {escape(description)}: --confirm cannot ask, standard input "
-                      "is not a terminal", highlight=False, soft_wrap=True)
+        console.print(f"[yellow]declined[/yellow] {escape(printable(description))}: --confirm cannot ask, standard "
+                      "input is not a terminal", highlight=False, soft_wrap=True)
         return False
-    try:
-        return typer.confirm(f"Carry out {description}?", default=False)  # typer prints plain text
-    except click.exceptions.Abort:  # end of input
-        console.print("[yellow]declined[/yellow]: no answer (end of input)", highlight=False)
-        return False
+    question = f"Carry out {printable(description)}? [y/N]: "
+    while True:
+        try:
+            answer = input(question).strip().lower()
+        except EOFError:  # end of input, Ctrl-D
+            console.print("\n[yellow]declined[/yellow]: no answer (end of input)", highlight=False)
+            return False
+        if answer in ("y", "yes"):
+            return True
+        if answer in ("", "n", "no"):
+            return False
+        console.print("answer y or n", highlight=False)
 
 
 def _refuse_earlier_run(folder: Path) -> None:
