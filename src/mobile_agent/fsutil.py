@@ -26,6 +26,22 @@ from mobile_agent.errors import ConfigError, StorageError
 LOCK_NAME = ".lock"
 
 
+def path_inside(root: str | Path, rel: Any) -> Path:
+    """The file a record names by ``rel`` (a path relative to the run folder ``root``), or a
+    ``ValueError`` saying why it is not one to read: not a relative name, or a path that leads out
+    of the folder, by ``..``, as an absolute path or through a symbolic link. The one check of every
+    reader of a run folder's recorded paths (the report, replay)."""
+    if not isinstance(rel, str) or not rel or "\x00" in rel:
+        raise ValueError("not a usable file name")
+    root = Path(root)
+    path = root / rel
+    try:
+        path.resolve().relative_to(root.resolve())
+    except (ValueError, OSError, RuntimeError):
+        raise ValueError("the path points outside the run folder") from None
+    return path
+
+
 def storage_error(exc: OSError, path: str | Path, what: str = "write") -> StorageError:
     """A :class:`StorageError` for ``exc`` (disk full, read-only folder...): the file, its folder and why."""
     if isinstance(exc, StorageError):

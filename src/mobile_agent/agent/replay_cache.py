@@ -219,10 +219,11 @@ def _painted(src: Path, dst: Path, values: dict[str, str], perception: Any) -> l
     """Copy screenshot ``src`` to ``dst`` with the lines that show a value painted over (the colour
     around each), and return its lines for ``lines.json`` ([height, [(text, y1, y2)]]) with the values
     written ``{NAME}`` (a line read a letter off becomes the placeholder alone)."""
-    from PIL import Image, ImageDraw
+    from PIL import ImageDraw
 
-    with Image.open(src) as im:
-        image = im.convert("RGB")
+    from mobile_agent.types import load_image
+
+    image = load_image(src)  # at most 40 million pixels, checked before decoding
     lines = []
     draw = ImageDraw.Draw(image)
     for ln in perception.parse(image).lines:

@@ -33,8 +33,11 @@ from typing import Any, Callable
 from PIL import Image
 
 from mobile_agent.agent.record import StepRecord
+from mobile_agent.errors import MobileAgentError
+from mobile_agent.fsutil import path_inside
 from mobile_agent.report.htmlkit import render_static
 from mobile_agent.report.localserver import LocalServer, Response, json_response, text_response
+from mobile_agent.types import load_image
 
 #: The longest answer the page may post (characters).
 ANSWER_MAX_CHARS = 2000
@@ -111,10 +114,9 @@ class LiveView:
                 rel = record.get(key)
                 if isinstance(rel, str) and rel:
                     try:
-                        with Image.open(base / rel) as im:
-                            image = im.convert("RGB")
+                        image = load_image(path_inside(base, rel))  # bounded, inside the run folder
                         break
-                    except (OSError, ValueError):
+                    except (MobileAgentError, OSError, ValueError):
                         continue
             self.update(record, image)
 
