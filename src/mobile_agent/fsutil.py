@@ -42,6 +42,29 @@ def path_inside(root: str | Path, rel: Any) -> Path:
     return path
 
 
+def private_folder(path: str | Path, option: str) -> Path:
+    """``path`` made (mode 0700) if missing, else checked: a folder of this user's own that no other
+    user may write (what it holds is trusted: a run cache's kept runs are replayed with no model).
+    A :class:`ConfigError` naming ``option`` and the fix otherwise."""
+    import stat
+
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"{option} {path} is a file; give a folder")
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = path.stat()
+    except OSError as exc:
+        raise storage_error(exc, path, "create") from exc
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        raise ConfigError(f"{option} {path} belongs to another user (uid {st.st_uid}); what it holds cannot be "
+                          "trusted: choose a folder of your own")
+    if st.st_mode & 0o022:
+        raise ConfigError(f"{option} {path} can be written by other users (mode {stat.S_IMODE(st.st_mode):04o}); "
+                          f"what it holds cannot be trusted: chmod go-w {path}, or choose a folder of your own")
+    return path
+
+
 def storage_error(exc: OSError, path: str | Path, what: str = "write") -> StorageError:
     """A :class:`StorageError` for ``exc`` (disk full, read-only folder...): the file, its folder and why."""
     if isinstance(exc, StorageError):

@@ -87,6 +87,10 @@ def _values(instruction: str, param: list[str], secret: list[str],
     from mobile_agent.errors import remember_secret
 
     params, secrets = parse_values(param, "--param"), parse_values(secret, "--secret")
+    if cache is not None:  # before any model or device: a folder others can write is refused
+        from mobile_agent.agent.replay_cache import RunCache
+
+        RunCache(cache)
     if params and cache is None:
         raise ConfigError("--param names a value of the instruction for the run cache: give --cache DIR too")
     for name, value in params.items():
