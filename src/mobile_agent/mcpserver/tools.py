@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -636,6 +637,10 @@ class PhoneTools:
     def open_url(self, url: str) -> dict[str, Any]:
         """Open an http(s) URL with the app that handles it (the browser)."""
         url = _check_text(url, "the URL", MAX_URL_CHARS).strip()
+        bad = next((i for i, c in enumerate(url) if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")), None)
+        if bad is not None:  # a line break, an escape, a bidi override: no URL holds one as it is
+            raise ConfigError(f"the URL holds a control character (U+{ord(url[bad]):04X} at position {bad}): "
+                              "write it percent-encoded (a line break is %0A)")
         parts = urlsplit(url)
         if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
             raise ConfigError(f"only http and https URLs are opened, got {_short(url, 80)}")
