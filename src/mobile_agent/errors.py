@@ -66,6 +66,7 @@ _URL_USERINFO = _re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@\"'<>]+@")
 _AUTH_VALUE = _re.compile(r"(?i)\b(authorization|proxy-authorization|x-api-key|api-key)(\"?\s*[:=]\s*\"?)"
                           r"(bearer\s+|basic\s+)?[^\s\"',;]+")
 _BEARER = _re.compile(r"(?i)\b(bearer)\s+[a-z0-9._~+/=-]{12,}")
+_BASIC = _re.compile(r"(?i)\b(basic)\s+([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])")
 _KEY_PARAM = _re.compile(r"(?i)([?&](?:api[_-]?key|key|token|access_token|sig|signature)=)[^&\s\"'<>]+")
 _KEY_LIKE = _re.compile(r"\b(?:sk|pk|rk)-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{12,}|\bAIza[0-9A-Za-z_-]{20,}")
 REDACTED = "***"
@@ -102,6 +103,44 @@ def remember_secret(value: str | None, name: str | None = None) -> None:
             _NAMED[value.strip()] = name
     elif len(value.strip()) >= MIN_SECRET_CHARS:
         _SECRETS.add(value.strip())
+        _SECRETS.update(_derived(value.strip()))
+
+
+def _derived(text: str) -> set[str]:
+    """What a server may echo of ``text`` in another form: base64 (a ``Basic`` header holds
+    ``user:password`` so; with or without its ``=`` padding), and its percent-encoded form."""
+    import base64
+    from urllib.parse import quote
+
+    out = set()
+    for form in (text, quote(text, safe="")):
+        b64 = base64.b64encode(form.encode("utf-8")).decode("ascii")
+        out.update({b64, b64.rstrip("=")})
+    out.add(quote(text, safe=""))
+    return {d for d in out if len(d) >= MIN_SECRET_CHARS}
+
+
+def remember_url(url: str | None) -> None:
+    """Remember the credentials of a URL's ``user:password@`` (a ``--base-url``): the password,
+    as written and percent-decoded, and ``user:password`` in base64, which the HTTP client sends as
+    the ``Basic`` header a server may echo into an error."""
+    if not url:
+        return
+    from urllib.parse import unquote, urlsplit
+
+    try:
+        parts = urlsplit(url)
+        user, password = parts.username, parts.password
+    except ValueError:
+        return
+    if not user and not password:
+        return
+    for u, p in ((user or "", password or ""), (unquote(user or ""), unquote(password or ""))):
+        if len(p) >= MIN_USER_SECRET_CHARS:
+            _SECRETS.add(p)
+        if p:
+            _SECRETS.update(_derived(p))
+        _SECRETS.update(_derived(f"{u}:{p}"))
 
 
 def check_user_secret(name: str, value: str) -> None:
@@ -143,8 +182,21 @@ def _redact_keys(text: str) -> str:
     text = _URL_USERINFO.sub(lambda m: m.group(1) + REDACTED + "@", text)
     text = _AUTH_VALUE.sub(lambda m: m.group(1) + m.group(2) + (m.group(3) or "") + REDACTED, text)
     text = _BEARER.sub(lambda m: m.group(1) + " " + REDACTED, text)
+    text = _BASIC.sub(lambda m: m.group(1) + " " + REDACTED if _is_credentials(m.group(2)) else m.group(0), text)
     text = _KEY_PARAM.sub(lambda m: m.group(1) + REDACTED, text)
     return _KEY_LIKE.sub(REDACTED, text)
+
+
+def _is_credentials(token: str) -> bool:
+    """Whether ``token`` (after "Basic") is base64 of ``user:password``, as a Basic header holds."""
+    import base64
+    import binascii
+
+    try:
+        raw = base64.b64decode(token + "=" * (-len(token) % 4), validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return False
+    return ":" in raw and raw.isprintable()
 
 
 def redact_json(data: Any, **dumps: Any) -> str:

@@ -137,3 +137,38 @@ def test_a_secret_too_short_to_keep_out_is_refused(tmp_path, capsys):
     assert code == 2
     assert "--secret pin: a secret needs at least 4 characters (got 2)" in err
     assert not (tmp_path / "o" / "steps.jsonl").exists()
+
+
+def test_basic_credentials_of_the_base_url_never_leak_base64_encoded(tmp_path, monkeypatch, capsys):
+    """`--base-url http://alice:PASSWORD@host` (issue 42 item 7): a server that echoes the Basic
+    header (as received, and its base64 alone) into an error leaves it in no file nor line."""
+    import base64
+
+    pair = base64.b64encode(f"alice:{PASSWORD}".encode()).decode()
+    received = []
+
+    def reply(req) -> Reply:
+        received.append(req.headers.get("authorization"))
+        return Reply(status=401, error=f"credentials {req.headers.get('authorization')} refused; "
+                                       f"proxy saw {pair} and {pair.rstrip('=')}")
+
+    monkeypatch.setenv("SECRET_TEST_KEY", KEY)
+    with LocalChatServer(reply) as server:
+        code = main(["run", "Turn on the dark mode", "--model", "gpt-4o-test", "--base-url", base_url(server),
+                     "--api-key-env", "SECRET_TEST_KEY", "--out", str(tmp_path), "--max-steps", "2",
+                     "--model-timeout", "5"])
+    out = capsys.readouterr()
+    assert code in (1, 2) and received
+    assert (tmp_path / "summary.json").exists() and (tmp_path / "report.html").exists()
+    leaks = [pair, pair.rstrip("="), KEY, PASSWORD] + [h.split()[-1] for h in received if h]
+    assert files_holding(tmp_path, *leaks) == []
+    assert not [s for s in leaks if s in out.out + out.err]
+    assert "refused" in (tmp_path / "summary.json").read_text()  # the message is kept
+
+
+def test_redact_removes_a_basic_header_and_keeps_words():
+    import base64
+
+    token = base64.b64encode(b"bob:pw-of-bob").decode()
+    assert redact(f"sent Basic {token} to the proxy") == "sent Basic *** to the proxy"
+    assert redact("Basic settings, Basic info") == "Basic settings, Basic info"
