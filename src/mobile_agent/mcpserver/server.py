@@ -555,13 +555,17 @@ def serve_stdio(server: Any) -> None:
 
 
 def serve_http(server: Any, sock: socket.socket, ready: Callable[[str], None] | None = None,
-               path: str = "/mcp") -> None:
-    """Serve streamable HTTP on an already bound socket until Ctrl-C; ``ready(url)`` once listening."""
+               path: str = "/mcp", token: str | None = None) -> None:
+    """Serve streamable HTTP on an already bound socket until Ctrl-C; ``ready(url)`` once listening.
+    Every request passes :class:`~mobile_agent.mcpserver.httpguard.HttpGuard` first (``Host`` on a
+    loopback address, ``Origin``, and the bearer ``token`` where one is given)."""
     import anyio
     import uvicorn
 
+    from mobile_agent.mcpserver.httpguard import HttpGuard
+
     host, port = sock.getsockname()[:2]
-    app = server.streamable_http_app(streamable_http_path=path, host=host)
+    app = HttpGuard(server.streamable_http_app(streamable_http_path=path, host=host), host, port, token)
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     userver = uvicorn.Server(config)
 
