@@ -33,7 +33,7 @@ from typing import Any, Callable
 from PIL import Image
 
 from mobile_agent.agent.record import StepRecord
-from mobile_agent.errors import MobileAgentError
+from mobile_agent.errors import MobileAgentError, redact_json
 from mobile_agent.fsutil import path_inside
 from mobile_agent.report.htmlkit import render_static
 from mobile_agent.report.localserver import LocalServer, Response, json_response, text_response
@@ -44,8 +44,9 @@ ANSWER_MAX_CHARS = 2000
 
 
 def _jsonable(data: Any) -> Any:
-    """A deep copy of ``data`` that JSON can write (unknown objects become their text)."""
-    return json.loads(json.dumps(data, default=str, ensure_ascii=False))
+    """A deep copy of ``data`` that JSON can write (unknown objects become their text), with every
+    secret removed as in ``steps.jsonl`` (``errors.redact_json``): the page shows what the file holds."""
+    return json.loads(redact_json(json.loads(json.dumps(data, default=str, ensure_ascii=False)), ensure_ascii=False))
 
 
 def _jpeg(image: Image.Image, max_side: int = 1600) -> bytes:
