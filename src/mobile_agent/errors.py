@@ -136,7 +136,7 @@ def remember_url(url: str | None) -> None:
     if not user and not password:
         return
     for u, p in ((user or "", password or ""), (unquote(user or ""), unquote(password or ""))):
-        if len(p) >= MIN_USER_SECRET_CHARS:
+        if len(p) >= MIN_SECRET_CHARS:  # a shorter one is still removed where it sits in a URL or a header
             _SECRETS.add(p)
         if p:
             _SECRETS.update(_derived(p))
