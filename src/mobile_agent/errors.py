@@ -4,6 +4,7 @@ the fix), and :func:`redact`, which keeps secrets out of those messages and of e
 from __future__ import annotations
 
 import re as _re
+from typing import Any
 
 
 class MobileAgentError(Exception):
@@ -65,6 +66,7 @@ _URL_USERINFO = _re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@\"'<>]+@")
 _AUTH_VALUE = _re.compile(r"(?i)\b(authorization|proxy-authorization|x-api-key|api-key)(\"?\s*[:=]\s*\"?)"
                           r"(bearer\s+|basic\s+)?[^\s\"',;]+")
 _BEARER = _re.compile(r"(?i)\b(bearer)\s+[a-z0-9._~+/=-]{12,}")
+_BASIC = _re.compile(r"(?i)\b(basic)\s+([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])")
 _KEY_PARAM = _re.compile(r"(?i)([?&](?:api[_-]?key|key|token|access_token|sig|signature)=)[^&\s\"'<>]+")
 _KEY_LIKE = _re.compile(r"\b(?:sk|pk|rk)-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{12,}|\bAIza[0-9A-Za-z_-]{20,}")
 REDACTED = "***"
@@ -78,16 +80,86 @@ REDACTED = "***"
 MIN_SECRET_CHARS = 8
 
 
-def remember_secret(value: str | None) -> None:
-    """Add ``value`` (an API key the process holds) to what :func:`redact` removes from any text;
-    values under :data:`MIN_SECRET_CHARS` characters are not taken (see there)."""
-    if value and len(value.strip()) >= MIN_SECRET_CHARS:
+#: The shortest value the user may give as a secret (``--secret NAME=VALUE``): a 4-digit PIN is the
+#: common case. A user's secret is removed whatever its length from this on (unlike an API key, it
+#: is no placeholder); a shorter one cannot be removed from every text without taking every digit
+#: or letter it is made of, so it is refused (:func:`check_user_secret`).
+MIN_USER_SECRET_CHARS = 4
+#: The user's secrets (value -> NAME): written ``{NAME}``, as the records write what was typed.
+_NAMED: dict[str, str] = {}
+
+
+def remember_secret(value: str | None, name: str | None = None) -> None:
+    """Add ``value`` to what :func:`redact` removes from any text. An API key the process holds
+    (no ``name``) is taken from :data:`MIN_SECRET_CHARS` characters (see there) and written ``***``;
+    a secret the user gave (``--secret NAME=VALUE``: ``name``) whatever its length, written
+    ``{NAME}`` (:func:`check_user_secret` refuses one too short to be removed)."""
+    if not value:
+        return
+    if name is not None:
+        check_user_secret(name, value)
+        _NAMED[value] = name
+        if value.strip() and value.strip() != value:
+            _NAMED[value.strip()] = name
+    elif len(value.strip()) >= MIN_SECRET_CHARS:
         _SECRETS.add(value.strip())
+        _SECRETS.update(_derived(value.strip()))
+
+
+def _derived(text: str) -> set[str]:
+    """What a server may echo of ``text`` in another form: base64 (a ``Basic`` header holds
+    ``user:password`` so; with or without its ``=`` padding), and its percent-encoded form."""
+    import base64
+    from urllib.parse import quote
+
+    out = set()
+    for form in (text, quote(text, safe="")):
+        b64 = base64.b64encode(form.encode("utf-8")).decode("ascii")
+        out.update({b64, b64.rstrip("=")})
+    out.add(quote(text, safe=""))
+    return {d for d in out if len(d) >= MIN_SECRET_CHARS}
+
+
+def remember_url(url: str | None) -> None:
+    """Remember the credentials of a URL's ``user:password@`` (a ``--base-url``): the password,
+    as written and percent-decoded, and ``user:password`` in base64, which the HTTP client sends as
+    the ``Basic`` header a server may echo into an error."""
+    if not url:
+        return
+    from urllib.parse import unquote, urlsplit
+
+    try:
+        parts = urlsplit(url)
+        user, password = parts.username, parts.password
+    except ValueError:
+        return
+    if not user and not password:
+        return
+    for u, p in ((user or "", password or ""), (unquote(user or ""), unquote(password or ""))):
+        if len(p) >= MIN_SECRET_CHARS:  # a shorter one is still removed where it sits in a URL or a header
+            _SECRETS.add(p)
+        if p:
+            _SECRETS.update(_derived(p))
+        _SECRETS.update(_derived(f"{u}:{p}"))
+
+
+def check_user_secret(name: str, value: str) -> None:
+    """A :class:`ConfigError` for a ``--secret`` value too short to be kept out of every record."""
+    if len(value.strip()) < MIN_USER_SECRET_CHARS:
+        raise ConfigError(f"--secret {name}: a secret needs at least {MIN_USER_SECRET_CHARS} characters (got "
+                          f"{len(value.strip())}): a shorter value cannot be kept out of the records without "
+                          "removing every such digit or letter from them")
 
 
 def forget_secrets() -> None:
     """Forget the keys :func:`remember_secret` took (a long-lived process between runs; tests)."""
     _SECRETS.clear()
+    _NAMED.clear()
+
+
+def held_secrets() -> bool:
+    """Whether the process holds a secret of the user (``--secret``) that :func:`redact` removes."""
+    return bool(_NAMED)
 
 
 def redact(text: str) -> str:
@@ -96,14 +168,55 @@ def redact(text: str) -> str:
     strings shaped like provider keys (``sk-...``)."""
     if not text:
         return text
+    for value in sorted(_NAMED, key=len, reverse=True):
+        if value in text:
+            text = text.replace(value, "{" + _NAMED[value] + "}")
+    return _redact_keys(text)
+
+
+def _redact_keys(text: str) -> str:
+    """:func:`redact` less the user's secrets (they may be short: see :func:`redact_json`)."""
     for s in sorted(_SECRETS, key=len, reverse=True):
         if s in text:
             text = text.replace(s, REDACTED)
     text = _URL_USERINFO.sub(lambda m: m.group(1) + REDACTED + "@", text)
     text = _AUTH_VALUE.sub(lambda m: m.group(1) + m.group(2) + (m.group(3) or "") + REDACTED, text)
     text = _BEARER.sub(lambda m: m.group(1) + " " + REDACTED, text)
+    text = _BASIC.sub(lambda m: m.group(1) + " " + REDACTED if _is_credentials(m.group(2)) else m.group(0), text)
     text = _KEY_PARAM.sub(lambda m: m.group(1) + REDACTED, text)
     return _KEY_LIKE.sub(REDACTED, text)
+
+
+def _is_credentials(token: str) -> bool:
+    """Whether ``token`` (after "Basic") is base64 of ``user:password``, as a Basic header holds."""
+    import base64
+    import binascii
+
+    try:
+        raw = base64.b64decode(token + "=" * (-len(token) % 4), validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return False
+    return ":" in raw and raw.isprintable()
+
+
+def redact_json(data: Any, **dumps: Any) -> str:
+    """``json.dumps(data, **dumps)`` with every secret removed: every string in it (keys and values)
+    through :func:`redact`, then the whole text through the patterns and the API keys (an
+    ``Authorization`` key and its value are two strings). A user's secret of 4 characters is removed
+    from strings only, never from the numbers of the record (a duration of 4711 ms stays one)."""
+    import json
+
+    return _redact_keys(json.dumps(_redact_strings(data), **dumps))
+
+
+def _redact_strings(data: Any) -> Any:
+    if isinstance(data, str):
+        return redact(data)
+    if isinstance(data, dict):
+        return {(redact(k) if isinstance(k, str) else k): _redact_strings(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_redact_strings(v) for v in data]
+    return data
 
 
 def one_line(text: str, limit: int = 300) -> str:

@@ -26,6 +26,45 @@ from mobile_agent.errors import ConfigError, StorageError
 LOCK_NAME = ".lock"
 
 
+def path_inside(root: str | Path, rel: Any) -> Path:
+    """The file a record names by ``rel`` (a path relative to the run folder ``root``), or a
+    ``ValueError`` saying why it is not one to read: not a relative name, or a path that leads out
+    of the folder, by ``..``, as an absolute path or through a symbolic link. The one check of every
+    reader of a run folder's recorded paths (the report, replay)."""
+    if not isinstance(rel, str) or not rel or "\x00" in rel:
+        raise ValueError("not a usable file name")
+    root = Path(root)
+    path = root / rel
+    try:
+        path.resolve().relative_to(root.resolve())
+    except (ValueError, OSError, RuntimeError):
+        raise ValueError("the path points outside the run folder") from None
+    return path
+
+
+def private_folder(path: str | Path, option: str) -> Path:
+    """``path`` made (mode 0700) if missing, else checked: a folder of this user's own that no other
+    user may write (what it holds is trusted: a run cache's kept runs are replayed with no model).
+    A :class:`ConfigError` naming ``option`` and the fix otherwise."""
+    import stat
+
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"{option} {path} is a file; give a folder")
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = path.stat()
+    except OSError as exc:
+        raise storage_error(exc, path, "create") from exc
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        raise ConfigError(f"{option} {path} belongs to another user (uid {st.st_uid}); what it holds cannot be "
+                          "trusted: choose a folder of your own")
+    if st.st_mode & 0o022:
+        raise ConfigError(f"{option} {path} can be written by other users (mode {stat.S_IMODE(st.st_mode):04o}); "
+                          f"what it holds cannot be trusted: chmod go-w {path}, or choose a folder of your own")
+    return path
+
+
 def storage_error(exc: OSError, path: str | Path, what: str = "write") -> StorageError:
     """A :class:`StorageError` for ``exc`` (disk full, read-only folder...): the file, its folder and why."""
     if isinstance(exc, StorageError):

@@ -10,7 +10,7 @@ import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from PIL import Image, ImageOps, UnidentifiedImageError
 
@@ -203,6 +203,22 @@ def check_pixels(image: Image.Image, name: str = "image") -> None:
                          "million pixels)")
 
 
+def open_checked(source: Any, name: str = "image") -> Image.Image:
+    """``Image.open(source)`` (a path or a file object) with :func:`check_pixels` on its header: the
+    pixels are not decoded yet, and Pillow's own bomb warning is not printed (this check says it)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        image = Image.open(source)
+    try:
+        check_pixels(image, name)
+    except ImageError:
+        image.close()
+        raise
+    return image
+
+
 def load_image(source: str | Path | bytes | Image.Image) -> Image.Image:
     """Load a screenshot from a path, PNG/JPEG bytes or a PIL image, as an RGB image.
 
@@ -219,7 +235,7 @@ def load_image(source: str | Path | bytes | Image.Image) -> Image.Image:
         if isinstance(source, (bytes, bytearray)):
             if not source:
                 raise ImageError("empty image data (0 bytes)")
-            image = Image.open(io.BytesIO(source))
+            image = open_checked(io.BytesIO(source), name)
         else:
             name = str(source)
             path = Path(source)
@@ -229,8 +245,7 @@ def load_image(source: str | Path | bytes | Image.Image) -> Image.Image:
                 raise ImageError(f"expected an image file, got a directory: {name}")
             if path.stat().st_size == 0:
                 raise ImageError(f"image file is empty: {name}")
-            image = Image.open(path)
-        check_pixels(image, name)  # from the header, before the pixels are decoded
+            image = open_checked(path, name)  # from the header, before the pixels are decoded
         image.load()
         if image.getexif().get(0x0112, 1) not in (1, None):  # a JPEG taken sideways is read the way it was shot
             image = ImageOps.exif_transpose(image)

@@ -489,3 +489,57 @@ def test_an_ad_banner_over_the_keyboard_is_closed_by_its_own_button_and_the_typi
     from mobile_agent.bench.task import Probe
 
     assert task.success(Probe(phone))  # the benchmark's own check: the search was made
+
+
+def _huge_png(path, side=12000):
+    """A PNG whose header says side x side pixels (a few bytes on disk: decoded, gigabytes)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    ihdr = struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"")) + chunk(b"IEND", b""))
+
+
+def _with_screenshot(src, dst, step, rel):
+    shutil.copytree(src, dst)
+    lines = []
+    for text in (dst / "steps.jsonl").read_text(encoding="utf-8").splitlines():
+        d = json.loads(text)
+        if d.get("step") == step:
+            d["screenshot"] = rel
+        lines.append(json.dumps(d))
+    (dst / "steps.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return dst
+
+
+def test_a_recorded_screenshot_outside_the_run_folder_or_too_large_is_refused_before_the_run(recording, tmp_path,
+                                                                                             capsys):
+    """Issue 42 item 8: every recorded screenshot path is checked when the recording is read (before
+    a step), as the report reader checks them, and no recorded image is decoded past 40 megapixels."""
+    shutil.copytree(recording, tmp_path / "other")
+    cases = {
+        "up": (_with_screenshot(recording, tmp_path / "up", 2, "../other/screens/step_002.png"), "outside"),
+        "abs": (_with_screenshot(recording, tmp_path / "abs", 2, "/etc/passwd"), "outside"),
+    }
+    linked = _with_screenshot(recording, tmp_path / "linked", 2, "screens/step_002.png")
+    _huge_png(tmp_path / "huge.png")
+    (linked / "screens" / "step_002.png").unlink()
+    (linked / "screens" / "step_002.png").symlink_to(tmp_path / "huge.png")
+    cases["link"] = (linked, "outside")
+    inplace = _with_screenshot(recording, tmp_path / "inplace", 2, "screens/step_002.png")
+    _huge_png(inplace / "screens" / "step_002.png")
+    cases["huge"] = (inplace, "12000x12000 pixels, too large")
+    for name, (folder, why) in cases.items():
+        with pytest.raises(ReplayError, match=f"step 2's screenshot .*{why}") as err:
+            Recording.load(folder)
+        assert "Traceback" not in str(err.value), name
+    # the command: exit 2, one line, before any step is written
+    from mobile_agent.cli import main
+
+    assert main(["replay", str(cases["up"][0]), "--out", str(tmp_path / "out")]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "points outside the run folder" in err
+    assert not (tmp_path / "out" / "steps.jsonl").exists()

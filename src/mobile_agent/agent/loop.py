@@ -409,7 +409,7 @@ class Agent:
         grounding = rec.grounding.to_dict() if rec.grounding is not None else None
         if s.confirm is not None:
             self._perception_quiet()
-        risk = decide(op, grounding, self.perception, ctx.screenshot, s.risk_rules, step.tree) \
+        risk = decide(op, grounding, self.perception, ctx.screenshot, s.risk_rules, step.tree, gesture) \
             if s.confirm is not None else None
         if risk is not None and risk.risky:
             if not s.confirm(op, f"{op}{where}: {risk.why}"):

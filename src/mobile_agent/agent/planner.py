@@ -19,7 +19,7 @@ from PIL import Image
 from mobile_agent.agent import parser, prompts
 from mobile_agent.agent.operations import OPERATION_TYPES, Operation
 from mobile_agent.agent.record import CallRecord
-from mobile_agent.errors import MobileAgentError, ParseError
+from mobile_agent.errors import MobileAgentError, ParseError, held_secrets, redact
 from mobile_agent.model.base import ChatModel, ChatResponse, Message, TextPart, Usage, encode_image
 
 
@@ -221,7 +221,7 @@ def ask(model: ChatModel, messages: list[Message], parse: Callable[[str], Any], 
     for _ in range(retries + 1):
         t = time.monotonic()
         try:
-            resp = model.complete(messages, max_tokens=max_tokens)
+            resp = model.complete(without_secrets(messages), max_tokens=max_tokens)
         except MobileAgentError as exc:
             calls.failed(kind, exc, time.monotonic() - t, role)
             exc.calls = calls  # type: ignore[attr-defined]
@@ -236,6 +236,16 @@ def ask(model: ChatModel, messages: list[Message], parse: Callable[[str], Any], 
             messages = messages + [Message.text("assistant", raw), Message.text("user", retry_text(str(exc)))]
     raise PlanningError(f"{what} could not be read after {retries + 1} replies; last problem: {errors[-1]}",
                         raw, calls, errors)
+
+
+def without_secrets(messages: list[Message]) -> list[Message]:
+    """``messages`` with the user's ``--secret`` values written ``{NAME}`` in every text part (the
+    screen's texts read by OCR, the history, the model's own earlier words): the model sees the
+    name, the phone alone the value. Unchanged where the process holds no such secret."""
+    if not held_secrets():
+        return messages
+    return [Message(m.role, tuple(TextPart(redact(p.text)) if isinstance(p, TextPart) else p for p in m.parts))
+            for m in messages]
 
 
 class _Encoded:

@@ -46,8 +46,9 @@ from mobile_agent.agent.operations import Back, ClickIcon, ClickText, Operation,
 from mobile_agent.agent.planner import BasePlanner, Choice, Completion, Plan, PlanContext, Reflection
 from mobile_agent.agent.record import StepRecord
 from mobile_agent.agent.trajectory import SUMMARY, read_steps
-from mobile_agent.errors import ConfigError, MobileAgentError
-from mobile_agent.fsutil import atomic_write_text
+from mobile_agent.errors import ConfigError, ImageError, MobileAgentError
+from mobile_agent.fsutil import atomic_write_text, path_inside
+from mobile_agent.types import load_image, open_checked
 
 log = logging.getLogger(__name__)
 
@@ -288,8 +289,7 @@ class Recording:
         if not steps or not isinstance(steps[-1].operation, Stop):
             raise ReplayError(f"{folder} has no recorded steps that end in Stop: nothing to replay")
         for s in steps:
-            if not s.screenshot.is_file():
-                raise ReplayError(f"{folder} is corrupt: step {s.step}'s screenshot {s.screenshot.name} is missing")
+            _check_screenshot(folder, s)
         secrets: list[str] = []
         try:
             meta = json.loads((folder / "cache.json").read_text(encoding="utf-8"))
@@ -298,6 +298,23 @@ class Recording:
             pass  # not a cache entry
         return cls(folder, summary["instruction"], steps, str(summary.get("device") or ""),
                    str(summary.get("model") or ""), _read_lines(folder / LINES), secrets)
+
+
+def _check_screenshot(folder: Path, s: RecordedStep) -> None:
+    """A :class:`ReplayError` for a recorded screenshot that is not a file of the run folder (a
+    path out of it by ``..``, an absolute path, a symbolic link: ``fsutil.path_inside``, the
+    report's own check), is missing, or whose header says more than 40 million pixels (read before
+    the first step, never decoded)."""
+    rel = s.screenshot.name
+    if not s.screenshot.is_file():
+        raise ReplayError(f"{folder} is corrupt: step {s.step}'s screenshot {s.screenshot.name} is missing")
+    try:
+        with open_checked(s.screenshot, "the image"):
+            pass
+    except ImageError as exc:
+        raise ReplayError(f"{folder} is corrupt: step {s.step}'s screenshot {rel!r}: {exc}") from None
+    except (OSError, ValueError, SyntaxError) as exc:
+        raise ReplayError(f"{folder} is corrupt: step {s.step}'s screenshot {rel!r} cannot be read: {exc}") from None
 
 
 #: where a cache entry keeps the text lines of its recorded screens
@@ -329,7 +346,11 @@ def _replayable(folder: Path, r: StepRecord, params: dict[str, str]) -> Recorded
     if g is not None and g.chosen is not None and 0 <= g.chosen < len(g.candidates):
         c = g.candidates[g.chosen]
         point, text = (int(c.point[0]), int(c.point[1])), c.text
-    return RecordedStep(r.step, with_params(op, params), folder / r.screenshot, point, text, r.thought)
+    try:  # checked here, before the first step: never a file outside the run folder
+        path = path_inside(folder, r.screenshot)
+    except ValueError as exc:
+        raise ReplayError(f"{folder} is corrupt: step {r.step}'s screenshot {r.screenshot!r}: {exc}") from None
+    return RecordedStep(r.step, with_params(op, params), path, point, text, r.thought)
 
 
 def with_params(op: Operation, params: dict[str, str]) -> Operation:
@@ -545,9 +566,8 @@ class ReplayPlanner(BasePlanner):
             rs = self.recording.steps[j]
             if rs.step not in self.recording.lines:
                 try:
-                    with Image.open(rs.screenshot) as im:
-                        image = im.convert("RGB")
-                except (OSError, ValueError) as exc:
+                    image = load_image(rs.screenshot)  # at most 40 million pixels, checked before decoding
+                except (ImageError, OSError, ValueError) as exc:
                     raise ReplayError(f"recorded step {rs.step}'s screenshot cannot be read: {exc}") from None
                 lines = [(ln.text, int(ln.box.y1), int(ln.box.y2)) for ln in self.perception.parse(image).lines]
                 self.recording.lines[rs.step] = (image.size[1], lines)

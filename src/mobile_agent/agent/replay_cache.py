@@ -21,6 +21,7 @@ import hashlib
 import json
 import logging
 import shutil
+import tempfile
 import unicodedata
 from pathlib import Path
 from typing import Any, Sequence
@@ -30,7 +31,7 @@ from mobile_agent.agent.planner import NOT_CHECKED
 from mobile_agent.agent.replay import LINES, Recording, ReplayError
 from mobile_agent.agent.trajectory import SCREENS, STEPS, SUMMARY, read_steps, read_summary
 from mobile_agent.errors import ConfigError
-from mobile_agent.fsutil import atomic_write_text, storage_error
+from mobile_agent.fsutil import atomic_write_text, path_inside, private_folder, storage_error
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,28 @@ def refuse_missing_secrets(recording: Recording, secrets: dict[str, str], whose:
                           f"{' '.join(f'--secret {n}=VALUE' for n in names)}")
 
 
+def kept_from(recording: Recording) -> str:
+    """Which kept run ``recording`` is, for the line said before a replay acts: its instruction as it
+    was kept, the run folder it was kept from and when (a near-same instruction, another full stop
+    or case, finds the same entry: the user sees which run will act)."""
+    import datetime
+
+    origin = when = ""
+    try:
+        meta = json.loads((recording.folder / "cache.json").read_text(encoding="utf-8"))
+        origin = str(meta.get("from") or "")
+        stamp = (recording.folder / "cache.json").stat().st_mtime
+        when = datetime.datetime.fromtimestamp(stamp).strftime("%Y-%m-%d %H:%M")
+    except (OSError, ValueError, AttributeError, TypeError):
+        pass
+    text = f"the run kept for {json.dumps(recording.instruction, ensure_ascii=False)}"
+    if origin:
+        text += f" from {origin}"
+    if when:
+        text += f" on {when}"
+    return text
+
+
 def device_kind(device: str, size: tuple[int, int]) -> str:
     """A device's kind for the cache: the kind of device (``sim``, ``adb``) and its screen size."""
     return f"{device.partition(':')[0]}-{size[0]}x{size[1]}"
@@ -90,6 +113,9 @@ class RunCache:
         self.dir = Path(folder)
         if self.dir.exists() and not self.dir.is_dir():
             raise ConfigError(f"--cache {self.dir} is a file; give a folder for the cached runs")
+        # a kept run is replayed with no model: only a folder of the user's own, that no one else
+        # may write, is trusted (made 0700 when missing)
+        private_folder(self.dir, "--cache")
 
     def entry(self, instruction: str, kind: str) -> Path:
         return self.dir / cache_key(instruction, kind)
@@ -102,6 +128,9 @@ class RunCache:
         instruction = with_placeholders(instruction, params)
         folder = self.entry(instruction, kind)
         if not (folder / STEPS).is_file():
+            return None
+        if folder.is_symlink():  # an entry is a folder the cache wrote, never a link to elsewhere
+            log.warning("the cached run %s is a symbolic link, not a kept run: not used", folder)
             return None
         try:
             meta = json.loads((folder / "cache.json").read_text(encoding="utf-8"))
@@ -144,10 +173,14 @@ class RunCache:
             return None  # replayed whole from this entry: it stays (with the lines read off its screens)
         if values and perception is None:
             return "not kept: the screenshots of a run with --param or --secret values need perception to be painted over"
-        tmp = target.with_name(target.name + ".new")
         try:
-            shutil.rmtree(tmp, ignore_errors=True)
-            (tmp / SCREENS).mkdir(parents=True)
+            # a new folder of a name no one can plant beforehand (mkdtemp: created exclusively, 0700),
+            # so that no link placed in the cache folder is followed
+            tmp = Path(tempfile.mkdtemp(prefix=f"{target.name}.new-", dir=self.dir))
+        except OSError as exc:
+            raise storage_error(exc, target, "write") from exc
+        try:
+            (tmp / SCREENS).mkdir()
             if values:
                 _copy_json(run_dir / STEPS, tmp / STEPS, values, lines=True)
                 _copy_json(run_dir / SUMMARY, tmp / SUMMARY, values)
@@ -156,11 +189,17 @@ class RunCache:
                 shutil.copy2(run_dir / SUMMARY, tmp / SUMMARY)
             read: dict[str, list] = {}
             for s in steps:
-                if s.screenshot and (run_dir / s.screenshot).is_file():
+                if not s.screenshot or not s.screenshot.startswith(SCREENS + "/"):
+                    continue
+                try:  # only the run's own screens/ files, read and written inside the two folders
+                    src, dst = path_inside(run_dir, s.screenshot), path_inside(tmp, s.screenshot)
+                except ValueError:
+                    continue
+                if src.is_file():
                     if values:
-                        read[str(s.step)] = _painted(run_dir / s.screenshot, tmp / s.screenshot, values, perception)
+                        read[str(s.step)] = _painted(src, dst, values, perception)
                     else:
-                        shutil.copy2(run_dir / s.screenshot, tmp / s.screenshot)
+                        shutil.copy2(src, dst)
             if values:
                 atomic_write_text(tmp / LINES, json.dumps(read, ensure_ascii=False))
             atomic_write_text(tmp / "cache.json", json.dumps(
@@ -171,10 +210,9 @@ class RunCache:
             if leaked:
                 shutil.rmtree(tmp, ignore_errors=True)
                 return f"not kept: a --param or --secret value is still in {leaked} after it was replaced"
-            old = target.with_name(target.name + ".old")
-            shutil.rmtree(old, ignore_errors=True)
-            if target.exists():
-                target.rename(old)
+            old = Path(tempfile.mkdtemp(prefix=f"{target.name}.old-", dir=self.dir))
+            if target.is_symlink() or target.exists():
+                target.rename(old / "entry")  # a link is moved away as a link, never followed
             tmp.rename(target)
             shutil.rmtree(old, ignore_errors=True)
         except OSError as exc:
@@ -219,10 +257,11 @@ def _painted(src: Path, dst: Path, values: dict[str, str], perception: Any) -> l
     """Copy screenshot ``src`` to ``dst`` with the lines that show a value painted over (the colour
     around each), and return its lines for ``lines.json`` ([height, [(text, y1, y2)]]) with the values
     written ``{NAME}`` (a line read a letter off becomes the placeholder alone)."""
-    from PIL import Image, ImageDraw
+    from PIL import ImageDraw
 
-    with Image.open(src) as im:
-        image = im.convert("RGB")
+    from mobile_agent.types import load_image
+
+    image = load_image(src)  # at most 40 million pixels, checked before decoding
     lines = []
     draw = ImageDraw.Draw(image)
     for ln in perception.parse(image).lines:

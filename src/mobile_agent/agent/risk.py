@@ -335,15 +335,23 @@ def chosen_candidate(grounding: Any) -> Any:
 
 
 def decide(op: Any, grounding: Any, perception: Any = None, screenshot: Any = None,
-           rules: RiskRules | None = None, tree: str | None = None) -> RiskDecision:
+           rules: RiskRules | None = None, tree: str | None = None, gesture: Any = None) -> RiskDecision:
     """The decision for a grounded step: :func:`assess` on what is under the tap (the chosen
     candidate's text; for an icon, the glyph the matcher recognises there; the accessibility
     ``tree``'s label there where the step had one) and the screen's lines (``rules`` None: the
     built-in words and the user's file, :func:`load_rules`). The agent loops call this at the one
-    place they ask the user."""
+    place they ask the user. ``gesture``, where given, is judged by what it presses
+    (``device.gestures.as_press``): an operation that ought to touch nothing (a Page Down) whose
+    swipe is shorter than the touch slop is a tap at its start, judged by what lies there."""
     if rules is None:
         rules = _default_rules()
     kind = type(op).__name__
+    if kind in SAFE_OPERATIONS and gesture is not None and screenshot is not None:
+        from mobile_agent.device.gestures import as_press
+
+        press = as_press(gesture, screenshot.width)
+        if press is not None:
+            return press_decision(perception, screenshot, (press.x, press.y), rules, tree)
     if kind in SAFE_OPERATIONS or kind == "Type":
         return assess(op, rules=rules)
     cand = chosen_candidate(grounding)
@@ -356,6 +364,33 @@ def decide(op: Any, grounding: Any, perception: Any = None, screenshot: Any = No
         tree_label = tree_label_at(tree, get("point"))
     return assess(op, touched_text=text, screen_text=screen_lines(perception, screenshot), rules=rules,
                   glyph=glyph, tree_label=tree_label)
+
+
+def press_decision(perception: Any, screenshot: Any, point: Sequence[int], rules: RiskRules,
+                   tree: str | None = None) -> RiskDecision:
+    """The decision for a press at ``point`` that no grounding chose: judged as a Click Text on
+    the line read there, the glyph of the smallest icon box there and the tree's label there."""
+    from mobile_agent.agent.operations import ClickText
+
+    x, y = int(point[0]), int(point[1])
+    text: str | None = None
+    glyph = None
+    try:
+        res = perception.parse(screenshot)
+        lines = [ln for ln in res.lines if ln.box.x1 <= x <= ln.box.x2 and ln.box.y1 <= y <= ln.box.y2]
+        if lines:
+            text = str(min(lines, key=lambda ln: ln.box.area).text)
+        icons = [ic for ic in (res.icons or []) if ic.box.x1 <= x <= ic.box.x2 and ic.box.y1 <= y <= ic.box.y2]
+        if icons:
+            glyph = glyph_at(perception, screenshot, min(icons, key=lambda ic: ic.box.area).box.as_tuple())
+    except Exception:  # noqa: BLE001 - no perception: the tree's label still decides
+        pass
+    decision = assess(ClickText(text or ""), touched_text=text, rules=rules, glyph=glyph,
+                      tree_label=tree_label_at(tree, (x, y)),
+                      screen_text=screen_lines(perception, screenshot))
+    if decision.risky:
+        return RiskDecision(True, f"a swipe this short is a tap at ({x}, {y}): {decision.why}", decision.touched)
+    return decision
 
 
 def _default_rules() -> RiskRules:

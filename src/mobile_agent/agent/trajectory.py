@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from mobile_agent.agent.record import StepRecord
 from mobile_agent.device.gestures import Gesture, LongPress, Swipe, Tap
-from mobile_agent.errors import ConfigError, redact
+from mobile_agent.errors import ConfigError, redact, redact_json
 from mobile_agent.fsutil import atomic_write_bytes, atomic_write_text, storage_error  # noqa: F401 - re-exported
 
 SUMMARY = "summary.json"
@@ -101,7 +101,7 @@ class TrajectoryWriter:
         """Add one step to ``steps.jsonl``: one line appended (secrets redacted). A write that fails
         (a full disk) is cut back to the end of the step before, so the file never holds half a line,
         and raises :class:`~mobile_agent.errors.StorageError` naming the file."""
-        line = redact(json.dumps(record.to_dict(), ensure_ascii=False))  # no key reaches the file
+        line = redact_json(record.to_dict(), ensure_ascii=False)  # no key, no --secret value reaches the file
         data = memoryview((line + "\n").encode("utf-8"))
         path = self.dir / STEPS
         try:
@@ -118,7 +118,7 @@ class TrajectoryWriter:
             raise storage_error(exc, path) from exc
 
     def write_summary(self, summary: dict[str, Any]) -> None:
-        atomic_write_text(self.dir / SUMMARY, redact(json.dumps(summary, ensure_ascii=False, indent=2)) + "\n")
+        atomic_write_text(self.dir / SUMMARY, redact_json(summary, ensure_ascii=False, indent=2) + "\n")
 
 
 def read_steps(run_dir: str | Path) -> list[StepRecord]:

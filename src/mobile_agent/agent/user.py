@@ -55,8 +55,10 @@ AskFn = Callable[[UserRequest], Optional[str]]
 def printable(text: str) -> str:
     """``text`` with every control character (escape sequences, line breaks, bidi overrides) written
     as its escape, for a terminal or a log line: the model's words cannot move the cursor or
-    recolour what follows."""
-    return "".join(c if c.isprintable() or c == " " else ascii(c)[1:-1] for c in text)
+    recolour what follows. Secrets (API keys, ``--secret`` values) are removed first (``redact``)."""
+    from mobile_agent.errors import redact
+
+    return "".join(c if c.isprintable() or c == " " else ascii(c)[1:-1] for c in redact(text))
 
 
 def quoted(answer: str) -> str:

@@ -19,6 +19,9 @@ def mcp_cmd(
                                   "(streamable HTTP at http://HOST:PORT/mcp)."),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (http only)."),
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="Port to listen on (http only; 0: a free one)."),
+    token: Optional[str] = typer.Option(None, "--token", envvar="MOBILE_AGENT_MCP_TOKEN", show_envvar=True,
+                                        help="http only: every request must carry it (Authorization: Bearer TOKEN); "
+                                        "needed for a --host other machines can reach. At least 16 characters."),
     model: Optional[str] = typer.Option(None, "--model", help="Model for run_instruction (gpt-4o, claude-..., "
                                         "openai:NAME, scripted:FILE); without it run_instruction is refused."),
     base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible (or Anthropic) endpoint."),
@@ -48,6 +51,10 @@ def mcp_cmd(
 
     if transport not in ("stdio", "http"):
         raise ConfigError(f"unknown transport {transport!r}: use stdio or http")
+    if transport == "http":
+        from mobile_agent.mcpserver.httpguard import check_bind
+
+        check_bind(host, token)  # before a device or a model: no phone served to the network unguarded
     if model is not None:
         from mobile_agent.model.factory import split_spec
 
@@ -73,7 +80,9 @@ def mcp_cmd(
             except OSError as exc:
                 raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}; "
                                   "choose another --port (0: a free one)") from None
-            serve_http(server, sock, ready=lambda url: stderr_line(f"MCP server (streamable HTTP) at {url}"))
+            serve_http(server, sock, ready=lambda url: stderr_line(f"MCP server (streamable HTTP) at {url}"
+                                                                   + (" (bearer token required)" if token else "")),
+                       token=token)
     except KeyboardInterrupt:
         pass
 

@@ -38,7 +38,8 @@ def cached_planner(folder: Path, instruction: str, device: str, phone: Any, perc
     ``model_planner`` as its fallback, else ``model_planner``) and the cache with the key's parts.
     A kept run that types a secret not in ``secrets`` is refused (ConfigError)."""
     from mobile_agent.agent.replay import ReplayPlanner
-    from mobile_agent.agent.replay_cache import RunCache, device_kind, placeholder, refuse_missing_secrets
+    from mobile_agent.agent.replay_cache import RunCache, device_kind, kept_from, placeholder, refuse_missing_secrets
+    from mobile_agent.agent.user import printable
 
     store = RunCache(folder)
     kind = device_kind(device, phone.screenshot().size)
@@ -48,8 +49,9 @@ def cached_planner(folder: Path, instruction: str, device: str, phone: Any, perc
     if recording is None:
         console.print(escape(f"cache: no run of this instruction on {kind} yet; the model plans"), highlight=False)
         return model_planner, (store, instruction, kind)
-    console.print(escape(f"cache: replaying the kept run ({len(recording.steps)} step(s)); the model takes over "
-                         "where the phone differs"), highlight=False)
+    console.print(escape(printable(f"cache: replaying the kept run ({len(recording.steps)} step(s)): "
+                                   f"{kept_from(recording)}; the model takes over where the phone differs")),
+                  highlight=False, soft_wrap=True)
     params = {placeholder(k): v for k, v in (params or {}).items()}
     return ReplayPlanner(recording, perception, model_planner, params=params, secrets=secrets), \
         (store, instruction, kind)
@@ -119,8 +121,8 @@ def register(app: typer.Typer) -> None:
 
         params = parse_params(param or [])
         secrets = parse_values(secret or [], "--secret")
-        for value in secrets.values():
-            remember_secret(value)
+        for name, value in secrets.items():
+            remember_secret(value, name)  # written {NAME} in every record and line, whatever its length
         recording = Recording.load(run_dir, params)
         refuse_missing_secrets(recording, secrets, str(run_dir))
         perception_mode = perception_mode.strip().lower()

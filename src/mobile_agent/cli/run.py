@@ -41,20 +41,29 @@ def _default_out(instruction: str) -> Path:
 
 def terminal_confirm(op: Any, description: str) -> bool:
     """--confirm's question at the terminal; without one (standard input not a terminal, or closed)
-    the step is declined and said so (``run`` and ``replay``)."""
+    the step is declined and said so (``run`` and ``replay``). End of input (Ctrl-D) is a no; Ctrl-C
+    stays an interrupt, which ends the run ``interrupted`` as anywhere else (the answer is read with
+    ``input``, not typer's prompt, whose ``Abort`` says neither which nor is click's)."""
     import sys
 
-    import click
+    from mobile_agent.agent.user import printable
 
     if not sys.stdin or not sys.stdin.isatty():
-        console.print(f"[yellow]declined[/yellow] {escape(description)}: --confirm cannot ask, standard input "
-                      "is not a terminal", highlight=False, soft_wrap=True)
+        console.print(f"[yellow]declined[/yellow] {escape(printable(description))}: --confirm cannot ask, standard "
+                      "input is not a terminal", highlight=False, soft_wrap=True)
         return False
-    try:
-        return typer.confirm(f"Carry out {description}?", default=False)  # typer prints plain text
-    except click.exceptions.Abort:  # end of input
-        console.print("[yellow]declined[/yellow]: no answer (end of input)", highlight=False)
-        return False
+    question = f"Carry out {printable(description)}? [y/N]: "
+    while True:
+        try:
+            answer = input(question).strip().lower()
+        except EOFError:  # end of input, Ctrl-D
+            console.print("\n[yellow]declined[/yellow]: no answer (end of input)", highlight=False)
+            return False
+        if answer in ("y", "yes"):
+            return True
+        if answer in ("", "n", "no"):
+            return False
+        console.print("answer y or n", highlight=False)
 
 
 def _refuse_earlier_run(folder: Path) -> None:
@@ -78,6 +87,10 @@ def _values(instruction: str, param: list[str], secret: list[str],
     from mobile_agent.errors import remember_secret
 
     params, secrets = parse_values(param, "--param"), parse_values(secret, "--secret")
+    if cache is not None:  # before any model or device: a folder others can write is refused
+        from mobile_agent.agent.replay_cache import RunCache
+
+        RunCache(cache)
     if params and cache is None:
         raise ConfigError("--param names a value of the instruction for the run cache: give --cache DIR too")
     for name, value in params.items():
@@ -89,8 +102,8 @@ def _values(instruction: str, param: list[str], secret: list[str],
                               f"types {{{name}}}; the phone gets the value)")
         if name in params:
             raise ConfigError(f"{name} is both a --param and a --secret: give it once")
-    for value in secrets.values():
-        remember_secret(value)  # kept out of every record and message (values of 4 characters or more)
+    for name, value in secrets.items():
+        remember_secret(value, name)  # written {NAME} in every record, line and request (4 characters or more)
     return params, secrets
 
 

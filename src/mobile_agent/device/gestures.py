@@ -28,6 +28,14 @@ KEYS = ("back", "home", "enter")
 
 #: How long a long press holds, by default (Android's long-press timeout is 400-500 ms).
 LONG_PRESS_MS = 800
+#: Android's touch slop: a finger that moves less than this many dp is a press, not a swipe (the
+#: simulated phone takes it the same way).
+TOUCH_SLOP_DP = 8
+#: The narrowest common phone's width in dp: pixels per dp are taken as ``width / PHONE_WIDTH_DP``,
+#: which errs towards a larger slop (a gesture judged as a press rather than missed as one).
+PHONE_WIDTH_DP = 360
+#: A press held this long is a long press (Android's long-press timeout).
+LONG_PRESS_TIMEOUT_MS = 400
 
 
 def _int(d: dict[str, Any], key: str) -> int:
@@ -251,6 +259,27 @@ def gesture_from_dict(d: Any) -> Gesture:
     if t is None:
         raise ValueError(f"unknown gesture kind {kind!r}; kinds: {', '.join(sorted(_BY_KIND))}")
     return t.from_dict(d)
+
+
+def touch_slop_px(width: int) -> int:
+    """The touch slop in pixels of a screen ``width`` pixels wide (:data:`TOUCH_SLOP_DP`)."""
+    return max(1, math.ceil(TOUCH_SLOP_DP * max(1, width) / PHONE_WIDTH_DP))
+
+
+def as_press(g: Gesture, width: int) -> Tap | LongPress | None:
+    """What ``g`` presses, as the device takes it: a tap or a long press at its point, and a swipe
+    that moves less than the touch slop (:func:`touch_slop_px`) as a tap at its start (a long press
+    when held :data:`LONG_PRESS_TIMEOUT_MS` or more); None for a gesture that presses nothing on
+    the screen (a scroll, a key, typing). The confirm gates judge a gesture by this, never by its
+    name: a one-pixel "swipe" on a Delete icon deletes."""
+    if isinstance(g, (Tap, LongPress)):
+        return g
+    if isinstance(g, Swipe):
+        slop = touch_slop_px(width)
+        if abs(g.x2 - g.x1) < slop and abs(g.y2 - g.y1) < slop:
+            held = g.duration_ms if g.duration_ms is not None else 300
+            return LongPress(g.x1, g.y1, held) if held >= LONG_PRESS_TIMEOUT_MS else Tap(g.x1, g.y1)
+    return None
 
 
 def gesture_point(g: Gesture) -> tuple[int, int] | None:

@@ -423,10 +423,11 @@ def build_server(tools: PhoneTools | Mapping[str, PhoneTools], name: str = "mobi
               y: Annotated[int | None, Field(ge=0, le=MAX_COORD, description="The start's y.")] = None,
               distance: Annotated[int | None, Field(ge=1, le=MAX_COORD, description=(
                   "From a start point: how many pixels (default: fraction of the screen's side)."))] = None,
-              device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
+              confirm: Confirm = False, device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
         """Swipe across the middle of the screen, or from a point (x, y) by a distance in pixels,
-        stopping at the screen's edge."""
-        return on(device, "swipe", direction, fraction, x, y, distance)
+        stopping at the screen's edge. A swipe shorter than the touch slop (8 dp) is a tap where it
+        starts: refused without confirm when what lies there is risky, as tap is."""
+        return on(device, "swipe", direction, fraction, x, y, distance, confirm)
 
     @tool(act)
     def page(direction: Annotated[Literal["down", "up"], Field(description=(
@@ -554,13 +555,17 @@ def serve_stdio(server: Any) -> None:
 
 
 def serve_http(server: Any, sock: socket.socket, ready: Callable[[str], None] | None = None,
-               path: str = "/mcp") -> None:
-    """Serve streamable HTTP on an already bound socket until Ctrl-C; ``ready(url)`` once listening."""
+               path: str = "/mcp", token: str | None = None) -> None:
+    """Serve streamable HTTP on an already bound socket until Ctrl-C; ``ready(url)`` once listening.
+    Every request passes :class:`~mobile_agent.mcpserver.httpguard.HttpGuard` first (``Host`` on a
+    loopback address, ``Origin``, and the bearer ``token`` where one is given)."""
     import anyio
     import uvicorn
 
+    from mobile_agent.mcpserver.httpguard import HttpGuard
+
     host, port = sock.getsockname()[:2]
-    app = server.streamable_http_app(streamable_http_path=path, host=host)
+    app = HttpGuard(server.streamable_http_app(streamable_http_path=path, host=host), host, port, token)
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     userver = uvicorn.Server(config)
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -32,7 +33,7 @@ import numpy as np
 from PIL import Image
 
 from mobile_agent.device.base import device_capabilities
-from mobile_agent.device.gestures import LongPress, Swipe
+from mobile_agent.device.gestures import LongPress, Swipe, as_press
 from mobile_agent.errors import ConfigError, MobileAgentError
 from mobile_agent.mcpserver import gates
 from mobile_agent.perception.hybrid import SYSTEM_UI, ScreenTree
@@ -491,12 +492,13 @@ class PhoneTools:
             return self._after(before, f"pressed {k}")
 
     def swipe(self, direction: str, fraction: float = 0.5, x: int | None = None, y: int | None = None,
-              distance: int | None = None) -> dict[str, Any]:
+              distance: int | None = None, confirm: bool = False) -> dict[str, Any]:
         """Move the finger ``direction``: ``up`` moves it upwards (the content scrolls down, showing
         what is below), ``left`` to the left (the next page). From the screen's middle, ``fraction``
         of the content band (0.1..0.9; the band leaves out the top and bottom fifth of the screen,
         where bars take the gesture, and a tenth at each side); or from the point (``x``, ``y``),
-        ``distance`` pixels (default: ``fraction`` of the screen's side), stopping at the edge."""
+        ``distance`` pixels (default: ``fraction`` of the screen's side), stopping at the edge. A
+        swipe shorter than the touch slop is a press where it starts (``as_press``): gated like a tap."""
         d = str(direction).strip().lower()
         if d not in _DIRECTIONS:
             raise ConfigError(f"unknown direction {_short(direction, 40)}: use up, down, left or right")
@@ -522,6 +524,10 @@ class PhoneTools:
                 x2 = min(w - 1, max(0, x1 + ux * n))
                 y2 = min(h - 1, max(0, y1 + uy * n))
             before = self.device.screenshot()
+            press = as_press(Swipe(x1, y1, x2, y2, 400), w)
+            if press is not None:
+                self._gate_at(before, press.x, press.y, confirm,
+                              refused=f"not swiped: a swipe this short is a press at ({press.x}, {press.y}), and ")
             self.device.swipe(x1, y1, x2, y2, 400)
             return self._after(before, f"swiped {d} from ({x1}, {y1}) to ({x2}, {y2})")
 
@@ -631,6 +637,10 @@ class PhoneTools:
     def open_url(self, url: str) -> dict[str, Any]:
         """Open an http(s) URL with the app that handles it (the browser)."""
         url = _check_text(url, "the URL", MAX_URL_CHARS).strip()
+        bad = next((i for i, c in enumerate(url) if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")), None)
+        if bad is not None:  # a line break, an escape, a bidi override: no URL holds one as it is
+            raise ConfigError(f"the URL holds a control character (U+{ord(url[bad]):04X} at position {bad}): "
+                              "write it percent-encoded (a line break is %0A)")
         parts = urlsplit(url)
         if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
             raise ConfigError(f"only http and https URLs are opened, got {_short(url, 80)}")
@@ -886,7 +896,8 @@ class PhoneTools:
             raise RefusedError(f"not {verb}: {decision.why}. Ask the user, then call again with confirm=true")
 
     def _gate_at(self, img: Image.Image, x: int, y: int, confirm: bool, *, said: str | None = None,
-                 said_icon: bool = False, said_texts: Sequence[str] = (), glyph_box: Box | None = None) -> None:
+                 said_icon: bool = False, said_texts: Sequence[str] = (), glyph_box: Box | None = None,
+                 refused: str = "not tapped: ") -> None:
         """Refuse a tap at (x, y) that would touch something risky: the words of the call
         (``said``), the texts read there, the tree's labels there, and the glyph of the icon there
         (or of ``glyph_box``), each judged by the agent's confirm rule."""
@@ -908,7 +919,7 @@ class PhoneTools:
         for target, icon, touched, prefix in checks:
             why = risk_of(target, icon=icon, touched_text=touched, screen_texts=ctx, rules=rules)
             if why is not None:
-                raise RefusedError(f"not tapped: {prefix}{why}. Ask the user, then call again with confirm=true "
+                raise RefusedError(f"{refused}{prefix}{why}. Ask the user, then call again with confirm=true "
                                    f"to tap it")
 
     def _tap_grounding(self, g: Any, img: Image.Image, what: str, label: str, confirm: bool,

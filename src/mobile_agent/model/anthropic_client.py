@@ -7,7 +7,7 @@ from typing import Sequence
 
 import anthropic
 
-from mobile_agent.errors import ConfigError, ModelError, redact
+from mobile_agent.errors import ConfigError, ModelError, redact, remember_url
 from mobile_agent.model.base import ChatResponse, ImagePart, Message, TextPart, Usage
 from mobile_agent.model.deadline import CallTimedOut, within
 from mobile_agent.model.openai_client import resolve_key
@@ -62,6 +62,7 @@ class AnthropicChatModel:
             raise ConfigError("no model name: pass --model NAME (for example claude-sonnet-4-5)")
         self._model = model
         self.base_url = base_url
+        remember_url(base_url)  # its password, and the Basic header made of it
         self.api_key_env = api_key_env
         self.retry = retry or RetryPolicy()
         self.prices = prices if prices is not None else PriceTable.load()

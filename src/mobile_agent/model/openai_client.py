@@ -9,7 +9,7 @@ from typing import Sequence
 
 import openai
 
-from mobile_agent.errors import ConfigError, ModelError, redact, remember_secret
+from mobile_agent.errors import ConfigError, ModelError, redact, remember_secret, remember_url
 from mobile_agent.model.base import ChatResponse, ImagePart, Message, TextPart, Usage
 from mobile_agent.model.deadline import CallTimedOut, within
 from mobile_agent.model.pricing import PriceTable
@@ -95,6 +95,7 @@ class OpenAIChatModel:
         self.image_detail = image_detail
         self.token_param = "max_tokens"
         self.timeout_s = timeout_s
+        remember_url(base_url or os.environ.get("OPENAI_BASE_URL"))  # its password, and the Basic header made of it
         where = redact(base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1")
         key = resolve_key(api_key, api_key_env, f"model {model} at {where}")
         self._connect = lambda: openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout_s, max_retries=0)

@@ -33,16 +33,20 @@ from typing import Any, Callable
 from PIL import Image
 
 from mobile_agent.agent.record import StepRecord
+from mobile_agent.errors import MobileAgentError, redact_json
+from mobile_agent.fsutil import path_inside
 from mobile_agent.report.htmlkit import render_static
 from mobile_agent.report.localserver import LocalServer, Response, json_response, text_response
+from mobile_agent.types import load_image
 
 #: The longest answer the page may post (characters).
 ANSWER_MAX_CHARS = 2000
 
 
 def _jsonable(data: Any) -> Any:
-    """A deep copy of ``data`` that JSON can write (unknown objects become their text)."""
-    return json.loads(json.dumps(data, default=str, ensure_ascii=False))
+    """A deep copy of ``data`` that JSON can write (unknown objects become their text), with every
+    secret removed as in ``steps.jsonl`` (``errors.redact_json``): the page shows what the file holds."""
+    return json.loads(redact_json(json.loads(json.dumps(data, default=str, ensure_ascii=False)), ensure_ascii=False))
 
 
 def _jpeg(image: Image.Image, max_side: int = 1600) -> bytes:
@@ -111,10 +115,9 @@ class LiveView:
                 rel = record.get(key)
                 if isinstance(rel, str) and rel:
                     try:
-                        with Image.open(base / rel) as im:
-                            image = im.convert("RGB")
+                        image = load_image(path_inside(base, rel))  # bounded, inside the run folder
                         break
-                    except (OSError, ValueError):
+                    except (MobileAgentError, OSError, ValueError):
                         continue
             self.update(record, image)
 

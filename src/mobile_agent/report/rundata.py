@@ -13,7 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, UnidentifiedImageError
+from PIL import UnidentifiedImageError
+
+from mobile_agent.errors import ImageError
+from mobile_agent.fsutil import path_inside
+from mobile_agent.types import open_checked
 
 SUMMARY = "summary.json"
 STEPS = "steps.jsonl"
@@ -76,21 +80,21 @@ def read_screen(run_dir: Path, rel: Any) -> Screen | None:
     """Resolve a screenshot path of a step record; None when the record names none."""
     if not isinstance(rel, str) or not rel:
         return None
-    path = (run_dir / rel)
     try:
-        resolved = path.resolve()
-        resolved.relative_to(run_dir.resolve())
-    except (ValueError, OSError):
-        return Screen(rel, path, None, "the path points outside the run folder")
+        path = path_inside(run_dir, rel)
+    except ValueError as exc:
+        return Screen(rel, run_dir / rel, None, str(exc))
     try:
         if not path.is_file():
             return Screen(rel, path, None, "file missing")
     except (OSError, ValueError):
         return Screen(rel, path, None, "not a usable file name")
     try:
-        with Image.open(path) as im:
+        with open_checked(path, rel) as im:  # from the header: a bomb is never decoded (thumbnails)
             size = im.size
             im.verify()  # catches a file cut off mid-write
+    except ImageError as exc:
+        return Screen(rel, path, None, str(exc))
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
         return Screen(rel, path, None, f"cannot be decoded ({exc})")
     if size[0] <= 0 or size[1] <= 0:

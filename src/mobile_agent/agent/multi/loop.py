@@ -291,7 +291,7 @@ class MultiAgent:
             self.alerts.append(f"{op} could not be carried out: "
                                f"{(rec.grounding.message if rec.grounding else '') or 'nothing matched'}")
             return finish("dry_run" if s.dry_run else None, screen)
-        risk = decide(act_op, grounding, self.perception, screen, s.risk_rules, piece.tree) \
+        risk = decide(act_op, grounding, self.perception, screen, s.risk_rules, piece.tree, gesture) \
             if s.confirm is not None else None
         if risk is not None and risk.risky:
             if not s.confirm(act_op, f"{act_op}{where}: {risk.why}"):

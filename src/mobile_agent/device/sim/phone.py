@@ -9,6 +9,7 @@ painted, dumped by :meth:`SimPhone.ui_tree` and hit by taps.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import zlib
 from dataclasses import dataclass
 from typing import Callable, ClassVar, Iterable
@@ -22,6 +23,8 @@ from mobile_agent.device.sim.state import PhoneState
 from mobile_agent.device.sim.ui import UI, Node, hit, paint_tree, scroll_target, tree_xml
 from mobile_agent.errors import ConfigError, InvalidGestureError
 from mobile_agent.types import Box
+
+log = logging.getLogger(__name__)
 
 DISTURBANCES = ("permission", "loading", "ads", "typo", "shade")
 #: With the "shade" disturbance, the notification shade opens at the end of this gesture (a swipe that
@@ -408,8 +411,13 @@ class SimPhone:
         frame = self._current()
         if frame.image is None:
             img = Image.new("RGB", (self.width, self.height), self.theme.bg)
-            with active_look(self.look):
-                paint_tree(Canvas(img), frame.root)
+            try:
+                with active_look(self.look):
+                    paint_tree(Canvas(img), frame.root)
+            except Exception:  # noqa: BLE001 - a screen that cannot be drawn must not stop the phone
+                # as an app that fails to draw: its frame stays blank; home, back and other apps still work
+                log.warning("the simulated phone could not draw this screen", exc_info=True)
+                img = Image.new("RGB", (self.width, self.height), self.theme.bg)
             frame.image = self.look.finish(img)
         return frame.image.copy()
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import unicodedata
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -145,13 +146,22 @@ def on_color(bg: RGB) -> RGB:
     return (20, 20, 24) if lum > 0.62 else (255, 255, 255)
 
 
+def drawable(s: str) -> str:
+    """``s`` as a one-line text view draws it: each control character (a line break, a tab, an
+    escape) as a space. Pillow's layout engine fails on some of them (``raqm_layout() failed`` on a
+    line break), and a text the phone is given (a URL, a typed word) must never stop it drawing."""
+    if s.isprintable():
+        return s
+    return "".join(" " if unicodedata.category(c) == "Cc" else c for c in s)
+
+
 def text_width(s: str, size: int, weight: int = 400) -> int:
     return _text_width(_font_key(), s, size, weight)
 
 
 @lru_cache(maxsize=8192)
 def _text_width(key: str, s: str, size: int, weight: int) -> int:
-    return int(math.ceil(_font_for(key, size, weight).getlength(s)))
+    return int(math.ceil(_font_for(key, size, weight).getlength(drawable(s))))
 
 
 @lru_cache(maxsize=2048)
@@ -163,6 +173,7 @@ def _text_mask(key: str, s: str, size: int, weight: int, anchor: str) -> tuple[I
     rendering each once and pasting its mask is several times faster than drawing text anew.
     """
     f = _font_for(key, size, weight)
+    s = drawable(s)
     left, top, right, bottom = f.getbbox(s, anchor=anchor)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor=anchor)
