@@ -15,6 +15,10 @@ def pytest_configure(config: pytest.Config) -> None:
     system.hide_parts()
 
 
+def pytest_runtest_logstart(nodeid: str) -> None:
+    memory.before_test(nodeid)
+
+
 def pytest_runtest_logfinish(nodeid: str) -> None:
     memory.after_test(nodeid)
 

@@ -1,6 +1,8 @@
 """What a test worker holds: its peak resident memory, and the tests after which its resident memory
 grew most, printed in pytest's terminal summary (one line per worker with ``-n``), so that the
-README's memory figure is measured, not guessed.
+README's memory figure is measured, not guessed; and, between test files, the freed memory handed
+back to the system (:func:`after_test`), so that a worker does not carry one file's freed heap into
+the next.
 
 tests/conftest.py calls :func:`after_test` after each test, :func:`worker_done` at a worker's end
 and :func:`summary` in the terminal summary; a worker hands its figures to the controller through
@@ -14,7 +16,7 @@ import heapq
 import os
 import resource
 import sys
-from typing import Any
+from typing import Any, Callable
 
 GB = 1024 ** 3
 #: how many of the tests after which memory grew most are named per worker, and the least growth named
@@ -48,7 +50,34 @@ def children_peak_bytes() -> int:
     return peak if sys.platform == "darwin" else peak * 1024
 
 
+def _libc_trim() -> Callable[[], Any] | None:
+    """glibc's ``malloc_trim(0)``, which hands the heap's free pages back to the system; None elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        return ctypes.CDLL("libc.so.6").malloc_trim  # type: ignore[no-any-return]
+    except (OSError, AttributeError):
+        return None
+
+
+_trim = _libc_trim()
+_module: list[str] = []
+
+
+def before_test(nodeid: str) -> None:
+    """Before a test file's first test (the last file's module fixtures torn down): the memory freed
+    so far is handed back (glibc keeps freed pages for the process: a screen set's 60 screens, drawn
+    and dropped, left 0.79 GB resident, 0.27 GB after the trim)."""
+    module = nodeid.split("::", 1)[0]
+    if _trim is not None and _module and _module[0] != module:
+        _trim(0)
+    _module[:] = [module]
+
+
 def after_test(nodeid: str) -> None:
+    """After each test: how much resident memory grew while it ran (the largest growths are named)."""
     now = rss_bytes()
     if now is None:
         return
