@@ -16,6 +16,7 @@ from mobile_agent.bench.runner import EvalConfig, run_eval
 from mobile_agent.bench.suite import select
 from mobile_agent.errors import ConfigError
 from tests.fakes.faults import Faults
+from tests.fakes.clock import hang_guard
 
 METRICS = ("success", "ps", "re", "cr", "steps", "furthest", "correct_steps", "outcome")
 
@@ -135,7 +136,7 @@ def test_a_wrong_address_fails_in_seconds_before_ray_init(tmp_path):
     with pytest.raises(ConfigError, match=r"nothing answers at the Ray address 127\.0\.0\.1:\d+.*--address auto"):
         run_eval(EvalConfig(), select(ids=["settings-1"]), tmp_path / "out", engine="ray",
                  ray_options=RayOptions(address=f"127.0.0.1:{free_port()}"))
-    assert time.monotonic() - t0 < 10
+    assert time.monotonic() - t0 < hang_guard(3.0)  # Ray itself retries for minutes
 
 
 def _cluster(tmp: str, port: int, cwd: str, token: str, dashboard: int):

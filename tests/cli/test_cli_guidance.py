@@ -40,6 +40,13 @@ def test_the_command_list_has_one_line_per_command():
                                     "bench"])  # each once, on a line of its own (groups come after commands)
     assert all(line.rstrip().endswith(".") and not line.rstrip().endswith("...") for line in commands), commands
     assert "Exit status: 0" in text
+    # every exit status a command gives, 3 included (run: a question to the user no one could answer)
+    words = " ".join(text.split())
+    assert all(f"{code} " in words.split("Exit status:", 1)[1] for code in (0, 1, 2, 3)), words
+    assert "3 the run needs the user" in words
+    from mobile_agent.cli.run import EXIT_NEEDS_USER
+
+    assert EXIT_NEEDS_USER == 3
 
 
 def test_version_flag():

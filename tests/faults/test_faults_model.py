@@ -1,6 +1,11 @@
 """`mobile-agent run` against a model server that misbehaves (single and multi mode, OpenAI-compatible
 and Anthropic): a malformed 200 answer is a model failure recorded in the step, exit 1; a server that
-never answers or trickles cannot hold a run past --time-limit or a call past --model-timeout."""
+never answers or trickles cannot hold a run past --time-limit or a call past --model-timeout.
+
+Wall-clock bounds here only catch a hang (a server that never answers, or trickles without end, holds
+a run without its deadlines for ever): they leave a loaded two-core machine several times the
+expected time. What the deadlines promise is read from the record: the outcome, the message naming
+the deadline that ended the call or run, the attempts the server saw."""
 
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ import pytest
 from mobile_agent.agent.trajectory import read_steps, read_summary
 from mobile_agent.cli import main
 from tests.fakes.chatserver import LocalChatServer, Reply
+from tests.fakes.clock import hang_guard
 
 GATEWAY = Reply(body=b"<html><body><h1>502 Bad Gateway</h1></body></html>", content_type="text/html")
 TRUNCATED = Reply(body=b'{"id": "x", "choices": [{"mess')
@@ -50,10 +56,12 @@ def test_the_time_limit_holds_while_the_server_never_answers(tmp_path, monkeypat
         t = time.monotonic()
         code = _run(server, tmp_path, "--mode", mode, "--time-limit", "3", provider=provider)
         took = time.monotonic() - t
-    assert code == 1 and took < 12, took
+    assert code == 1 and took < hang_guard(3), took  # the server never answers
     summary = read_summary(tmp_path)
     assert summary["outcome"] == "time_limit", summary
-    assert json.loads((tmp_path / "summary.json").read_text())["duration_s"] < 6
+    # the run's end held during the call that never answered (the call has no deadline of its own here)
+    assert "the run's time limit was reached" in summary["error"], summary
+    assert 3 <= json.loads((tmp_path / "summary.json").read_text())["duration_s"] < hang_guard(3)
 
 
 def test_a_trickling_server_ends_at_the_model_timeout(tmp_path, monkeypatch, capsys):
@@ -62,11 +70,16 @@ def test_a_trickling_server_ends_at_the_model_timeout(tmp_path, monkeypatch, cap
         t = time.monotonic()
         code = _run(server, tmp_path, "--model-timeout", "1", "--time-limit", "5")
         took = time.monotonic() - t
-    assert code == 1 and took < 12, took
+    assert code == 1 and took < hang_guard(5), took  # the answer trickles without end
     summary = read_summary(tmp_path)
-    # four attempts of 1 s and their back-off do not fit in 5 s: the time limit ends the run
-    assert summary["outcome"] == "time_limit" and summary["duration_s"] < 6.5, summary
-    assert len(server.requests) >= 2  # each request ended at 1 s, not at the first byte's read timeout
+    # four attempts of 1 s and their back-off do not fit in 5 s: the time limit ends the run, while
+    # the call is failing, each request ended at its total deadline of 1 s (not renewed by each byte)
+    assert summary["outcome"] == "time_limit", summary
+    assert "the run's time limit was reached" in summary["error"], summary
+    assert "no complete answer within 1 s" in summary["error"], summary
+    (step,) = read_steps(tmp_path)
+    assert step.calls and "no complete answer within 1 s" in (step.calls[-1].error or ""), step.calls
+    assert 1 <= len(server.requests) < 4, len(server.requests)  # the retries stopped at the run's end
 
 
 def test_eval_with_a_model_that_trickles_ends_each_call_at_the_model_timeout(tmp_path, monkeypatch, capsys):
@@ -80,7 +93,8 @@ def test_eval_with_a_model_that_trickles_ends_each_call_at_the_model_timeout(tmp
                      "--api-key-env", "FAULT_TEST_KEY", "--tasks", "settings-1", "--out", str(out),
                      "--model-timeout", "1"])
         took = time.monotonic() - t
-    assert code in (0, 1) and took < 40, took  # four attempts of 1 s and their back-off, not four read timeouts
+    assert code in (0, 1) and took < hang_guard(12), took  # the answer trickles without end
+    assert len(server.requests) == 4  # four attempts, each ended at its total deadline
     with sqlite3.connect(out / "results.sqlite") as db:
         ((outcome, error),) = db.execute("SELECT outcome, error FROM results").fetchall()
     assert outcome == "error" and "no complete answer within 1 s" in error, error

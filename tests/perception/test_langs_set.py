@@ -13,9 +13,9 @@ import pytest
 from mobile_agent.perception.textmatch import compact
 from mobile_agent.screensets import registry
 from mobile_agent.screensets import text_langs as tl
+from tests.fakes import system
 
-needs_fonts = pytest.mark.skipif(bool(tl.missing_fonts()), reason="the languages set's fonts are missing here: "
-                                 + "; ".join(f"{k}: {v}" for k, v in tl.missing_fonts().items()))
+needs_fonts = system.needs("noto-core", "noto-cjk", other="; ".join(f"{k}: {v}" for k, v in tl.missing_fonts().items()))
 
 
 def test_the_set_is_in_the_registry_as_a_text_set():
@@ -69,6 +69,7 @@ def test_a_mixed_name_draws_its_brackets_in_a_font_that_has_them():
     assert [k for _, k in tl._runs("ශ්‍රී ලංකාව")] == ["NotoSansSinhala"]
 
 
+@system.needs("noto-core")  # Noto Sans, which every name's brackets and Latin need: only Georgian's font is missing
 def test_a_script_whose_font_is_missing_is_left_out_and_said_so(monkeypatch):
     monkeypatch.setitem(tl._FONT_OF, "GEORGIAN", "NotoSansNoSuchGeorgian")
     missing = tl.missing_fonts()

@@ -11,8 +11,9 @@ import pytest
 from mobile_agent.screensets import icon_stress as st
 from mobile_agent.perception import Perception
 from mobile_agent.perception.icons.offline import OfflineIconMatcher, badge_discs, without_badge
+from tests.fakes import system
 
-needs_packages = pytest.mark.skipif(not st.available(), reason=st.INSTALL)
+needs_packages = system.needs_set(st, "dejavu")  # its screens' text is drawn in one of five fonts, DejaVu Sans among them
 
 
 def _padded(rgb: np.ndarray, box) -> np.ndarray:

@@ -15,6 +15,7 @@ from mobile_agent.perception.icons import offline
 from mobile_agent.perception.icons.layout import keyboard_top, names_keyboard
 from mobile_agent.screensets import drawing
 from mobile_agent.types import Box
+from tests.fakes import system
 
 from test_perception_icon_realscreens import _dev, _hits, _target
 
@@ -30,10 +31,8 @@ def perception() -> Perception:
 
 
 def _text_font(size: int) -> ImageFont.FreeTypeFont:
-    try:
-        return ImageFont.truetype(TEXT_FONT, size)
-    except OSError:
-        pytest.skip("DejaVu Sans is not installed")
+    system.require("dejavu")
+    return ImageFont.truetype(TEXT_FONT, size)
 
 
 def _symbol(d: ImageDraw.ImageDraw, name: str, centre: tuple[int, int], size: int, fill, style: str = "Rounded") -> None:

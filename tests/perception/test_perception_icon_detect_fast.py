@@ -14,6 +14,7 @@ import pytest
 import mobile_agent.perception.icons.cv as cv
 from mobile_agent.perception.results import IconBox
 from mobile_agent.types import Box
+from tests.fakes import system
 
 
 def _stats_boxes(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
@@ -118,6 +119,7 @@ def test_nms_suppresses_an_overlap_of_exactly_the_threshold():
 def _screens() -> list[tuple[str, np.ndarray, list[Box]]]:
     """Rendered screens of the sim and wide sets (text boxes: the tree's texts) and of the held-out
     icon set (no text boxes)."""
+    system.require("dejavu", "noto-cjk", "entypo", "glyphicons")  # the wide set's looks, the held-out icon fonts
     from mobile_agent.screensets import icon_heldout
     from mobile_agent.screensets.measure import collect_sim_screens
     from mobile_agent.screensets.wide import collect_wide_screens

@@ -19,7 +19,7 @@ from mobile_agent.perception.icons.offline import OfflineIconMatcher, control_fr
 from mobile_agent.types import Box
 from tests.fakes import system
 
-needs_stress = pytest.mark.skipif(not st.available(), reason=st.INSTALL)
+needs_stress = system.needs_set(st, "dejavu")  # its screens' text is drawn in one of five fonts, DejaVu Sans among them
 needs_v2 = pytest.mark.skipif(not ho2.available(), reason="the second held-out set needs the test extra")
 needs_heldout = system.needs_set(ho, "entypo", "glyphicons")
 

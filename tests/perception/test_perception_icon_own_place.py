@@ -15,7 +15,7 @@ from mobile_agent.perception.icons.layout import bottom_navigation, own_avatar_p
 from mobile_agent.types import Box
 from tests.fakes import system
 
-needs_stress = pytest.mark.skipif(not st.available(), reason=st.INSTALL)
+needs_stress = system.needs_set(st, "dejavu")  # its screens' text is drawn in one of five fonts, DejaVu Sans among them
 needs_heldout = system.needs_set(ho, "entypo", "glyphicons")
 
 W, H = 1080, 2400  # 2.755 px per dp

@@ -10,8 +10,9 @@ from mobile_agent.screensets import icon_stress as st
 from mobile_agent.perception import Perception
 from mobile_agent.perception.positions import position_order
 from mobile_agent.types import Box
+from tests.fakes import system
 
-needs_packages = pytest.mark.skipif(not st.available(), reason=st.INSTALL)
+needs_packages = system.needs_set(st, "dejavu")  # its screens' text is drawn in one of five fonts, DejaVu Sans among them
 
 W, H = 720, 1600
 

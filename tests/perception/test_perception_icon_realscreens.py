@@ -14,6 +14,7 @@ from PIL import Image
 from mobile_agent.perception import Perception
 from mobile_agent.perception.icons.offline import description_families, description_glyphs
 from mobile_agent.types import Box
+from tests.fakes import system
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = (HERE / "fixtures" / "realicons", HERE.parent / "bench" / "fixtures" / "realscreens")
@@ -168,6 +169,7 @@ def test_controls_drawn_as_their_words_on_other_apps(perception, name, target):
 def test_a_caption_is_no_control_drawn_as_words(perception, index, description, position):
     from mobile_agent.screensets import icon_stress as st
 
+    system.require("dejavu")  # the icon stress set's texts are drawn in five fonts, DejaVu Sans among them
     screen = st.stress_screen(index)
     target = next(t for t in screen.targets if t.description == description)
     g = perception.ground_icon(screen.image, description, position)

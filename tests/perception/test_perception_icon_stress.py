@@ -13,8 +13,9 @@ from mobile_agent.perception import Perception
 from mobile_agent.perception.icons.cv import _holds_label
 from mobile_agent.perception.icons.offline import switch_like
 from mobile_agent.types import Box
+from tests.fakes import system
 
-needs_packages = pytest.mark.skipif(not st.available(), reason=st.INSTALL)
+needs_packages = system.needs_set(st, "dejavu")  # its screens' text is drawn in one of five fonts, DejaVu Sans among them
 
 
 def _target(screen: st.StressIconScreen, phenomenon: str) -> st.StressIconTarget:

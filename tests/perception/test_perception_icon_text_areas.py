@@ -14,6 +14,9 @@ from mobile_agent.perception.core import _text_areas
 from mobile_agent.perception.icons.cv import CvIconDetector
 from mobile_agent.perception.results import TextLine, Word
 from mobile_agent.types import Box
+from tests.fakes import system
+
+needs_heldout = system.needs("entypo", "glyphicons")  # the held-out icon set's screens
 
 
 def _line(text: str, box: tuple, words: list[tuple[str, tuple]], score: float = 0.95) -> TextLine:
@@ -51,6 +54,7 @@ def test_a_wide_lone_latin_character_is_no_text_a_wide_chinese_one_is():
     assert _covered(areas, 330, 224) and _covered(areas, 730, 224)
 
 
+@needs_heldout
 @pytest.mark.parametrize("x2", [144, 145])
 def test_back_arrow_read_as_one_is_detected_whatever_its_word_box(x2):
     """Held-out screen 34: its back arrow read "1", the word's box ending at x 145 with runs of
@@ -63,6 +67,7 @@ def test_back_arrow_read_as_one_is_detected_whatever_its_word_box(x2):
     assert any(i.box.contains_point(target.box.center) or target.box.contains_point(i.box.center) for i in icons)
 
 
+@needs_heldout
 @pytest.mark.parametrize("at_x1", [695, 696])
 def test_a_letter_cut_off_by_its_word_box_is_no_icon(at_x1):
     """Held-out screen 24: "at" in "See you tomorrow at 10" boxed from x 695 or 696 (batches), its

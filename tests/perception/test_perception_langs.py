@@ -13,14 +13,14 @@ import pytest
 
 from mobile_agent.perception import Perception
 from mobile_agent.perception.core import _best_tier
-from mobile_agent.perception.ocr.scripts import installed_languages, script_language, script_languages
+from mobile_agent.perception.ocr.scripts import script_language, script_languages
 from mobile_agent.perception.results import TextLine, Word
 from mobile_agent.perception.textmatch import compact, fold_marks, match_lines
 from mobile_agent.screensets import text_langs as tl
 from mobile_agent.types import Box
+from tests.fakes import system
 
-needs_fonts = pytest.mark.skipif(bool(tl.missing_fonts()), reason="the languages set's Noto fonts are missing "
-                                 "here: apt-get install fonts-noto-core fonts-noto-cjk")
+needs_fonts = system.needs("noto-core", "noto-cjk", other="; ".join(f"{k}: {v}" for k, v in tl.missing_fonts().items()))
 
 
 def _line(text: str, y: int, x: int = 40) -> TextLine:
@@ -33,10 +33,9 @@ def _lang(native: str) -> tl.Lang:
 
 
 def _missing(*langs: str) -> str | None:
-    have = installed_languages()
-    lacking = [l for l in langs if l not in have]
-    return (f"Tesseract's {', '.join(lacking)} pack is not installed: apt-get install "
-            + " ".join(f"tesseract-ocr-{l}" for l in lacking)) if lacking else None
+    """What of Tesseract's packs ``langs`` is missing, with how to install it; None when all are here."""
+    gone = system.missing(*(f"tesseract-{lang}" for lang in langs))
+    return system.reason(*gone) if gone else None
 
 
 def _screen(natives: list[str], style: str, dark: bool = False):
@@ -88,8 +87,7 @@ def test_a_name_read_without_its_diacritics_is_found_and_the_very_letters_win():
 
 
 def test_cyrillic_beyond_russian_is_read_with_the_ukrainian_pack_beside_it():
-    if "ukr" not in installed_languages():
-        pytest.skip(_missing("ukr"))
+    system.require_pack("ukr")
     assert script_languages("Українська") == "rus+ukr"
     assert script_languages("Қазақ тілі (Kazakh)") == "rus+ukr+eng"
     assert script_languages("Русский") == "rus"  # Russian alone reads as before
@@ -138,8 +136,7 @@ def test_vietnamese_letters_with_two_marks_are_read_by_the_vietnamese_pack():
     assert script_language("Tiếng Việt") == "vie" and script_language("Việt Nam") == "vie"
     for latin in ("Čeština", "Türkçe", "Română", "Español"):
         assert script_language(latin) is None
-    if "vie" not in installed_languages():
-        pytest.skip(_missing("vie"))
+    system.require_pack("vie")
     assert script_languages("Tiếng Việt (Vietnamese)") == "vie"  # the pack reads the plain letters
 
 

@@ -14,10 +14,12 @@ import pytest
 
 from mobile_agent.perception.ocr import rapid
 from mobile_agent.perception.ocr.rapid import RapidOcrEngine
+from tests.fakes import system
 
 
 @pytest.fixture(scope="module")
 def screens() -> list[np.ndarray]:
+    system.require("dejavu", "noto-cjk", "entypo", "glyphicons")  # the wide set's looks, the held-out icon fonts
     from mobile_agent.screensets import icon_heldout
     from mobile_agent.screensets.measure import collect_sim_screens
     from mobile_agent.screensets.wide import collect_wide_screens

@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from mobile_agent.perception import Perception
 from mobile_agent.types import Box
+from tests.fakes import system
 
 ROBOTO = Path(fontpkg_roboto.__file__).parent / "files" / "Roboto[wdth,wght].ttf"
 
@@ -65,6 +66,7 @@ def test_icons_read_as_lone_chinese_characters_are_not_screen_text():
         assert miss.status == "none" and not _han(miss.message)
 
 
+@system.needs("noto-cjk")
 def test_lone_chinese_characters_stay_text_on_a_chinese_screen():
     from PIL import ImageDraw, ImageFont
 

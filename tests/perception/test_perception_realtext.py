@@ -11,10 +11,10 @@ import pytest
 from PIL import Image
 
 from mobile_agent.perception import Perception
-from mobile_agent.perception.ocr.scripts import installed_languages
 from mobile_agent.perception.results import TextLine
 from mobile_agent.perception.textmatch import edge_cut_matches, match_lines
 from mobile_agent.types import Box
+from tests.fakes import system
 
 FIXTURES = Path(__file__).parent / "fixtures" / "realtext"
 DEV_SET = Path(__file__).resolve().parents[2] / ".." / "shared" / "realscreens"
@@ -73,8 +73,7 @@ needs_dev_set = pytest.mark.skipif(not (DEV_SET / "manifest.jsonl").is_file(),
 
 
 @needs_dev_set
-@pytest.mark.skipif("kor" not in installed_languages(), reason="Tesseract's kor pack is not installed: "
-                                                               "apt-get install tesseract-ocr-kor")
+@system.needs_pack("kor")
 def test_korean_chip_titles_on_a_podcast_app():
     # Chips whose titles the detector splits at word gaps, or that mix a Latin word in.
     name = "Podcast_Player_v7.0.0-220308033.rd0a0ae8__1882408957"
@@ -86,8 +85,7 @@ def test_korean_chip_titles_on_a_podcast_app():
 
 
 @needs_dev_set
-@pytest.mark.skipif("ara" not in installed_languages(), reason="Tesseract's ara pack is not installed: "
-                                                               "apt-get install tesseract-ocr-ara")
+@system.needs_pack("ara")
 def test_arabic_country_names_on_a_messenger():
     name = "BOTIM_Video_and_Voice_Call_v2.7.9__354963744"
     hits = _hits(DEV_SET, name, ["پاکستان", "عُمان"])

@@ -13,17 +13,16 @@ from PIL import Image, ImageDraw, ImageFont
 
 from mobile_agent.perception import Perception
 from mobile_agent.perception.ocr import scripts
-from mobile_agent.perception.ocr.scripts import chip_box, installed_languages, read_script_lines
+from mobile_agent.perception.ocr.scripts import chip_box, read_script_lines
 from mobile_agent.types import Box
 from manifest_targets import target_box
+from tests.fakes import system
 
 CJK_FONT = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 DEV = Path(__file__).resolve().parents[3] / "shared" / "realscreens"
 
-needs_kor = pytest.mark.skipif("kor" not in installed_languages(),
-                               reason="Tesseract's kor pack is not installed: apt-get install tesseract-ocr-kor")
-needs_font = pytest.mark.skipif(not CJK_FONT.is_file(),
-                                reason="Noto Sans CJK is not installed: apt-get install fonts-noto-cjk")
+needs_kor = system.needs_pack("kor")
+needs_font = system.needs("noto-cjk")
 
 
 def _chip(text: str, colour: tuple[int, int, int], size: int = 44) -> tuple[np.ndarray, Box, Box]:
@@ -90,8 +89,7 @@ def _dev_target(name: str, text: str) -> Box:
     return target_box(DEV, name, text)
 
 
-@pytest.mark.skipif(not {"kor", "ara"} <= installed_languages(),
-                    reason="Tesseract's kor and ara packs are not installed: apt-get install tesseract-ocr-kor tesseract-ocr-ara")
+@system.needs_pack("kor", "ara")
 @pytest.mark.skipif(not (DEV / "manifest.jsonl").is_file(),
                     reason="the development set of real screens (../shared/realscreens beside the clone) is absent")
 @pytest.mark.parametrize("name,text", [
@@ -108,9 +106,7 @@ def test_real_screens_other_scripts(name, text):
 ARABIC_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 
 
-@pytest.mark.skipif("ara" not in installed_languages(),
-                    reason="Tesseract's ara pack is not installed: apt-get install tesseract-ocr-ara")
-@pytest.mark.skipif(not ARABIC_FONT.is_file(), reason="DejaVu Sans is not installed: apt-get install fonts-dejavu-core")
+@system.needs("dejavu", "tesseract-ara")
 @pytest.mark.parametrize("size", [40, 56])
 def test_a_short_arabic_name_over_its_english_one(size):
     # A country list draws each name in its own script over the English one. A short Arabic word's

@@ -6,22 +6,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from mobile_agent.perception import Perception
 from mobile_agent.perception.ocr import scripts
-from mobile_agent.perception.ocr.scripts import installed_languages, script_language
+from mobile_agent.perception.ocr.scripts import script_language
 from mobile_agent.types import Box
 from manifest_targets import target_box
+from tests.fakes import system
 
 REAL = Path(__file__).resolve().parents[1] / "bench" / "fixtures" / "realscreens"
 CJK_FONT = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 
 
-def needs_pack(lang: str):
-    return pytest.mark.skipif(lang not in installed_languages(),
-                              reason=f"Tesseract's {lang} pack is not installed: apt-get install tesseract-ocr-{lang}")
+needs_pack = system.needs_pack
 
 
 def test_script_language_names_the_pack_of_scripts_the_default_does_not_read():
@@ -72,7 +70,7 @@ def _korean_chips() -> tuple[Image.Image, dict[str, Box]]:
 
 
 @needs_pack("kor")
-@pytest.mark.skipif(not CJK_FONT.is_file(), reason="Noto Sans CJK is not installed: apt-get install fonts-noto-cjk")
+@system.needs("noto-cjk")
 def test_korean_chips_white_on_colour():
     img, boxes = _korean_chips()
     p = Perception()
@@ -102,7 +100,7 @@ def _mixed_chips() -> tuple[Image.Image, dict[str, Box]]:
 
 
 @needs_pack("kor")
-@pytest.mark.skipif(not CJK_FONT.is_file(), reason="Noto Sans CJK is not installed: apt-get install fonts-noto-cjk")
+@system.needs("noto-cjk")
 def test_korean_chip_titles_split_into_words_or_mixed_with_latin():
     # The detector splits such a title at its word gaps, and reads its Latin word ("cbs", "jtbc")
     # with the default recogniser, Tesseract in the Korean pack misreading it ("166"): the title is
@@ -116,7 +114,7 @@ def test_korean_chip_titles_split_into_words_or_mixed_with_latin():
 
 
 @needs_pack("kor")
-@pytest.mark.skipif(not CJK_FONT.is_file(), reason="Noto Sans CJK is not installed: apt-get install fonts-noto-cjk")
+@system.needs("noto-cjk")
 def test_readings_kept_with_the_parse_are_not_grown_by_later_targets():
     # The readings of a screen in one language are kept with its parse: asking again for texts
     # that need the script's pack alone too must not add to the kept readings of "kor+eng".

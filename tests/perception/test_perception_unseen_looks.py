@@ -12,6 +12,7 @@ from mobile_agent.perception import Perception
 from mobile_agent.perception.results import TextLine, Word
 from mobile_agent.perception.textmatch import match_lines
 from mobile_agent.types import Box
+from tests.fakes import system
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +37,8 @@ def _targets(phone: SimPhone) -> list:
     (Look(lang="zh", icons="phosphor", status_bar="center", jpeg_quality=90), (1080, 2400), False),
 ])
 def test_a_screen_in_an_unseen_font_still_grounds_its_texts(perception, look, size, dark):
+    if look.font in system.PARTS:  # a system font (DejaVu; Noto Sans CJK for the Chinese labels)
+        system.require(look.font)
     phone = SimPhone(seed=0, width=size[0], height=size[1], dark=dark, look=look)
     phone.launch("Settings")
     img = phone.screenshot()

@@ -6,21 +6,20 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from mobile_agent.perception import Perception
 from mobile_agent.perception.ocr import scripts
-from mobile_agent.perception.ocr.scripts import installed_languages
 from mobile_agent.perception.results import TextLine, Word
 from mobile_agent.screensets import text_scripts as ts
 from mobile_agent.types import Box
+from tests.fakes import system
 
 
 def needs(script: ts.Script, lang: str):
+    """The script's fonts (Noto Sans CJK for Korean and Japanese; Noto Sans, and its faces for the
+    others) and Tesseract's pack ``lang``."""
+    fonts = ("noto-cjk", "noto-core") if script.name in ("Korean", "Japanese") else ("noto-core",)
     missing = ts.missing_scripts().get(script.name)
-    return pytest.mark.skipif(missing is not None or lang not in installed_languages(),
-                              reason=f"{script.name}: {missing}" if missing else
-                              f"Tesseract's {lang} pack is not installed: apt-get install tesseract-ocr-{lang}")
+    return system.needs(*fonts, f"tesseract-{lang}", other=f"{script.name}: {missing}" if missing else None)
 
 
 def _screen(script: ts.Script, rows: list[tuple[str, float, bool]], dark: bool = False):

@@ -14,9 +14,9 @@ import pytest
 from mobile_agent.perception.textmatch import compact
 from mobile_agent.screensets import registry
 from mobile_agent.screensets import text_scripts as ts
+from tests.fakes import system
 
-needs_fonts = pytest.mark.skipif(bool(ts.missing_scripts()), reason="the scripts set's fonts are missing here: "
-                                 + "; ".join(f"{k}: {v}" for k, v in ts.missing_scripts().items()))
+needs_fonts = system.needs("noto-core", "noto-cjk", other="; ".join(f"{k}: {v}" for k, v in ts.missing_scripts().items()))
 
 
 def test_the_set_is_in_the_registry_as_a_text_set():
@@ -77,6 +77,7 @@ def test_a_word_in_a_line_is_boxed_where_it_is_drawn_right_to_left_too():
         assert line and t.box.x2 > s.image.size[0] // 2
 
 
+@system.needs("noto-core")  # the other scripts' Latin and digits: only Thai's own font is missing
 def test_a_script_whose_font_is_missing_is_left_out_and_said_so(monkeypatch):
     gone = replace(ts.THAI, fonts=(("/nonexistent/NotoSansThai-Regular.ttf", 0),) * 2)
     monkeypatch.setattr(ts, "SCRIPTS", tuple(gone if s is ts.THAI else s for s in ts.SCRIPTS))

@@ -127,6 +127,10 @@ def test_benchmark_report_tables_and_links(tmp_path: Path, fmt: str) -> None:
     by_app = {r[0]: r[1:6] for r in p.tables["by-app"][1:]}
     by_app.pop("All")
     assert by_app == _expected_by(1)
+    # the four scores right after the task (at a phone's width the columns after them scroll)
+    assert p.tables["tasks"][0][:8] == ["task", "SU", "PS", "RE", "CR", "app", "tier", "instruction"]
+    by_task = {r[0]: r[1:5] for r in p.tables["tasks"][1:]}
+    assert by_task == {r[0]: _means([r])[1:] for r in ROWS}
     tasks = [r[0] for r in p.tables["tasks"][1:]]
     failures = [r[0] for r in ROWS if r[3] < 1]
     assert sorted(tasks[: len(failures)]) == sorted(failures)  # failures first

@@ -117,6 +117,33 @@ def test_tap_mark_is_drawn_where_the_phone_was_tapped(run: Path) -> None:
     assert mean(light) > 150 > mean(dark)
 
 
+def test_the_tap_mark_leaves_the_tapped_word_readable(run: Path) -> None:
+    """The ring round a tap passes above and below the chosen candidate's box (the word tapped), the
+    dot on the point is small, and neither is filled (report.css), so the word shows through."""
+    import re
+
+    page = write_report(run).read_text(encoding="utf-8")
+    steps = [json.loads(line) for line in (run / "steps.jsonl").read_text().splitlines()]
+    checked = 0
+    for s in steps:
+        g, grounding = s["gesture"], s.get("grounding") or {}
+        if g["kind"] != "tap" or grounding.get("chosen") is None:
+            continue
+        x1, y1, x2, y2 = grounding["candidates"][grounding["chosen"]]["box"]
+        frame = page.split(f'id="step-{s["step"]}"', 1)[1].split("</section>", 1)[0]
+        tap = re.search(r'<g class="tap"><circle cx="(\d+)" cy="(\d+)" r="(\d+)"', frame)
+        dot = re.search(r'<circle class="dot" cx="\d+" cy="\d+" r="(\d+)"', frame)
+        assert tap and dot, frame[:400]
+        cy, ring, r_dot = float(tap.group(2)), float(tap.group(3)), float(dot.group(1))
+        assert ring > max(cy - y1, y2 - cy), (ring, (y1, y2), cy)  # clear of the word's top and bottom
+        assert 2 * r_dot <= (y2 - y1) / 3, (r_dot, y2 - y1)
+        checked += 1
+    assert checked
+    css = (Path(__file__).resolve().parents[2] / "src" / "mobile_agent" / "report" / "static" / "report.css").read_text()
+    rules = re.findall(r"\.overlay \.tap circle(?:\.dot)? \{([^}]*)\}", css)
+    assert rules and all("fill: none" in r for r in rules), rules
+
+
 def test_embedded_report_needs_no_files_beside_it(run: Path, tmp_path: Path) -> None:
     out = write_report(run, tmp_path / "alone" / "r.html", embed=True)
     shutil.rmtree(run)

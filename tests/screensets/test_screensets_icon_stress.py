@@ -13,7 +13,7 @@ from mobile_agent.errors import ConfigError
 
 from heldout_checks import check_screens_order_free, check_seeds, needs
 
-needs_packages = needs(st)
+needs_packages = needs(st, ("dejavu",))  # its screens' text is drawn in one of five fonts, DejaVu Sans among them
 
 
 @needs_packages

@@ -119,7 +119,7 @@ def test_a_real_folder_through_the_cli_set(capsys):
     assert err.startswith("error: --set ") and "no such folder" in err and len(err.splitlines()) == 1
 
 
-@needs(text_stress)
+@needs(text_stress, ("dejavu", "noto-cjk"))
 def test_a_drawn_set_loads_through_the_registry_as_its_module_draws_it():
     s = registry.get("textstress")
     assert (s.kind, s.truth, s.frozen, s.default_count()) == ("text", "text", True, text_stress.SCREENS)
@@ -129,7 +129,7 @@ def test_a_drawn_set_loads_through_the_registry_as_its_module_draws_it():
     assert not s.is_frozen_set(screens, 0)  # two screens are not the frozen sixty
 
 
-@needs(icon_heldout)
+@needs(icon_heldout, ("entypo", "glyphicons"))
 def test_an_icon_set_is_measured_by_the_cli(capsys):
     assert main(["bench", "perception", "--set", "heldout", "--max-screens", "1", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)

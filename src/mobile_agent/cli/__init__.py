@@ -56,7 +56,8 @@ def _root(
     """Operate Android phones (real, or the built-in simulated one) from screenshots with a multimodal LLM.
 
     Exit status: 0 done (or found), 1 the run failed (or nothing was found), 2 a usage or configuration
-    error. `mobile-agent COMMAND --help` tells more.
+    error, 3 the run needs the user (the agent asked something no one could answer: the question is in
+    summary.json). `mobile-agent COMMAND --help` tells more.
     """
 
 

@@ -91,6 +91,21 @@ def _label_spot(x: float, baseline: float, fs: float, chars: int, size: tuple[in
     return x, baseline
 
 
+def _half_height_round(grounding: object, x: float, y: float) -> float:
+    """How far the chosen candidate's box reaches above or below the point (x, y) when it holds the
+    point (the ring round the point clears the box's top and bottom), else 0."""
+    if not isinstance(grounding, dict) or not isinstance(grounding.get("candidates"), list):
+        return 0.0
+    chosen = grounding.get("chosen")
+    cands = grounding["candidates"]
+    c = cands[chosen] if isinstance(chosen, int) and 0 <= chosen < len(cands) else None
+    box = c.get("box") if isinstance(c, dict) else None
+    if not (isinstance(box, (list, tuple)) and len(box) == 4 and all(num(v) is not None for v in box)):
+        return 0.0
+    x1, y1, x2, y2 = (float(v) for v in box)
+    return max(y - y1, y2 - y) if x1 <= x <= x2 and y1 <= y <= y2 else 0.0
+
+
 def _overlay(step: Step, size: tuple[int, int]) -> dict[str, Any] | None:
     """What the SVG over the screenshot draws: numbered candidate boxes (the chosen one green) and
     the gesture, in screenshot pixels."""
@@ -116,9 +131,12 @@ def _overlay(step: Step, size: tuple[int, int]) -> dict[str, Any] | None:
     r = unit * 2.2
     if isinstance(g, (Tap, LongPress)):
         x, y = float(g.x), float(g.y)
+        # the ring passes above and below the tapped word (the chosen candidate's box round the
+        # point), and the dot on the point is small and open: the word stays readable under the mark
+        ring = max(r, _half_height_round(grounding, x, y) + unit * 0.6)
         # a long press has a second, wider ring: held, not tapped
-        o["tap"] = {"x": f"{x:.0f}", "y": f"{y:.0f}", "r": f"{r:.0f}", "dot": f"{r / 4:.0f}",
-                    "hold": f"{r * 1.5:.0f}" if isinstance(g, LongPress) else None}
+        o["tap"] = {"x": f"{x:.0f}", "y": f"{y:.0f}", "r": f"{ring:.0f}", "dot": f"{unit * 0.3:.0f}",
+                    "hold": f"{ring * 1.5:.0f}" if isinstance(g, LongPress) else None}
     elif isinstance(g, Swipe):
         x1, y1, x2, y2 = float(g.x1), float(g.y1), float(g.x2), float(g.y2)
         o["swipe"] = {"x1": f"{x1:.0f}", "y1": f"{y1:.0f}", "x2": f"{x2:.0f}", "y2": f"{y2:.0f}",

@@ -237,7 +237,9 @@ def missing_scripts() -> dict[str, str]:
     """The scripts the set leaves out here, each with the font it lacks and how to install it."""
     out: dict[str, str] = {}
     for s in SCRIPTS:
-        need = [s.fonts[0], s.fonts[1]] + ([] if s.name in ("Korean", "Japanese", "Cyrillic", "Arabic") else list(_LATIN))
+        # every script's screen draws what its font lacks (digits, Latin words) in Noto Sans
+        # (``_Canvas.fonts``), and the status bar of all but Korean and Japanese in it
+        need = [s.fonts[0], s.fonts[1], *_LATIN]
         lacking = list(dict.fromkeys(m for m in (_font_missing(f) for f in need) if m))
         if lacking:
             out[s.name] = f"{', '.join(lacking)} missing: {INSTALL}"
