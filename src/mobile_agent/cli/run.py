@@ -207,6 +207,10 @@ def register(app: typer.Typer) -> None:
         secret: Optional[List[str]] = typer.Option(None, "--secret", help="NAME=VALUE: write {NAME} in the "
                                                    "instruction; a typed {NAME} reaches the phone as VALUE, while "
                                                    "the model, the records and the cache see {NAME} (repeatable)."),
+        model_family: Optional[str] = typer.Option(None, "--model-family", help="A point-output GUI model's family "
+                                                   "(ui-tars-1.5, autoglm-phone, qwen2.5-vl, gui-owl-v3, mai-ui...; "
+                                                   "docs/models.md), or react (the paper's replies). Default: "
+                                                   "recognised from --model's name."),
     ) -> None:
         """Carry out INSTRUCTION on a phone with a model that plans each step.
 
@@ -215,7 +219,7 @@ def register(app: typer.Typer) -> None:
         in summary.json (needs_user).
         Offline, with no key: --model scripted:FILE plays the replies in FILE (separated by lines holding
         only ---)."""
-        from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
+        from mobile_agent.agent import Agent, AgentSettings
         from mobile_agent.device import open_device
         from mobile_agent.model import make_chat_model
         from mobile_agent.report import write_report
@@ -232,6 +236,13 @@ def register(app: typer.Typer) -> None:
             raise ConfigError("--executor-model is for --mode multi (single mode has one model)")
         if model is None or not model.strip():
             raise ConfigError(MODEL_NEEDED)
+        if model_family is not None:
+            from mobile_agent.agent.families import REACT, get_family
+
+            if model_family.strip().lower() != REACT:
+                get_family(model_family)  # an unknown family: refused before any work, naming the families
+                if mode == "multi":
+                    raise ConfigError("--model-family is for single mode (--mode multi's roles answer in ReAct form)")
         params, secrets = _values(instruction, param or [], secret or [], cache)
         perception_mode = perception_mode.strip().lower()
         if perception_mode not in ("vision", "hybrid"):
@@ -293,7 +304,9 @@ def register(app: typer.Typer) -> None:
 
             agent: Any = MultiAgent(phone, chat, perception, settings, executor_model=executor_chat)
         else:
-            planner: Any = LLMPlanner(chat)
+            from mobile_agent.agent.families import planner_for
+
+            planner: Any = planner_for(chat, model_family)  # a point-output family's, or the paper's ReAct planner
             if cache is not None:
                 from mobile_agent.cli.replay import cached_planner
 
