@@ -211,6 +211,11 @@ def register(app: typer.Typer) -> None:
                                                    "(ui-tars-1.5, autoglm-phone, qwen2.5-vl, gui-owl-v3, mai-ui...; "
                                                    "docs/models.md), or react (the paper's replies). Default: "
                                                    "recognised from --model's name."),
+        grounder: Optional[str] = typer.Option(None, "--grounder", help="A point-output GUI model (UI-TARS, "
+                                               "Qwen-VL, GUI-Owl...) that finds Click Text / Click Icon targets; "
+                                               "OCR and the icon detector check its point and stand in for it."),
+        grounder_base_url: Optional[str] = typer.Option(None, "--grounder-base-url", help="The --grounder's "
+                                                        "OpenAI-compatible endpoint (default: --base-url)."),
     ) -> None:
         """Carry out INSTRUCTION on a phone with a model that plans each step.
 
@@ -259,7 +264,17 @@ def register(app: typer.Typer) -> None:
         phone = open_device(device, **({"seed": seed} if device.partition(":")[0] == "sim" else {}))
         from mobile_agent.perception import Perception
 
-        perception = Perception(ocr=ocr)
+        perception: Any = Perception(ocr=ocr)
+        if grounder:  # a point-output model finds what the planner names (agent/grounder.py)
+            from mobile_agent.agent.families import family_for_model
+            from mobile_agent.agent.grounder import ModelGrounder
+
+            family = family_for_model(grounder.split(":", 1)[-1])
+            if family is None:
+                raise ConfigError(f"--grounder {grounder!r} is not a point-output model family's name (docs/models.md)")
+            perception = ModelGrounder(perception, make_chat_model(
+                grounder, base_url=grounder_base_url or base_url, api_key_env=api_key_env, timeout_s=model_timeout),
+                family)
 
         out_dir = out or _default_out(instruction)
         print_step = lambda rec: console.print(_step_line(rec), highlight=False, soft_wrap=True)  # noqa: E731
