@@ -7,9 +7,8 @@ user: our Ask User).
 from __future__ import annotations
 
 from mobile_agent.agent.families.base import Frame
-from mobile_agent.agent.families.gui_owl_v3 import GUIOwlV3
+from mobile_agent.agent.families.gui_owl_v3 import OWL_FORMAT, GUIOwlV3
 from mobile_agent.agent.families.mobile_use import tool_schema, tools_system_prompt
-from mobile_agent.agent.families.gui_owl_v3 import OWL_FORMAT
 
 INTERACT = {"interact": "Ask the user a question when the task leaves out something only they know; `text` is the "
                         "question."}
