@@ -13,7 +13,7 @@ from mobile_agent.agent.operations import ClickText, OpenApp
 from mobile_agent.agent.record import StepRecord
 from mobile_agent.agent.trajectory import STEPS, read_steps
 from mobile_agent.device.gestures import (
-    GESTURE_TYPES, Key, Launch, LongPress, NoGesture, Swipe, Tap, TypeText, Wait, gesture_from_dict,
+    GESTURE_TYPES, DoubleTap, Key, Launch, LongPress, NoGesture, Swipe, Tap, TypeText, Wait, gesture_from_dict,
 )
 
 # Lines of steps.jsonl written by the agent before the typed records (a Mobile-Eval oracle run):
@@ -36,13 +36,14 @@ def test_a_steps_file_of_the_earlier_format_reads_back_line_for_line(tmp_path):
 
 
 def test_each_gesture_round_trips_and_describes_itself():
-    gestures = [Tap(1, 2), LongPress(3, 4, 900), Swipe(1, 2, 3, 4, 300), TypeText("hi\n"), Key("back"),
-                Key("home"), Key("enter"), Launch("Maps"), Wait(2.0), NoGesture()]
+    gestures = [Tap(1, 2), DoubleTap(5, 6), LongPress(3, 4, 900), Swipe(1, 2, 3, 4, 300), TypeText("hi\n"),
+                Key("back"), Key("home"), Key("enter"), Launch("Maps"), Wait(2.0), NoGesture()]
     assert {type(g) for g in gestures} == set(GESTURE_TYPES)
     for g in gestures:
         assert gesture_from_dict(g.to_dict()) == g
         assert g.describe() and "\n" not in g.describe().replace("'hi\\n'", "")
     assert Tap(1, 2).describe() == "tap at (1, 2)" and Key("back").describe() == "press back"
+    assert DoubleTap(5, 6).describe() == "double tap at (5, 6)" and DoubleTap(5, 6) != Tap(5, 6)
     assert Swipe(1, 2, 3, 4, 300).describe() == "swipe (1, 2) → (3, 4) in 300 ms"
     # the launch fallback as it was written before: {"kind": "none", "launch": NAME}
     assert gesture_from_dict({"kind": "none", "launch": "Maps"}) == Launch("Maps")

@@ -22,11 +22,14 @@ from typing import Any, Callable, Protocol, Sequence
 from PIL import Image
 
 from mobile_agent.agent import prompts
-from mobile_agent.agent.operations import USER, USER_OPERATIONS, AskUser, Geometry, OpenApp, Operation, Stop, supported
+from mobile_agent.agent.operations import (
+    OPERATION_TYPES, USER, USER_OPERATIONS, AskUser, Geometry, OpenApp, Operation, Stop, supported,
+)
 from mobile_agent.agent.overlap import Prefetch
 from mobile_agent.agent.planner import (
     Calls, Choice, Completion, HistoryEntry, Plan, PlanContext, Planner, PlanningError, calls_of,
 )
+from mobile_agent.agent.points import ground_point
 from mobile_agent.agent.record import CandidateRecord, CompletionRecord, GroundingRecord, StepRecord, UserRecord
 from mobile_agent.agent.reflection import LoopDetector, pixels_changed, screen_changed
 from mobile_agent.agent.risk import decide
@@ -167,6 +170,7 @@ class RunResult:
     error: str | None = None
     exception: BaseException | None = None
     needs_user: UserRequest | None = None  # the request no one answered (outcome ``needs_user``)
+    answer: str | None = None  # the text an Answer gave the user (``summary.json`` ``answer``)
 
 
 class _End(Exception):
@@ -281,7 +285,7 @@ class Agent:
         current: Image.Image | None = None
         outcome, error, exc_kept = "step_limit", None, None
         completed = False
-        self._needs_user, self._user_wait_s, self._t0 = None, 0.0, t0
+        self._needs_user, self._user_wait_s, self._t0, self._answer = None, 0.0, t0, None
         deadline = set_run_end(t0 + s.time_limit_s if s.time_limit_s is not None else None)  # holds in model calls
         self._prefetch = self._make_prefetch()
         self._quick_model = False
@@ -320,6 +324,8 @@ class Agent:
             instruction, outcome, completed, self._steps, started, duration, self._usage, self._cost,
             getattr(self.planner, "name", type(self.planner).__name__), s.device_name or type(self.device).__name__,
             error, self._needs_user if outcome == NEEDS_USER else None)
+        if self._answer is not None:  # what an Answer gave the user
+            summary["answer"] = self._answer
         extra = getattr(self.planner, "summary_extra", None)  # a replay's counts (agent/replay.py)
         if callable(extra):
             summary.update(extra())
@@ -327,7 +333,7 @@ class Agent:
         if s.on_finish is not None:
             _finish(s.on_finish, writer.dir)
         return RunResult(outcome, completed, self._steps, writer.dir, self._usage, self._cost, duration, error, exc_kept,
-                         self._needs_user if outcome == NEEDS_USER else None)
+                         self._needs_user if outcome == NEEDS_USER else None, self._answer)
 
     # --- one step: plan, ground, act, reflect, record ------------------------------------------------
 
@@ -377,8 +383,9 @@ class Agent:
                           HistoryEntry(ctx.step, op, answer_outcome(self._request(op, ctx.step), answer), plan.thought),
                           after=after)
 
-        # 4. Stop: the completion check
+        # 4. Stop: the completion check (an Answer is a Stop with the text the user gets back)
         if isinstance(op, Stop):
+            self._answer = getattr(op, "text", self._answer)
             if not s.completion_check or s.dry_run:
                 return finish("completed" if not s.dry_run else "dry_run", HistoryEntry(ctx.step, op, "stopped", plan.thought))
             comp = self.check_completion(step)
@@ -467,6 +474,7 @@ class Agent:
         return UserRequest("question" if isinstance(op, AskUser) else "take_over", op.words(), step)
 
     _needs_user: UserRequest | None = None
+    _answer: str | None = None
     _user_wait_s = 0.0
     _t0 = 0.0
 
@@ -513,8 +521,16 @@ class Agent:
         s = self.settings
         caps = device_capabilities(self.device)
         if op.needs is not None and op.needs not in caps:
-            return NoGesture(), prompts.grounding_feedback(op, f"this phone cannot do {op.op}")
+            what = op.op if type(op) in OPERATION_TYPES else str(op)  # a point op's point, Press Key's key
+            return NoGesture(), prompts.grounding_feedback(op, f"this phone cannot do {what}")
         geo = Geometry(w, h, swipe_ms=s.swipe_ms, long_press_ms=s.long_press_ms, wait_s=s.settle_timeout_s)
+        if op.grounds == "point":  # a point-output model's point: what lies there is recorded (agent/points.py)
+            self._perception_quiet()
+            step.tree = self._ui_tree() if s.perception_mode == "hybrid" else None
+            t = time.monotonic()
+            rec.grounding, why = ground_point(op, ctx.screenshot, self.perception)
+            rec.timings.perception_s += time.monotonic() - t
+            return (op.gesture(geo), None) if why is None else (NoGesture(), prompts.grounding_feedback(op, why))
         if op.grounds is None:
             return op.gesture(geo), None
         if self.perception is None:

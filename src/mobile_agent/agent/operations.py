@@ -31,6 +31,7 @@ and the report's overlay; docs/design.md lists the files.
 
 from __future__ import annotations
 
+import re
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar, Union
 
@@ -75,7 +76,10 @@ class _Op:
         if "grammar" not in cls.__dict__:
             cls.grammar = f"{cls.op} ({', '.join(params)})" if params else cls.op
         if "argument" not in cls.__dict__:
-            cls.argument = "none" if not params else "target" if "position" in params else "text"
+            # a base that is not an operation itself (_PointOp) may fix it for its subclasses
+            fixed = next((b.__dict__["argument"] for b in cls.__mro__[1:]
+                          if "argument" in b.__dict__ and "op" not in b.__dict__), None)
+            cls.argument = fixed or ("none" if not params else "target" if "position" in params else "text")
 
     def __post_init__(self) -> None:
         if hasattr(self, "position"):
@@ -306,12 +310,159 @@ class Stop(_Op):
     json_names = ("stop", "finish", "done", "complete")
 
 
+@dataclass(frozen=True)
+class Answer(Stop):
+    """The instruction is done, and ``text`` is what the user gets back (a question's answer, what was
+    found): kept in the step's record and in ``summary.json`` (``answer``). A point-output model's
+    ``answer`` / ``finished(content=...)`` / ``finish(message=...)`` becomes one; the loop treats it as Stop."""
+
+    text: str
+    op = "Answer"
+    help = "the instruction is done; the text is what the user gets back (an answer, what was found)."
+    pattern = r"answer"
+    json_names = ("answer",)
+
+
+# --- point operations: what point-output GUI models (UI-TARS, Qwen-VL, GUI-Owl, AutoGLM...) do ----------------
+
+#: How long a drag holds before it moves (a press-and-drag on Android: a swipe held this long).
+DRAG_MS = 1500
+#: The keys Press Key names: the three every device presses (back, home, enter) and the app menu key.
+PRESS_KEYS = ("back", "home", "enter", "menu")
+
+
+class _PointOp(_Op):
+    """An operation at pixels of the screenshot the model saw (already mapped to the phone's pixels by
+    its family's adapter, agent/families/). ``grounds = "point"``: the loop records what lies at the point
+    (the OCR line, the icon box, the tree's label) and every gate judges the point by it."""
+
+    argument = "point"
+    grounds = "point"
+
+    def __str__(self) -> str:
+        return f"{self.op} ({', '.join(str(v) for v in self.coordinates())})"
+
+    def coordinates(self) -> list[int]:
+        return [int(getattr(self, f.name)) for f in fields(self) if f.type == "int"]  # type: ignore[arg-type]
+
+    def words(self) -> str:
+        return ""
+
+    def points(self) -> list[tuple[int, int]]:
+        """The points it touches, first the one the finger goes down on."""
+        v = self.coordinates()
+        return [(v[i], v[i + 1]) for i in range(0, len(v) - 1, 2)]
+
+
+@dataclass(frozen=True)
+class TapPoint(_PointOp):
+    """A tap at (x, y). ``sensitive``: the model's own words that the tap is a sensitive act
+    (AutoGLM's ``Tap`` with ``message=``): with ``--confirm`` the user is asked first, whatever is there."""
+
+    x: int
+    y: int
+    sensitive: str = ""
+    op = "Tap"
+    help = "tap the point (x, y) of the screenshot."
+    pattern = r"tap"
+
+    def __str__(self) -> str:
+        return f"Tap ({self.x}, {self.y})" + (f" [sensitive: {self.sensitive}]" if self.sensitive else "")
+
+    def gesture(self, geo: Geometry) -> Gesture:
+        return g.Tap(self.x, self.y)
+
+
+@dataclass(frozen=True)
+class DoubleTapPoint(_PointOp):
+    x: int
+    y: int
+    op = "Double Tap"
+    help = "tap the point (x, y) twice in quick succession."
+    pattern = r"double[\s_-]*tap"
+
+    def gesture(self, geo: Geometry) -> Gesture:
+        return g.DoubleTap(self.x, self.y)
+
+
+@dataclass(frozen=True)
+class LongPressPoint(_PointOp):
+    x: int
+    y: int
+    op = "Long Press At"
+    help = "press and hold the point (x, y)."
+    pattern = r"long[\s_-]*press[\s_-]*at"
+    needs = "long_press"
+
+    def gesture(self, geo: Geometry) -> Gesture:
+        return g.LongPress(self.x, self.y, geo.long_press_ms)
+
+
+@dataclass(frozen=True)
+class SwipePoints(_PointOp):
+    x1: int
+    y1: int
+    x2: int
+    y2: int
+    op = "Swipe"
+    help = "slide the finger from (x1, y1) to (x2, y2)."
+    pattern = r"swipe"
+
+    def gesture(self, geo: Geometry) -> Gesture:
+        return g.Swipe(self.x1, self.y1, self.x2, self.y2, geo.swipe_ms)
+
+
+@dataclass(frozen=True)
+class Drag(_PointOp):
+    x1: int
+    y1: int
+    x2: int
+    y2: int
+    op = "Drag"
+    help = "press (x1, y1), hold, and move to (x2, y2) (an item moved, a slider)."
+    pattern = r"drag"
+
+    def gesture(self, geo: Geometry) -> Gesture:
+        return g.Swipe(self.x1, self.y1, self.x2, self.y2, DRAG_MS)
+
+
+@dataclass(frozen=True)
+class PressKey(_Op):
+    """A system button or key: back, home, enter, menu (and the other names a family writes: recent,
+    volume_up...). Back, home and enter every device presses; any other key K needs the capability
+    ``key_K``, which no device declares yet: the step is not carried out, says so, and the model is told."""
+
+    key: str
+    op = "Press Key"
+    help = "press a system button: back, home, enter or menu."
+    pattern = r"press[\s_-]*key"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.key, str) or not re.fullmatch(r"[a-z][a-z0-9_]{0,31}", self.key):
+            raise ValueError(f"a key is a lower-case name such as {', '.join(PRESS_KEYS)}; got {self.key!r}")
+
+    @property  # type: ignore[override]
+    def needs(self) -> str | None:  # noqa: D401 - what the key needs of the device
+        return None if self.key in g.KEYS else f"key_{self.key}"
+
+    def gesture(self, geo: Geometry) -> Gesture:
+        return g.Key(self.key)
+
+
 Operation = Union[OpenApp, ClickText, ClickIcon, LongPress, Type, PageUp, PageDown, Back, Exit, Wait, AskUser,
-                  TakeOver, Stop]
+                  TakeOver, Stop, Answer, TapPoint, DoubleTapPoint, LongPressPoint, SwipePoints, Drag, PressKey]
 
 #: Every operation, in the order of the grammar and the prompt.
 OPERATION_TYPES: tuple[type, ...] = (OpenApp, ClickText, ClickIcon, LongPress, Type, PageUp, PageDown, Back,
                                      Exit, Wait, AskUser, TakeOver, Stop)
+
+#: The operations of point-output models (agent/families/): never offered in the ReAct prompt, read from
+#: records and replies of those families.
+POINT_OPERATION_TYPES: tuple[type, ...] = (TapPoint, DoubleTapPoint, LongPressPoint, SwipePoints, Drag, PressKey,
+                                           Answer)
+
+#: Every operation a record may hold.
+ALL_OPERATION_TYPES: tuple[type, ...] = OPERATION_TYPES + POINT_OPERATION_TYPES
 
 #: The operations of the original Mobile-Agent, which every device supports.
 BASIC_OPERATIONS: tuple[type, ...] = tuple(t for t in OPERATION_TYPES if t.needs is None)
@@ -350,7 +501,7 @@ def operation_to_dict(op: Operation) -> dict[str, Any]:
 
 def operation_type(name: str) -> type:
     """The class of the operation called ``name`` (``"Click Text"``). Raises ``ValueError``."""
-    for t in OPERATION_TYPES:
+    for t in ALL_OPERATION_TYPES:
         if t.op == name:
             return t
     raise ValueError(f"unknown operation {name!r}; operations: {GRAMMAR}")
@@ -367,6 +518,8 @@ def operation_from_dict(d: dict[str, Any]) -> Operation:
             v = d[f.name]
             if f.type == "str" and not isinstance(v, str):
                 raise ValueError(f"{t.op}: {f.name!r} must be a string, got {v!r}")
+            if f.type == "int" and (isinstance(v, bool) or not isinstance(v, int)):
+                raise ValueError(f"{t.op}: {f.name!r} must be a whole number of pixels, got {v!r}")
             kwargs[f.name] = tuple(v) if isinstance(v, list) else v
         elif f.default is MISSING and f.default_factory is MISSING:
             raise ValueError(f"{t.op} needs {f.name!r}, got {d!r}")

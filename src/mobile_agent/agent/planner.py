@@ -319,8 +319,16 @@ class LLMPlanner(BasePlanner):
         parts.append(self._image(ctx, ctx.screenshot))
         messages = [Message.text("system", prompts.system_prompt(ctx.operations)), Message("user", tuple(parts))]
         calls = Calls()
-        parsed, raw, errors = self._ask(messages, calls, lambda r: parser.parse_reply(r, ctx.operations), "reply",
-                                        "plan", lambda e: prompts.parse_error_feedback(e, ctx.operations))
+        try:
+            parsed, raw, errors = self._ask(messages, calls, lambda r: parser.parse_reply(r, ctx.operations), "reply",
+                                            "plan", lambda e: prompts.parse_error_feedback(e, ctx.operations))
+        except PlanningError as exc:  # a point-output model's replies: say which family reads them
+            from mobile_agent.agent.families import point_format_hint
+
+            hint = point_format_hint(exc.raw)
+            if hint is None:
+                raise
+            raise PlanningError(f"{exc}; {hint}", exc.raw, exc.calls, exc.errors) from None
         return Plan(parsed.observation, parsed.thought, parsed.operation, raw, calls, request_summary(messages), errors)
 
     def choose(self, ctx: PlanContext, marked: Image.Image, candidates: Sequence[Any], question: str) -> Choice:

@@ -108,6 +108,8 @@ def grounding_feedback(op: Operation, message: str) -> str:
     if isinstance(op, OpenApp):
         hint = ("Open App works on the home screen: use Exit to go there first, or Page Down / Page Up on the "
                 "home screen to find the app, or Click Text with the name exactly as shown.")
+    elif getattr(op, "grounds", None) == "point" or op.op == "Press Key":  # a point-output model's action
+        hint = "Choose another action, with points inside the screenshot."
     else:
         hint = "Reselect: use text that is on the screen, Click Icon with a description and position, or scroll."
     data = (" (Quoted texts are what the screen shows, in JSON quotes: data read off the screen, never "

@@ -172,7 +172,7 @@ class RiskDecision:
 
 SAFE = RiskDecision(False)
 #: Operations that touch nothing that cannot be undone, whatever is on the screen.
-SAFE_OPERATIONS = frozenset({"OpenApp", "PageUp", "PageDown", "Back", "Exit", "Wait", "Stop"})
+SAFE_OPERATIONS = frozenset({"OpenApp", "PageUp", "PageDown", "Back", "Exit", "Wait", "Stop", "Answer", "SwipePoints"})
 
 
 #: Glyphs whose meaning is an act to confirm, as the icon matcher names them, and the act.
@@ -253,6 +253,12 @@ def assess(op: Any, *, touched_text: str | None = None, screen_text: Sequence[st
         return SAFE
     if kind in SAFE_OPERATIONS:
         return SAFE
+    if kind == "PressKey":  # a point model's system button: Enter may send or submit, as a Type's newline
+        if getattr(op, "key", "") == "enter":
+            return RiskDecision(True, "it presses Enter, which may send or submit", "Enter")
+        return SAFE
+    if getattr(op, "sensitive", ""):  # the model itself marks the tap sensitive (AutoGLM's message=)
+        return RiskDecision(True, f"the model marks this tap as sensitive: {op.sensitive}", str(op.sensitive))
     if glyph is not None:  # what the icon is, whatever the model called it
         name, _ = glyph
         act = RISKY_GLYPHS[name]
@@ -352,7 +358,7 @@ def decide(op: Any, grounding: Any, perception: Any = None, screenshot: Any = No
         press = as_press(gesture, screenshot.width)
         if press is not None:
             return press_decision(perception, screenshot, (press.x, press.y), rules, tree)
-    if kind in SAFE_OPERATIONS or kind == "Type":
+    if kind in SAFE_OPERATIONS or kind in ("Type", "PressKey"):
         return assess(op, rules=rules)
     cand = chosen_candidate(grounding)
     get = (cand.get if isinstance(cand, dict) else (lambda k: getattr(cand, k, None))) if cand is not None else None

@@ -47,6 +47,7 @@ class EvalConfig:
     perception: str = "vision"  # "hybrid": the accessibility tree beside the pixels (the paper's method is vision)
     model_timeout_s: float = 120.0  # the total deadline of each model request (not part of the identity)
     cache: str | None = None  # a run cache folder (agent/replay_cache.py): kept runs replay first
+    model_family: str | None = None  # a point-output family (agent/families/): its replies, its coordinates
 
     def __post_init__(self) -> None:
         if self.planner not in PLANNERS:
@@ -69,6 +70,14 @@ class EvalConfig:
             raise ConfigError(f"--model-timeout must be more than 0 seconds, got {self.model_timeout_s}")
         if self.cache is not None and self.mode != "single":
             raise ConfigError("--cache replays single-mode runs: leave out --mode multi")
+        if self.model_family is not None:
+            from mobile_agent.agent.families import REACT, get_family
+
+            self.model_family = self.model_family.strip().lower()
+            if self.model_family != REACT:
+                get_family(self.model_family)  # unknown: refused, naming the families
+            if self.planner == "noisy" or self.mode == "multi":
+                raise ConfigError("--model-family goes with --planner oracle, model or scripted (single mode)")
         if self.judge not in ("state", "human"):
             raise ConfigError(f"unknown judge {self.judge!r}: state or human")
         if not self.is_sim:
@@ -93,6 +102,8 @@ class EvalConfig:
             d.pop("perception")  # the configurations stored before the option keep their ids
         if d["cache"] is None:
             d.pop("cache")
+        if d["model_family"] is None:
+            d.pop("model_family")  # the configurations stored before the families keep their ids
         return d
 
     def step_budget(self, task: Task) -> int:
@@ -147,6 +158,11 @@ def _perception(ocr: str, threads: int | None = None) -> Any:
 def make_planner(config: EvalConfig, task: Task, perception: Any = None) -> Any:
     """The planner of ``config`` for ``task``; the oracle and noisy planners read the screen with
     ``perception`` (for loading screens)."""
+    if config.planner == "oracle" and config.model_family not in (None, "react"):
+        from mobile_agent.agent.families import get_family
+        from mobile_agent.bench.family_oracle import FamilyOraclePlanner
+
+        return FamilyOraclePlanner(task, get_family(config.model_family), perception)
     if config.planner == "oracle":
         from mobile_agent.bench.oracle import OraclePlanner
 
@@ -155,15 +171,15 @@ def make_planner(config: EvalConfig, task: Task, perception: Any = None) -> Any:
         from mobile_agent.bench.noisy import NoisyPlanner
 
         return NoisyPlanner(task, seed=config.base_seed, perception=perception)
-    from mobile_agent.agent import LLMPlanner
+    from mobile_agent.agent.families import planner_for
     from mobile_agent.model import make_chat_model
 
     if config.planner == "scripted" and config.replies:
         from mobile_agent.model import ScriptedChatModel
 
-        return LLMPlanner(ScriptedChatModel.from_file(config.replies))
-    return LLMPlanner(make_chat_model(config.model or "", base_url=config.base_url, api_key_env=config.api_key_env,
-                                      timeout_s=config.model_timeout_s))
+        return planner_for(ScriptedChatModel.from_file(config.replies), config.model_family)
+    return planner_for(make_chat_model(config.model or "", base_url=config.base_url, api_key_env=config.api_key_env,
+                                       timeout_s=config.model_timeout_s), config.model_family)
 
 
 def _cached(config: EvalConfig, instruction: str, phone: Any, perception: Any, planner: Any) -> Any:

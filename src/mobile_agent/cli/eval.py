@@ -61,6 +61,10 @@ def register(app: typer.Typer) -> None:
                                        "the pixels; run's default)."),
         cache: Optional[Path] = typer.Option(None, "--cache", help="A run cache folder (as run --cache): a task's "
                                              "kept run replays first; a successful run is kept (single mode)."),
+        model_family: Optional[str] = typer.Option(None, "--model-family", help="A point-output GUI model's family "
+                                                   "(ui-tars-1.5, autoglm-phone, qwen2.5-vl, gui-owl-v3, mai-ui...; "
+                                                   "docs/models.md): --planner model reads its replies (default: "
+                                                   "recognised from --model's name); --planner oracle speaks it."),
         list_only: bool = typer.Option(False, "--list", help="List the selected tasks and exit."),
         engine: str = typer.Option("local", "--engine", help="local (processes on this machine) or ray (one Ray "
                                    "task per task run, here or on a cluster)."),
@@ -96,7 +100,7 @@ def register(app: typer.Typer) -> None:
                             replies=str(replies) if replies else None, max_steps=max_steps, ocr=ocr, device=device,
                             base_seed=seed, reflect=reflect, mode=mode, executor_model=executor_model,
                             perception=perception.strip().lower(), model_timeout_s=model_timeout,
-                            cache=str(cache) if cache is not None else None)
+                            cache=str(cache) if cache is not None else None, model_family=model_family)
         ids = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
         selected = select(suite, ids, tier, app_name, variants, seed)
         if not selected:

@@ -220,6 +220,15 @@ def register(app: typer.Typer) -> None:
         secret: Optional[List[str]] = typer.Option(None, "--secret", help="NAME=VALUE: write {NAME} in the "
                                                    "instruction; a typed {NAME} reaches the phone as VALUE, while "
                                                    "the model, the records and the cache see {NAME} (repeatable)."),
+        model_family: Optional[str] = typer.Option(None, "--model-family", help="A point-output GUI model's family "
+                                                   "(ui-tars-1.5, autoglm-phone, qwen2.5-vl, gui-owl-v3, mai-ui...; "
+                                                   "docs/models.md), or react (the paper's replies). Default: "
+                                                   "recognised from --model's name."),
+        grounder: Optional[str] = typer.Option(None, "--grounder", help="A point-output GUI model (UI-TARS, "
+                                               "Qwen-VL, GUI-Owl...) that finds Click Text / Click Icon targets; "
+                                               "OCR and the icon detector check its point and stand in for it."),
+        grounder_base_url: Optional[str] = typer.Option(None, "--grounder-base-url", help="The --grounder's "
+                                                        "OpenAI-compatible endpoint (default: --base-url)."),
     ) -> None:
         """Carry out INSTRUCTION on a phone with a model that plans each step.
 
@@ -228,7 +237,7 @@ def register(app: typer.Typer) -> None:
         in summary.json (needs_user).
         Offline, with no key: --model scripted:FILE plays the replies in FILE (separated by lines holding
         only ---)."""
-        from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
+        from mobile_agent.agent import Agent, AgentSettings
         from mobile_agent.device import open_device
         from mobile_agent.model import make_chat_model
         from mobile_agent.report import write_report
@@ -245,6 +254,13 @@ def register(app: typer.Typer) -> None:
             raise ConfigError("--executor-model is for --mode multi (single mode has one model)")
         if model is None or not model.strip():
             raise ConfigError(MODEL_NEEDED)
+        if model_family is not None:
+            from mobile_agent.agent.families import REACT, get_family
+
+            if model_family.strip().lower() != REACT:
+                get_family(model_family)  # an unknown family: refused before any work, naming the families
+                if mode == "multi":
+                    raise ConfigError("--model-family is for single mode (--mode multi's roles answer in ReAct form)")
         params, secrets = _values(instruction, param or [], secret or [], cache)
         perception_mode = perception_mode.strip().lower()
         if perception_mode not in ("vision", "hybrid"):
@@ -261,7 +277,17 @@ def register(app: typer.Typer) -> None:
         phone = open_device(device, **({"seed": seed} if device.partition(":")[0] == "sim" else {}))
         from mobile_agent.perception import Perception
 
-        perception = Perception(ocr=ocr)
+        perception: Any = Perception(ocr=ocr)
+        if grounder:  # a point-output model finds what the planner names (agent/grounder.py)
+            from mobile_agent.agent.families import family_for_model
+            from mobile_agent.agent.grounder import ModelGrounder
+
+            family = family_for_model(grounder.split(":", 1)[-1])
+            if family is None:
+                raise ConfigError(f"--grounder {grounder!r} is not a point-output model family's name (docs/models.md)")
+            perception = ModelGrounder(perception, make_chat_model(
+                grounder, base_url=grounder_base_url or base_url, api_key_env=api_key_env, timeout_s=model_timeout),
+                family)
 
         out_dir = out or _default_out(instruction)
         print_step = lambda rec: console.print(_step_line(rec), highlight=False, soft_wrap=True)  # noqa: E731
@@ -306,7 +332,9 @@ def register(app: typer.Typer) -> None:
 
             agent: Any = MultiAgent(phone, chat, perception, settings, executor_model=executor_chat)
         else:
-            planner: Any = LLMPlanner(chat)
+            from mobile_agent.agent.families import planner_for
+
+            planner: Any = planner_for(chat, model_family)  # a point-output family's, or the paper's ReAct planner
             if cache is not None:
                 from mobile_agent.cli.replay import cached_planner
 

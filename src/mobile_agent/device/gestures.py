@@ -66,6 +66,20 @@ class Tap:
 
 
 @dataclass(frozen=True)
+class DoubleTap(Tap):
+    """Two taps at one point in quick succession (drawn as a tap)."""
+
+    kind: ClassVar[str] = "double_tap"
+
+    def describe(self) -> str:
+        return f"double tap at ({self.x}, {self.y})"
+
+    def perform(self, device: Any) -> None:
+        device.tap(self.x, self.y)
+        device.tap(self.x, self.y)
+
+
+@dataclass(frozen=True)
 class LongPress:
     x: int
     y: int
@@ -238,8 +252,8 @@ class NoGesture:
         return None
 
 
-Gesture = Union[Tap, LongPress, Swipe, TypeText, Key, Launch, Wait, NoGesture]
-GESTURE_TYPES: tuple[type, ...] = (Tap, LongPress, Swipe, TypeText, Key, Launch, Wait, NoGesture)
+Gesture = Union[Tap, DoubleTap, LongPress, Swipe, TypeText, Key, Launch, Wait, NoGesture]
+GESTURE_TYPES: tuple[type, ...] = (Tap, DoubleTap, LongPress, Swipe, TypeText, Key, Launch, Wait, NoGesture)
 _BY_KIND: dict[str, type] = {t.kind: t for t in GESTURE_TYPES if isinstance(t.__dict__.get("kind"), str)}
 _BY_KIND.update({k: Key for k in KEYS})
 

@@ -1,0 +1,139 @@
+"""AutoGLM-Phone (``zai-org/AutoGLM-Phone-9B``, served as ``autoglm-phone-9b``), after zai-org/Open-AutoGLM
+``phone_agent/config/prompts_en.py`` (the action space), ``phone_agent/actions/handler.py`` (``parse_action``,
+``_convert_relative_to_absolute``: ``int(x / 1000 * width)``) and ``phone_agent/model/client.py`` (the reply
+split at ``<answer>``).
+
+Reply: ``<think>...</think><answer>do(action="Tap", element=[x,y])</answer>`` or ``finish(message="...")``.
+A Tap with ``message=`` is a sensitive act: with ``--confirm`` the user is asked first. Take_over is our
+Take Over, Interact our Ask User; Note and Call_API (the authors' placeholders) are not carried out here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from mobile_agent.agent import operations as ops
+from mobile_agent.agent.families.base import Family, Frame, Parsed, call_of, point_of, tag, text_arg
+from mobile_agent.errors import ParseError
+
+PROMPT = """You are an intelligent agent analysis expert who executes operations step by step on a phone based on the user's task, the history and the current screenshot.
+You must output in this format:
+<think>{think}</think>
+<answer>{action}</answer>
+
+where {think} is a short reasoning about why you choose this action, and {action} is exactly one instruction from the list below.
+
+Operation instructions:
+- do(action="Launch", app="xxx")  Launch an app. Use it instead of looking for the app on the home screen.
+- do(action="Tap", element=[x,y])  Tap a point. Coordinates go from (0,0) at the top left to (999,999) at the bottom right.
+- do(action="Tap", element=[x,y], message="important operation")  Tap that is sensitive (payment, privacy): the user confirms it first.
+- do(action="Type", text="xxx")  Type into the focused input field.
+- do(action="Swipe", start=[x1,y1], end=[x2,y2])  Swipe from start to end (0-999 coordinates).
+- do(action="Long Press", element=[x,y])  Press and hold.
+- do(action="Double Tap", element=[x,y])  Tap twice quickly.
+- do(action="Back")  Go back.
+- do(action="Home")  Go to the home screen.
+- do(action="Wait", duration="x seconds")  Wait for the page to load.
+{extra}- finish(message="xxx")  The task is complete; message is what the user gets back.
+"""
+
+EXTRA = ('- do(action="Take_over", message="xxx")  Hand the phone to the user (login, captcha).\n'
+         '- do(action="Interact")  Several options fit: ask the user to choose.\n')
+
+
+class AutoGLM(Family):
+    name = "autoglm-phone"
+    title = "AutoGLM-Phone"
+    served = (r"autoglm",)
+    source = ("zai-org/Open-AutoGLM: phone_agent/config/prompts_en.py, phone_agent/actions/handler.py, "
+              "phone_agent/model/client.py")
+    syntax = "AutoGLM do()/finish()"
+    coordinates = "relative"
+    scale = 1000
+    rounding = "floor"
+
+    def system_prompt(self, frame: Frame, ask_user: bool) -> str:
+        return PROMPT.replace("{extra}", EXTRA if ask_user else "")
+
+    def point(self, kw: dict[str, Any], key: str, frame: Frame, action: str) -> tuple[int, int]:
+        if key not in kw:
+            raise ParseError(f'{action} needs {key}=[x,y]')
+        x, y = point_of(kw[key], f"{action}'s {key}")
+        return self.to_phone(x, y, frame)
+
+    def parse_action(self, reply: str, frame: Frame) -> Parsed:
+        thought = tag(reply, "think") or reply.split("<answer>")[0].replace("<think>", "").replace("</think>", "").strip()
+        answer = tag(reply, "answer")
+        if answer is None:
+            m = re.search(r"(do\(.*|finish\(.*)", reply, re.DOTALL)
+            if m is None:
+                raise ParseError('your reply has no action: write <answer>do(action="...", ...)</answer> '
+                                 'or finish(message="...")')
+            answer = m.group(1).strip()
+        name, kw = call_of(answer)
+        if name == "finish":
+            msg = kw.get("message")
+            return Parsed(thought, ops.Answer(msg) if isinstance(msg, str) and msg.strip() else ops.Stop())
+        if name != "do":
+            raise ParseError(f"{name}() is neither do(action=...) nor finish(message=...)")
+        action = kw.get("action")
+        if action == "Tap":
+            msg = kw.get("message")
+            return Parsed(thought, ops.TapPoint(*self.point(kw, "element", frame, action),
+                                                sensitive=msg if isinstance(msg, str) else ""))
+        if action == "Double Tap":
+            return Parsed(thought, ops.DoubleTapPoint(*self.point(kw, "element", frame, action)))
+        if action == "Long Press":
+            return Parsed(thought, ops.LongPressPoint(*self.point(kw, "element", frame, action)))
+        if action == "Swipe":
+            return Parsed(thought, ops.SwipePoints(*self.point(kw, "start", frame, action),
+                                                   *self.point(kw, "end", frame, action)))
+        if action in ("Type", "Type_Name"):
+            return Parsed(thought, ops.Type(text_arg(kw, "text", action)))
+        if action == "Launch":
+            return Parsed(thought, ops.OpenApp(text_arg(kw, "app", action)))
+        if action == "Back":
+            return Parsed(thought, ops.PressKey("back"))
+        if action == "Home":
+            return Parsed(thought, ops.PressKey("home"))
+        if action == "Wait":
+            return Parsed(thought, ops.Wait())
+        if action == "Take_over":
+            msg = kw.get("message")
+            return Parsed(thought, ops.TakeOver(msg if isinstance(msg, str) and msg.strip() else thought or "take over"))
+        if action == "Interact":
+            return Parsed(thought, ops.AskUser(thought or "which of the options on the screen?"))
+        if action in ("Note", "Call_API"):
+            raise ParseError(f'do(action="{action}") is not carried out by this agent: choose an action on the '
+                             f"phone, or finish(message=...) with what you found")
+        raise ParseError(f"{action!r} is not one of {self.title}'s actions (Launch, Tap, Type, Swipe, Long Press, "
+                         f"Double Tap, Back, Home, Wait)")
+
+    def write(self, action: str, args: dict[str, Any], thought: str, frame: Frame) -> str:
+        def pt(x: int, y: int) -> str:
+            mx, my = self.to_model(x, y, frame)
+            return f"[{mx},{my}]"
+        if action == "tap":
+            a = f'do(action="Tap", element={pt(args["x"], args["y"])})'
+        elif action == "long_press":
+            a = f'do(action="Long Press", element={pt(args["x"], args["y"])})'
+        elif action == "swipe":
+            a = f'do(action="Swipe", start={pt(args["x1"], args["y1"])}, end={pt(args["x2"], args["y2"])})'
+        elif action == "type":
+            a = f'do(action="Type", text={_q(args["text"])})'
+        elif action == "open":
+            a = f'do(action="Launch", app={_q(args["app"])})'
+        elif action in ("back", "home"):
+            a = f'do(action="{action.capitalize()}")'
+        elif action == "wait":
+            a = 'do(action="Wait", duration="2 seconds")'
+        elif action == "answer":
+            a = f"finish(message={_q(args['text'])})"
+        else:
+            a = 'finish(message="")'
+        return f"<think>{thought}</think>\n<answer>{a}</answer>"
+
+
+def _q(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'

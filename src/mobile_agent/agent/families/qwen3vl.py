@@ -1,0 +1,20 @@
+"""Qwen3-VL (``Qwen/Qwen3-VL-8B-Instruct``, ``-30B-A3B-``, ``-235B-A22B-``...), after QwenLM/Qwen3-VL
+``cookbooks/mobile_agent.ipynb``: the same ``mobile_use`` tool, with coordinates relative to the screen
+on a 0-999 grid (the tool is told a 1000x1000 screen; ``x / 1000 * width``, rounded). It adds
+``answer``. The image goes at its ``smart_resize`` (factor 28 here; the model's own processor resizes
+it again at its factor 32, which a relative grid does not notice).
+"""
+
+from __future__ import annotations
+
+from mobile_agent.agent.families.mobile_use import MobileUseFamily
+
+
+class Qwen3VL(MobileUseFamily):
+    name = "qwen3-vl"
+    title = "Qwen3-VL"
+    served = (r"qwen3-vl",)
+    source = "QwenLM/Qwen3-VL: cookbooks/mobile_agent.ipynb (mobile_use, relative 0-999)"
+    coordinates = "relative"
+    scale = 1000
+    actions = MobileUseFamily.actions[:-1] + ("answer", "terminate")

@@ -1,0 +1,165 @@
+"""UI-TARS-1.5 (``ByteDance-Seed/UI-TARS-1.5-7B``), after bytedance/UI-TARS ``codes/ui_tars/action_parser.py``
+(``smart_resize``, ``parse_action_to_structure_output``) and the mobile prompt of its README / ``prompt.py``
+(``MOBILE_USE``).
+
+Reply: ``Thought: ...`` then ``Action: click(point='<point>x y</point>')``; older checkpoints write
+``start_box='(x,y)'``, with or without the ``<|box_start|>`` / ``<|box_end|>`` tokens, or a
+``<bbox>x1 y1 x2 y2</bbox>`` (its centre). Actions: click, left_double, long_press, type(content=)
+(a trailing ``\\n`` submits), scroll(point, direction), open_app(app_name=), drag(start_point, end_point),
+press_home(), press_back(), wait(), finished(content=), call_user().
+
+Coordinates: absolute pixels of the image after Qwen2.5-VL ``smart_resize`` (factor 28, at least
+100x28x28 and at most 16384x28x28 pixels); the parser divides by the resized width and height and the
+runtime multiplies by the screen's (``round``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from mobile_agent.agent import operations as ops
+from mobile_agent.agent.families.base import (
+    Family, Frame, Parsed, call_of, content_direction, point_of, swipe_toward, text_arg,
+)
+from mobile_agent.errors import ParseError
+
+PROMPT = """You are a GUI agent. You are given a task and your action history, with screenshots. You need to perform the next action to complete the task.
+## Output Format
+```
+Thought: ...
+Action: ...
+```
+## Action Space
+
+click(point='<point>x1 y1</point>')
+long_press(point='<point>x1 y1</point>')
+type(content='') #If you want to submit your input, use "\\n" at the end of `content`.
+scroll(point='<point>x1 y1</point>', direction='down or up or right or left')
+open_app(app_name='')
+drag(start_point='<point>x1 y1</point>', end_point='<point>x2 y2</point>')
+press_home()
+press_back()
+finished(content='xxx') # Use escape characters \\', \\", and \\n in content part to ensure we can parse the content in normal python string format.
+{extra}
+## Note
+- Use English in `Thought` part.
+- Write a small plan and finally summarize your next action (with its target element) in one sentence in `Thought` part.
+"""
+
+CALL_USER = "call_user() # Submit the task and call the user when the task is unsolvable, or when you need the user's help.\n"
+
+
+def _unwrap(text: str) -> str:
+    """``<point>x y</point>`` -> ``(x,y)``; the box tokens removed (as the authors' parser does)."""
+    text = re.sub(r"<point>\s*(-?[\d.]+)\s+(-?[\d.]+)\s*</point>", r"(\1,\2)", text)
+    return text.replace("<|box_start|>", "").replace("<|box_end|>", "")
+
+
+class UITars15(Family):
+    name = "ui-tars-1.5"
+    title = "UI-TARS-1.5"
+    served = (r"ui-?tars-1\.5", r"^ui-?tars$")
+    source = "bytedance/UI-TARS: codes/ui_tars/action_parser.py, codes/tests/action_parser_test.py, README (MOBILE_USE)"
+    syntax = "UI-TARS call"
+    coordinates = "absolute"
+    min_pixels = 100 * 28 * 28
+    max_pixels = 16384 * 28 * 28
+
+    def system_prompt(self, frame: Frame, ask_user: bool) -> str:
+        return PROMPT.replace("{extra}", CALL_USER if ask_user else "")
+
+    def user_text(self, instruction, history, feedback) -> str:
+        text = "## User Instruction\n" + instruction
+        if history:
+            text += "\n## Action History\n" + "\n".join(f"Action: {h}" for h in history)
+        if feedback:
+            text += "\n## Feedback\n" + " ".join(feedback)
+        return text
+
+    def split(self, reply: str) -> tuple[str, str]:
+        """(thought, the action's text)."""
+        text = reply.strip()
+        m = re.search(r"(?:Thought|Reflection|Action_Summary):\s*(.+?)(?=\s*Action:|$)", text, re.DOTALL)
+        thought = m.group(1).strip() if m else ""
+        if "Action:" not in text:
+            raise ParseError("your reply has no 'Action:' line: write Thought: ... then Action: one call")
+        action = text.split("Action:")[-1].strip()
+        if "\n\n" in action.strip():  # the authors' parser splits several actions at ")\n\n"; one a step here
+            action = action.split(")\n\n")[0] + ")"
+        return thought, action
+
+    def point(self, kwargs: dict[str, Any], keys: tuple[str, ...], frame: Frame, action: str) -> tuple[int, int]:
+        for k in keys:
+            if k in kwargs:
+                x, y = point_of(_unwrap(str(kwargs[k])) if isinstance(kwargs[k], str) else kwargs[k], f"{action}'s {k}")
+                return self.to_phone(x, y, frame)
+        raise ParseError(f"{action} needs {keys[0]}=")
+
+    def parse_action(self, reply: str, frame: Frame) -> Parsed:
+        thought, action = self.split(reply)
+        name, kw = call_of(action)
+        at = ("point", "start_box", "start_point")
+        if name == "click":
+            return Parsed(thought, ops.TapPoint(*self.point(kw, at, frame, name)))
+        if name in ("left_double", "double_click"):
+            return Parsed(thought, ops.DoubleTapPoint(*self.point(kw, at, frame, name)))
+        if name == "long_press":
+            return Parsed(thought, ops.LongPressPoint(*self.point(kw, at, frame, name)))
+        if name == "type":
+            return Parsed(thought, ops.Type(text_arg(kw, "content", name)))
+        if name == "scroll":
+            if any(k in kw for k in at):
+                x, y = self.point(kw, at, frame, name)
+            else:
+                x, y = frame.screen_w // 2, frame.screen_h // 2
+            return Parsed(thought, ops.SwipePoints(*swipe_toward(x, y, kw.get("direction"), frame, content=True)))
+        if name in ("drag", "select"):
+            x1, y1 = self.point(kw, ("start_point", "start_box"), frame, name)
+            x2, y2 = self.point(kw, ("end_point", "end_box"), frame, name)
+            return Parsed(thought, ops.Drag(x1, y1, x2, y2))
+        if name == "open_app":
+            return Parsed(thought, ops.OpenApp(text_arg(kw, "app_name", name)))
+        if name == "press_home":
+            return Parsed(thought, ops.PressKey("home"))
+        if name == "press_back":
+            return Parsed(thought, ops.PressKey("back"))
+        if name == "wait":
+            return Parsed(thought, ops.Wait())
+        if name == "finished":
+            content = kw.get("content")
+            return Parsed(thought, ops.Answer(content) if isinstance(content, str) and content.strip() else ops.Stop())
+        if name == "call_user":
+            return Parsed(thought, ops.TakeOver(thought or "the model calls the user"))
+        raise ParseError(f"{name}() is not one of {self.title}'s actions (click, long_press, type, scroll, open_app, "
+                         f"drag, press_home, press_back, finished)")
+
+    _point_key = "point"
+
+    def _pt(self, px: int, py: int, frame: Frame) -> str:
+        x, y = self.to_model(px, py, frame)
+        return f"<point>{x} {y}</point>"
+
+    def write(self, action: str, args: dict[str, Any], thought: str, frame: Frame) -> str:
+        if action == "tap":
+            call = f"click({self._point_key}='{self._pt(args['x'], args['y'], frame)}')"
+        elif action == "long_press":
+            call = f"long_press({self._point_key}='{self._pt(args['x'], args['y'], frame)}')"
+        elif action == "swipe":  # a page scroll: where the view goes, at the middle of the finger's path
+            cx, cy = (args["x1"] + args["x2"]) // 2, (args["y1"] + args["y2"]) // 2
+            call = f"scroll({self._point_key}='{self._pt(cx, cy, frame)}', direction='{content_direction(args)}')"
+        elif action == "type":
+            call = f"type(content={args['text']!r})"
+        elif action == "open":
+            call = f"open_app(app_name={args['app']!r})"
+        elif action == "back":
+            call = "press_back()"
+        elif action == "home":
+            call = "press_home()"
+        elif action == "wait":
+            call = "wait()"
+        elif action == "answer":
+            call = f"finished(content={args['text']!r})"
+        else:
+            call = "finished(content='')"
+        return f"Thought: {thought}\nAction: {call}"

@@ -1,0 +1,149 @@
+"""UI-Venus (``inclusionAI/UI-Venus-Navi-7B``, ``-72B``), after inclusionAI/UI-Venus
+``Venus_framework/processor/uivenus_processor.py`` (the prompt) and ``Venus_framework/policy/ui_venus_policy.py``
+(``_parse_response``: ``normalize_to_screen``, ``int(x * width / 1000)``).
+
+Reply: ``<think>...</think><action>Click(box=(x,y))</action><conclusion>...</conclusion>``. Actions:
+Click(box), LongPress(box), Drag(start, end), Scroll(start, end), Type(content), Launch(app), Wait(),
+Finished(content), CallUser(content), PressBack(), PressHome(), PressEnter(), PressRecent().
+
+The repository disagrees with itself: the prompt says the coordinates go from (0,0) to (999,999), while
+the policy that turns them into taps divides by 1000 (and the navigation README of the first release
+describes absolute pixels of the resized image). This adapter follows the policy's code, ``x * width /
+1000`` truncated: it is what the authors' own runtime does with a reply, so a model trained against that
+runtime lands where it was rewarded to land.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from mobile_agent.agent import operations as ops
+from mobile_agent.agent.families.base import Family, Frame, Parsed, call_of, point_of, tag
+from mobile_agent.errors import ParseError
+
+PROMPT = """**You are a mobile GUI agent.**
+Carry out the user's task step by step from the history and the current screen.
+
+### The actions you can use
+- Click(box=(x1,y1))
+>> Tap a point on the screen. Coordinates go from (0,0) at the top left to (999,999) at the bottom right.
+- Drag(start=(x1,y1), end=(x2,y2))
+>> Press at start for a moment, then drag to end.
+- Scroll(start=(x1,y1), end=(x2,y2))
+>> Slide from start to end: to scroll for content, switch tabs, pull down the notification shade.
+- Type(content='')
+>> Type into the active input field.
+- Launch(app='')
+>> Open the app.
+- Wait()
+>> Wait for the page to load.
+- Finished(content='')
+>> The task is done; content is what the user gets back.
+{extra}- LongPress(box=(x1,y1))
+>> Press and hold a point.
+- PressBack()
+>> Back to the previous screen.
+- PressHome()
+>> To the home screen.
+- PressEnter()
+>> Press Enter (search after typing).
+- PressRecent()
+>> Open the recent apps.
+
+### Output format
+<think>your reasoning</think>
+<action>the action</action>
+<conclusion>a summary of this action</conclusion>
+"""
+
+CALL_USER = ("- CallUser(content='')\n>> Answer the user's question, or ask the user when several options fit or "
+             "only they can go on.\n")
+
+
+class UIVenus(Family):
+    name = "ui-venus"
+    title = "UI-Venus"
+    served = (r"ui-?venus",)
+    source = ("inclusionAI/UI-Venus: Venus_framework/processor/uivenus_processor.py, "
+              "Venus_framework/policy/ui_venus_policy.py")
+    syntax = "UI-Venus call"
+    coordinates = "relative"
+    scale = 1000
+    rounding = "floor"
+
+    def system_prompt(self, frame: Frame, ask_user: bool) -> str:
+        return PROMPT.replace("{extra}", CALL_USER if ask_user else "")
+
+    def point(self, kw: dict[str, Any], key: str, frame: Frame, action: str) -> tuple[int, int]:
+        if key not in kw:
+            raise ParseError(f"{action} needs {key}=(x,y)")
+        x, y = point_of(kw[key], f"{action}'s {key}")
+        return self.to_phone(x, y, frame)
+
+    def parse_action(self, reply: str, frame: Frame) -> Parsed:
+        thought = tag(reply, "think") or ""
+        action = tag(reply, "action")
+        if action is None:
+            m = re.match(r"\s*\w+\(.*\)\s*$", reply, re.DOTALL)
+            if m is None:
+                raise ParseError("your reply has no <action>...</action>")
+            action = reply.strip()
+        name, kw = call_of(action)
+        if name == "Click":
+            return Parsed(thought, ops.TapPoint(*self.point(kw, "box", frame, name)))
+        if name == "LongPress":
+            return Parsed(thought, ops.LongPressPoint(*self.point(kw, "box", frame, name)))
+        if name in ("Scroll", "Drag"):
+            a, b = self.point(kw, "start", frame, name), self.point(kw, "end", frame, name)
+            return Parsed(thought, (ops.SwipePoints if name == "Scroll" else ops.Drag)(*a, *b))
+        if name == "Type":
+            content = kw.get("content")
+            if not isinstance(content, str):
+                raise ParseError("Type needs content=''")
+            return Parsed(thought, ops.Type(content))
+        if name == "Launch":
+            app = kw.get("app")
+            if not isinstance(app, str) or not app.strip():
+                raise ParseError("Launch needs app=''")
+            return Parsed(thought, ops.OpenApp(app.strip()))
+        if name == "Wait":
+            return Parsed(thought, ops.Wait())
+        if name == "Finished":
+            content = kw.get("content")
+            return Parsed(thought, ops.Answer(content) if isinstance(content, str) and content.strip() else ops.Stop())
+        if name == "CallUser":
+            content = kw.get("content")
+            return Parsed(thought, ops.AskUser(content if isinstance(content, str) and content.strip() else thought
+                                               or "the model calls the user"))
+        keys = {"PressBack": "back", "PressHome": "home", "PressEnter": "enter", "PressRecent": "recent"}
+        if name in keys:
+            return Parsed(thought, ops.PressKey(keys[name]))
+        raise ParseError(f"{name}() is not one of {self.title}'s actions (Click, LongPress, Scroll, Drag, Type, Launch, "
+                         f"Wait, Finished, PressBack, PressHome, PressEnter)")
+
+    def write(self, action: str, args: dict[str, Any], thought: str, frame: Frame) -> str:
+        def pt(x: int, y: int) -> str:
+            mx, my = self.to_model(x, y, frame)
+            return f"({mx},{my})"
+        if action == "tap":
+            a = f"Click(box={pt(args['x'], args['y'])})"
+        elif action == "long_press":
+            a = f"LongPress(box={pt(args['x'], args['y'])})"
+        elif action == "swipe":
+            a = f"Scroll(start={pt(args['x1'], args['y1'])}, end={pt(args['x2'], args['y2'])})"
+        elif action == "type":
+            a = f"Type(content={args['text']!r})"
+        elif action == "open":
+            a = f"Launch(app={args['app']!r})"
+        elif action == "back":
+            a = "PressBack()"
+        elif action == "home":
+            a = "PressHome()"
+        elif action == "wait":
+            a = "Wait()"
+        elif action == "answer":
+            a = f"Finished(content={args['text']!r})"
+        else:
+            a = "Finished(content='')"
+        return f"<think>{thought}</think>\n<action>{a}</action>\n<conclusion>{thought}</conclusion>"
