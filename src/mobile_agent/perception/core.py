@@ -485,7 +485,8 @@ class Perception:
                 icons += [IconBox(b, 0.7, "tree") for b in st.icon_boxes()
                           if all(b.iou(i.box) < 0.5 for i in icons)]
         g = self._ground_icon_vision(img, rgb, res, icons, description, pos, choose, window)
-        return _noted(g, fallback)
+        # a matcher that could not load its model (the learned recogniser's file) says so
+        return _noted(_noted(g, fallback), getattr(self.matcher, "problem", ""), prefix=True)
 
     def _ground_icon_vision(self, img: Image.Image, rgb: np.ndarray, res: ParseResult, icons: list[IconBox],
                             description: str, pos: tuple[str, ...], choose: ChooseFn | None,

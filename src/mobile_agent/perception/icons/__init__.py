@@ -62,12 +62,18 @@ def make_detector(spec: str = "cv", **options: Any) -> IconDetector:
 
 
 def make_matcher(spec: str = "offline", **options: Any) -> IconMatcher | None:
-    """``offline`` | ``marks`` (returns None: the planner picks from numbered boxes) | ``clip:PATH``."""
+    """``learned`` (the trained recogniser beside the shape matcher; ``learned:PATH`` another model
+    file) | ``offline`` (the shape matcher alone) | ``marks`` (returns None: the planner picks from
+    numbered boxes) | ``clip:PATH``."""
     kind, arg = _split(spec)
     if kind in ("", "offline", "glyph", "glyphs"):
         from mobile_agent.perception.icons.offline import OfflineIconMatcher
 
         return OfflineIconMatcher(**options)
+    if kind in ("learned", "recogniser", "recognizer"):
+        from mobile_agent.perception.icons.learned import LearnedIconMatcher
+
+        return LearnedIconMatcher(arg, **options)
     if kind in ("marks", "som", "set-of-marks"):
         return None
     if kind == "clip":
@@ -76,4 +82,4 @@ def make_matcher(spec: str = "offline", **options: Any) -> IconMatcher | None:
         if not arg:
             raise ConfigError("the clip matcher needs a model: --matcher clip:/path/to/clip-model-folder")
         return ClipIconMatcher(arg, **options)
-    raise ConfigError(f"unknown icon matcher {spec!r}: use offline, marks or clip:PATH")
+    raise ConfigError(f"unknown icon matcher {spec!r}: use learned, learned:PATH, offline, marks or clip:PATH")
