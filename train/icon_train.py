@@ -1,7 +1,7 @@
 """Train the icon recogniser and export it to ONNX (``perception/icons/model/``).
 
     pip install -e ".[train]"          # torch and onnx: a development extra, never needed at run time
-    python -m train.icon_train         # the shipped model: about 25-40 minutes on two CPU cores
+    python -m train.icon_train         # the shipped model: about 36 minutes on two CPU cores
     python -m train.icon_train --tiny --out /tmp/tiny   # seconds: the test suite's end-to-end check
 
 Deterministic for a seed on one machine: the data are drawn by ``train/icon_data.py`` from seeded
@@ -198,12 +198,12 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", default=str(MODEL_DIR), help="folder for icon_recogniser.onnx and .json")
     p.add_argument("--tiny", action="store_true", help="six classes, a few crops, one epoch (seconds)")
-    p.add_argument("--per-class", type=int, default=320)
-    p.add_argument("--negatives", type=int, default=12000)
+    p.add_argument("--per-class", type=int, default=640)
+    p.add_argument("--negatives", type=int, default=20000)
     p.add_argument("--epochs", type=int, default=10)
     p.add_argument("--batch", type=int, default=128)
     p.add_argument("--lr", type=float, default=3e-3)
-    p.add_argument("--width", type=float, default=1.0)
+    p.add_argument("--width", type=float, default=1.25)
     p.add_argument("--seed", type=int, default=20261206)
     p.add_argument("--chunks", type=int, default=8)
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))

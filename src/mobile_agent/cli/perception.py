@@ -25,7 +25,7 @@ def _load(image: Path):
         raise ConfigError(str(exc)) from None
 
 
-def _perception(ocr: str, detector: str, matcher: str = "offline"):
+def _perception(ocr: str, detector: str, matcher: str = "learned"):
     from mobile_agent.perception import Perception
 
     return Perception(ocr=ocr, detector=detector, matcher=matcher, incremental=False)
@@ -153,7 +153,8 @@ def locate_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
     detector: str = typer.Option("cv", "--detector", help="Icon detector: cv, yolo:PATH or gdino:PATH."),
-    matcher: str = typer.Option("offline", "--matcher", help="Icon matcher: offline, marks or clip:PATH."),
+    matcher: str = typer.Option("learned", "--matcher", help="Icon matcher: learned (the trained recogniser beside "
+                                "the shape matcher), learned:PATH, offline (the shape matcher alone), marks or clip:PATH."),
 ) -> None:
     """The candidates for a target on IMAGE, best first: the one chosen (marked *), then the others by score.
 

@@ -66,8 +66,9 @@ class Perception:
     """OCR, icon detection and grounding over screenshots.
 
     ``ocr``: ``rapidocr`` (default) or ``tesseract``. ``detector``: ``cv`` (default, no weights),
-    ``yolo:PATH`` or ``gdino:PATH``. ``matcher``: ``offline`` (default, no weights), ``marks``
-    (the planner picks numbered boxes through ``choose``) or ``clip:PATH``.
+    ``yolo:PATH`` or ``gdino:PATH``. ``matcher``: ``learned`` (default: the trained icon recogniser
+    shipped in the package, beside the shape matcher), ``offline`` (the shape matcher alone),
+    ``marks`` (the planner picks numbered boxes through ``choose``) or ``clip:PATH``.
 
     ``incremental`` (default on): a parse reuses the previous parse's lines for the parts of the
     screen that did not change, when less than ``incremental_max_change`` of it changed.
@@ -75,7 +76,7 @@ class Perception:
     """
 
     def __init__(self, ocr: str | OcrEngine = "rapidocr", detector: str | IconDetector = "cv",
-                 matcher: str | IconMatcher | None = "offline", *, incremental: bool = True,
+                 matcher: str | IconMatcher | None = "learned", *, incremental: bool = True,
                  incremental_max_change: float = 0.5, max_candidates: int = 9,
                  ocr_options: dict[str, Any] | None = None) -> None:
         self.ocr: OcrEngine = make_ocr(ocr, **(ocr_options or {})) if isinstance(ocr, str) else ocr

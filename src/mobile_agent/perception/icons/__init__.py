@@ -2,9 +2,10 @@
 
 Detectors: ``cv`` (default, classical computer vision, no weights), ``yolo:PATH`` (a YOLO-style UI
 element detector exported to ONNX, e.g. OmniParser's icon_detect), ``gdino:PATH`` (Grounding DINO
-through transformers, prompt "icon"). Matchers: ``offline`` (default, Font Awesome reference glyphs
-compared by shape, plus colour words), ``marks`` (numbered boxes, the planner picks), ``clip:PATH``
-(CLIP through open_clip or transformers).
+through transformers, prompt "icon"). Matchers: ``learned`` (default: the project's trained icon
+recogniser, ``recogniser.py``, blended with the shape matcher; ``learned:PATH`` another model file),
+``offline`` (the shape matcher alone: reference glyphs compared by shape, plus colour words),
+``marks`` (numbered boxes, the planner picks), ``clip:PATH`` (CLIP through open_clip or transformers).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def make_detector(spec: str = "cv", **options: Any) -> IconDetector:
     raise ConfigError(f"unknown icon detector {spec!r}: use cv, yolo:PATH or gdino:PATH")
 
 
-def make_matcher(spec: str = "offline", **options: Any) -> IconMatcher | None:
+def make_matcher(spec: str = "learned", **options: Any) -> IconMatcher | None:
     """``learned`` (the trained recogniser beside the shape matcher; ``learned:PATH`` another model
     file) | ``offline`` (the shape matcher alone) | ``marks`` (returns None: the planner picks from
     numbered boxes) | ``clip:PATH``."""
