@@ -554,6 +554,20 @@ class Perception:
                     g = self._decide(img, cands[:len(acts)], pos, res.lines, f'the icon "{description}"', None,
                                      what="icon", allow_many=True)
                     return Grounding(g.status, (g.candidates + rest)[: self.max_candidates], g.chosen, g.message, g.marked)
+                if not acts and hasattr(matcher, "open_scores"):
+                    # a description the lexicon does not know ("Anchor"): the glyphs its words name,
+                    # by the recogniser's embedding (icons.learned), where one is close enough
+                    from mobile_agent.perception.icons.learned import OPEN_SURE
+
+                    opens = matcher.open_scores(rgb, [i.box for i in icons], description)
+                    if opens and max(opens) >= OPEN_SURE:
+                        order: list[int] = []
+                        for k in sorted(range(len(icons)), key=lambda k: -opens[k]):
+                            # a part of a glyph a better box holds whole is no candidate of its own
+                            if not any(icons[j].box.contains_point(icons[k].box.center)
+                                       and icons[j].box.area > icons[k].box.area for j in order):
+                                order.append(k)
+                        cands = [Candidate(icons[k].box, icons[k].box.center, round(opens[k], 4), None) for k in order]
             return self._decide(img, cands, pos, res.lines, f'the icon "{description}"', choose, what="icon",
                                 allow_many=True)
         assert matcher is not None

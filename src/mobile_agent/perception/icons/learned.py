@@ -30,16 +30,19 @@ from typing import Sequence
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from mobile_agent.perception.icons.offline import (OfflineIconMatcher, badged_glyphs, description_glyphs,
-                                                   glyph_weight, glyph_zone, in_zone)
+from mobile_agent.perception.icons.offline import (AVATAR_WORDS, SWITCH_WORDS, OfflineIconMatcher, badged_glyphs,
+                                                   context_phrase, description_glyphs, description_words,
+                                                   glyph_weight, glyph_zone, in_zone, is_avatar_description)
 from mobile_agent.perception.icons.recogniser import (IconRecogniser, RecogniserError, concept_of_spec,
                                                       default_recogniser, prepare)
 from mobile_agent.types import Box
 
 #: The share of the recogniser's probability in a box's score (the rest is the shape matcher's).
-DEFAULT_BLEND = 0.5
+DEFAULT_BLEND = 0.3
 #: Cosine similarity of embeddings at or under which an unknown description's glyph is not there.
 OPEN_FLOOR = 0.35
+#: An unknown description's best box is taken for its glyph from this score up (below, the marks).
+OPEN_SURE = 0.4
 
 
 def concept_weights(description: str) -> list[tuple[str, float, str]]:
@@ -53,6 +56,21 @@ def concept_weights(description: str) -> list[tuple[str, float, str]]:
         c = concept_of_spec(base)
         out[(c, zone)] = max(out.get((c, zone), 0.0), w)
     return [(c, w, z) for (c, z), w in out.items()]
+
+
+def names_a_control(description: str) -> bool:
+    """A switch or a toggle ("Wi-Fi switch"): the row's control, which the shape matcher and the
+    row's words find (the recogniser would take the Wi-Fi glyph the words name)."""
+    return bool(SWITCH_WORDS & set(re.findall(r"[a-z]+", description.lower())))
+
+
+def names_a_picture_of_someone(description: str) -> bool:
+    """A profile picture, or someone's named profile ("@ann profile"): a photo or a letter on a
+    disc, which the shape matcher judges (the recogniser knows glyphs, not faces or initials)."""
+    if is_avatar_description(description):
+        return True
+    return bool(set(description_words(description)) & AVATAR_WORDS) and \
+        context_phrase(description).lower() not in ("", "my", "your")
 
 
 class LearnedIconMatcher:
@@ -101,16 +119,16 @@ class LearnedIconMatcher:
 
     # -- the matcher protocol ----------------------------------------------------------------------
     def knows(self, description: str) -> bool:
-        if self.recogniser is None:
-            return False
-        return self.offline.knows(description) or bool(open_glyphs(description))
+        """Whether the description names a glyph of the lexicon, a colour or a picture (a
+        description it does not know is answered by ``open_scores``, after Click Icon's other terms)."""
+        return self.recogniser is not None and self.offline.knows(description)
 
     def score(self, rgb: np.ndarray, boxes: Sequence[Box], description: str) -> list[float]:
         if self.recogniser is None:
             return [0.0] * len(boxes)
         weights = concept_weights(description)
-        if not weights:
-            if self.offline.knows(description):  # colour or picture words only: the shape matcher's terms
+        if not weights or names_a_picture_of_someone(description) or names_a_control(description):
+            if self.offline.knows(description):  # colour, picture, avatar or switch words: the shape matcher's terms
                 return self.offline.score(rgb, boxes, description)
             return self.open_scores(rgb, boxes, description)
         learned = self.learned_scores(rgb, boxes, weights)
@@ -139,9 +157,8 @@ class LearnedIconMatcher:
     def open_scores(self, rgb: np.ndarray, boxes: Sequence[Box], description: str) -> list[float]:
         """Scores for a description the vocabulary does not know, by the embeddings of the glyphs
         whose names hold its words (0 for every box where none is found)."""
-        assert self.recogniser is not None
         refs = open_glyphs(description)
-        if not refs or not boxes:
+        if self.recogniser is None or not refs or not boxes:
             return [0.0] * len(boxes)
         _, ref_emb = self.recogniser.run(np.stack([r[1] for r in refs]))
         _, emb = self.recognise(rgb, boxes)
@@ -224,4 +241,4 @@ def open_glyphs(description: str, most: int = 4) -> tuple[tuple[str, np.ndarray]
     return tuple(out)
 
 
-__all__ = ["LearnedIconMatcher", "concept_weights", "concept_word", "open_glyphs", "DEFAULT_BLEND", "OPEN_FLOOR"]
+__all__ = ["LearnedIconMatcher", "concept_weights", "concept_word", "open_glyphs", "DEFAULT_BLEND", "OPEN_FLOOR", "OPEN_SURE"]
