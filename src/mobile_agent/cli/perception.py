@@ -70,10 +70,7 @@ def describe_icons(image, boxes, matcher, min_score: float = 0.75, margin: float
     rgb = np.asarray(image.convert("RGB"))
     if getattr(matcher, "recogniser", None) is not None:
         # the learned recogniser names every box in one pass (the shape matcher: a pass per family)
-        from mobile_agent.perception.icons.learned import concept_word
-
-        return [f"{concept_word(c)} ({p:.2f})" if c and not c.startswith("_") and p >= min_score else "?"
-                for c, p in matcher.describe(rgb, boxes)]
+        return [f"{word} ({p:.2f})" if word and p >= min_score else "?" for word, p in matcher.describe(rgb, boxes)]
     names = [f.replace("_", " ") for f in _FAMILY_WORDS]
     names = [n for n in names if not hasattr(matcher, "knows") or matcher.knows(n)]
     scores = {n: matcher.score(rgb, boxes, n) for n in names}

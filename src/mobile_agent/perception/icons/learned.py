@@ -33,7 +33,7 @@ from PIL import Image, ImageDraw, ImageFont
 from mobile_agent.perception.icons.offline import (AVATAR_WORDS, SWITCH_WORDS, OfflineIconMatcher, badged_glyphs,
                                                    context_phrase, description_glyphs, description_words,
                                                    glyph_weight, glyph_zone, in_zone, is_avatar_description)
-from mobile_agent.perception.icons.recogniser import (IconRecogniser, RecogniserError, concept_of_spec,
+from mobile_agent.perception.icons.recogniser import (NOT_ICON, IconRecogniser, RecogniserError, concept_of_spec,
                                                       default_recogniser, prepare)
 from mobile_agent.types import Box
 
@@ -111,11 +111,21 @@ class LearnedIconMatcher:
         return np.stack([r[0] for r in rows]), np.stack([r[1] for r in rows])
 
     def describe(self, rgb: np.ndarray, boxes: Sequence[Box]) -> list[tuple[str, float]]:
-        """The likeliest concept of each box and its probability (``_none``: no icon)."""
+        """What each box looks like in a word people use ("search") and its probability, the
+        concepts one word names counted together (Font Awesome's two Bluetooth runes are one);
+        ``("", p)`` where no icon is likeliest."""
         if self.recogniser is None or not boxes:
             return [("", 0.0)] * len(boxes)
         probs, _ = self.recognise(rgb, boxes)
-        return [t[0] for t in self.recogniser.top(probs, 1)]
+        words = [("" if c == NOT_ICON else concept_word(c)) for c in self.recogniser.classes]
+        out = []
+        for row in probs:
+            by_word: dict[str, float] = {}
+            for wd, p in zip(words, row):
+                by_word[wd] = by_word.get(wd, 0.0) + float(p)
+            best = max(by_word.items(), key=lambda kv: kv[1])
+            out.append(best)
+        return out
 
     # -- the matcher protocol ----------------------------------------------------------------------
     def knows(self, description: str) -> bool:
