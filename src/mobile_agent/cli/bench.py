@@ -26,6 +26,8 @@ def add_perception_commands(group: typer.Typer) -> None:
                                                   "this many (default: 120 of a --set, every screen of --dir)."),
         dark: bool = typer.Option(False, "--dark", help="Dark theme."),
         ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
+        matcher: Optional[str] = typer.Option(None, "--matcher", help="Icon matcher: learned (default), "
+                                              "learned:PATH, offline (the shape matcher alone), marks or clip:PATH."),
         repeat: int = typer.Option(1, "--repeat", help="Cold full parses per screen (for timing spread)."),
         reference: bool = typer.Option(True, "--reference/--no-reference",
                                        help="Time RapidOCR's own defaults on each screen beside the full parse."),
@@ -59,6 +61,8 @@ def add_perception_commands(group: typer.Typer) -> None:
         from mobile_agent.errors import ConfigError
         from mobile_agent.perception.ocr import make_ocr
 
+        chosen_matcher = {"matcher": matcher} if matcher else {}
+
         if folder is not None and screen_set is not None:
             typer.echo("error: --dir DIR is --set dir:DIR: give one of them", err=True)
             raise typer.Exit(2)
@@ -73,7 +77,7 @@ def add_perception_commands(group: typer.Typer) -> None:
             raise typer.Exit(2)
         if chosen.truth == "folder":
             _bench_folder(chosen, where, ocr, ocr_cache, absent, max_screens, reference and timing, timing, icons,
-                          as_json, out, verbose, icon_wording)
+                          as_json, out, verbose, icon_wording, matcher)
             return
         if icon_wording != "own":
             typer.echo("error: --icon-wording paraphrase needs a folder of real screens (--dir DIR): the "
@@ -83,17 +87,17 @@ def add_perception_commands(group: typer.Typer) -> None:
             max_screens = 120
         log = (lambda m: typer.echo(m, err=True)) if verbose else None
         if chosen.truth in ("text", "icon"):
-            _bench_drawn(chosen, seed, max_screens, ocr, ocr_cache, as_json, out, verbose, log)
+            _bench_drawn(chosen, seed, max_screens, ocr, ocr_cache, as_json, out, verbose, log, matcher)
             return
         screens = chosen.load(seed=seed, count=max_screens, depth=depth, dark=dark, log=log)
         grounding = None
         if ocr_cache:
             try:
-                grounding = Perception(ocr=CachedOcr(make_ocr(ocr), ocr_cache))
+                grounding = Perception(ocr=CachedOcr(make_ocr(ocr), ocr_cache), **chosen_matcher)
             except (ConfigError, OSError) as exc:
                 typer.echo(f"error: --ocr-cache {ocr_cache}: {exc}", err=True)
                 raise typer.Exit(2)
-        result = run_benchmark(screens, lambda: Perception(ocr=ocr), log=log, repeat_parse=max(1, repeat),
+        result = run_benchmark(screens, lambda: Perception(ocr=ocr, **chosen_matcher), log=log, repeat_parse=max(1, repeat),
                                reference=reference_ocr() if reference and timing else None,
                                grounding_perception=grounding, timing=timing, icons=icons)
         d = result.to_dict()
@@ -127,7 +131,7 @@ def _emit(d: dict, out: Optional[str], as_json: bool, fmt: Callable[[dict], Iter
 
 
 def _bench_drawn(chosen: "ScreenSet", seed: int, max_screens: int, ocr: str, ocr_cache: Optional[str],
-                 as_json: bool, out: Optional[str], verbose: bool, log: object) -> None:
+                 as_json: bool, out: Optional[str], verbose: bool, log: object, matcher: Optional[str] = None) -> None:
     """``bench perception --set NAME`` for a drawn set with its own targets: Click Text figures by
     phenomenon on a text set (text stress, held-out text), Click Icon figures on an icon set."""
     from mobile_agent.errors import ConfigError
@@ -141,7 +145,7 @@ def _bench_drawn(chosen: "ScreenSet", seed: int, max_screens: int, ocr: str, ocr
     try:
         screens = chosen.load(seed=seed, count=min(max_screens, default))
         engine = CachedOcr(make_ocr(ocr), ocr_cache) if ocr_cache else ocr
-        perception = Perception(ocr=engine)
+        perception = Perception(ocr=engine, **({"matcher": matcher} if matcher else {}))
     except (ConfigError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2)
@@ -168,7 +172,7 @@ def _bench_drawn(chosen: "ScreenSet", seed: int, max_screens: int, ocr: str, ocr
 
 def _bench_folder(chosen: "ScreenSet", where: str, ocr: str, ocr_cache: Optional[str], absent: int,
                   max_screens: Optional[int], reference: bool, timing: bool, icons: bool, as_json: bool,
-                  out: Optional[str], verbose: bool, icon_wording: str = "own") -> None:
+                  out: Optional[str], verbose: bool, icon_wording: str = "own", matcher: Optional[str] = None) -> None:
     """``bench perception --dir DIR`` (``--set dir:DIR``): the figures on a folder of real screens."""
     from mobile_agent.screensets.measure import CachedOcr, reference_ocr
     from mobile_agent.screensets.realscreens import format_real, run_real
@@ -189,13 +193,13 @@ def _bench_folder(chosen: "ScreenSet", where: str, ocr: str, ocr_cache: Optional
         raise typer.Exit(2)
     try:
         engine = CachedOcr(make_ocr(ocr), ocr_cache) if ocr_cache else ocr
-        perception = Perception(ocr=engine)
+        perception = Perception(ocr=engine, **({"matcher": matcher} if matcher else {}))
     except (ConfigError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2)
     log = (lambda m: typer.echo(m, err=True)) if verbose else None
     result = run_real(real, perception, icons=icons, log=log,
-                      timer=(lambda: Perception(ocr=ocr)) if timing else None,
+                      timer=(lambda: Perception(ocr=ocr, **({"matcher": matcher} if matcher else {}))) if timing else None,
                       reference=reference_ocr() if reference else None, icon_wording=icon_wording)
     d = result.to_dict()
     d["settings"] = {"dir": folder, "ocr": ocr, "screens": len(real.screens), "derived_targets": real.derived,

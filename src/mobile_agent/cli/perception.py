@@ -25,7 +25,7 @@ def _load(image: Path):
         raise ConfigError(str(exc)) from None
 
 
-def _perception(ocr: str, detector: str, matcher: str = "offline"):
+def _perception(ocr: str, detector: str, matcher: str = "learned"):
     from mobile_agent.perception import Perception
 
     return Perception(ocr=ocr, detector=detector, matcher=matcher, incremental=False)
@@ -68,6 +68,9 @@ def describe_icons(image, boxes, matcher, min_score: float = 0.75, margin: float
     from mobile_agent.perception.icons.offline import _FAMILY_WORDS
 
     rgb = np.asarray(image.convert("RGB"))
+    if getattr(matcher, "recogniser", None) is not None:
+        # the learned recogniser names every box in one pass (the shape matcher: a pass per family)
+        return [f"{word} ({p:.2f})" if word and p >= min_score else "?" for word, p in matcher.describe(rgb, boxes)]
     names = [f.replace("_", " ") for f in _FAMILY_WORDS]
     names = [n for n in names if not hasattr(matcher, "knows") or matcher.knows(n)]
     scores = {n: matcher.score(rgb, boxes, n) for n in names}
@@ -147,7 +150,8 @@ def locate_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
     detector: str = typer.Option("cv", "--detector", help="Icon detector: cv, yolo:PATH or gdino:PATH."),
-    matcher: str = typer.Option("offline", "--matcher", help="Icon matcher: offline, marks or clip:PATH."),
+    matcher: str = typer.Option("learned", "--matcher", help="Icon matcher: learned (the trained recogniser beside "
+                                "the shape matcher), learned:PATH, offline (the shape matcher alone), marks or clip:PATH."),
 ) -> None:
     """The candidates for a target on IMAGE, best first: the one chosen (marked *), then the others by score.
 

@@ -66,8 +66,9 @@ class Perception:
     """OCR, icon detection and grounding over screenshots.
 
     ``ocr``: ``rapidocr`` (default) or ``tesseract``. ``detector``: ``cv`` (default, no weights),
-    ``yolo:PATH`` or ``gdino:PATH``. ``matcher``: ``offline`` (default, no weights), ``marks``
-    (the planner picks numbered boxes through ``choose``) or ``clip:PATH``.
+    ``yolo:PATH`` or ``gdino:PATH``. ``matcher``: ``learned`` (default: the trained icon recogniser
+    shipped in the package, beside the shape matcher), ``offline`` (the shape matcher alone),
+    ``marks`` (the planner picks numbered boxes through ``choose``) or ``clip:PATH``.
 
     ``incremental`` (default on): a parse reuses the previous parse's lines for the parts of the
     screen that did not change, when less than ``incremental_max_change`` of it changed.
@@ -75,7 +76,7 @@ class Perception:
     """
 
     def __init__(self, ocr: str | OcrEngine = "rapidocr", detector: str | IconDetector = "cv",
-                 matcher: str | IconMatcher | None = "offline", *, incremental: bool = True,
+                 matcher: str | IconMatcher | None = "learned", *, incremental: bool = True,
                  incremental_max_change: float = 0.5, max_candidates: int = 9,
                  ocr_options: dict[str, Any] | None = None) -> None:
         self.ocr: OcrEngine = make_ocr(ocr, **(ocr_options or {})) if isinstance(ocr, str) else ocr
@@ -485,7 +486,8 @@ class Perception:
                 icons += [IconBox(b, 0.7, "tree") for b in st.icon_boxes()
                           if all(b.iou(i.box) < 0.5 for i in icons)]
         g = self._ground_icon_vision(img, rgb, res, icons, description, pos, choose, window)
-        return _noted(g, fallback)
+        # a matcher that could not load its model (the learned recogniser's file) says so
+        return _noted(_noted(g, fallback), getattr(self.matcher, "problem", ""), prefix=True)
 
     def _ground_icon_vision(self, img: Image.Image, rgb: np.ndarray, res: ParseResult, icons: list[IconBox],
                             description: str, pos: tuple[str, ...], choose: ChooseFn | None,
@@ -552,6 +554,20 @@ class Perception:
                     g = self._decide(img, cands[:len(acts)], pos, res.lines, f'the icon "{description}"', None,
                                      what="icon", allow_many=True)
                     return Grounding(g.status, (g.candidates + rest)[: self.max_candidates], g.chosen, g.message, g.marked)
+                if not acts and hasattr(matcher, "open_scores"):
+                    # a description the lexicon does not know ("Anchor"): the glyphs its words name,
+                    # by the recogniser's embedding (icons.learned), where one is close enough
+                    from mobile_agent.perception.icons.learned import OPEN_SURE
+
+                    opens = matcher.open_scores(rgb, [i.box for i in icons], description)
+                    if opens and max(opens) >= OPEN_SURE:
+                        order: list[int] = []
+                        for k in sorted(range(len(icons)), key=lambda k: -opens[k]):
+                            # a part of a glyph a better box holds whole is no candidate of its own
+                            if not any(icons[j].box.contains_point(icons[k].box.center)
+                                       and icons[j].box.area > icons[k].box.area for j in order):
+                                order.append(k)
+                        cands = [Candidate(icons[k].box, icons[k].box.center, round(opens[k], 4), None) for k in order]
             return self._decide(img, cands, pos, res.lines, f'the icon "{description}"', choose, what="icon",
                                 allow_many=True)
         assert matcher is not None

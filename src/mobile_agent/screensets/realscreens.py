@@ -381,6 +381,14 @@ class RealResult:
         return d
 
 
+def detector_box(icons: Sequence[Any], node: Box) -> Box:
+    """The detector's box for a target's node: the largest icon box whose centre lies in the node
+    and that is no larger than it; the node itself where the detector found none (what the icon
+    recogniser is measured on: ``bench/bench_recogniser.py``)."""
+    inside = [i.box for i in icons if node.contains_point(i.box.center) and i.box.area <= node.area]
+    return max(inside, key=lambda b: b.area) if inside else node
+
+
 def _first_point(g: Any) -> Any:
     if g.chosen is not None:
         return g.chosen

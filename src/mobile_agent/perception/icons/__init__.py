@@ -2,9 +2,10 @@
 
 Detectors: ``cv`` (default, classical computer vision, no weights), ``yolo:PATH`` (a YOLO-style UI
 element detector exported to ONNX, e.g. OmniParser's icon_detect), ``gdino:PATH`` (Grounding DINO
-through transformers, prompt "icon"). Matchers: ``offline`` (default, Font Awesome reference glyphs
-compared by shape, plus colour words), ``marks`` (numbered boxes, the planner picks), ``clip:PATH``
-(CLIP through open_clip or transformers).
+through transformers, prompt "icon"). Matchers: ``learned`` (default: the project's trained icon
+recogniser, ``recogniser.py``, blended with the shape matcher; ``learned:PATH`` another model file),
+``offline`` (the shape matcher alone: reference glyphs compared by shape, plus colour words),
+``marks`` (numbered boxes, the planner picks), ``clip:PATH`` (CLIP through open_clip or transformers).
 """
 
 from __future__ import annotations
@@ -61,13 +62,19 @@ def make_detector(spec: str = "cv", **options: Any) -> IconDetector:
     raise ConfigError(f"unknown icon detector {spec!r}: use cv, yolo:PATH or gdino:PATH")
 
 
-def make_matcher(spec: str = "offline", **options: Any) -> IconMatcher | None:
-    """``offline`` | ``marks`` (returns None: the planner picks from numbered boxes) | ``clip:PATH``."""
+def make_matcher(spec: str = "learned", **options: Any) -> IconMatcher | None:
+    """``learned`` (the trained recogniser beside the shape matcher; ``learned:PATH`` another model
+    file) | ``offline`` (the shape matcher alone) | ``marks`` (returns None: the planner picks from
+    numbered boxes) | ``clip:PATH``."""
     kind, arg = _split(spec)
     if kind in ("", "offline", "glyph", "glyphs"):
         from mobile_agent.perception.icons.offline import OfflineIconMatcher
 
         return OfflineIconMatcher(**options)
+    if kind in ("learned", "recogniser", "recognizer"):
+        from mobile_agent.perception.icons.learned import LearnedIconMatcher
+
+        return LearnedIconMatcher(arg, **options)
     if kind in ("marks", "som", "set-of-marks"):
         return None
     if kind == "clip":
@@ -76,4 +83,4 @@ def make_matcher(spec: str = "offline", **options: Any) -> IconMatcher | None:
         if not arg:
             raise ConfigError("the clip matcher needs a model: --matcher clip:/path/to/clip-model-folder")
         return ClipIconMatcher(arg, **options)
-    raise ConfigError(f"unknown icon matcher {spec!r}: use offline, marks or clip:PATH")
+    raise ConfigError(f"unknown icon matcher {spec!r}: use learned, learned:PATH, offline, marks or clip:PATH")

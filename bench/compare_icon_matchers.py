@@ -1,0 +1,103 @@
+"""Click Icon with each icon matcher side by side, on a folder of real screens or a drawn icon set.
+
+    python bench/compare_icon_matchers.py --dir REALSCREENS [--ocr-cache DIR] [--matchers offline,learned,...]
+    python bench/compare_icon_matchers.py --set heldout2 [--screens N]
+
+Matchers: ``offline`` (the shape matcher alone), ``learned`` (the recogniser blended with it at the
+default share), ``learned@B`` (the recogniser's share ``B``: 1.0 is the recogniser alone), and
+``learned:PATH@B`` (another model file). The parse (OCR lines, icon boxes) is made once a screen and
+shared by every matcher. Prints top-1 without and with the position hint, per half of the apps for a
+folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+
+def make(spec: str) -> Any:
+    from mobile_agent.perception.icons import make_matcher
+
+    base, _, blend = spec.partition("@")
+    m = make_matcher(base)
+    if blend:
+        m.blend = float(blend)
+    return m
+
+
+def folder_targets(path: str) -> list[tuple[Any, str, Any, tuple[str, ...], str]]:
+    """(image path, description, node box, hint, group) of every icon target of a real folder."""
+    from mobile_agent.screensets.realscreens import load_folder, split_half, third_hint
+
+    folder = load_folder(path, absent_per_screen=0)
+    return [(s.image, tg.target, tg.box, third_hint(tg.box, s.width, s.height), f"half {split_half(s.app)}")
+            for s in folder.screens for tg in s.targets if tg.kind == "icon"]
+
+
+def set_targets(name: str, screens: int | None) -> list[tuple[Any, str, Any, tuple[str, ...], str]]:
+    """The same for a drawn icon set of the registry (its images kept in memory; the hint is the
+    one ``bench perception --set`` gives)."""
+    from mobile_agent.screensets import registry
+    from mobile_agent.screensets.measure import position_hint
+
+    chosen = registry.get(name)
+    loaded = chosen.load(seed=0, count=screens or chosen.default_count() or 60)
+    return [(s.image, t.description, t.box, position_hint(t.box, *s.image.size), "all")
+            for s in loaded for t in s.targets]
+
+
+def main(argv: list[str] | None = None) -> int:
+    from mobile_agent.perception import Perception
+    from mobile_agent.perception.ocr import make_ocr
+    from mobile_agent.screensets.measure import CachedOcr
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--dir")
+    ap.add_argument("--set")
+    ap.add_argument("--screens", type=int)
+    ap.add_argument("--ocr-cache")
+    ap.add_argument("--matchers", default="offline,learned")
+    a = ap.parse_args(argv)
+    targets = folder_targets(a.dir) if a.dir else set_targets(a.set, a.screens)
+    specs = a.matchers.split(",")
+    matchers = {s: make(s) for s in specs}
+    p = Perception(ocr=CachedOcr(make_ocr("rapidocr"), a.ocr_cache) if a.ocr_cache else "rapidocr")
+    hits: dict[str, dict[str, list[int]]] = {s: defaultdict(lambda: [0, 0, 0]) for s in specs}
+    spent: dict[str, float] = defaultdict(float)
+    last = None
+    img = None
+    for image, desc, box, hint, group in targets:
+        if image is not last:
+            img = Image.open(image).convert("RGB") if isinstance(image, (str, Path)) else image
+            last = image
+            p.parse(img, icons=True)
+        for s in specs:
+            p.matcher = matchers[s]
+            t = time.perf_counter()
+            g = p.ground_icon(img, desc)
+            gh = p.ground_icon(img, desc, hint)
+            spent[s] += time.perf_counter() - t
+            for grp in ("all", group) if group != "all" else ("all",):
+                h = hits[s][grp]
+                h[0] += g.status == "found" and g.chosen is not None and box.contains_point(g.chosen.point)
+                h[1] += gh.status == "found" and gh.chosen is not None and box.contains_point(gh.chosen.point)
+                h[2] += 1
+    for s in specs:
+        for grp, (n0, n1, n) in sorted(hits[s].items()):
+            print(f"{s:>24} {grp:>7}: no hint {n0}/{n} ({100 * n0 / max(1, n):.1f}%), hint {n1}/{n} "
+                  f"({100 * n1 / max(1, n):.1f}%)")
+        print(f"{s:>24} grounding time {spent[s]:.1f} s for {len(targets)} targets")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
