@@ -19,6 +19,7 @@ from mobile_agent.bench.suite import select
 from mobile_agent.perception import Perception
 from tests.fakes.agent_harness import API_KEY, MODEL, Script, is_choice, is_completion_check, react
 from tests.fakes.chatserver import LocalChatServer, Reply
+from tests.fakes.clock import hang_guard
 
 from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
 from mobile_agent.model.openai_client import OpenAIChatModel
@@ -120,7 +121,7 @@ def test_the_parse_is_done_before_the_model_answers(tmp_path):
             if is_choice(req):
                 return "Answer: 0"
             shot = agent_box[0]._current_for_test
-            seen.append(perception.event(shot).wait(timeout=8.0 if overlap else 1.0))
+            seen.append(perception.event(shot).wait(timeout=hang_guard(8.0) if overlap else 1.0))
             return Reply(text=next(plans), delay_s=0.3)  # a model that thinks: the next parse goes ahead too
 
         with LocalChatServer(respond) as server:
