@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from mobile_agent.agent import operations as ops
-from mobile_agent.agent.families.base import Family, Frame, Parsed, call_of, point_of, tag, text_arg
+from mobile_agent.agent.families.base import Family, Frame, Parsed, call_of, tag, text_arg
 from mobile_agent.errors import ParseError
 
 PROMPT = """You are an intelligent agent analysis expert who executes operations step by step on a phone based on the user's task, the history and the current screenshot.
@@ -55,12 +55,6 @@ class AutoGLM(Family):
 
     def system_prompt(self, frame: Frame, ask_user: bool) -> str:
         return PROMPT.replace("{extra}", EXTRA if ask_user else "")
-
-    def point(self, kw: dict[str, Any], key: str, frame: Frame, action: str) -> tuple[int, int]:
-        if key not in kw:
-            raise ParseError(f'{action} needs {key}=[x,y]')
-        x, y = point_of(kw[key], f"{action}'s {key}")
-        return self.to_phone(x, y, frame)
 
     def parse_action(self, reply: str, frame: Frame) -> Parsed:
         thought = tag(reply, "think") or reply.split("<answer>")[0].replace("<think>", "").replace("</think>", "").strip()

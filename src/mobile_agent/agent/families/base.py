@@ -207,6 +207,7 @@ class Family:
     factor: int = IMAGE_FACTOR
     min_pixels: int = MIN_PIXELS
     max_pixels: int = MAX_PIXELS
+    point_form: str = "[x,y]"            # how a point argument is written, for the error on a missing one
 
     # --- the image ---------------------------------------------------------------------------------
     def image_size(self, width: int, height: int) -> tuple[int, int]:
@@ -233,6 +234,13 @@ class Family:
         else:
             px, py = int(round(fx)), int(round(fy))
         return min(px, frame.screen_w - 1), min(py, frame.screen_h - 1)
+
+    def point(self, kw: dict[str, Any], key: str, frame: Frame, action: str) -> tuple[int, int]:
+        """The phone's pixel of the point argument ``key`` of a call's keyword arguments ``kw``."""
+        if key not in kw:
+            raise ParseError(f"{action} needs {key}={self.point_form}")
+        x, y = point_of(kw[key], f"{action}'s {key}")
+        return self.to_phone(x, y, frame)
 
     def to_model(self, px: int, py: int, frame: Frame) -> tuple[int, int]:
         """The model's coordinates of the phone's pixel (px, py): what the family would write for it

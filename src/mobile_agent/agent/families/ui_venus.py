@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 from mobile_agent.agent import operations as ops
-from mobile_agent.agent.families.base import Family, Frame, Parsed, call_of, point_of, tag
+from mobile_agent.agent.families.base import Family, Frame, Parsed, call_of, tag
 from mobile_agent.errors import ParseError
 
 PROMPT = """**You are a mobile GUI agent.**
@@ -71,15 +71,10 @@ class UIVenus(Family):
     coordinates = "relative"
     scale = 1000
     rounding = "floor"
+    point_form = "(x,y)"
 
     def system_prompt(self, frame: Frame, ask_user: bool) -> str:
         return PROMPT.replace("{extra}", CALL_USER if ask_user else "")
-
-    def point(self, kw: dict[str, Any], key: str, frame: Frame, action: str) -> tuple[int, int]:
-        if key not in kw:
-            raise ParseError(f"{action} needs {key}=(x,y)")
-        x, y = point_of(kw[key], f"{action}'s {key}")
-        return self.to_phone(x, y, frame)
 
     def parse_action(self, reply: str, frame: Frame) -> Parsed:
         thought = tag(reply, "think") or ""
