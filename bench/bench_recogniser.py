@@ -24,10 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 
 def description_concepts(description: str) -> set[str]:
-    from mobile_agent.perception.icons.offline import badged_glyphs, description_glyphs
-    from mobile_agent.perception.icons.recogniser import concept_of_spec
+    from mobile_agent.perception.icons.learned import concept_weights
 
-    return {concept_of_spec(g) for g in badged_glyphs(description) + description_glyphs(description)}
+    return {c for c, _, _ in concept_weights(description)}
 
 
 def measure(folder: str, model: str | None, ocr_cache: str | None, verbose: bool) -> dict[str, Any]:

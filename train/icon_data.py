@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from mobile_agent.perception.icons.offline import qta_font_file
 from mobile_agent.perception.icons.recogniser import NOT_ICON, concept_of_spec, prepare
 
 BANK_SIZE = 72  # a glyph's mask is kept with its longer side this many pixels
@@ -138,21 +139,6 @@ class Source:
     licence: str
 
 
-def _qta(prefix: str) -> tuple[str, dict] | None:
-    import importlib.util
-
-    spec = importlib.util.find_spec("qtawesome")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    fonts = Path(list(spec.submodule_search_locations)[0]) / "fonts"
-    ttf = sorted(fonts.glob(f"{prefix}-[0-9]*.ttf"))
-    cmap = sorted(fonts.glob(f"{prefix}-charmap-*.json"))
-    if not ttf or not cmap:
-        return None
-    raw = json.loads(cmap[-1].read_text(encoding="utf-8"))
-    return str(ttf[-1]), {k: int(v, 16) if isinstance(v, str) else int(v) for k, v in raw.items()}
-
-
 def _refs() -> Path:
     import mobile_agent.perception.icons as icons
 
@@ -175,7 +161,7 @@ def sources() -> tuple[Source, ...]:
             ("remix", "remixicon", ("-line", "-fill", ""), "Remix Icon: Apache-2.0"),
             ("codicon", "codicon", ("", "-filled"), "Codicons: CC BY 4.0"),
             ("elusive", "elusiveicons-webfont", ("",), "Elusive Icons: SIL OFL 1.1")):
-        found = _qta(prefix)
+        found = qta_font_file(prefix)
         if found is not None:
             out.append(Source(tag, found[0], found[1], suffixes, lic))
     refs = _refs()

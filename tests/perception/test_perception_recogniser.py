@@ -27,14 +27,12 @@ REAL = Path(__file__).parent / "fixtures" / "realicons"
 def real_targets() -> list[tuple[str, Box, str, set[str]]]:
     """(image, ink box, description, concepts) of the fixture screens' icon targets that name a
     vocabulary concept."""
-    from mobile_agent.perception.icons.offline import badged_glyphs, description_glyphs
-
     out = []
     for line in (REAL / "manifest.jsonl").read_text(encoding="utf-8").splitlines():
         d = json.loads(line)
         if d["kind"] != "icon":
             continue
-        want = {concept_of_spec(g) for g in badged_glyphs(d["target"]) + description_glyphs(d["target"])}
+        want = {c for c, _, _ in concept_weights(d["target"])}
         if want:
             out.append((d["image"], Box(*d["bbox"]), d["target"], want))
     return out

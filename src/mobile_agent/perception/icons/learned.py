@@ -20,11 +20,9 @@ numbered marks, and its answer carries the problem.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections import OrderedDict
 from functools import lru_cache
-from pathlib import Path
 from typing import Sequence
 
 import numpy as np
@@ -32,7 +30,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from mobile_agent.perception.icons.offline import (AVATAR_WORDS, SWITCH_WORDS, OfflineIconMatcher, badged_glyphs,
                                                    context_phrase, description_glyphs, description_words,
-                                                   glyph_weight, glyph_zone, in_zone, is_avatar_description)
+                                                   glyph_weight, glyph_zone, in_zone, is_avatar_description,
+                                                   qta_font_file)
 from mobile_agent.perception.icons.recogniser import (NOT_ICON, IconRecogniser, RecogniserError, concept_of_spec,
                                                       default_recogniser, prepare)
 from mobile_agent.types import Box
@@ -205,20 +204,9 @@ _STOP = {"icon", "button", "the", "a", "an", "of", "on", "in", "to", "and", "or"
          "open", "show", "go", "tap", "image", "symbol", "logo", "new", "more", "top", "bottom", "left", "right"}
 
 
-@lru_cache(maxsize=1)
 def _mdi() -> tuple[str, dict[str, int]] | None:
-    import importlib.util
-
-    spec = importlib.util.find_spec("qtawesome")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    fonts = Path(list(spec.submodule_search_locations)[0]) / "fonts"
-    ttf = sorted(fonts.glob("materialdesignicons6-webfont-[0-9]*.ttf"))
-    cmap = sorted(fonts.glob("materialdesignicons6-webfont-charmap-*.json"))
-    if not ttf or not cmap:
-        return None
-    raw = json.loads(cmap[-1].read_text(encoding="utf-8"))
-    return str(ttf[-1]), {k: int(v, 16) if isinstance(v, str) else int(v) for k, v in raw.items()}
+    """Material Design Icons 6, the font of the qtawesome wheel (a dependency)."""
+    return qta_font_file("materialdesignicons6-webfont")
 
 
 @lru_cache(maxsize=256)

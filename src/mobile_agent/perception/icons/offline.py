@@ -137,24 +137,28 @@ _SIZE = 32
 _QTA_FONTS = {"cd": "codicon", "el": "elusiveicons-webfont"}
 
 
-@lru_cache(maxsize=4)
-def _qta_font(style: str) -> tuple[str, dict[str, int]] | None:
-    """The font file and character map of a qtawesome icon font; ``None`` when not installed."""
+@lru_cache(maxsize=16)
+def qta_font_file(prefix: str) -> tuple[str, dict[str, int]] | None:
+    """The font file and character map of the qtawesome wheel's icon font whose files start with
+    ``prefix`` ("codicon", "materialdesignicons6-webfont"); ``None`` when not installed."""
     import importlib.util
     import json
-    from pathlib import Path
 
     spec = importlib.util.find_spec("qtawesome")
     if spec is None or not spec.submodule_search_locations:
         return None
     fonts = Path(list(spec.submodule_search_locations)[0]) / "fonts"
-    prefix = _QTA_FONTS[style]
     ttf = sorted(fonts.glob(f"{prefix}-[0-9]*.ttf"))
     cmap = sorted(fonts.glob(f"{prefix}-charmap-*.json"))
     if not ttf or not cmap:
         return None
     return str(ttf[-1]), {k: int(v, 16) if isinstance(v, str) else int(v)
                           for k, v in json.loads(cmap[-1].read_text(encoding="utf-8")).items()}
+
+
+def _qta_font(style: str) -> tuple[str, dict[str, int]] | None:
+    """The qtawesome font of a reference style (``cd`` Codicons, ``el`` Elusive Icons)."""
+    return qta_font_file(_QTA_FONTS[style])
 
 
 def family_renderings(spec: str, material: bool = True, symbols: bool = True) -> list[str]:
