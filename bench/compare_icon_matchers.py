@@ -6,8 +6,8 @@
 Matchers: ``offline`` (the shape matcher alone), ``learned`` (the recogniser blended with it at the
 default share), ``learned@B`` (the recogniser's share ``B``: 1.0 is the recogniser alone), and
 ``learned:PATH@B`` (another model file). The parse (OCR lines, icon boxes) is made once a screen and
-shared by every matcher. Prints top-1 without and with the position hint, per half of the apps for a
-folder.
+shared by every matcher. Prints top-1 without and with the position hint, per half of the apps and
+per app for a folder.
 """
 
 from __future__ import annotations
@@ -35,11 +35,13 @@ def make(spec: str) -> Any:
 
 
 def folder_targets(path: str) -> list[tuple[Any, str, Any, tuple[str, ...], str]]:
-    """(image path, description, node box, hint, group) of every icon target of a real folder."""
+    """(image path, description, node box, hint, groups: its half and its app) of every icon target
+    of a real folder."""
     from mobile_agent.screensets.realscreens import load_folder, split_half, third_hint
 
     folder = load_folder(path, absent_per_screen=0)
-    return [(s.image, tg.target, tg.box, third_hint(tg.box, s.width, s.height), f"half {split_half(s.app)}")
+    return [(s.image, tg.target, tg.box, third_hint(tg.box, s.width, s.height),
+             (f"half {split_half(s.app)}", f"app {s.app}"))
             for s in folder.screens for tg in s.targets if tg.kind == "icon"]
 
 
@@ -51,7 +53,7 @@ def set_targets(name: str, screens: int | None) -> list[tuple[Any, str, Any, tup
 
     chosen = registry.get(name)
     loaded = chosen.load(seed=0, count=screens or chosen.default_count() or 60)
-    return [(s.image, t.description, t.box, position_hint(t.box, *s.image.size), "all")
+    return [(s.image, t.description, t.box, position_hint(t.box, *s.image.size), ())
             for s in loaded for t in s.targets]
 
 
@@ -75,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     spent: dict[str, float] = defaultdict(float)
     last = None
     img = None
-    for image, desc, box, hint, group in targets:
+    for image, desc, box, hint, groups in targets:
         if image is not last:
             img = Image.open(image).convert("RGB") if isinstance(image, (str, Path)) else image
             last = image
@@ -86,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
             g = p.ground_icon(img, desc)
             gh = p.ground_icon(img, desc, hint)
             spent[s] += time.perf_counter() - t
-            for grp in ("all", group) if group != "all" else ("all",):
+            for grp in ("all", *groups):
                 h = hits[s][grp]
                 h[0] += g.status == "found" and g.chosen is not None and box.contains_point(g.chosen.point)
                 h[1] += gh.status == "found" and gh.chosen is not None and box.contains_point(gh.chosen.point)
