@@ -33,7 +33,8 @@ class Agent:
         planner: what decides each step: ``LLMPlanner(make_chat_model("gpt-4o"))`` with a real
             model, ``LLMPlanner(ScriptedChatModel([...]))`` offline.
         perception: what finds where to tap (OCR, icon detection and matching). Default:
-            ``Perception()``, the bundled OCR models and the offline icon matcher.
+            ``Perception()``, the bundled OCR models and the learned icon matcher (the shipped
+            recogniser beside the shape matcher).
         settings: how a run goes: ``AgentSettings(max_steps=..., time_limit_s=..., confirm=...,
             dry_run=..., reflect=..., on_step=..., on_finish=..., overwrite=...)``. Default:
             ``AgentSettings()`` (20 steps, 15 minutes).
