@@ -93,6 +93,14 @@ class ModelGrounder:
             raise
         return points()[0]
 
+    @staticmethod
+    def phrase(kind: str, words: str, position: Sequence[str] | str = ()) -> str:
+        """What the grounding model is asked to tap (``Tap {phrase}.``): ``the text "Display"``, ``the
+        search icon (top right)``."""
+        target = f'the text "{words}"' if kind == "text" else f"the {words} icon"
+        pos = position if isinstance(position, str) else " ".join(position)
+        return f"{target} ({pos})" if pos else target
+
     def take_calls(self) -> Calls:
         """The calls made since the last take (the loop puts them in the step's record)."""
         calls, self.calls = self.calls, Calls()
@@ -101,10 +109,7 @@ class ModelGrounder:
     def _ground(self, kind: str, image: Any, words: str, position: Sequence[str] | str, choose: Any,
                 more: dict[str, Any]) -> Grounding:
         own = self.perception.ground_text if kind == "text" else self.perception.ground_icon
-        target = f'the text "{words}"' if kind == "text" else f"the {words} icon"
-        pos = position if isinstance(position, str) else " ".join(position)
-        if pos:
-            target += f" ({pos})"
+        target = self.phrase(kind, words, position)
         try:
             x, y = self.point(image, target)
         except (MobileAgentError, ParseError) as exc:
