@@ -35,6 +35,15 @@ def test_smart_resize_is_qwen2_5_vl_s():
         smart_resize(10, 4000)
 
 
+def test_qwen3_vl_s_image_is_sized_at_its_own_factor_32():
+    """Qwen3-VL's processor: patch 16, merge 2, so sides in multiples of 32 (Qwen2.5-VL: 14 x 2 = 28); the
+    request carries the screenshot at that size, which the server's own resize then leaves as it is."""
+    assert get_family("qwen3-vl").image_size(1080, 2400) == (1088, 2400)
+    assert get_family("qwen2.5-vl").image_size(1080, 2400) == (1092, 2408)
+    w, h = get_family("qwen3-vl").image_size(1440, 3200)
+    assert w % 32 == 0 and h % 32 == 0
+
+
 @pytest.mark.parametrize("case", FIXTURES, ids=lambda c: f"{c['family']}:{c['source'].split()[1]}")
 def test_each_family_reads_its_authors_example_replies(case):
     fam = get_family(case["family"])

@@ -76,3 +76,36 @@ def test_a_failing_server_or_an_unreadable_answer_falls_back():
     assert first.chosen.text == "Display" and first.message.startswith("the grounding model gave no point (")
     assert second.chosen.text == "Display" and "has no 'Action:' line" in second.message
     assert g.fell_back == 2
+
+
+def test_the_grounding_model_s_calls_are_in_the_step_s_calls_record(tmp_path):
+    """Each question to the grounding model is a call of kind ``ground`` in the step's record (raw reply,
+    tokens, duration; an unreadable answer with why), counted in the run's tokens like the planner's."""
+    import json
+
+    from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
+    from tests.fakes.agent_harness import MODEL, Script, react
+
+    phone = settings_phone()
+    at_display = answer_at(phone, "Display")
+    answers = iter([at_display, lambda req: "I cannot see it."])
+    plans = Script([react("Click Text (Display)"), react("Back"), react("Click Text (Display)"), react("Stop")])
+    with LocalChatServer(plans) as planner_server, LocalChatServer(lambda req: next(answers)(req)) as server:
+        planner = LLMPlanner(OpenAIChatModel(MODEL, base_url=planner_server.openai_base_url, api_key=API_KEY,
+                                             retry=RetryPolicy(max_attempts=1, base_delay_s=0.01, max_delay_s=0.02),
+                                             timeout_s=120))
+        agent = Agent(phone, planner, grounder(server), AgentSettings(settle_interval_s=0.0))
+        result = agent.run("Open the display settings", tmp_path / "run")
+    assert result.completed, result.error
+    steps = [json.loads(ln) for ln in (tmp_path / "run" / "steps.jsonl").open()]
+    kinds = [[c["kind"] for c in s["calls"]] for s in steps]
+    assert kinds[:3] == [["plan", "ground"], ["plan"], ["plan", "ground"]]
+    good, bad = steps[0]["calls"][1], steps[2]["calls"][1]
+    assert "<point>" in good["raw"] and good["prompt_tokens"] > 0 and good["error"] is None
+    assert bad["raw"] == "I cannot see it." and bad["error"].startswith("could not be read: your reply has no 'Action:'")
+    assert "the grounding model gave no point" in steps[2]["grounding"]["message"]
+    assert steps[0]["grounding"]["message"].startswith("the grounding model's point (")
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    every = sum(c["prompt_tokens"] + c["completion_tokens"] for s in steps for c in s["calls"])
+    grounding = good["prompt_tokens"] + good["completion_tokens"] + bad["prompt_tokens"] + bad["completion_tokens"]
+    assert summary["tokens"]["total"] == every and grounding > 0 and len(server.requests) == 2

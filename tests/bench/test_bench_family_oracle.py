@@ -30,6 +30,6 @@ def test_the_oracle_in_a_family_s_format_completes_tasks_through_its_adapter(fam
 def test_an_unknown_family_is_refused_naming_the_families():
     with pytest.raises(ConfigError, match="unknown model family 'gpt'; families: ui-tars-1.5"):
         EvalConfig(model_family="gpt")
-    with pytest.raises(ConfigError, match="--model-family goes with --planner oracle, model or scripted"):
-        EvalConfig(planner="noisy", model_family="mai-ui")
+    with pytest.raises(ConfigError, match="--model-family goes with --planner oracle, noisy, model or scripted"):
+        EvalConfig(planner="model", model="gpt-4o", mode="multi", model_family="mai-ui")
     assert "model_family" not in EvalConfig().identity()  # the stored configurations keep their ids

@@ -9,26 +9,34 @@ the icon detector check that point and stand in where it does not hold.
   grounding record's message says which way the point came.
 - Everything else (parse, screen change, the memo the loop's overlap uses) is the perception's own.
 
-The grounding model's calls are made on the step's thread, one per Click Text / Click Icon; they are
-not in the step's ``calls`` (the planner's), and their time counts as perception's.
+The grounding model's calls are made on the step's thread, one per Click Text / Click Icon; each is a
+:class:`~mobile_agent.agent.record.CallRecord` of kind ``ground`` (its raw reply, tokens, duration, and
+why it failed or could not be read), which the loop takes after grounding (:meth:`ModelGrounder.take_calls`)
+into the step's ``calls`` beside the planner's: in ``steps.jsonl``, the run's tokens and cost, and the
+report. Their time is model time, not perception's.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+import time
 from typing import Any, Sequence
 
 from PIL import Image
 
 from mobile_agent.agent.families.base import Family
 from mobile_agent.agent.families.planner import family_image
+from mobile_agent.agent.planner import Calls, without_secrets
 from mobile_agent.errors import MobileAgentError, ParseError
 from mobile_agent.model.base import ChatModel, Message, TextPart
 from mobile_agent.perception.results import Candidate, Grounding
 from mobile_agent.types import Point
 
 log = logging.getLogger(__name__)
+
+#: The kind of a grounding model's calls in the step's record (beside plan, choose, complete, reflect).
+CALL_KIND = "ground"
 
 #: Half the side of the box around a point the model gave where no line or icon box frames it.
 POINT_BOX = 12
@@ -53,6 +61,7 @@ class ModelGrounder:
         self.asked = 0       # requests to the grounding model
         self.held = 0        # points that checked out
         self.fell_back = 0   # operations grounded by perception alone
+        self.calls = Calls()  # the calls not yet taken into a step's record
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.perception, name)
@@ -67,20 +76,40 @@ class ModelGrounder:
         messages = [Message.text("system", self.family.system_prompt(frame, False)),
                     Message("user", (TextPart(text), part))]
         self.asked += 1
-        reply = self.model.complete(messages)
-        op = read_reply(self.family, reply.text, frame).operation
-        points = getattr(op, "points", None)
-        if not callable(points):
-            raise ParseError(f"the grounding model answered {op}, not a point")
+        t = time.monotonic()
+        try:
+            reply = self.model.complete(without_secrets(messages))
+        except MobileAgentError as exc:
+            self.calls.failed(CALL_KIND, exc, time.monotonic() - t)
+            raise
+        record = self.calls.add(reply, CALL_KIND)
+        try:
+            op = read_reply(self.family, reply.text, frame).operation
+            points = getattr(op, "points", None)
+            if not callable(points):
+                raise ParseError(f"the grounding model answered {op}, not a point")
+        except ParseError as exc:
+            record.error = f"could not be read: {exc}"
+            raise
         return points()[0]
+
+    @staticmethod
+    def phrase(kind: str, words: str, position: Sequence[str] | str = ()) -> str:
+        """What the grounding model is asked to tap (``Tap {phrase}.``): ``the text "Display"``, ``the
+        search icon (top right)``."""
+        target = f'the text "{words}"' if kind == "text" else f"the {words} icon"
+        pos = position if isinstance(position, str) else " ".join(position)
+        return f"{target} ({pos})" if pos else target
+
+    def take_calls(self) -> Calls:
+        """The calls made since the last take (the loop puts them in the step's record)."""
+        calls, self.calls = self.calls, Calls()
+        return calls
 
     def _ground(self, kind: str, image: Any, words: str, position: Sequence[str] | str, choose: Any,
                 more: dict[str, Any]) -> Grounding:
         own = self.perception.ground_text if kind == "text" else self.perception.ground_icon
-        target = f'the text "{words}"' if kind == "text" else f"the {words} icon"
-        pos = position if isinstance(position, str) else " ".join(position)
-        if pos:
-            target += f" ({pos})"
+        target = self.phrase(kind, words, position)
         try:
             x, y = self.point(image, target)
         except (MobileAgentError, ParseError) as exc:

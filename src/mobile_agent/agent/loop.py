@@ -570,8 +570,10 @@ class Agent:
             g = p.ground_text(ctx.screenshot, op.words(), position=op.position, choose=choose, **more)
             if g.chosen is None and not failures:
                 g = p.ground_icon(ctx.screenshot, op.words(), position=op.position, choose=choose, **more)
-        # Time spent asking the model to choose is model time, not perception time.
-        rec.timings.perception_s += time.monotonic() - t - sum(c.calls.model_s for c in choices)
+        asked = getattr(p, "take_calls", Calls)()  # a grounding model's calls (agent/grounder.py), in the step's
+        # Time spent asking the model to choose (or to point) is model time, not perception time.
+        rec.timings.perception_s += time.monotonic() - t - sum(c.calls.model_s for c in choices) - asked.model_s
+        step.calls.merge(asked)
         cands = list(g.candidates or [])
         chosen_index = None
         if g.chosen is not None:

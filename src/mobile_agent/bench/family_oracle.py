@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mobile_agent.agent.families import Family
+from mobile_agent.agent.families import Family, Frame
 from mobile_agent.agent.families.planner import frame_for, read_reply
 from mobile_agent.agent.operations import (
     Back, ClickIcon, ClickText, Exit, Geometry, LongPress, OpenApp, PageDown, PageUp, Stop, Type, Wait,
@@ -32,7 +32,8 @@ class FamilyOraclePlanner(OraclePlanner):
         self.grounder = perception  # where the reference elements are (the oracle's own read may be off)
         self.name = f"oracle ({family.name})"
 
-    def _point(self, op: Any, ctx: PlanContext) -> tuple[int, int] | None:
+    def _candidate(self, op: Any, ctx: PlanContext) -> Any:
+        """Perception's candidate for the reference element of ``op`` (its box and point), or None."""
         ref = self.current
         how = ref.pick if ref else "best"
 
@@ -48,21 +49,21 @@ class FamilyOraclePlanner(OraclePlanner):
             g = self.grounder.ground_text(img, op.target, position=op.position, choose=choose)
             if g.chosen is None:
                 g = self.grounder.ground_icon(img, op.target, position=op.position, choose=choose)
-        if g is None or g.chosen is None:
-            return None
-        return int(g.chosen.point.x), int(g.chosen.point.y)
+        return g.chosen if g is not None else None
 
     def plan(self, ctx: PlanContext) -> Plan:
         plan = super().plan(ctx)  # the reference step (or a Wait on a loading screen, or giving up)
         op = plan.operation
         frame = frame_for(self.family, ctx.screenshot)
         w, h = ctx.screenshot.size
-        thought = plan.thought
+        box = None
         if isinstance(op, (ClickText, ClickIcon, LongPress)):
-            pt = self._point(op, ctx)
-            if pt is None:  # the element is not on the screen: the words go on, and the loop reports it
+            cand = self._candidate(op, ctx)
+            if cand is None:  # the element is not on the screen: the words go on, and the loop reports it
                 return plan
-            action, args = ("long_press" if isinstance(op, LongPress) else "tap"), {"x": pt[0], "y": pt[1]}
+            box = cand.box
+            action = "long_press" if isinstance(op, LongPress) else "tap"
+            args: dict[str, Any] = {"x": int(cand.point.x), "y": int(cand.point.y)}
         elif isinstance(op, OpenApp):
             action, args = "open", {"app": op.name}
         elif isinstance(op, Type):
@@ -80,6 +81,11 @@ class FamilyOraclePlanner(OraclePlanner):
             action, args = "stop", {}
         else:  # what no family writes (Ask User, Take Over): the words go on
             return plan
+        return self.answer(action, args, plan.thought, frame, box)
+
+    def answer(self, action: str, args: dict[str, Any], thought: str, frame: Frame, box: Any = None) -> Plan:
+        """``action`` written as the family writes it and read back by its parser (``box``: the element's
+        box, for a tap or a long press)."""
         raw = self.family.write(action, args, thought, frame)
         parsed = read_reply(self.family, raw, frame)
         return Plan("", parsed.thought, parsed.operation, raw=raw,

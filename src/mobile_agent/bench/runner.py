@@ -76,8 +76,8 @@ class EvalConfig:
             self.model_family = self.model_family.strip().lower()
             if self.model_family != REACT:
                 get_family(self.model_family)  # unknown: refused, naming the families
-            if self.planner == "noisy" or self.mode == "multi":
-                raise ConfigError("--model-family goes with --planner oracle, model or scripted (single mode)")
+            if self.mode == "multi":
+                raise ConfigError("--model-family goes with --planner oracle, noisy, model or scripted (single mode)")
         if self.judge not in ("state", "human"):
             raise ConfigError(f"unknown judge {self.judge!r}: state or human")
         if not self.is_sim:
@@ -167,6 +167,11 @@ def make_planner(config: EvalConfig, task: Task, perception: Any = None) -> Any:
         from mobile_agent.bench.oracle import OraclePlanner
 
         return OraclePlanner(task, perception)
+    if config.planner == "noisy" and config.model_family not in (None, "react"):
+        from mobile_agent.agent.families import get_family
+        from mobile_agent.bench.family_noisy import NoisyFamilyOraclePlanner
+
+        return NoisyFamilyOraclePlanner(task, get_family(config.model_family), perception, seed=config.base_seed)
     if config.planner == "noisy":
         from mobile_agent.bench.noisy import NoisyPlanner
 

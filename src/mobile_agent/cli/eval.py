@@ -64,7 +64,8 @@ def register(app: typer.Typer) -> None:
         model_family: Optional[str] = typer.Option(None, "--model-family", help="A point-output GUI model's family "
                                                    "(ui-tars-1.5, autoglm-phone, qwen2.5-vl, gui-owl-v3, mai-ui...; "
                                                    "docs/models.md): --planner model reads its replies (default: "
-                                                   "recognised from --model's name); --planner oracle speaks it."),
+                                                   "recognised from --model's name); --planner oracle speaks it, "
+                                                   "--planner noisy with its real quirks."),
         list_only: bool = typer.Option(False, "--list", help="List the selected tasks and exit."),
         engine: str = typer.Option("local", "--engine", help="local (processes on this machine) or ray (one Ray "
                                    "task per task run, here or on a cluster)."),

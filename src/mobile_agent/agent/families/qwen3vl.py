@@ -1,8 +1,9 @@
 """Qwen3-VL (``Qwen/Qwen3-VL-8B-Instruct``, ``-30B-A3B-``, ``-235B-A22B-``...), after QwenLM/Qwen3-VL
 ``cookbooks/mobile_agent.ipynb``: the same ``mobile_use`` tool, with coordinates relative to the screen
 on a 0-999 grid (the tool is told a 1000x1000 screen; ``x / 1000 * width``, rounded). It adds
-``answer``. The image goes at its ``smart_resize`` (factor 28 here; the model's own processor resizes
-it again at its factor 32, which a relative grid does not notice).
+``answer``. The image goes at Qwen3-VL's own ``smart_resize``: factor 32 (its vision encoder's patch 16
+times the merge 2; Qwen2.5-VL's is 14 x 2 = 28), so the server's processor keeps the size the request
+carries (1088x2400 for a 1080x2400 phone) instead of resizing it a second time.
 """
 
 from __future__ import annotations
@@ -17,4 +18,5 @@ class Qwen3VL(MobileUseFamily):
     source = "QwenLM/Qwen3-VL: cookbooks/mobile_agent.ipynb (mobile_use, relative 0-999)"
     coordinates = "relative"
     scale = 1000
+    factor = 32
     actions = MobileUseFamily.actions[:-1] + ("answer", "terminate")
