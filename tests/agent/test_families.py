@@ -153,3 +153,45 @@ def test_a_point_reply_to_the_paper_s_planner_names_the_families():
     hint = point_format_hint('{"action": "click", "coordinate": [935, 406]}')  # issue 41's second reply
     assert hint and "qwen2.5-vl / qwen3-vl / gui-owl-1.5 / gui-owl-v3 / mai-ui" in hint
     assert point_format_hint("Observation: x\nThought: y\nAction: Fly (home)") is None
+
+
+def test_the_shared_facts_of_the_parse_table_hold_in_every_family_that_has_them():
+    """agent/families/actions.py: a finish with a text is the answer and without one a Stop; a question to
+    the user without words takes the thought; an unknown operation in a table is refused where it is
+    written. Each family reads its own syntax into the same operations."""
+    from mobile_agent.agent.families.actions import Act
+
+    tars, venus, glm = get_family("ui-tars-1.5"), get_family("ui-venus"), get_family("autoglm-phone")
+    owl = get_family("gui-owl-v3")
+    ft = frame(tars)
+    call = '<tool_call>{"name":"mobile_use","arguments":%s}</tool_call>'
+    finished = {
+        tars: ("Thought: done\nAction: finished(content='{}')", "Thought: done\nAction: finished(content='')"),
+        venus: ("<think>done</think><action>Finished(content='{}')</action>", "<action>Finished()</action>"),
+        glm: ("<think>done</think><answer>finish(message=\"{}\")</answer>", '<answer>finish(message="")</answer>'),
+    }
+    for fam, (said, silent) in finished.items():
+        assert fam.parse(said.format("It is 21 degrees"), frame(fam)).operation == Answer("It is 21 degrees"), fam.name
+        assert fam.parse(silent, frame(fam)).operation == Stop(), fam.name
+    assert venus.parse("<think>Which size?</think><action>CallUser()</action>", ft).operation == AskUser("Which size?")
+    assert glm.parse('<think>Two Anns</think><answer>do(action="Interact")</answer>', ft).operation == \
+        AskUser("Two Anns")
+    assert owl.parse("<thinking>Which one</thinking>" + call % '{"action":"interact"}', frame(owl)).operation == \
+        AskUser("Which one")
+    # the same app opened by each family's own name for the action and its argument
+    assert {fam.parse(r, frame(fam)).operation for fam, r in (
+        (tars, "Thought: t\nAction: open_app(app_name='Settings')"),
+        (venus, "<action>Launch(app=' Settings ')</action>"),
+        (glm, '<answer>do(action="Launch", app="Settings")</answer>'),
+        (owl, call % '{"action":"open","text":"Settings"}'))} == {OpenApp("Settings")}
+    # each family's own words for a missing argument
+    with pytest.raises(ParseError, match="Launch needs app=''"):
+        venus.parse("<action>Launch(app='  ')</action>", ft)
+    with pytest.raises(ParseError, match='type needs "text"'):
+        owl.parse(call % '{"action":"type"}', frame(owl))
+    with pytest.raises(ParseError, match='swipe needs "coordinate" and "coordinate2" \\(or a "direction"\\)'):
+        owl.parse(call % '{"action":"swipe","coordinate":[10,10]}', frame(owl))
+    with pytest.raises(ValueError, match="unknown operation 'fly'"):
+        Act("fly")
+    # the tool's prompt still describes each action in Qwen's words (the parse table is not the prompt's)
+    assert "* `click`: Click the point on the screen with coordinate (x, y)." in owl.system_prompt(frame(owl), False)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mobile_agent.agent import operations as ops
-from mobile_agent.agent.families.base import Family, Frame, Parsed, call_of, tag, text_arg
+from mobile_agent.agent.families.actions import Act, Args, to_operation
+from mobile_agent.agent.families.base import Family, Frame, Parsed, call_of, tag
 from mobile_agent.errors import ParseError
 
 PROMPT = """You are an intelligent agent analysis expert who executes operations step by step on a phone based on the user's task, the history and the current screenshot.
@@ -42,6 +42,26 @@ EXTRA = ('- do(action="Take_over", message="xxx")  Hand the phone to the user (l
          '- do(action="Interact")  Several options fit: ask the user to choose.\n')
 
 
+#: AutoGLM's ``do(action=...)`` (``handler.py``): points in ``element``, ``start`` and ``end``; a Tap's
+#: ``message`` makes it sensitive.
+ACTS: dict[str, Act] = {
+    "Tap": Act("tap", (("element",),), sensitive="message"),
+    "Double Tap": Act("double_tap", (("element",),)),
+    "Long Press": Act("long_press", (("element",),)),
+    "Swipe": Act("swipe", (("start",), ("end",))),
+    "Type": Act("type", text="text"),
+    "Type_Name": Act("type", text="text"),
+    "Launch": Act("open", text="app"),
+    "Back": Act("key", key="back"),
+    "Home": Act("key", key="home"),
+    "Wait": Act("wait"),
+    "Take_over": Act("take_over", text="message", fallback="take over"),
+    "Interact": Act("ask", fallback="which of the options on the screen?"),
+}
+#: ``finish(message=...)``.
+FINISH = Act("finish", text="message")
+
+
 class AutoGLM(Family):
     name = "autoglm-phone"
     title = "AutoGLM-Phone"
@@ -67,37 +87,13 @@ class AutoGLM(Family):
             answer = m.group(1).strip()
         name, kw = call_of(answer)
         if name == "finish":
-            msg = kw.get("message")
-            return Parsed(thought, ops.Answer(msg) if isinstance(msg, str) and msg.strip() else ops.Stop())
+            return Parsed(thought, to_operation(FINISH, Args(self, kw, frame, name), thought))
         if name != "do":
             raise ParseError(f"{name}() is neither do(action=...) nor finish(message=...)")
         action = kw.get("action")
-        if action == "Tap":
-            msg = kw.get("message")
-            return Parsed(thought, ops.TapPoint(*self.point(kw, "element", frame, action),
-                                                sensitive=msg if isinstance(msg, str) else ""))
-        if action == "Double Tap":
-            return Parsed(thought, ops.DoubleTapPoint(*self.point(kw, "element", frame, action)))
-        if action == "Long Press":
-            return Parsed(thought, ops.LongPressPoint(*self.point(kw, "element", frame, action)))
-        if action == "Swipe":
-            return Parsed(thought, ops.SwipePoints(*self.point(kw, "start", frame, action),
-                                                   *self.point(kw, "end", frame, action)))
-        if action in ("Type", "Type_Name"):
-            return Parsed(thought, ops.Type(text_arg(kw, "text", action)))
-        if action == "Launch":
-            return Parsed(thought, ops.OpenApp(text_arg(kw, "app", action)))
-        if action == "Back":
-            return Parsed(thought, ops.PressKey("back"))
-        if action == "Home":
-            return Parsed(thought, ops.PressKey("home"))
-        if action == "Wait":
-            return Parsed(thought, ops.Wait())
-        if action == "Take_over":
-            msg = kw.get("message")
-            return Parsed(thought, ops.TakeOver(msg if isinstance(msg, str) and msg.strip() else thought or "take over"))
-        if action == "Interact":
-            return Parsed(thought, ops.AskUser(thought or "which of the options on the screen?"))
+        act = ACTS.get(action) if isinstance(action, str) else None
+        if act is not None:
+            return Parsed(thought, to_operation(act, Args(self, kw, frame, str(action)), thought))
         if action in ("Note", "Call_API"):
             raise ParseError(f'do(action="{action}") is not carried out by this agent: choose an action on the '
                              f"phone, or finish(message=...) with what you found")

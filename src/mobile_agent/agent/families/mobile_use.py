@@ -18,7 +18,8 @@ import re
 from typing import Any
 
 from mobile_agent.agent import operations as ops
-from mobile_agent.agent.families.base import Family, Frame, Parsed, finger_direction, point_of, swipe_toward, tag
+from mobile_agent.agent.families.actions import Act, Args, to_operation
+from mobile_agent.agent.families.base import Family, Frame, Parsed, finger_direction, point_of, tag
 from mobile_agent.errors import ParseError
 
 #: The tool's description, as Qwen's cookbook (QwenLM/Qwen2.5-VL cookbooks/utils/agent_function_call.py,
@@ -91,6 +92,50 @@ QWEN_FORMAT = ("For each function call, return a json object with function name 
 _TOOL_CALL = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
 
 
+#: The ``mobile_use`` actions every family of the tool call reads (its prompt offers a part of them):
+#: points in ``coordinate`` (``coordinate2``: a swipe's end), a swipe by the finger's ``direction``.
+ACTS: dict[str, Act] = {
+    "click": Act("tap", (("coordinate",),)),
+    "double_click": Act("double_tap", (("coordinate",),)),
+    "double_tap": Act("double_tap", (("coordinate",),)),
+    "long_press": Act("long_press", (("coordinate",),)),
+    "swipe": Act("swipe", (("coordinate",), ("coordinate2",)), direction="direction"),
+    "drag": Act("drag", (("start_coordinate",), ("end_coordinate",))),
+    "type": Act("type", text="text"),
+    "open": Act("open", text="text"),
+    "awake": Act("open", text="text"),
+    "open_app": Act("open", text="text"),
+    "wait": Act("wait"),
+    "answer": Act("answer", text="text"),
+    "ask_user": Act("ask", text="text", fallback="the model asks"),
+    "interact": Act("ask", text="text", fallback="the model asks"),
+    "info": Act("ask", text="text", fallback="the model asks"),
+    "call_user": Act("take_over", text="text", fallback="the model calls you"),
+}
+
+
+class _Args(Args):
+    """The tool call's arguments: JSON names in quotes in its errors; an app's name stripped, not blank."""
+
+    def point(self, keys: tuple[str, ...]) -> tuple[int, int]:
+        return self.family.point(self.values, keys[0], self.frame)
+
+    def text(self, key: str) -> str:
+        v = self.values.get(key)
+        if not isinstance(v, str):
+            raise ParseError(f'{self.action} needs "{key}"')
+        return v
+
+    def app(self, key: str) -> str:
+        v = self.words(key)
+        if v is None:
+            raise ParseError(f'{self.action} needs "{key}": the app\'s name')
+        return v.strip()
+
+    def quote(self, key: str) -> str:
+        return f'"{key}"'
+
+
 class MobileUseFamily(Family):
     """A family that answers with the ``mobile_use`` tool call."""
 
@@ -161,26 +206,10 @@ class MobileUseFamily(Family):
         action = args["action"].strip()
         a = action.lower()
         text = args.get("text")
-        if a == "click":
-            return ops.TapPoint(*self.point(args, "coordinate", frame))
-        if a in ("double_click", "double_tap"):
-            return ops.DoubleTapPoint(*self.point(args, "coordinate", frame))
-        if a == "long_press":
-            return ops.LongPressPoint(*self.point(args, "coordinate", frame))
-        if a == "swipe":
-            if "coordinate2" in args:
-                return ops.SwipePoints(*self.point(args, "coordinate", frame), *self.point(args, "coordinate2", frame))
-            if "direction" in args:
-                x, y = (self.point(args, "coordinate", frame) if "coordinate" in args
-                        else (frame.screen_w // 2, frame.screen_h // 2))
-                return ops.SwipePoints(*swipe_toward(x, y, args["direction"], frame, content=False))
-            raise ParseError('swipe needs "coordinate" and "coordinate2" (or a "direction")')
-        if a == "drag":
-            return ops.Drag(*self.point(args, "start_coordinate", frame), *self.point(args, "end_coordinate", frame))
-        if a == "type":
-            if not isinstance(text, str):
-                raise ParseError('type needs "text"')
-            return ops.Type(text)
+        act = ACTS.get(a)
+        if act is not None:
+            return to_operation(act, _Args(self, args, frame, a), thought)
+        # the tool's own actions, which no other family's table has
         if a == "key":
             if not isinstance(text, str) or not text.strip():
                 raise ParseError('key needs "text": a key name such as "enter"')
@@ -190,25 +219,11 @@ class MobileUseFamily(Family):
             if not isinstance(button, str) or button.strip().lower() not in ("back", "home", "menu", "enter"):
                 raise ParseError(f'system_button needs "button": Back, Home, Menu or Enter; got {button!r}')
             return ops.PressKey(button.strip().lower())
-        if a in ("open", "awake", "open_app"):
-            if not isinstance(text, str) or not text.strip():
-                raise ParseError(f'{action} needs "text": the app\'s name')
-            return ops.OpenApp(text.strip())
-        if a == "wait":
-            return ops.Wait()
         if a == "terminate":
             status = str(args.get("status", "success")).lower()
             if status not in ("success", "failure", "fail"):
                 raise ParseError(f'terminate needs "status": success or failure; got {status!r}')
             return ops.Stop()
-        if a == "answer":
-            if not isinstance(text, str):
-                raise ParseError('answer needs "text"')
-            return ops.Answer(text)
-        if a in ("ask_user", "interact", "info"):
-            return ops.AskUser(text if isinstance(text, str) and text.strip() else thought or "the model asks")
-        if a == "call_user":
-            return ops.TakeOver(text if isinstance(text, str) and text.strip() else thought or "the model calls you")
         raise ParseError(f"{action!r} is not one of {self.title}'s actions ({', '.join(self.actions)})")
 
     # --- the oracle's replies ---------------------------------------------------------------------------

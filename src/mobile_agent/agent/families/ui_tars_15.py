@@ -18,10 +18,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mobile_agent.agent import operations as ops
-from mobile_agent.agent.families.base import (
-    Family, Frame, Parsed, call_of, content_direction, point_of, swipe_toward, text_arg,
-)
+from mobile_agent.agent.families.actions import Act, Args, to_operation
+from mobile_agent.agent.families.base import Family, Frame, Parsed, call_of, content_direction, point_of
 from mobile_agent.errors import ParseError
 
 PROMPT = """You are a GUI agent. You are given a task and your action history, with screenshots. You need to perform the next action to complete the task.
@@ -48,6 +46,37 @@ finished(content='xxx') # Use escape characters \\', \\", and \\n in content par
 """
 
 CALL_USER = "call_user() # Submit the task and call the user when the task is unsolvable, or when you need the user's help.\n"
+
+
+#: Where a point may be (``point=`` in 1.5's prompt; older checkpoints' ``start_box=``; ``start_point=``).
+AT = ("point", "start_box", "start_point")
+
+#: UI-TARS's actions (1.5's and v1's; the authors' parser reads them all).
+ACTS: dict[str, Act] = {
+    "click": Act("tap", (AT,)),
+    "left_double": Act("double_tap", (AT,)),
+    "double_click": Act("double_tap", (AT,)),
+    "long_press": Act("long_press", (AT,)),
+    "type": Act("type", text="content"),
+    # a point (the screen's centre without one) and where the view goes
+    "scroll": Act("swipe", (AT,), direction="direction", content=True),
+    "drag": Act("drag", (("start_point", "start_box"), ("end_point", "end_box"))),
+    "select": Act("drag", (("start_point", "start_box"), ("end_point", "end_box"))),
+    "open_app": Act("open", text="app_name"),
+    "press_home": Act("key", key="home"),
+    "press_back": Act("key", key="back"),
+    "wait": Act("wait"),
+    "finished": Act("finish", text="content"),
+    "call_user": Act("take_over", fallback="the model calls the user"),
+}
+
+
+class _Args(Args):
+    """A point is the first of the names present, written ``<point>x y</point>``, ``(x,y)``, with or without
+    the box tokens."""
+
+    def point(self, keys: tuple[str, ...]) -> tuple[int, int]:
+        return self.family.point(self.values, keys, self.frame, self.action)
 
 
 def _unwrap(text: str) -> str:
@@ -99,40 +128,11 @@ class UITars15(Family):
     def parse_action(self, reply: str, frame: Frame) -> Parsed:
         thought, action = self.split(reply)
         name, kw = call_of(action)
-        at = ("point", "start_box", "start_point")
-        if name == "click":
-            return Parsed(thought, ops.TapPoint(*self.point(kw, at, frame, name)))
-        if name in ("left_double", "double_click"):
-            return Parsed(thought, ops.DoubleTapPoint(*self.point(kw, at, frame, name)))
-        if name == "long_press":
-            return Parsed(thought, ops.LongPressPoint(*self.point(kw, at, frame, name)))
-        if name == "type":
-            return Parsed(thought, ops.Type(text_arg(kw, "content", name)))
-        if name == "scroll":
-            if any(k in kw for k in at):
-                x, y = self.point(kw, at, frame, name)
-            else:
-                x, y = frame.screen_w // 2, frame.screen_h // 2
-            return Parsed(thought, ops.SwipePoints(*swipe_toward(x, y, kw.get("direction"), frame, content=True)))
-        if name in ("drag", "select"):
-            x1, y1 = self.point(kw, ("start_point", "start_box"), frame, name)
-            x2, y2 = self.point(kw, ("end_point", "end_box"), frame, name)
-            return Parsed(thought, ops.Drag(x1, y1, x2, y2))
-        if name == "open_app":
-            return Parsed(thought, ops.OpenApp(text_arg(kw, "app_name", name)))
-        if name == "press_home":
-            return Parsed(thought, ops.PressKey("home"))
-        if name == "press_back":
-            return Parsed(thought, ops.PressKey("back"))
-        if name == "wait":
-            return Parsed(thought, ops.Wait())
-        if name == "finished":
-            content = kw.get("content")
-            return Parsed(thought, ops.Answer(content) if isinstance(content, str) and content.strip() else ops.Stop())
-        if name == "call_user":
-            return Parsed(thought, ops.TakeOver(thought or "the model calls the user"))
-        raise ParseError(f"{name}() is not one of {self.title}'s actions (click, long_press, type, scroll, open_app, "
-                         f"drag, press_home, press_back, finished)")
+        act = ACTS.get(name)
+        if act is None:
+            raise ParseError(f"{name}() is not one of {self.title}'s actions (click, long_press, type, scroll, "
+                             f"open_app, drag, press_home, press_back, finished)")
+        return Parsed(thought, to_operation(act, _Args(self, kw, frame, name), thought))
 
     _point_key = "point"
 

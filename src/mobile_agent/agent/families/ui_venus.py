@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mobile_agent.agent import operations as ops
+from mobile_agent.agent.families.actions import Act, Args, to_operation
 from mobile_agent.agent.families.base import Family, Frame, Parsed, call_of, tag
 from mobile_agent.errors import ParseError
 
@@ -61,6 +61,40 @@ CALL_USER = ("- CallUser(content='')\n>> Answer the user's question, or ask the 
              "only they can go on.\n")
 
 
+#: UI-Venus's actions (``_parse_response``): points in ``box``, ``start`` and ``end``.
+ACTS: dict[str, Act] = {
+    "Click": Act("tap", (("box",),)),
+    "LongPress": Act("long_press", (("box",),)),
+    "Scroll": Act("swipe", (("start",), ("end",))),
+    "Drag": Act("drag", (("start",), ("end",))),
+    "Type": Act("type", text="content"),
+    "Launch": Act("open", text="app"),
+    "Wait": Act("wait"),
+    "Finished": Act("finish", text="content"),
+    "CallUser": Act("ask", text="content", fallback="the model calls the user"),
+    "PressBack": Act("key", key="back"),
+    "PressHome": Act("key", key="home"),
+    "PressEnter": Act("key", key="enter"),
+    "PressRecent": Act("key", key="recent"),
+}
+
+
+class _Args(Args):
+    """UI-Venus's own words for a missing text; an app's name is stripped and may not be blank."""
+
+    def text(self, key: str) -> str:
+        v = self.values.get(key)
+        if not isinstance(v, str):
+            raise ParseError(f"{self.action} needs {key}=''")
+        return v
+
+    def app(self, key: str) -> str:
+        v = self.words(key)
+        if v is None:
+            raise ParseError(f"{self.action} needs {key}=''")
+        return v.strip()
+
+
 class UIVenus(Family):
     name = "ui-venus"
     title = "UI-Venus"
@@ -85,37 +119,11 @@ class UIVenus(Family):
                 raise ParseError("your reply has no <action>...</action>")
             action = reply.strip()
         name, kw = call_of(action)
-        if name == "Click":
-            return Parsed(thought, ops.TapPoint(*self.point(kw, "box", frame, name)))
-        if name == "LongPress":
-            return Parsed(thought, ops.LongPressPoint(*self.point(kw, "box", frame, name)))
-        if name in ("Scroll", "Drag"):
-            a, b = self.point(kw, "start", frame, name), self.point(kw, "end", frame, name)
-            return Parsed(thought, (ops.SwipePoints if name == "Scroll" else ops.Drag)(*a, *b))
-        if name == "Type":
-            content = kw.get("content")
-            if not isinstance(content, str):
-                raise ParseError("Type needs content=''")
-            return Parsed(thought, ops.Type(content))
-        if name == "Launch":
-            app = kw.get("app")
-            if not isinstance(app, str) or not app.strip():
-                raise ParseError("Launch needs app=''")
-            return Parsed(thought, ops.OpenApp(app.strip()))
-        if name == "Wait":
-            return Parsed(thought, ops.Wait())
-        if name == "Finished":
-            content = kw.get("content")
-            return Parsed(thought, ops.Answer(content) if isinstance(content, str) and content.strip() else ops.Stop())
-        if name == "CallUser":
-            content = kw.get("content")
-            return Parsed(thought, ops.AskUser(content if isinstance(content, str) and content.strip() else thought
-                                               or "the model calls the user"))
-        keys = {"PressBack": "back", "PressHome": "home", "PressEnter": "enter", "PressRecent": "recent"}
-        if name in keys:
-            return Parsed(thought, ops.PressKey(keys[name]))
-        raise ParseError(f"{name}() is not one of {self.title}'s actions (Click, LongPress, Scroll, Drag, Type, Launch, "
-                         f"Wait, Finished, PressBack, PressHome, PressEnter)")
+        act = ACTS.get(name)
+        if act is None:
+            raise ParseError(f"{name}() is not one of {self.title}'s actions (Click, LongPress, Scroll, Drag, Type, "
+                             f"Launch, Wait, Finished, PressBack, PressHome, PressEnter)")
+        return Parsed(thought, to_operation(act, _Args(self, kw, frame, name), thought))
 
     def write(self, action: str, args: dict[str, Any], thought: str, frame: Frame) -> str:
         def pt(x: int, y: int) -> str:
