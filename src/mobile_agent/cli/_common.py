@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 from datetime import datetime
 from pathlib import Path
 from typing import Any, List, Optional
@@ -167,6 +168,44 @@ def terminal_confirm(op: Any, description: str) -> bool:
         if answer in ("", "n", "no"):
             return False
         console.print("answer y or n", highlight=False)
+
+
+def terminal_ask(req: Any) -> str | None:
+    """Ask the person at the terminal (Ask User, Take Over): the model's text shown escaped (no
+    markup, no control characters), the answer read from standard input. Without a terminal on
+    standard input, or at the end of input, None: the run ends ``needs_user``."""
+    import sys
+
+    from mobile_agent.agent.user import printable
+
+    shown = escape(printable(req.prompt()))
+    if not sys.stdin or not sys.stdin.isatty():
+        console.print(f"[yellow]needs the user[/yellow] {shown}: standard input is not a terminal, so no one can "
+                      "answer", highlight=False, soft_wrap=True)
+        return None
+    console.print(f"[bold yellow]?[/bold yellow] {shown}", highlight=False, soft_wrap=True)
+    what = "Press Enter when you are done (or say what you did)" if req.kind == "take_over" else "Your answer"
+    try:
+        return input(f"{what}: ")  # Ctrl-C stays an interrupt (the run ends interrupted), not a missing answer
+    except EOFError:  # end of input, Ctrl-D
+        console.print("[yellow]no answer[/yellow] (end of input)", highlight=False)
+        return None
+
+
+_ASKING = threading.Lock()  # one question at the terminal at a time (several phones at once)
+
+
+def confirm_at_terminal(phone: str, phones: int) -> Any:
+    """``--confirm``'s question for ``phone``: :func:`terminal_confirm`, one phone at a time, naming
+    the phone where there are several."""
+    if phones <= 1:
+        return terminal_confirm
+
+    def confirm(op: Any, description: str) -> bool:
+        with _ASKING:
+            return terminal_confirm(op, f"on {phone}: {description}")
+
+    return confirm
 
 
 # -- the run cache ----------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any, List, Optional
 
@@ -10,9 +11,10 @@ from rich.markup import escape
 
 from mobile_agent.agent.record import StepRecord
 from mobile_agent.cli._common import (ApiKeyEnvOpt, BaseUrlOpt, ModelTimeoutOpt, OcrOpt, OverwriteOpt, PerceptionOpt,
-                                      SecretOpt, SeedOpt, TimeLimitOpt, cached_planner, check_out, console,
-                                      default_out, keep_in_cache, open_phone, perception_mode_of, run_in, step_line,
-                                      terminal_confirm)
+                                      SecretOpt, SeedOpt, TimeLimitOpt, cached_planner, check_out, confirm_at_terminal,
+                                      console, default_out, keep_in_cache, open_phone, perception_mode_of, run_in,
+                                      step_line, terminal_ask)
+from mobile_agent.cli.fleet import phone_specs
 from mobile_agent.errors import ConfigError
 
 #: The exit status of a run that needed a person and could reach none (outcome ``needs_user``).
@@ -52,35 +54,15 @@ def _values(instruction: str, param: list[str], secret: list[str],
     return params, secrets
 
 
-def terminal_ask(req: Any) -> str | None:
-    """Ask the person at the terminal (Ask User, Take Over): the model's text shown escaped (no
-    markup, no control characters), the answer read from standard input. Without a terminal on
-    standard input, or at the end of input, None: the run ends ``needs_user``."""
-    import sys
-
-    from mobile_agent.agent.user import printable
-
-    shown = escape(printable(req.prompt()))
-    if not sys.stdin or not sys.stdin.isatty():
-        console.print(f"[yellow]needs the user[/yellow] {shown}: standard input is not a terminal, so no one can "
-                      "answer", highlight=False, soft_wrap=True)
-        return None
-    console.print(f"[bold yellow]?[/bold yellow] {shown}", highlight=False, soft_wrap=True)
-    what = "Press Enter when you are done (or say what you did)" if req.kind == "take_over" else "Your answer"
-    try:
-        return input(f"{what}: ")  # Ctrl-C stays an interrupt (the run ends interrupted), not a missing answer
-    except EOFError:  # end of input, Ctrl-D
-        console.print("[yellow]no answer[/yellow] (end of input)", highlight=False)
-        return None
-
-
 def register(app: typer.Typer) -> None:
     """Add ``run`` to the main app."""
 
     @app.command("run")
     def run(
         instruction: str = typer.Argument(..., help="What the agent should do, e.g. \"Turn on the dark mode\"."),
-        device: str = typer.Option("sim", "--device", help="sim, adb, or adb:SERIAL."),
+        device: Optional[List[str]] = typer.Option(None, "--device", help="sim (the default), adb:SERIAL, or adb "
+                                                   "(every attached phone). Repeat it to run the instruction on "
+                                                   "several phones at once, each into OUT/NAME."),
         model: Optional[str] = typer.Option(None, "--model", help="Required: the model that plans. gpt-4o, "
                                             "claude-sonnet-4-5, a model on --base-url (qwen-vl-max, llava...), "
                                             "openai:NAME, anthropic:NAME, or scripted:FILE (replies from a file, "
@@ -170,24 +152,70 @@ def register(app: typer.Typer) -> None:
         params, secrets = _values(instruction, param or [], secret or [], cache)
         perception_mode = perception_mode_of(perception_mode)
         check_out(out, overwrite)  # before any work: a folder in use, or holding another run, is refused
-        chat = make_chat_model(model, base_url=base_url, api_key_env=api_key_env, timeout_s=model_timeout)
-        executor_chat = make_chat_model(executor_model, base_url=base_url, api_key_env=api_key_env,
-                                        timeout_s=model_timeout) if executor_model else None
-        phone = open_phone(device, seed)
-        from mobile_agent.perception import Perception
+        if cache is not None and mode == "multi":
+            raise ConfigError("--cache replays single-mode runs: leave out --mode multi")
+        chat: Any = make_chat_model(model, base_url=base_url, api_key_env=api_key_env, timeout_s=model_timeout)
+        chat_name, made, made_lock = chat.name, [chat], threading.Lock()
+        specs = phone_specs(device or ["sim"])  # `--device adb`: every attached phone
+        if len(specs) > 1 and live:
+            raise ConfigError("--live follows one phone: give one --device, or leave out --live")
 
-        perception: Any = Perception(ocr=ocr)
-        if grounder:  # a point-output model finds what the planner names (agent/grounder.py)
-            from mobile_agent.agent.families import family_for_model
-            from mobile_agent.agent.grounder import ModelGrounder
+        def build(spec: str, on_step: Any, person: Any, say: Any = None) -> Any:
+            """The agent of one phone: its own device, model client, perception and settings."""
+            with made_lock:  # the client made above goes to the first phone; each other gets its own
+                own_chat = made.pop() if made else make_chat_model(model, base_url=base_url,
+                                                                   api_key_env=api_key_env, timeout_s=model_timeout)
+            executor_chat = make_chat_model(executor_model, base_url=base_url, api_key_env=api_key_env,
+                                            timeout_s=model_timeout) if executor_model else None
+            phone = open_phone(spec, seed)
+            from mobile_agent.perception import Perception
 
-            family = family_for_model(grounder.split(":", 1)[-1])
-            if family is None:
-                raise ConfigError(f"--grounder {grounder!r} is not a point-output model family's name (docs/models.md)")
-            perception = ModelGrounder(perception, make_chat_model(
-                grounder, base_url=grounder_base_url or base_url, api_key_env=api_key_env, timeout_s=model_timeout),
-                family)
+            perception: Any = Perception(ocr=ocr)
+            if grounder:  # a point-output model finds what the planner names (agent/grounder.py)
+                from mobile_agent.agent.families import family_for_model
+                from mobile_agent.agent.grounder import ModelGrounder
 
+                family = family_for_model(grounder.split(":", 1)[-1])
+                if family is None:
+                    raise ConfigError(f"--grounder {grounder!r} is not a point-output model family's name "
+                                      "(docs/models.md)")
+                perception = ModelGrounder(perception, make_chat_model(
+                    grounder, base_url=grounder_base_url or base_url, api_key_env=api_key_env,
+                    timeout_s=model_timeout), family)
+            settings = AgentSettings(
+                max_steps=max_steps, time_limit_s=time_limit, image_max_side=max_side, jpeg_quality=jpeg_quality,
+                history_screens=history_screens, confirm=confirm_at_terminal(spec, len(specs)) if confirm else None,
+                dry_run=dry_run, reflect=reflect, risk_rules=load_rules(confirm_words) if confirm else None,
+                completion_check=not no_completion_check, device_name=spec, perception_mode=perception_mode,
+                on_step=on_step, on_finish=write_report, overwrite=overwrite, ask=person, secrets=secrets,
+            )
+            cache_store = None
+            if mode == "multi":
+                from mobile_agent.agent.multi import MultiAgent
+
+                agent: Any = MultiAgent(phone, own_chat, perception, settings, executor_model=executor_chat)
+            else:
+                from mobile_agent.agent.families import planner_for
+
+                planner: Any = planner_for(own_chat, model_family)  # a point-output family's, or ReAct's
+                if cache is not None:
+                    planner, cache_store = cached_planner(cache, instruction, spec, phone, perception, planner,
+                                                          params=params, secrets=secrets, say=say)
+                agent = Agent(phone, planner, perception, settings)
+
+            def keep(out_dir: Path, result: Any) -> None:
+                if cache_store is not None:
+                    keep_in_cache(cache_store, out_dir, result, values={**params, **secrets},
+                                  secret_names=tuple(secrets), perception=perception, say=say)
+
+            return phone, agent, keep
+
+        if len(specs) > 1:
+            from mobile_agent.cli.fleet import run_fleet
+
+            raise typer.Exit(run_fleet(instruction, specs, out or default_out(instruction), overwrite, build,
+                                       asks=not no_ask, title=f"{mode} mode, {perception_mode} perception"))
+        device = specs[0]
         out_dir = out or default_out(instruction)
         print_step = lambda rec: console.print(step_line(rec), highlight=False, soft_wrap=True)  # noqa: E731
         view = None
@@ -198,7 +226,6 @@ def register(app: typer.Typer) -> None:
 
             view = LiveView(instruction)
             console.print(escape(f"live view at {view.start()}"), highlight=False)
-            view.show_screen(phone.screenshot())
             follow = view.follow(out_dir)
 
             def on_step(rec: StepRecord | dict[str, Any]) -> None:
@@ -216,30 +243,11 @@ def register(app: typer.Typer) -> None:
             if not no_ask:
                 person = page_ask
 
-        settings = AgentSettings(
-            max_steps=max_steps, time_limit_s=time_limit, image_max_side=max_side, jpeg_quality=jpeg_quality,
-            history_screens=history_screens, confirm=terminal_confirm if confirm else None, dry_run=dry_run,
-            reflect=reflect,
-            risk_rules=load_rules(confirm_words) if confirm else None,
-            completion_check=not no_completion_check, device_name=device, perception_mode=perception_mode,
-            on_step=on_step, on_finish=write_report, overwrite=overwrite, ask=person, secrets=secrets,
-        )
-        if cache is not None and mode == "multi":
-            raise ConfigError("--cache replays single-mode runs: leave out --mode multi")
-        if mode == "multi":
-            from mobile_agent.agent.multi import MultiAgent
-
-            agent: Any = MultiAgent(phone, chat, perception, settings, executor_model=executor_chat)
-        else:
-            from mobile_agent.agent.families import planner_for
-
-            planner: Any = planner_for(chat, model_family)  # a point-output family's, or the paper's ReAct planner
-            if cache is not None:
-                planner, cache_store = cached_planner(cache, instruction, device, phone, perception, planner,
-                                                      params=params, secrets=secrets)
-            agent = Agent(phone, planner, perception, settings)
+        phone, agent, keep = build(device, on_step, person)
+        if view is not None:
+            view.show_screen(phone.screenshot())
         console.print(f"[bold]{escape(instruction)}[/bold]  " + escape(
-            f"({getattr(agent, 'name', chat.name)} on {device}, {mode} mode, {perception_mode} perception; "
+            f"({getattr(agent, 'name', chat_name)} on {device}, {mode} mode, {perception_mode} perception; "
             f"trajectory in {out_dir})"), highlight=False)
         try:
             result = run_in(out_dir, overwrite, lambda folder: agent.run(instruction, folder))
@@ -259,9 +267,7 @@ def register(app: typer.Typer) -> None:
                         pass
                     view.finish(json.loads(summary_file.read_text(encoding="utf-8")), final)
                 view.close(wait_s=5.0)  # an open page is told how the run ended before the server stops
-        if cache is not None and mode == "single":
-            keep_in_cache(cache_store, out_dir, result, values={**params, **secrets}, secret_names=tuple(secrets),
-                          perception=perception)
+        keep(out_dir, result)
         cost = f", ${result.cost_usd:.4f}" if result.cost_usd is not None else ""
         colour = "green" if result.completed else "red"
         console.print(
