@@ -427,6 +427,9 @@ class ReplayPlanner(BasePlanner):
         self._screen_params = {**self.params, **{placeholder(k): v for k, v in (secrets or {}).items()}}
         self.threshold = threshold
         self.name = "replay" + (f"+{fallback.name}" if fallback is not None else "")
+        #: False for a cache entry this run may not write (``--cache-mode read-only``): the lines read off
+        #: its screens are not kept in it
+        self.write_lines = True
         self.cursor = 0  # the next recorded step to replay
         self.planning = False  # whether the fallback has the steps now
         self.last: RecordedStep | None = None  # the recorded step the current step replays
@@ -582,7 +585,7 @@ class ReplayPlanner(BasePlanner):
         """Write the recorded screens' lines read in this replay into a cache entry's ``lines.json``
         (a recording that is not a cache entry is left as it is)."""
         folder = self.recording.folder
-        if not self._new_lines or not (folder / "cache.json").is_file():
+        if not self._new_lines or not self.write_lines or not (folder / "cache.json").is_file():
             return
         try:
             atomic_write_text(folder / LINES, json.dumps(

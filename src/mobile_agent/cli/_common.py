@@ -45,6 +45,11 @@ SecretOpt = Annotated[Optional[List[str]], typer.Option("--secret", help="NAME=V
                                                         "while the model, the records and the cache see {NAME} "
                                                         "(a recorded {NAME} is typed as VALUE; repeatable).")]
 
+CacheModeOpt = Annotated[str, typer.Option("--cache-mode", help="How --cache DIR is used: read-write (replay a "
+                                           "kept run, keep a completed, confirmed one; the default), read-only "
+                                           "(replay, never write: a cache shared from another user or machine), "
+                                           "write-only (never replay; keep the new run).")]
+
 
 def perception_mode_of(value: str) -> str:
     """``--perception``'s value, checked (vision or hybrid)."""
@@ -212,38 +217,46 @@ def confirm_at_terminal(phone: str, phones: int) -> Any:
 
 def cached_planner(folder: Path, instruction: str, device: str, phone: Any, perception: Any,
                    model_planner: Any, params: dict[str, str] | None = None,
-                   secrets: dict[str, str] | None = None, say: Any = None) -> tuple[Any, Any]:
+                   secrets: dict[str, str] | None = None, say: Any = None,
+                   cache_mode: str = "read-write") -> tuple[Any, Any]:
     """``run --cache``: the planner of a run (a replay of the cached run of ``instruction`` with
     ``model_planner`` as its fallback, else ``model_planner``) and the cache with the key's parts.
-    A kept run that types a secret not in ``secrets`` is refused (ConfigError)."""
+    A kept run that types a secret not in ``secrets`` is refused (ConfigError). ``cache_mode``:
+    write-only never replays; read-only never writes (not even the lines a replay reads)."""
     from mobile_agent.agent.replay import ReplayPlanner
     from mobile_agent.agent.replay_cache import RunCache, device_kind, kept_from, placeholder, refuse_missing_secrets
     from mobile_agent.agent.user import printable
 
     say = say or (lambda text: console.print(escape(printable(text)), highlight=False, soft_wrap=True))
-    store = RunCache(folder)
+    store = RunCache(folder, cache_mode)
     kind = device_kind(device, phone.screenshot().size)
     recording = store.lookup(instruction, kind, params)
     if recording is not None:
         refuse_missing_secrets(recording, secrets or {}, "the kept run of this instruction")
     if recording is None:
-        say(f"cache: no run of this instruction on {kind} yet; the model plans")
-        return model_planner, (store, instruction, kind)
+        say(f"cache: write-only, the model plans; a completed, confirmed run is kept for {kind}"
+            if cache_mode == "write-only" else f"cache: no run of this instruction on {kind} yet; the model plans")
+        return model_planner, (store, instruction, kind, None)
     say(f"cache: replaying the kept run ({len(recording.steps)} step(s)): {kept_from(recording)}; the model takes "
-        "over where the phone differs")
+        "over where the phone differs" + ("; read-only: the cache is not written" if cache_mode == "read-only" else ""))
     params = {placeholder(k): v for k, v in (params or {}).items()}
-    return ReplayPlanner(recording, perception, model_planner, params=params, secrets=secrets), \
-        (store, instruction, kind)
+    planner = ReplayPlanner(recording, perception, model_planner, params=params, secrets=secrets)
+    planner.write_lines = cache_mode != "read-only"
+    return planner, (store, instruction, kind, recording.folder)
 
 
 def keep_in_cache(cache: Any, out_dir: Path, result: Any, values: dict[str, str] | None = None,
                   secret_names: tuple[str, ...] = (), perception: Any = None, say: Any = None) -> None:
     """``run --cache``: keep the run when it completed and was confirmed (``values`` written
-    ``{NAME}``); say what was done."""
+    ``{NAME}``), and note in the replayed entry when it was replayed and whether it diverged; say
+    what was done."""
     from mobile_agent.agent.replay_cache import with_placeholders
+    from mobile_agent.agent.trajectory import read_summary
 
     say = say or (lambda text: console.print(escape(text), highlight=False))
-    store, instruction, kind = cache
+    store, instruction, kind, replayed = cache
+    if replayed is not None:
+        store.note_replay(replayed, read_summary(out_dir) or {})
     why = store.keep(out_dir, instruction, kind, values=values, secret_names=secret_names, perception=perception)
     entry = store.entry(with_placeholders(instruction, values or {}), kind)
     say(f"cache: {why}" if why else f"cache: kept in {entry}")

@@ -10,10 +10,10 @@ import typer
 from rich.markup import escape
 
 from mobile_agent.agent.record import StepRecord
-from mobile_agent.cli._common import (ApiKeyEnvOpt, BaseUrlOpt, ModelTimeoutOpt, OcrOpt, OverwriteOpt, PerceptionOpt,
-                                      SecretOpt, SeedOpt, TimeLimitOpt, cached_planner, check_out, confirm_at_terminal,
-                                      console, default_out, keep_in_cache, open_phone, perception_mode_of, run_in,
-                                      step_line, terminal_ask)
+from mobile_agent.cli._common import (ApiKeyEnvOpt, BaseUrlOpt, CacheModeOpt, ModelTimeoutOpt, OcrOpt, OverwriteOpt,
+                                      PerceptionOpt, SecretOpt, SeedOpt, TimeLimitOpt, cached_planner, check_out,
+                                      confirm_at_terminal, console, default_out, keep_in_cache, open_phone,
+                                      perception_mode_of, run_in, step_line, terminal_ask)
 from mobile_agent.cli.fleet import phone_specs
 from mobile_agent.errors import ConfigError
 
@@ -28,7 +28,7 @@ MODEL_NEEDED = ("run needs a model to plan the steps: --model gpt-4o (key in OPE
 
 
 def _values(instruction: str, param: list[str], secret: list[str],
-            cache: Path | None) -> tuple[dict[str, str], dict[str, str]]:
+            cache: Path | None, cache_mode: str = "read-write") -> tuple[dict[str, str], dict[str, str]]:
     """``--param`` and ``--secret`` as {NAME: VALUE}, checked against the instruction (one-line errors)."""
     from mobile_agent.agent.replay_cache import parse_values, placeholder
     from mobile_agent.errors import remember_secret
@@ -37,7 +37,9 @@ def _values(instruction: str, param: list[str], secret: list[str],
     if cache is not None:  # before any model or device: a folder others can write is refused
         from mobile_agent.agent.replay_cache import RunCache
 
-        RunCache(cache)
+        RunCache(cache, cache_mode)
+    elif cache_mode != "read-write":
+        raise ConfigError("--cache-mode says how --cache DIR is used: give --cache DIR too")
     if params and cache is None:
         raise ConfigError("--param names a value of the instruction for the run cache: give --cache DIR too")
     for name, value in params.items():
@@ -105,6 +107,7 @@ def register(app: typer.Typer) -> None:
         cache: Optional[Path] = typer.Option(None, "--cache", help="A folder of completed runs: a run of an "
                                              "instruction kept there replays first (the model takes over where the "
                                              "phone differs); a completed, confirmed run is kept (single mode)."),
+        cache_mode: CacheModeOpt = "read-write",
         param: Optional[List[str]] = typer.Option(None, "--param", help="NAME=VALUE, with --cache: VALUE in the "
                                                   "instruction is a parameter; the run is kept with {NAME} for it, "
                                                   "and replays for another value (repeatable)."),
@@ -149,7 +152,7 @@ def register(app: typer.Typer) -> None:
                 get_family(model_family)  # an unknown family: refused before any work, naming the families
                 if mode == "multi":
                     raise ConfigError("--model-family is for single mode (--mode multi's roles answer in ReAct form)")
-        params, secrets = _values(instruction, param or [], secret or [], cache)
+        params, secrets = _values(instruction, param or [], secret or [], cache, cache_mode)
         perception_mode = perception_mode_of(perception_mode)
         check_out(out, overwrite)  # before any work: a folder in use, or holding another run, is refused
         if cache is not None and mode == "multi":
@@ -200,7 +203,8 @@ def register(app: typer.Typer) -> None:
                 planner: Any = planner_for(own_chat, model_family)  # a point-output family's, or ReAct's
                 if cache is not None:
                     planner, cache_store = cached_planner(cache, instruction, spec, phone, perception, planner,
-                                                          params=params, secrets=secrets, say=say)
+                                                          params=params, secrets=secrets, say=say,
+                                                          cache_mode=cache_mode)
                 agent = Agent(phone, planner, perception, settings)
 
             def keep(out_dir: Path, result: Any) -> None:
