@@ -171,6 +171,10 @@ def register(app: typer.Typer) -> None:
             executor_chat = make_chat_model(executor_model, base_url=base_url, api_key_env=api_key_env,
                                             timeout_s=model_timeout) if executor_model else None
             phone = open_phone(spec, seed)
+            typing = getattr(phone, "typing_problem", None)  # a real phone without a keyboard for any text
+            line = typing(instruction) if callable(typing) else None
+            if line:
+                (say or (lambda text: console.print(escape(text), highlight=False, soft_wrap=True)))(f"typing: {line}")
             from mobile_agent.perception import Perception
 
             perception: Any = Perception(ocr=ocr)
