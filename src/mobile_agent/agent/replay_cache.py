@@ -33,7 +33,7 @@ from typing import Any, Iterator, Sequence
 
 from mobile_agent.agent.loop import placeholder
 from mobile_agent.agent.planner import NOT_CHECKED
-from mobile_agent.agent.replay import LINES, Recording, ReplayError
+from mobile_agent.agent.replay import LINES, PARSES, Recording, ReplayError
 from mobile_agent.agent.trajectory import SCREENS, STEPS, SUMMARY, read_steps, read_summary
 from mobile_agent.errors import ConfigError, StorageError
 from mobile_agent.fsutil import atomic_write_text, path_inside, private_folder, storage_error
@@ -329,6 +329,9 @@ class RunCache:
             else:
                 shutil.copy2(run_dir / STEPS, tmp / STEPS)
                 shutil.copy2(run_dir / SUMMARY, tmp / SUMMARY)
+                for name in (LINES, PARSES):  # the screens as the run read them: a replay reads only what changed
+                    if (run_dir / name).is_file() and not (run_dir / name).is_symlink():
+                        shutil.copy2(run_dir / name, tmp / name)
             read: dict[str, list] = {}
             for s in steps:
                 if not s.screenshot or not s.screenshot.startswith(SCREENS + "/"):
