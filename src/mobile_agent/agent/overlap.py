@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
 import threading
 import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -129,11 +130,16 @@ class Prefetch:
             kept, path = dict(self._kept), self._lines_file
         if path is None or not kept:
             return
+        lines = json.dumps({str(k): [v[0], [list(x) for x in v[1]]] for k, v in sorted(kept.items())},
+                           ensure_ascii=False)
+        parses = json.dumps({str(k): v[2] for k, v in sorted(kept.items())}, ensure_ascii=False)
         try:
-            atomic_write_text(path, json.dumps({str(k): [v[0], [list(x) for x in v[1]]] for k, v in sorted(kept.items())},
-                                               ensure_ascii=False))
-            atomic_write_text(path.with_name("parses.json"), json.dumps(
-                {str(k): v[2] for k, v in sorted(kept.items())}, ensure_ascii=False))
+            # only with room to spare: the run's summary, written after, matters more than these
+            if shutil.disk_usage(path.parent).free < 16 * (len(lines) + len(parses)) + (1 << 20):
+                log.warning("little room left in %s: the screens' lines are not kept", path.parent)
+                return
+            atomic_write_text(path, lines)
+            atomic_write_text(path.with_name("parses.json"), parses)
         except OSError as exc:  # the replay reads those screens itself
             log.warning("the screens' lines could not be kept: %s", exc)
 
