@@ -96,23 +96,16 @@ def test_without_a_broadcast_keyboard_ascii_is_typed_and_the_rest_refused_naming
         assert open_adb(server).typing_problem("北京") is None
 
 
-def test_run_says_before_its_first_step_which_text_cannot_be_typed(capsys, monkeypatch):
+def test_run_says_before_its_first_step_which_text_cannot_be_typed(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     phone = FakePhone(ime=GBOARD, ime_list=f"{GBOARD}\n")
     with FakeAdbServer([phone]) as adb, LocalChatServer([react("Stop")]) as chat:
         monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(adb.port))
         main(["run", "Search for 北京", "--model", "openai:test-model", "--base-url", chat.openai_base_url,
               "--device", "adb:emulator-5554", "--no-completion-check", "--perception", "vision", "--max-steps", "1",
-              "--out", str(monkeypatch_tmp(monkeypatch))])
+              "--out", str(tmp_path / "run")])
     out = " ".join(capsys.readouterr().out.split())
     warning = out.index("typing: device emulator-5554 has no keyboard that takes typed text by broadcast: the "
                         "instruction's '北京'")
     assert warning < out.index("step 1")
 
-
-def monkeypatch_tmp(monkeypatch):
-    import tempfile
-    from pathlib import Path
-
-    folder = Path(tempfile.mkdtemp()) / "run"
-    return folder
