@@ -27,6 +27,7 @@ Prints figures; asserts nothing. The replays run in this process, one after anot
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -45,7 +46,13 @@ def main() -> None:
     ap.add_argument("--recorded", type=Path, default=None, help="an eval folder already recorded (skips step 1)")
     ap.add_argument("--disturbed", action="store_true", help="step 4: the disturbed twins, a scripted fallback")
     ap.add_argument("--cache", action="store_true", help="step 5: two eval --cache passes")
+    ap.add_argument("--latency", type=float, default=None,
+                    help="step 6 alone: each task recorded with a model answering in this many seconds, then "
+                         "replayed with none; a recorded and a replayed step's time side by side")
     args = ap.parse_args()
+    if args.latency is not None:
+        _side_by_side(args.tasks or SIDE_BY_SIDE, args.latency, args.out or Path(tempfile.mkdtemp(prefix="bench-rs-")))
+        return
 
     from mobile_agent.agent import Agent, AgentSettings
     from mobile_agent.agent.replay import Recording, ReplayPlanner
@@ -112,6 +119,76 @@ def main() -> None:
               "(the recorded screen read in the step)"
               + (f", {statistics.median(later):.2f} s over {len(later)} (its lines known: later variants, "
                  "as from a cache entry)" if later else ""))
+    print(f"runs in {out}")
+
+
+#: the tasks of step 6 by default (bench_steps.py's: 23 grounding steps)
+SIDE_BY_SIDE = "settings-1,maps-2,mail-1,notes-1,clips-1,shop-2,music-2"
+
+
+def _side_by_side(tasks: str, latency: float, out: Path) -> None:
+    """6. Each task recorded with a model of ``latency`` seconds (the scripted model of
+    bench_multi.py behind a local chat server, vision perception as eval's), then replayed with no
+    model on the same variant, once with the screens' parses the recorded run kept (parses.json,
+    lines.json) and once without them (every screen read, as before they were kept); the median step
+    time of each, side by side, and their ratios to a recorded step's."""
+    root = Path(__file__).resolve().parent
+    sys.path[:0] = [str(root.parent), str(root)]
+    os.environ.setdefault("BENCH_REPLAY_KEY", "k")
+    from bench_multi import scripted  # noqa: E402 - the same scripted model as bench_multi.py / bench_steps.py
+
+    from mobile_agent.agent import Agent, AgentSettings
+    from mobile_agent.agent.replay import Recording, ReplayPlanner
+    from mobile_agent.agent.trajectory import read_steps
+    from mobile_agent.bench.runner import EvalConfig, run_task
+    from mobile_agent.bench.suite import select
+    from mobile_agent.perception import Perception
+    from tests.fakes.chatserver import LocalChatServer, Reply
+
+    recorded: list[float] = []
+    replayed: list[float] = []
+    before: list[float] = []  # the same replays reading every screen (no kept parses or lines)
+    parts: dict[str, list[float]] = {"perception_s": [], "device_s": []}
+    perception = Perception(ocr="rapidocr")
+    for task in select(ids=[t.strip() for t in tasks.split(",")]):
+        respond = scripted(task, False)
+        with LocalChatServer(lambda req, respond=respond: Reply(text=respond(req), delay_s=latency)) as server:
+            config = EvalConfig(planner="model", model="openai:bench-model", base_url=server.openai_base_url,
+                                api_key_env="BENCH_REPLAY_KEY", max_steps=3 * task.human_steps + 4)
+            row = run_task(config, task, out / "recorded", "rec", threads=None)
+        rec_steps = read_steps(Path(row.trajectory))
+        if not row.success:
+            print(f"  {task.key:<12} not recorded to completion: skipped")
+            continue
+        recording = Recording.load(Path(row.trajectory))
+        settings = AgentSettings(max_steps=max(10, 2 * len(recording.steps)), time_limit_s=600.0,
+                                 save_annotated=False, perception_mode="vision", overwrite=True, device_name="sim")
+        bare = Recording.load(Path(row.trajectory))
+        bare.parses.clear()  # as before the recorded parses were kept: every screen read in the replay
+        bare.lines.clear()
+        bare_run = out / "replayed-bare" / task.key
+        Agent(task.make_phone(), ReplayPlanner(bare, perception), perception, settings).run(bare.instruction, bare_run)
+        before += [s.timings.total_s for s in read_steps(bare_run) if s.source == "replayed"]
+        run = out / "replayed" / task.key
+        result = Agent(task.make_phone(), ReplayPlanner(recording, perception), perception, settings).run(
+            recording.instruction, run)
+        rep_steps = [s for s in read_steps(run) if s.source == "replayed"]
+        recorded += [s.timings.total_s for s in rec_steps]
+        replayed += [s.timings.total_s for s in rep_steps]
+        for k in parts:
+            parts[k] += [getattr(s.timings, k) for s in rep_steps]
+        print(f"  {task.key:<12} {'completed' if result.completed else 'diverged '}  recorded "
+              f"{statistics.median([s.timings.total_s for s in rec_steps]):.2f} s, replayed "
+              f"{statistics.median([s.timings.total_s for s in rep_steps] or [0]):.2f} s (median step)", flush=True)
+    if recorded and replayed:
+        a, b = statistics.median(recorded), statistics.median(replayed)
+        print(f"\nmodel latency {latency:g} s: a recorded step's median {a:.2f} s over {len(recorded)}; a replayed "
+              f"step's {b:.2f} s over {len(replayed)} (perception {statistics.median(parts['perception_s']):.2f} s, "
+              f"device {statistics.median(parts['device_s']):.2f} s); ratio {b / a:.2f}")
+        if before:
+            c = statistics.median(before)
+            print(f"the same replays reading every screen (no parses.json, no lines.json, as before): {c:.2f} s over "
+                  f"{len(before)}; ratio {c / a:.2f}")
     print(f"runs in {out}")
 
 

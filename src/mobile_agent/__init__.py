@@ -26,6 +26,7 @@ __version__ = "0.1.0"
 #: public name -> the module that defines it (imported on first use)
 _LAZY: dict[str, str] = {
     "Agent": "mobile_agent.api",
+    "run_on_phones": "mobile_agent.api",
     "AgentSettings": "mobile_agent.agent",
     "RunResult": "mobile_agent.agent",
     "LLMPlanner": "mobile_agent.agent",
@@ -51,7 +52,7 @@ __all__ = ["__version__", *_LAZY]
 
 if _typing.TYPE_CHECKING:  # for type checkers and editors; at run time the names load lazily
     from mobile_agent.agent import AgentSettings, LLMPlanner, Plan, PlanContext, RunResult, UserRequest
-    from mobile_agent.api import Agent
+    from mobile_agent.api import Agent, run_on_phones
     from mobile_agent.device import Device, open_device
     from mobile_agent.errors import ConfigError, DeviceError, MobileAgentError, ModelError
     from mobile_agent.model import ScriptedChatModel, make_chat_model

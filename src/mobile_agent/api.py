@@ -7,17 +7,18 @@ from __future__ import annotations
 import dataclasses
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from mobile_agent.agent.loop import Agent as _StepLoop
 from mobile_agent.agent.loop import AgentSettings, RunResult
 
 if TYPE_CHECKING:
+    from mobile_agent.agent.fleet import FleetResult
     from mobile_agent.agent.planner import Planner
     from mobile_agent.device.base import Device
     from mobile_agent.perception import Perception
 
-__all__ = ["Agent"]
+__all__ = ["Agent", "run_on_phones"]
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +82,55 @@ class Agent:
     def __repr__(self) -> str:
         return (f"Agent(device={type(self.device).__name__}, planner={getattr(self.planner, 'name', '?')!r}, "
                 f"report={self.report})")
+
+
+def run_on_phones(instruction: str, devices: Sequence[str | Device], planner: Callable[[Device], Planner],
+                  out_dir: str | Path, *, perception: Callable[[], Perception] | None = None,
+                  settings: AgentSettings | None = None, report: bool = True) -> FleetResult:
+    """Carry out ``instruction`` on several phones at once, as ``mobile-agent run --device A --device
+    B`` does, and return how each ended (``FleetResult``: ``runs``, one ``PhoneRun`` a phone with its
+    ``outcome``, ``completed``, ``steps``, ``out_dir`` and ``result``; ``completed`` when every phone
+    completed; ``exit_code``, the worst phone's).
+
+    Args:
+        devices: device specs (``"sim"``, ``"adb:SERIAL"``) or opened devices; a spec is opened on
+            the phone's own thread, so a phone that cannot be opened ends its own run only.
+        planner: makes each phone's planner (a planner keeps the history of one run), e.g.
+            ``lambda device: LLMPlanner(make_chat_model("gpt-4o"))``.
+        perception: makes each phone's perception (default ``Perception()``; one a phone, since a
+            perception is used from one thread at a time).
+        settings: every phone's settings (``device_name`` is set to each phone's name).
+        report: write each run's ``report.html`` and the combined ``OUT/report.html``.
+
+    Each phone's run goes into ``out_dir/NAME`` (``sim-1``, ``sim-2``, ``adb-SERIAL``...), and
+    ``out_dir/fleet.json`` says how each ended. A phone that fails does not stop the others; Ctrl-C
+    ends every run ``interrupted`` (``FleetResult.interrupt`` holds it), as it ends one run."""
+    from mobile_agent.agent.fleet import phone_names, run_each
+
+    base = settings if settings is not None else AgentSettings()
+    specs = [d if isinstance(d, str) else type(d).__name__ for d in devices]
+    names = phone_names(specs)
+
+    def start_for(name: str, device: Any) -> Callable[[Path], Any]:
+        def start(folder: Path) -> Any:
+            from mobile_agent.device import open_device
+
+            phone = open_device(device) if isinstance(device, str) else device
+            own = dataclasses.replace(base, device_name=name)
+            return Agent(phone, planner(phone), perception() if perception is not None else None, own,
+                         report=report).run(instruction, folder)
+
+        return start
+
+    fleet = run_each(instruction, {n: (s, start_for(n, d)) for n, s, d in zip(names, specs, devices)}, out_dir)
+    if report:
+        from mobile_agent.report.fleet import write_fleet_report
+
+        try:
+            write_fleet_report(fleet.out_dir)
+        except Exception as exc:  # noqa: BLE001 - every phone's own record is complete
+            log.warning("could not write the combined report of %s: %s", fleet.out_dir, exc)
+    return fleet
 
 
 def _with_report(then: object):

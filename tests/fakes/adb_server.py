@@ -11,11 +11,14 @@ sends is recorded.
 from __future__ import annotations
 
 import base64
+import json
 import shlex
 import socket
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+
+ADBKEYBOARD = "com.android.adbkeyboard/.AdbIME"
 
 # the adb captures the fake answers from live beside the adb tests
 FIXTURES = Path(__file__).resolve().parent.parent / "device_adb" / "fixtures"
@@ -70,6 +73,8 @@ class FakePhone:
     idle_failures: int = 0
     ime: str = "com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME"
     ime_list: str = field(default_factory=lambda: fixture_text("ime_list_all.txt"))
+    ime_enabled: list[str] | None = None  # ``ime list -s``; None: the selected keyboard alone
+    ime_history: list[str] = field(default_factory=list)  # the ime enable / disable / set commands, in order
     packages: str = field(default_factory=lambda: fixture_text("pm_list_packages.txt"))
     props: dict[str, str] = field(default_factory=lambda: {
         "ro.product.model": "sdk_gphone64_x86_64", "ro.build.version.release": "14"})
@@ -105,6 +110,31 @@ class FakePhone:
             else:
                 argv.append(tok)
         return out, status
+
+    def enabled_imes(self) -> list[str]:
+        """``ime list -s``: the enabled keyboards (by default the selected one alone)."""
+        return list(self.ime_enabled) if self.ime_enabled is not None else [self.ime]
+
+    def _ime(self, verb: str, ime: str) -> str:
+        """``ime enable|disable|set ID`` as Android answers them (fixtures/ime_shell.json)."""
+        said = json.loads(fixture_text("ime_shell.json"))
+        installed = [line.strip() for line in self.ime_list.splitlines() if line.strip()]
+        enabled = self.enabled_imes()
+        self.ime_history.append(f"{verb} {ime}")
+        if ime not in installed:
+            return said[f"ime {'set' if verb == 'set' else 'enable'} (unknown)"].format(ime=ime)
+        if verb == "enable":
+            if ime in enabled:
+                return said["ime enable (already)"].format(ime=ime)
+            self.ime_enabled = enabled + [ime]
+            return said["ime enable"].format(ime=ime)
+        if verb == "disable":
+            self.ime_enabled = [i for i in enabled if i != ime]
+            return said["ime disable"].format(ime=ime)
+        if ime not in enabled:
+            return said["ime set (unknown)"].format(ime=ime)
+        self.ime = ime
+        return said["ime set"].format(ime=ime)
 
     def next_screen(self) -> bytes:
         data = self.screens[min(self._frame, len(self.screens) - 1)]
@@ -142,14 +172,17 @@ class FakePhone:
         elif cmd == "settings" and args[:3] == ["get", "secure", "default_input_method"]:
             text = self.ime + "\n"
         elif cmd == "ime" and args[:1] == ["list"]:
-            text = self.ime_list
+            text = self.ime_list if "-a" in args else "".join(f"{i}\n" for i in self.enabled_imes())
+        elif cmd == "ime" and len(args) == 2 and args[0] in ("enable", "disable", "set"):
+            text = self._ime(args[0], args[1])
         elif cmd == "pm" and args[:2] == ["list", "packages"]:
             text = self.packages
         elif cmd == "input":
             return self._input(args)
         elif cmd == "am" and args[:3] == ["broadcast", "-a", "ADB_INPUT_B64"]:
             msg = args[args.index("--es") + 2]
-            self.typed += base64.b64decode(msg).decode("utf-8")
+            if self.ime == ADBKEYBOARD:  # only the selected ADBKeyboard receives the broadcast and types it
+                self.typed += base64.b64decode(msg).decode("utf-8")
             text = ("Broadcasting: Intent { act=ADB_INPUT_B64 flg=0x400000 (has extras) }\n"
                     "Broadcast completed: result=0\n")
         elif cmd == "uiautomator" and args[:1] == ["dump"]:

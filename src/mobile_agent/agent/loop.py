@@ -288,6 +288,8 @@ class Agent:
         self._needs_user, self._user_wait_s, self._t0, self._answer = None, 0.0, t0, None
         deadline = set_run_end(t0 + s.time_limit_s if s.time_limit_s is not None else None)  # holds in model calls
         self._prefetch = self._make_prefetch()
+        if self._prefetch is not None:  # each screen's lines, as parsed ahead, for a replay (agent/replay.py)
+            self._prefetch.keep_lines(writer.dir / "lines.json")
         self._quick_model = False
         try:
             for step in range(1, s.max_steps + 1):
@@ -652,6 +654,7 @@ class Agent:
         self._steps = step.ctx.step
         if self._prefetch is not None:
             self._prefetch.flush()  # the step's screenshots are on disk before its line says so
+            self._prefetch.note_screen(step.ctx.step, step.ctx.screenshot)
         step.writer.append_step(rec)
         if self.settings.on_step is not None:
             self.settings.on_step(rec)

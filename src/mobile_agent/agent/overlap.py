@@ -14,12 +14,18 @@ most (one parsing, one writing), shut down with the run, also after Ctrl-C (:met
 
 from __future__ import annotations
 
+import json
 import logging
+import shutil
 import threading
+import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, Callable
 
 from PIL import Image
+
+from mobile_agent.fsutil import atomic_write_text
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +43,13 @@ class Prefetch:
         self._generation = 0
         self._answered = threading.Event()  # the model has answered: grounding may want the parse now
         self._checkpoint: Any = None  # perception before the last parse (to undo it when unused)
+        # each screen's text lines as the parse ahead read them, for the run folder's lines.json (a
+        # replay of the run then reads no recorded screen again): id(image) -> (a weak reference, lines)
+        self._lines: dict[int, tuple[Any, tuple[Any, ...]]] = {}
+        self._steps: dict[int, Any] = {}  # step -> its screenshot, until its lines are known
+        self._kept: dict[int, tuple[Any, ...]] = {}  # step -> (height, lines, the parse's record)
+        self._lines_file: Path | None = None
+        self._guard = threading.Lock()
 
     # --- parsing ------------------------------------------------------------------------------
 
@@ -77,9 +90,58 @@ class Prefetch:
             return
         checkpoint = getattr(self._perception, "checkpoint", None)
         self._checkpoint = checkpoint() if callable(checkpoint) else None
-        self._perception.parse(image)
+        parsed = self._perception.parse(image)
+        try:
+            lines = (image.size[1], [(ln.text, int(ln.box.y1), int(ln.box.y2)) for ln in parsed.lines],
+                     parsed.to_record())
+            with self._guard:
+                self._lines = {k: v for k, v in self._lines.items() if v[0]() is not None}
+                self._lines[id(image)] = (weakref.ref(image), lines)
+        except (AttributeError, TypeError):  # a perception whose parse has no text lines
+            pass
         if not self._answered.is_set() and generation == self._generation:
             self._perception.parse(image, icons=True)
+
+    # --- each step's text lines, kept for a replay ---------------------------------------------------
+
+    def keep_lines(self, path: Path) -> None:
+        """Write the text lines of each step's screen, as the parse ahead read them, into ``path``
+        (the run folder's ``lines.json``: {step: [height, [[text, y1, y2], ...]]}) when closing, and
+        the parses themselves beside it (``parses.json``: {step: ParseResult.to_record()}): a replay
+        then checks its screens against them reading only what changed."""
+        self._lines_file = path
+
+    def note_screen(self, step: int, image: Any) -> None:
+        """Step ``step`` was planned on ``image``: its lines are kept once its parse is done."""
+        with self._guard:
+            self._steps[step] = image
+            self._harvest()
+
+    def _harvest(self) -> None:
+        for step, image in list(self._steps.items()):
+            hit = self._lines.get(id(image))
+            if hit is not None and hit[0]() is image:
+                self._kept[step] = hit[1]
+                del self._steps[step]
+
+    def _write_lines(self) -> None:
+        with self._guard:
+            self._harvest()
+            kept, path = dict(self._kept), self._lines_file
+        if path is None or not kept:
+            return
+        lines = json.dumps({str(k): [v[0], [list(x) for x in v[1]]] for k, v in sorted(kept.items())},
+                           ensure_ascii=False)
+        parses = json.dumps({str(k): v[2] for k, v in sorted(kept.items())}, ensure_ascii=False)
+        try:
+            # only with room to spare: the run's summary, written after, matters more than these
+            if shutil.disk_usage(path.parent).free < 16 * (len(lines) + len(parses)) + (1 << 20):
+                log.warning("little room left in %s: the screens' lines are not kept", path.parent)
+                return
+            atomic_write_text(path, lines)
+            atomic_write_text(path.with_name("parses.json"), parses)
+        except OSError as exc:  # the replay reads those screens itself
+            log.warning("the screens' lines could not be kept: %s", exc)
 
     # --- beside: files and encodings ------------------------------------------------------------------------------
 
@@ -109,3 +171,4 @@ class Prefetch:
             self._parser.shutdown(wait=True, cancel_futures=True)
             self._writer.shutdown(wait=True, cancel_futures=True)
             self._parse = None
+            self._write_lines()

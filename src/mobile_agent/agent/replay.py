@@ -257,6 +257,9 @@ class Recording:
     #: the secrets (``--secret NAME=VALUE``) the recording types as ``{NAME}``: a cache entry's
     #: ``cache.json`` lists them; the replay needs their values
     secrets: list[str] = field(default_factory=list)
+    #: each recorded screen's parse as the recorded run read it (step -> ParseResult.to_record()),
+    #: from ``parses.json``: handed to perception before the screen is checked (:meth:`ReplayPlanner._seed`)
+    parses: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, folder: str | Path, params: dict[str, str] | None = None) -> Recording:
@@ -297,7 +300,7 @@ class Recording:
         except (OSError, ValueError, AttributeError, TypeError):
             pass  # not a cache entry
         return cls(folder, summary["instruction"], steps, str(summary.get("device") or ""),
-                   str(summary.get("model") or ""), _read_lines(folder / LINES), secrets)
+                   str(summary.get("model") or ""), _read_lines(folder / LINES), secrets, _read_parses(folder / PARSES))
 
 
 def _check_screenshot(folder: Path, s: RecordedStep) -> None:
@@ -319,6 +322,18 @@ def _check_screenshot(folder: Path, s: RecordedStep) -> None:
 
 #: where a cache entry keeps the text lines of its recorded screens
 LINES = "lines.json"
+#: each recorded screen's parse as the recorded run read it ({step: ParseResult.to_record()}), written
+#: beside lines.json by a run whose planner asked a model (agent/overlap.py)
+PARSES = "parses.json"
+
+
+def _read_parses(path: Path) -> dict[int, dict[str, Any]]:
+    """The parses kept in ``path`` ({} when there are none or they cannot be read: the screens are read)."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8")) if not path.is_symlink() else {}
+        return {int(k): v for k, v in raw.items() if isinstance(v, dict)}
+    except (OSError, ValueError, TypeError, AttributeError):
+        return {}
 
 
 def _read_lines(path: Path) -> dict[int, tuple[int, list[tuple[str, int, int]]]]:
@@ -427,6 +442,10 @@ class ReplayPlanner(BasePlanner):
         self._screen_params = {**self.params, **{placeholder(k): v for k, v in (secrets or {}).items()}}
         self.threshold = threshold
         self.name = "replay" + (f"+{fallback.name}" if fallback is not None else "")
+        #: False for a cache entry this run may not write (``--cache-mode read-only``): the lines read off
+        #: its screens are not kept in it
+        self.write_lines = True
+        self._seeded: set[int] = set()  # recorded steps whose parse perception was handed (_seed)
         self.cursor = 0  # the next recorded step to replay
         self.planning = False  # whether the fallback has the steps now
         self.last: RecordedStep | None = None  # the recorded step the current step replays
@@ -455,6 +474,7 @@ class ReplayPlanner(BasePlanner):
                                                  "act on on this screen")
         if self.cursor >= len(steps):
             return self._diverge(ctx, steps[-1].step, "the recording has no more steps, and the run is not over")
+        self._seed(self.cursor)  # the recorded screen's parse: an unchanged screen reads nothing again
         here = screen_signature(self.perception, ctx.screenshot)
         if not self.planning:
             # the next recorded step; a recorded Wait (a loading screen) is passed over when the
@@ -578,11 +598,30 @@ class ReplayPlanner(BasePlanner):
 
     _new_lines = False
 
+    def _seed(self, j: int) -> None:
+        """Hand perception the recorded parse of step ``j``'s screen (``parses.json``), once: the
+        check of the current screen then reads only what differs from the recorded screen (nothing
+        where it is the same), and grounding finds that parse done. The check itself is unchanged."""
+        if j >= len(self.recording.steps) or j in self._seeded:
+            return
+        self._seeded.add(j)
+        rs = self.recording.steps[j]
+        record = self.recording.parses.get(rs.step)
+        remember = getattr(self.perception, "remember", None)
+        if record is None or not callable(remember):
+            return
+        try:
+            from mobile_agent.perception.results import ParseResult
+
+            remember(load_image(rs.screenshot), ParseResult.from_record(record))
+        except (ImageError, OSError, ValueError) as exc:
+            log.debug("the recorded parse of step %s is not used: %s", rs.step, exc)
+
     def keep_lines(self) -> None:
         """Write the recorded screens' lines read in this replay into a cache entry's ``lines.json``
         (a recording that is not a cache entry is left as it is)."""
         folder = self.recording.folder
-        if not self._new_lines or not (folder / "cache.json").is_file():
+        if not self._new_lines or not self.write_lines or not (folder / "cache.json").is_file():
             return
         try:
             atomic_write_text(folder / LINES, json.dumps(

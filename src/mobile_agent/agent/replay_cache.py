@@ -17,23 +17,41 @@ to a run that does not give it (:func:`refuse_missing_secrets`).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
+import os
 import shutil
 import tempfile
+import threading
+import time
 import unicodedata
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from mobile_agent.agent.loop import placeholder
 from mobile_agent.agent.planner import NOT_CHECKED
-from mobile_agent.agent.replay import LINES, Recording, ReplayError
+from mobile_agent.agent.replay import LINES, PARSES, Recording, ReplayError
 from mobile_agent.agent.trajectory import SCREENS, STEPS, SUMMARY, read_steps, read_summary
-from mobile_agent.errors import ConfigError
+from mobile_agent.errors import ConfigError, StorageError
 from mobile_agent.fsutil import atomic_write_text, path_inside, private_folder, storage_error
 
 log = logging.getLogger(__name__)
+
+#: ``--cache-mode``: replay a kept run and keep a new one (the default), replay only (the folder is
+#: never written: a cache shared read-only), keep only (never replay: refill the cache)
+CACHE_MODES = ("read-write", "read-only", "write-only")
+#: the writers' lock file in the cache folder (one writer at a time, across processes and machines
+#: that share the folder)
+WRITER_LOCK = ".writer.lock"
+#: in an entry: when it was last replayed and how that went (written by read-write runs only)
+REPLAYS = "replays.json"
+#: how long a writer waits for another to finish before it gives up (a kept run is a few megabytes)
+WRITER_WAIT_S = 120.0
+_IN_PROCESS: dict[str, threading.Lock] = {}
+_IN_PROCESS_GUARD = threading.Lock()
 
 
 def normalise_instruction(instruction: str) -> str:
@@ -109,10 +127,16 @@ class RunCache:
     """The folder of cached runs: one sub-folder a key, holding the run's ``steps.jsonl``,
     ``summary.json``, ``screens/step_*.png`` and ``cache.json`` (the instruction and device kind)."""
 
-    def __init__(self, folder: str | Path) -> None:
+    def __init__(self, folder: str | Path, mode: str = "read-write") -> None:
         self.dir = Path(folder)
+        if mode not in CACHE_MODES:
+            raise ConfigError(f"--cache-mode must be one of {', '.join(CACHE_MODES)}, got {mode!r}")
+        self.mode = mode
         if self.dir.exists() and not self.dir.is_dir():
             raise ConfigError(f"--cache {self.dir} is a file; give a folder for the cached runs")
+        if mode == "read-only":
+            _shared_folder(self.dir)
+            return
         # a kept run is replayed with no model: only a folder of the user's own, that no one else
         # may write, is trusted (made 0700 when missing)
         private_folder(self.dir, "--cache")
@@ -120,11 +144,122 @@ class RunCache:
     def entry(self, instruction: str, kind: str) -> Path:
         return self.dir / cache_key(instruction, kind)
 
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[None]:
+        """Hold the folder's writer lock: one writer at a time, in this process (threads: several
+        phones at once) and across processes and machines sharing the folder (``flock`` on
+        ``.writer.lock``). A writer waits up to :data:`WRITER_WAIT_S` for another to finish."""
+        if self.mode == "read-only":
+            raise ConfigError(f"--cache {self.dir} is read-only here (--cache-mode read-only): nothing is written")
+        with _IN_PROCESS_GUARD:
+            local = _IN_PROCESS.setdefault(str(self.dir.resolve()), threading.Lock())
+        if not local.acquire(timeout=WRITER_WAIT_S):
+            raise StorageError(f"another writer of the cache {self.dir} held it for {WRITER_WAIT_S:.0f} s; try again")
+        try:
+            try:
+                fd = os.open(self.dir / WRITER_LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            except OSError as exc:
+                raise storage_error(exc, self.dir / WRITER_LOCK, "create") from exc
+            try:
+                _flock(fd, self.dir)
+                try:
+                    yield
+                finally:
+                    _funlock(fd)
+            finally:
+                os.close(fd)
+        finally:
+            local.release()
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """Hold the folder's lock shared while an entry is read, so that no writer replaces it half
+        read (a folder with no lock file yet, or one this user cannot open, is read as it is)."""
+        try:
+            fd = os.open(self.dir / WRITER_LOCK, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            yield
+            return
+        try:
+            _flock(fd, self.dir, shared=True)
+            try:
+                yield
+            finally:
+                _funlock(fd)
+        finally:
+            os.close(fd)
+
+    def entries(self) -> list[CacheEntry]:
+        """Every kept run in the folder, newest first (a folder that is not an entry is left out)."""
+        with self.reading():
+            return self._entries()
+
+    def _entries(self) -> list[CacheEntry]:
+        out = []
+        for folder in self.dir.iterdir() if self.dir.is_dir() else ():
+            if folder.is_symlink() or not folder.is_dir() or "." in folder.name:
+                continue
+            entry = CacheEntry.read(folder)
+            if entry is not None:
+                out.append(entry)
+        return sorted(out, key=lambda e: -e.kept_at)
+
+    def find(self, key: str, _held: bool = False) -> CacheEntry:
+        """The entry whose key is ``key`` or starts with it; a ConfigError naming the keys otherwise."""
+        key = key.strip()
+        hits = [e for e in (self._entries() if _held else self.entries()) if e.key.startswith(key)] if key else []
+        if len(hits) == 1:
+            return hits[0]
+        if not hits:
+            raise ConfigError(f"no kept run {key!r} in {self.dir} (`mobile-agent cache list --cache {self.dir}` "
+                              "shows the keys)")
+        raise ConfigError(f"{key!r} names {len(hits)} kept runs ({', '.join(e.key for e in hits)}): give more of the key")
+
+    def remove(self, key: str) -> CacheEntry:
+        """Remove the entry ``key`` (or the one it begins) under the writer lock; returns what it was."""
+        with self.writing():
+            entry = self.find(key, _held=True)
+            old = Path(tempfile.mkdtemp(prefix=f"{entry.key}.old-", dir=self.dir))
+            try:
+                entry.folder.rename(old / "entry")
+            except OSError as exc:
+                shutil.rmtree(old, ignore_errors=True)
+                raise storage_error(exc, entry.folder, "remove") from exc
+            shutil.rmtree(old, ignore_errors=True)
+        return entry
+
+    def note_replay(self, recording_folder: str | Path, summary: dict[str, Any]) -> None:
+        """After a run that replayed the entry in ``recording_folder``: when, and whether it
+        diverged (planned a step, or did not complete), in the entry's ``replays.json``."""
+        folder = Path(recording_folder)
+        if self.mode != "read-write" or folder.parent.resolve() != self.dir.resolve() or folder.is_symlink() \
+                or not (folder / "cache.json").is_file():
+            return
+        replay = summary.get("replay") if isinstance(summary.get("replay"), dict) else {}
+        diverged = bool(replay.get("planned_steps")) or bool(replay.get("divergences")) or not summary.get("completed")
+        with self.writing():
+            try:
+                before = json.loads((folder / REPLAYS).read_text(encoding="utf-8"))
+                count = int(before.get("replays", 0)) if isinstance(before, dict) else 0
+            except (OSError, ValueError, TypeError):
+                count = 0
+            if not (folder / "cache.json").is_file():  # replaced meanwhile by another writer's run
+                return
+            atomic_write_text(folder / REPLAYS, json.dumps(
+                {"last_replayed": time.time(), "replays": count + 1, "diverged": diverged,
+                 "outcome": summary.get("outcome")}, ensure_ascii=False))
+
     def lookup(self, instruction: str, kind: str, params: dict[str, str] | None = None) -> Recording | None:
         """The cached run of ``instruction`` on ``kind``, or None (none kept, or one that cannot be
-        read: it is logged and left for :meth:`keep` to replace). ``params`` ({NAME: VALUE} of
-        ``--param``): the instruction's VALUE is the entry's ``{NAME}``, which the replay types as VALUE."""
-        params = params or {}
+        read: it is logged and left for :meth:`keep` to replace; always None with ``--cache-mode
+        write-only``). ``params`` ({NAME: VALUE} of ``--param``): the instruction's VALUE is the
+        entry's ``{NAME}``, which the replay types as VALUE."""
+        if self.mode == "write-only":
+            return None
+        with self.reading():
+            return self._lookup(instruction, kind, params or {})
+
+    def _lookup(self, instruction: str, kind: str, params: dict[str, str]) -> Recording | None:
         instruction = with_placeholders(instruction, params)
         folder = self.entry(instruction, kind)
         if not (folder / STEPS).is_file():
@@ -152,6 +287,8 @@ class RunCache:
         (a run that holds one is not). ``values`` ({NAME: VALUE} of ``--param`` and ``--secret``,
         ``secret_names`` the secrets'): kept as ``{NAME}``, their lines in the screenshots painted
         over, which needs ``perception`` (to read the screenshots)."""
+        if self.mode == "read-only":
+            return "not kept: --cache-mode read-only"
         run_dir = Path(run_dir)
         values = {k: v for k, v in (values or {}).items() if v}
         instruction = with_placeholders(instruction, values)
@@ -173,6 +310,11 @@ class RunCache:
             return None  # replayed whole from this entry: it stays (with the lines read off its screens)
         if values and perception is None:
             return "not kept: the screenshots of a run with --param or --secret values need perception to be painted over"
+        with self.writing():  # one writer at a time; the entry appears whole (renamed into place)
+            return self._write(run_dir, target, instruction, kind, steps, values, secret_names, perception)
+
+    def _write(self, run_dir: Path, target: Path, instruction: str, kind: str, steps: list, values: dict[str, str],
+               secret_names: Sequence[str], perception: Any) -> str | None:
         try:
             # a new folder of a name no one can plant beforehand (mkdtemp: created exclusively, 0700),
             # so that no link placed in the cache folder is followed
@@ -187,6 +329,9 @@ class RunCache:
             else:
                 shutil.copy2(run_dir / STEPS, tmp / STEPS)
                 shutil.copy2(run_dir / SUMMARY, tmp / SUMMARY)
+                for name in (LINES, PARSES):  # the screens as the run read them: a replay reads only what changed
+                    if (run_dir / name).is_file() and not (run_dir / name).is_symlink():
+                        shutil.copy2(run_dir / name, tmp / name)
             read: dict[str, list] = {}
             for s in steps:
                 if not s.screenshot or not s.screenshot.startswith(SCREENS + "/"):
@@ -219,6 +364,104 @@ class RunCache:
             shutil.rmtree(tmp, ignore_errors=True)
             raise storage_error(exc, target, "write") from exc
         return None
+
+
+@dataclass(frozen=True)
+class CacheEntry:
+    """One kept run, as ``mobile-agent cache list`` shows it: its key (the folder's name), the
+    instruction template (``{NAME}`` for a parameter or secret), the device kind, its steps (the
+    recorded operations), when it was kept and from which run, and when it was last replayed and
+    whether that replay diverged (planned a step of its own, or did not complete)."""
+
+    key: str
+    folder: Path
+    instruction: str
+    device_kind: str
+    steps: tuple[str, ...]
+    kept_at: float
+    kept_from: str
+    params: tuple[str, ...] = ()
+    secrets: tuple[str, ...] = ()
+    last_replayed: float | None = None
+    replays: int = 0
+    diverged: bool | None = None
+
+    @classmethod
+    def read(cls, folder: Path) -> CacheEntry | None:
+        try:
+            meta = json.loads((folder / "cache.json").read_text(encoding="utf-8"))
+            kept_at = (folder / "cache.json").stat().st_mtime
+            steps = tuple(s.action or "?" for s in read_steps(folder))
+        except (OSError, ValueError, TypeError):
+            return None
+        if not isinstance(meta, dict) or not isinstance(meta.get("instruction"), str):
+            return None
+        replays: dict[str, Any] = {}
+        try:
+            loaded = json.loads((folder / REPLAYS).read_text(encoding="utf-8"))
+            replays = loaded if isinstance(loaded, dict) else {}
+        except (OSError, ValueError):
+            pass
+        last = replays.get("last_replayed")
+        return cls(folder.name, folder, meta["instruction"], str(meta.get("device_kind", "?")), steps, kept_at,
+                   str(meta.get("from") or ""), tuple(meta.get("params") or ()), tuple(meta.get("secrets") or ()),
+                   float(last) if isinstance(last, (int, float)) else None, int(replays.get("replays") or 0),
+                   replays.get("diverged") if isinstance(replays.get("diverged"), bool) else None)
+
+
+def _shared_folder(path: Path) -> None:
+    """``--cache-mode read-only``: a folder that exists and that no one but its owner may write (the
+    owner may be another user, whose kept runs this run trusts and never writes into)."""
+    import stat
+
+    if not path.is_dir():
+        raise ConfigError(f"--cache {path} does not exist: a read-only cache is one that was filled before "
+                          "(leave out --cache-mode read-only to start one)")
+    mode = path.stat().st_mode
+    if mode & 0o022:
+        raise ConfigError(f"--cache {path} can be written by users other than its owner (mode "
+                          f"{stat.S_IMODE(mode):04o}); what it holds cannot be trusted: its owner can chmod go-w {path}")
+
+
+if os.name == "nt":  # pragma: no cover - exercised on Windows only
+    import msvcrt
+
+    def _flock(fd: int, folder: Path, shared: bool = False) -> None:
+        if shared:  # Windows locks are exclusive only: a reader goes without
+            return
+        deadline = time.monotonic() + WRITER_WAIT_S
+        while True:
+            try:
+                msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise StorageError(f"another writer of the cache {folder} held it for {WRITER_WAIT_S:.0f} s; "
+                                       "try again") from None
+                time.sleep(0.1)
+
+    def _funlock(fd: int) -> None:
+        try:
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        except OSError:
+            pass
+else:
+    import fcntl
+
+    def _flock(fd: int, folder: Path, shared: bool = False) -> None:
+        deadline = time.monotonic() + WRITER_WAIT_S
+        while True:
+            try:
+                fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise StorageError(f"another writer of the cache {folder} held it for {WRITER_WAIT_S:.0f} s; "
+                                       "try again") from None
+                time.sleep(0.05)
+
+    def _funlock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
 
 
 def _replace_all(obj: Any, values: dict[str, str]) -> Any:

@@ -80,7 +80,8 @@ class TrajectoryWriter:
         if earlier:
             # overwrite: start a fresh record rather than mix two runs; the earlier run's
             # screenshots go too (a rerun of a benchmark task writes its folder again).
-            for p in [self.dir / STEPS, self.dir / SUMMARY, *(self.dir / SCREENS).glob("*.png")]:
+            for p in [self.dir / STEPS, self.dir / SUMMARY, self.dir / "lines.json", self.dir / "parses.json",
+                      *(self.dir / SCREENS).glob("*.png")]:  # lines.json, parses.json: the screens as read
                 try:
                     p.unlink()
                 except FileNotFoundError:

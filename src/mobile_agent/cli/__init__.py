@@ -37,6 +37,7 @@ SUMMARIES: dict[str, str] = {
     "mcp": "Serve the phone as MCP tools (Claude Desktop, Cursor...).",
     "sim": "The built-in simulated phone: apps, shots, ui tree, serve.",
     "bench": "Benchmarks that print figures.",
+    "cache": "What a run cache keeps: list, show, remove.",
 }
 
 
@@ -70,9 +71,9 @@ def version() -> None:
 
 
 def _register_all() -> None:
-    from mobile_agent.cli import bench, devices, eval as eval_cmd, mcp, perception, replay, report, run, sim
+    from mobile_agent.cli import bench, cache, devices, eval as eval_cmd, mcp, perception, replay, report, run, sim
 
-    for module in (sim, devices, perception, run, replay, eval_cmd, report, bench, mcp):
+    for module in (sim, devices, perception, run, replay, cache, eval_cmd, report, bench, mcp):
         module.register(app)
     _summarise(app)
 

@@ -10,13 +10,12 @@ from pathlib import Path
 from typing import Any, List, Optional
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
+from mobile_agent.cli._common import (ApiKeyEnvOpt, BaseUrlOpt, ModelTimeoutOpt, OcrOpt, OverwriteOpt, PerceptionOpt,
+                                      SecretOpt, SeedOpt, TimeLimitOpt, check_out, console, default_out, open_phone,
+                                      perception_mode_of, run_in, step_line, terminal_confirm)
 from mobile_agent.errors import ConfigError
-from mobile_agent.fsutil import FolderLock
-
-console = Console()
 
 
 def replay_line(summary: dict[str, Any]) -> str | None:
@@ -31,44 +30,6 @@ def replay_line(summary: dict[str, Any]) -> str | None:
     return line
 
 
-def cached_planner(folder: Path, instruction: str, device: str, phone: Any, perception: Any,
-                   model_planner: Any, params: dict[str, str] | None = None,
-                   secrets: dict[str, str] | None = None) -> tuple[Any, Any]:
-    """``run --cache``: the planner of a run (a replay of the cached run of ``instruction`` with
-    ``model_planner`` as its fallback, else ``model_planner``) and the cache with the key's parts.
-    A kept run that types a secret not in ``secrets`` is refused (ConfigError)."""
-    from mobile_agent.agent.replay import ReplayPlanner
-    from mobile_agent.agent.replay_cache import RunCache, device_kind, kept_from, placeholder, refuse_missing_secrets
-    from mobile_agent.agent.user import printable
-
-    store = RunCache(folder)
-    kind = device_kind(device, phone.screenshot().size)
-    recording = store.lookup(instruction, kind, params)
-    if recording is not None:
-        refuse_missing_secrets(recording, secrets or {}, "the kept run of this instruction")
-    if recording is None:
-        console.print(escape(f"cache: no run of this instruction on {kind} yet; the model plans"), highlight=False)
-        return model_planner, (store, instruction, kind)
-    console.print(escape(printable(f"cache: replaying the kept run ({len(recording.steps)} step(s)): "
-                                   f"{kept_from(recording)}; the model takes over where the phone differs")),
-                  highlight=False, soft_wrap=True)
-    params = {placeholder(k): v for k, v in (params or {}).items()}
-    return ReplayPlanner(recording, perception, model_planner, params=params, secrets=secrets), \
-        (store, instruction, kind)
-
-
-def keep_in_cache(cache: Any, out_dir: Path, result: Any, values: dict[str, str] | None = None,
-                  secret_names: tuple[str, ...] = (), perception: Any = None) -> None:
-    """``run --cache``: keep the run when it completed and was confirmed (``values`` written
-    ``{NAME}``); say what was done."""
-    from mobile_agent.agent.replay_cache import with_placeholders
-
-    store, instruction, kind = cache
-    why = store.keep(out_dir, instruction, kind, values=values, secret_names=secret_names, perception=perception)
-    entry = store.entry(with_placeholders(instruction, values or {}), kind)
-    console.print(escape(f"cache: {why}" if why else f"cache: kept in {entry}"), highlight=False)
-
-
 def register(app: typer.Typer) -> None:
     """Add ``replay`` to the main app."""
 
@@ -79,25 +40,23 @@ def register(app: typer.Typer) -> None:
         model: Optional[str] = typer.Option(None, "--model", help="The model that takes over where the phone "
                                             "differs from the recording (gpt-4o, openai:NAME, scripted:FILE...), "
                                             "or none (default): a divergence ends the replay."),
-        base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible (or Anthropic) endpoint."),
-        api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="Environment variable holding the key."),
-        model_timeout: float = typer.Option(120.0, "--model-timeout", min=1.0, help="Total deadline of each model "
-                                            "request in seconds."),
+        base_url: BaseUrlOpt = None,
+        api_key_env: ApiKeyEnvOpt = None,
+        model_timeout: ModelTimeoutOpt = 120.0,
         param: Optional[List[str]] = typer.Option(None, "--param", help="OLD=NEW: replace OLD in typed texts (and "
                                                   "a Click Text target equal to OLD) by NEW; repeatable."),
-        secret: Optional[List[str]] = typer.Option(None, "--secret", help="NAME=VALUE: a recorded {NAME} (a "
-                                                   "secret a cached run typed) is typed as VALUE; repeatable."),
+        secret: SecretOpt = None,
         out: Optional[Path] = typer.Option(None, "--out", help="The new run's folder (default "
                                            "runs/<time>-<instruction>)."),
-        overwrite: bool = typer.Option(False, "--overwrite", help="Replace the run in --out."),
+        overwrite: OverwriteOpt = False,
         confirm: bool = typer.Option(False, "--confirm", help="Ask before touching what sends, buys, pays, deletes "
                                      "(replayed steps are judged as planned ones)."),
         max_steps: Optional[int] = typer.Option(None, "--max-steps", min=1, help="Step limit (default: twice the "
                                                 "recorded steps, at least 10)."),
-        time_limit: float = typer.Option(900.0, "--time-limit", min=1.0, help="Wall-clock limit in seconds."),
-        ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
-        perception_mode: str = typer.Option("hybrid", "--perception", help="hybrid or vision (as run)."),
-        seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone (sim only)."),
+        time_limit: TimeLimitOpt = 900.0,
+        ocr: OcrOpt = "rapidocr",
+        perception_mode: PerceptionOpt = "hybrid",
+        seed: SeedOpt = 0,
     ) -> None:
         """Replay a recorded run: each operation grounded afresh on the current screen.
 
@@ -110,8 +69,6 @@ def register(app: typer.Typer) -> None:
         from mobile_agent.agent.replay import Recording, ReplayPlanner, parse_params
         from mobile_agent.agent.risk import load_rules
         from mobile_agent.agent.trajectory import read_summary
-        from mobile_agent.cli.run import _default_out, _refuse_earlier_run, _step_line, terminal_confirm
-        from mobile_agent.device import open_device
         from mobile_agent.model import make_chat_model
         from mobile_agent.perception import Perception
         from mobile_agent.report import write_report
@@ -125,30 +82,23 @@ def register(app: typer.Typer) -> None:
             remember_secret(value, name)  # written {NAME} in every record and line, whatever its length
         recording = Recording.load(run_dir, params)
         refuse_missing_secrets(recording, secrets, str(run_dir))
-        perception_mode = perception_mode.strip().lower()
-        if perception_mode not in ("vision", "hybrid"):
-            raise ConfigError(f"--perception must be vision or hybrid, got {perception_mode!r}")
-        if out is not None:
-            if out.exists() and not out.is_dir():
-                raise ConfigError(f"--out {out} is a file; give a folder for the trajectory")
-            if out.resolve() == run_dir.resolve():
-                raise ConfigError("--out is the recording's own folder; give another folder for the replay")
-            with FolderLock(out, "run"):
-                if not overwrite:
-                    _refuse_earlier_run(out)
+        perception_mode = perception_mode_of(perception_mode)
+        if out is not None and out.resolve() == run_dir.resolve():
+            raise ConfigError("--out is the recording's own folder; give another folder for the replay")
+        check_out(out, overwrite)
         fallback = None
         if model is not None and model.strip().lower() not in ("", "none"):
             fallback = LLMPlanner(make_chat_model(model, base_url=base_url, api_key_env=api_key_env,
                                                   timeout_s=model_timeout))
-        phone = open_device(device, **({"seed": seed} if device.partition(":")[0] == "sim" else {}))
+        phone = open_phone(device, seed)
         perception = Perception(ocr=ocr)
         planner = ReplayPlanner(recording, perception, fallback, params=params, secrets=secrets)
-        out_dir = out or _default_out(recording.instruction)
+        out_dir = out or default_out(recording.instruction)
         steps = max_steps or max(10, 2 * len(recording.steps))
         settings = AgentSettings(
             max_steps=steps, time_limit_s=time_limit, confirm=terminal_confirm if confirm else None,
             risk_rules=load_rules(None) if confirm else None, device_name=device, perception_mode=perception_mode,
-            on_step=lambda rec: console.print(_step_line(rec) + (f"  [dim]{rec.source}[/dim]" if rec.source else ""),
+            on_step=lambda rec: console.print(step_line(rec) + (f"  [dim]{rec.source}[/dim]" if rec.source else ""),
                                               highlight=False, soft_wrap=True),
             on_finish=write_report, overwrite=overwrite, secrets=secrets,
         )
@@ -156,14 +106,8 @@ def register(app: typer.Typer) -> None:
             f"(replay of {run_dir}: {len(recording.steps)} recorded step(s), "
             f"{'model ' + fallback.name if fallback else 'no model'}, on {device}; trajectory in {out_dir})"),
             highlight=False)
-        lock = FolderLock(out_dir, "run")
-        lock.acquire()
-        try:
-            if not overwrite:
-                _refuse_earlier_run(out_dir)  # again, now that the folder is ours
-            result = Agent(phone, planner, perception, settings).run(recording.instruction, out_dir)
-        finally:
-            lock.release()
+        result = run_in(out_dir, overwrite, lambda folder: Agent(phone, planner, perception, settings).run(
+            recording.instruction, folder))
         colour = "green" if result.completed else "red"
         console.print(f"[{colour}]{escape(result.outcome)}[/{colour}] " + escape(
             f"after {result.steps} step(s), {result.duration_s:.1f} s, {result.usage.total_tokens} tokens; "

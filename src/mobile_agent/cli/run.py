@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-import re
-from datetime import datetime
+import threading
 from pathlib import Path
 from typing import Any, List, Optional
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
-from mobile_agent.agent.record import StepRecord, as_step_record
-from mobile_agent.device.gestures import NoGesture
+from mobile_agent.agent.record import StepRecord
+from mobile_agent.cli._common import (ApiKeyEnvOpt, BaseUrlOpt, CacheModeOpt, ModelTimeoutOpt, OcrOpt, OverwriteOpt,
+                                      PerceptionOpt, SecretOpt, SeedOpt, TimeLimitOpt, cached_planner, check_out,
+                                      confirm_at_terminal, console, default_out, keep_in_cache, open_phone,
+                                      perception_mode_of, run_in, step_line, terminal_ask)
+from mobile_agent.cli.fleet import phone_specs
 from mobile_agent.errors import ConfigError
-from mobile_agent.fsutil import FolderLock
-
-console = Console()
 
 #: The exit status of a run that needed a person and could reach none (outcome ``needs_user``).
 EXIT_NEEDS_USER = 3
@@ -28,60 +27,8 @@ MODEL_NEEDED = ("run needs a model to plan the steps: --model gpt-4o (key in OPE
                 "--model gpt-4o --device sim")
 
 
-def _default_out(instruction: str) -> Path:
-    """``runs/<time>-<instruction>``, with ``~2``, ``~3``... after it when a run of the same second has it."""
-    slug = re.sub(r"[^a-z0-9]+", "-", instruction.lower()).strip("-")[:40] or "run"
-    out = Path("runs") / f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{slug}"
-    n = 1
-    while out.exists():
-        n += 1
-        out = out.with_name(f"{out.name.rsplit('~', 1)[0]}~{n}")
-    return out
-
-
-def terminal_confirm(op: Any, description: str) -> bool:
-    """--confirm's question at the terminal; without one (standard input not a terminal, or closed)
-    the step is declined and said so (``run`` and ``replay``). End of input (Ctrl-D) is a no; Ctrl-C
-    stays an interrupt, which ends the run ``interrupted`` as anywhere else (the answer is read with
-    ``input``, not typer's prompt, whose ``Abort`` says neither which nor is click's)."""
-    import sys
-
-    from mobile_agent.agent.user import printable
-
-    if not sys.stdin or not sys.stdin.isatty():
-        console.print(f"[yellow]declined[/yellow] {escape(printable(description))}: --confirm cannot ask, standard "
-                      "input is not a terminal", highlight=False, soft_wrap=True)
-        return False
-    question = f"Carry out {printable(description)}? [y/N]: "
-    while True:
-        try:
-            answer = input(question).strip().lower()
-        except EOFError:  # end of input, Ctrl-D
-            console.print("\n[yellow]declined[/yellow]: no answer (end of input)", highlight=False)
-            return False
-        if answer in ("y", "yes"):
-            return True
-        if answer in ("", "n", "no"):
-            return False
-        console.print("answer y or n", highlight=False)
-
-
-def _refuse_earlier_run(folder: Path) -> None:
-    """A :class:`ConfigError` when ``folder`` is a file or holds a run already (its steps, summary or
-    screenshots): a new run's record would be mixed with it."""
-    if folder.exists() and not folder.is_dir():
-        raise ConfigError(f"--out {folder} is a file; give a folder for the trajectory")
-    screens = folder / "screens"
-    kept = [n for n in ("summary.json", "steps.jsonl") if (folder / n).exists()]
-    if screens.is_dir() and any(screens.iterdir()):
-        kept.append("screens/")
-    if kept:
-        raise ConfigError(f"--out {folder} already holds a run ({', '.join(kept)}); choose a new folder, or "
-                          "replace that run (--overwrite)")
-
-
 def _values(instruction: str, param: list[str], secret: list[str],
-            cache: Path | None) -> tuple[dict[str, str], dict[str, str]]:
+            cache: Path | None, cache_mode: str = "read-write") -> tuple[dict[str, str], dict[str, str]]:
     """``--param`` and ``--secret`` as {NAME: VALUE}, checked against the instruction (one-line errors)."""
     from mobile_agent.agent.replay_cache import parse_values, placeholder
     from mobile_agent.errors import remember_secret
@@ -90,7 +37,9 @@ def _values(instruction: str, param: list[str], secret: list[str],
     if cache is not None:  # before any model or device: a folder others can write is refused
         from mobile_agent.agent.replay_cache import RunCache
 
-        RunCache(cache)
+        RunCache(cache, cache_mode)
+    elif cache_mode != "read-write":
+        raise ConfigError("--cache-mode says how --cache DIR is used: give --cache DIR too")
     if params and cache is None:
         raise ConfigError("--param names a value of the instruction for the run cache: give --cache DIR too")
     for name, value in params.items():
@@ -107,80 +56,27 @@ def _values(instruction: str, param: list[str], secret: list[str],
     return params, secrets
 
 
-def _step_line(step: StepRecord | dict[str, Any]) -> str:
-    """One line about a step for the terminal (a multi-mode record adds its subgoal)."""
-    rec = as_step_record(step)
-    subgoal = rec.multi.subgoal if rec.multi is not None else None
-    if not isinstance(rec.gesture, NoGesture):
-        where = rec.gesture.describe()
-    elif rec.user is not None:
-        where = "answered" if rec.user.answer is not None else "no answer"
-    elif rec.completion is not None:
-        where = "confirmed complete" if rec.completion.complete else "not complete yet"
-    else:
-        where = "-"
-    tokens = rec.model.prompt_tokens + rec.model.completion_tokens
-    action = rec.action or "?"
-    extra = ""
-    if rec.error:
-        extra = f"  [red]{escape(str(rec.error))}[/red]"
-    elif rec.reflection.verdict == "no_change":
-        extra = "  [yellow]no change[/yellow]"
-    elif rec.reflection.verdict == "wrong_page":
-        extra = "  [yellow]wrong page[/yellow]"
-    elif rec.grounding is not None and rec.grounding.status != "found":
-        extra = f"  [yellow]{escape(str(rec.grounding.status))}: not carried out[/yellow]"
-    goal = f"  [dim]({escape(str(subgoal))})[/dim]" if subgoal else ""  # multi mode: the manager's subgoal
-    from mobile_agent.agent.user import printable
-
-    return (f"[bold]step {rec.step:>2}[/bold]  {escape(printable(f'{action}  {where}'))}  {rec.timings.total_s:.1f} s  "
-            f"{tokens} tok{extra}{goal}")
-
-
-def terminal_ask(req: Any) -> str | None:
-    """Ask the person at the terminal (Ask User, Take Over): the model's text shown escaped (no
-    markup, no control characters), the answer read from standard input. Without a terminal on
-    standard input, or at the end of input, None: the run ends ``needs_user``."""
-    import sys
-
-    from mobile_agent.agent.user import printable
-
-    shown = escape(printable(req.prompt()))
-    if not sys.stdin or not sys.stdin.isatty():
-        console.print(f"[yellow]needs the user[/yellow] {shown}: standard input is not a terminal, so no one can "
-                      "answer", highlight=False, soft_wrap=True)
-        return None
-    console.print(f"[bold yellow]?[/bold yellow] {shown}", highlight=False, soft_wrap=True)
-    what = "Press Enter when you are done (or say what you did)" if req.kind == "take_over" else "Your answer"
-    try:
-        return input(f"{what}: ")  # Ctrl-C stays an interrupt (the run ends interrupted), not a missing answer
-    except EOFError:  # end of input, Ctrl-D
-        console.print("[yellow]no answer[/yellow] (end of input)", highlight=False)
-        return None
-
-
 def register(app: typer.Typer) -> None:
     """Add ``run`` to the main app."""
 
     @app.command("run")
     def run(
         instruction: str = typer.Argument(..., help="What the agent should do, e.g. \"Turn on the dark mode\"."),
-        device: str = typer.Option("sim", "--device", help="sim, adb, or adb:SERIAL."),
+        device: Optional[List[str]] = typer.Option(None, "--device", help="sim (the default), adb:SERIAL, or adb "
+                                                   "(every attached phone). Repeat it to run the instruction on "
+                                                   "several phones at once, each into OUT/NAME."),
         model: Optional[str] = typer.Option(None, "--model", help="Required: the model that plans. gpt-4o, "
                                             "claude-sonnet-4-5, a model on --base-url (qwen-vl-max, llava...), "
                                             "openai:NAME, anthropic:NAME, or scripted:FILE (replies from a file, "
                                             "offline)."),
-        base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible (or Anthropic) endpoint, "
-                                               "e.g. http://localhost:11434/v1."),
-        api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="Environment variable holding the key "
-                                                  "(default OPENAI_API_KEY, or ANTHROPIC_API_KEY for Claude)."),
-        model_timeout: float = typer.Option(120.0, "--model-timeout", min=1.0, help="Total deadline of each model "
-                                            "request in seconds (the whole answer, not each read); retried like a 5xx."),
+        base_url: BaseUrlOpt = None,
+        api_key_env: ApiKeyEnvOpt = None,
+        model_timeout: ModelTimeoutOpt = 120.0,
         max_steps: int = typer.Option(20, "--max-steps", min=1, help="Step limit."),
-        time_limit: float = typer.Option(900.0, "--time-limit", min=1.0, help="Wall-clock limit in seconds."),
+        time_limit: TimeLimitOpt = 900.0,
         out: Optional[Path] = typer.Option(None, "--out", help="Trajectory folder (default runs/<time>-<instruction>). "
                                            "A folder that holds a run is refused, unless --overwrite."),
-        overwrite: bool = typer.Option(False, "--overwrite", help="Replace the run in --out."),
+        overwrite: OverwriteOpt = False,
         confirm: bool = typer.Option(False, "--confirm", help="Ask before touching what sends, buys, pays, deletes, "
                                      "installs, signs out or confirms (the grounded element's text or icon, and the "
                                      "screen around an OK), and before Enter inside Type."),
@@ -196,12 +92,9 @@ def register(app: typer.Typer) -> None:
         history_screens: int = typer.Option(1, "--history-screens", min=1, help="Screenshots per request (last K)."),
         max_side: int = typer.Option(1024, "--max-side", min=64, help="Longest side of screenshots sent to the model."),
         jpeg_quality: int = typer.Option(80, "--jpeg-quality", min=1, max=95, help="JPEG quality of screenshots sent."),
-        ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
-        perception_mode: str = typer.Option("hybrid", "--perception", help="hybrid (run's default: the "
-                                            "phone's accessibility tree beside the pixels, where the device gives "
-                                            "one; vision where it does not) or vision (pixels only; eval's "
-                                            "default, the paper's method)."),
-        seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone (sim only)."),
+        ocr: OcrOpt = "rapidocr",
+        perception_mode: PerceptionOpt = "hybrid",
+        seed: SeedOpt = 0,
         live: bool = typer.Option(False, "--live", help="Serve a page on 127.0.0.1 that shows each step as it happens."),
         mode: str = typer.Option("single", "--mode", help="single (one ReAct agent, the paper's method) or multi "
                                  "(a manager that plans and re-plans, an executor, a verifier, notes across apps)."),
@@ -214,12 +107,11 @@ def register(app: typer.Typer) -> None:
         cache: Optional[Path] = typer.Option(None, "--cache", help="A folder of completed runs: a run of an "
                                              "instruction kept there replays first (the model takes over where the "
                                              "phone differs); a completed, confirmed run is kept (single mode)."),
+        cache_mode: CacheModeOpt = "read-write",
         param: Optional[List[str]] = typer.Option(None, "--param", help="NAME=VALUE, with --cache: VALUE in the "
                                                   "instruction is a parameter; the run is kept with {NAME} for it, "
                                                   "and replays for another value (repeatable)."),
-        secret: Optional[List[str]] = typer.Option(None, "--secret", help="NAME=VALUE: write {NAME} in the "
-                                                   "instruction; a typed {NAME} reaches the phone as VALUE, while "
-                                                   "the model, the records and the cache see {NAME} (repeatable)."),
+        secret: SecretOpt = None,
         model_family: Optional[str] = typer.Option(None, "--model-family", help="A point-output GUI model's family "
                                                    "(ui-tars-1.5, autoglm-phone, qwen2.5-vl, gui-owl-v3, mai-ui...; "
                                                    "docs/models.md), or react (the paper's replies). Default: "
@@ -238,7 +130,6 @@ def register(app: typer.Typer) -> None:
         Offline, with no key: --model scripted:FILE plays the replies in FILE (separated by lines holding
         only ---)."""
         from mobile_agent.agent import Agent, AgentSettings
-        from mobile_agent.device import open_device
         from mobile_agent.model import make_chat_model
         from mobile_agent.report import write_report
 
@@ -261,36 +152,80 @@ def register(app: typer.Typer) -> None:
                 get_family(model_family)  # an unknown family: refused before any work, naming the families
                 if mode == "multi":
                     raise ConfigError("--model-family is for single mode (--mode multi's roles answer in ReAct form)")
-        params, secrets = _values(instruction, param or [], secret or [], cache)
-        perception_mode = perception_mode.strip().lower()
-        if perception_mode not in ("vision", "hybrid"):
-            raise ConfigError(f"--perception must be vision or hybrid, got {perception_mode!r}")
-        if out is not None:  # before any work: a folder in use, or holding another run, is refused
-            if out.exists() and not out.is_dir():
-                raise ConfigError(f"--out {out} is a file; give a folder for the trajectory")
-            with FolderLock(out, "run"):
-                if not overwrite:
-                    _refuse_earlier_run(out)
-        chat = make_chat_model(model, base_url=base_url, api_key_env=api_key_env, timeout_s=model_timeout)
-        executor_chat = make_chat_model(executor_model, base_url=base_url, api_key_env=api_key_env,
-                                        timeout_s=model_timeout) if executor_model else None
-        phone = open_device(device, **({"seed": seed} if device.partition(":")[0] == "sim" else {}))
-        from mobile_agent.perception import Perception
+        params, secrets = _values(instruction, param or [], secret or [], cache, cache_mode)
+        perception_mode = perception_mode_of(perception_mode)
+        check_out(out, overwrite)  # before any work: a folder in use, or holding another run, is refused
+        if cache is not None and mode == "multi":
+            raise ConfigError("--cache replays single-mode runs: leave out --mode multi")
+        chat: Any = make_chat_model(model, base_url=base_url, api_key_env=api_key_env, timeout_s=model_timeout)
+        chat_name, made, made_lock = chat.name, [chat], threading.Lock()
+        specs = phone_specs(device or ["sim"])  # `--device adb`: every attached phone
+        if len(specs) > 1 and live:
+            raise ConfigError("--live follows one phone: give one --device, or leave out --live")
 
-        perception: Any = Perception(ocr=ocr)
-        if grounder:  # a point-output model finds what the planner names (agent/grounder.py)
-            from mobile_agent.agent.families import family_for_model
-            from mobile_agent.agent.grounder import ModelGrounder
+        def build(spec: str, on_step: Any, person: Any, say: Any = None) -> Any:
+            """The agent of one phone: its own device, model client, perception and settings."""
+            with made_lock:  # the client made above goes to the first phone; each other gets its own
+                own_chat = made.pop() if made else make_chat_model(model, base_url=base_url,
+                                                                   api_key_env=api_key_env, timeout_s=model_timeout)
+            executor_chat = make_chat_model(executor_model, base_url=base_url, api_key_env=api_key_env,
+                                            timeout_s=model_timeout) if executor_model else None
+            phone = open_phone(spec, seed)
+            typing = getattr(phone, "typing_problem", None)  # a real phone without a keyboard for any text
+            line = typing(instruction) if callable(typing) else None
+            if line:
+                (say or (lambda text: console.print(escape(text), highlight=False, soft_wrap=True)))(f"typing: {line}")
+            from mobile_agent.perception import Perception
 
-            family = family_for_model(grounder.split(":", 1)[-1])
-            if family is None:
-                raise ConfigError(f"--grounder {grounder!r} is not a point-output model family's name (docs/models.md)")
-            perception = ModelGrounder(perception, make_chat_model(
-                grounder, base_url=grounder_base_url or base_url, api_key_env=api_key_env, timeout_s=model_timeout),
-                family)
+            perception: Any = Perception(ocr=ocr)
+            if grounder:  # a point-output model finds what the planner names (agent/grounder.py)
+                from mobile_agent.agent.families import family_for_model
+                from mobile_agent.agent.grounder import ModelGrounder
 
-        out_dir = out or _default_out(instruction)
-        print_step = lambda rec: console.print(_step_line(rec), highlight=False, soft_wrap=True)  # noqa: E731
+                family = family_for_model(grounder.split(":", 1)[-1])
+                if family is None:
+                    raise ConfigError(f"--grounder {grounder!r} is not a point-output model family's name "
+                                      "(docs/models.md)")
+                perception = ModelGrounder(perception, make_chat_model(
+                    grounder, base_url=grounder_base_url or base_url, api_key_env=api_key_env,
+                    timeout_s=model_timeout), family)
+            settings = AgentSettings(
+                max_steps=max_steps, time_limit_s=time_limit, image_max_side=max_side, jpeg_quality=jpeg_quality,
+                history_screens=history_screens, confirm=confirm_at_terminal(spec, len(specs)) if confirm else None,
+                dry_run=dry_run, reflect=reflect, risk_rules=load_rules(confirm_words) if confirm else None,
+                completion_check=not no_completion_check, device_name=spec, perception_mode=perception_mode,
+                on_step=on_step, on_finish=write_report, overwrite=overwrite, ask=person, secrets=secrets,
+            )
+            cache_store = None
+            if mode == "multi":
+                from mobile_agent.agent.multi import MultiAgent
+
+                agent: Any = MultiAgent(phone, own_chat, perception, settings, executor_model=executor_chat)
+            else:
+                from mobile_agent.agent.families import planner_for
+
+                planner: Any = planner_for(own_chat, model_family)  # a point-output family's, or ReAct's
+                if cache is not None:
+                    planner, cache_store = cached_planner(cache, instruction, spec, phone, perception, planner,
+                                                          params=params, secrets=secrets, say=say,
+                                                          cache_mode=cache_mode)
+                agent = Agent(phone, planner, perception, settings)
+
+            def keep(out_dir: Path, result: Any) -> None:
+                if cache_store is not None:
+                    keep_in_cache(cache_store, out_dir, result, values={**params, **secrets},
+                                  secret_names=tuple(secrets), perception=perception, say=say)
+
+            return phone, agent, keep
+
+        if len(specs) > 1:
+            from mobile_agent.cli.fleet import run_fleet
+
+            raise typer.Exit(run_fleet(instruction, specs, out or default_out(instruction), overwrite, build,
+                                       asks=not no_ask, title=f"{mode} mode, {perception_mode} perception"))
+        device = specs[0]
+        out_dir = out or default_out(instruction)
+        print_step = lambda rec: console.print(step_line(rec), highlight=False, soft_wrap=True)  # noqa: E731
         view = None
         on_step = print_step
         person: Any = None if no_ask else terminal_ask
@@ -299,7 +234,6 @@ def register(app: typer.Typer) -> None:
 
             view = LiveView(instruction)
             console.print(escape(f"live view at {view.start()}"), highlight=False)
-            view.show_screen(phone.screenshot())
             follow = view.follow(out_dir)
 
             def on_step(rec: StepRecord | dict[str, Any]) -> None:
@@ -317,41 +251,15 @@ def register(app: typer.Typer) -> None:
             if not no_ask:
                 person = page_ask
 
-        settings = AgentSettings(
-            max_steps=max_steps, time_limit_s=time_limit, image_max_side=max_side, jpeg_quality=jpeg_quality,
-            history_screens=history_screens, confirm=terminal_confirm if confirm else None, dry_run=dry_run,
-            reflect=reflect,
-            risk_rules=load_rules(confirm_words) if confirm else None,
-            completion_check=not no_completion_check, device_name=device, perception_mode=perception_mode,
-            on_step=on_step, on_finish=write_report, overwrite=overwrite, ask=person, secrets=secrets,
-        )
-        if cache is not None and mode == "multi":
-            raise ConfigError("--cache replays single-mode runs: leave out --mode multi")
-        if mode == "multi":
-            from mobile_agent.agent.multi import MultiAgent
-
-            agent: Any = MultiAgent(phone, chat, perception, settings, executor_model=executor_chat)
-        else:
-            from mobile_agent.agent.families import planner_for
-
-            planner: Any = planner_for(chat, model_family)  # a point-output family's, or the paper's ReAct planner
-            if cache is not None:
-                from mobile_agent.cli.replay import cached_planner
-
-                planner, cache_store = cached_planner(cache, instruction, device, phone, perception, planner,
-                                                      params=params, secrets=secrets)
-            agent = Agent(phone, planner, perception, settings)
+        phone, agent, keep = build(device, on_step, person)
+        if view is not None:
+            view.show_screen(phone.screenshot())
         console.print(f"[bold]{escape(instruction)}[/bold]  " + escape(
-            f"({getattr(agent, 'name', chat.name)} on {device}, {mode} mode, {perception_mode} perception; "
+            f"({getattr(agent, 'name', chat_name)} on {device}, {mode} mode, {perception_mode} perception; "
             f"trajectory in {out_dir})"), highlight=False)
-        lock = FolderLock(out_dir, "run")  # two runs never fill one folder
-        lock.acquire()
         try:
-            if not overwrite:
-                _refuse_earlier_run(out_dir)  # again, now that the folder is ours
-            result = agent.run(instruction, out_dir)
+            result = run_in(out_dir, overwrite, lambda folder: agent.run(instruction, folder))
         finally:
-            lock.release()
             if view is not None:
                 summary_file = Path(out_dir) / "summary.json"
                 if summary_file.exists():
@@ -367,11 +275,7 @@ def register(app: typer.Typer) -> None:
                         pass
                     view.finish(json.loads(summary_file.read_text(encoding="utf-8")), final)
                 view.close(wait_s=5.0)  # an open page is told how the run ended before the server stops
-        if cache is not None and mode == "single":
-            from mobile_agent.cli.replay import keep_in_cache
-
-            keep_in_cache(cache_store, out_dir, result, values={**params, **secrets}, secret_names=tuple(secrets),
-                          perception=perception)
+        keep(out_dir, result)
         cost = f", ${result.cost_usd:.4f}" if result.cost_usd is not None else ""
         colour = "green" if result.completed else "red"
         console.print(

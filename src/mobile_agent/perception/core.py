@@ -162,6 +162,17 @@ class Perception:
         del self._memos[:-self.memo_size]
         return result
 
+    def remember(self, image: Image.Image | str | bytes | Any, result: ParseResult) -> None:
+        """Take ``result`` as the parse of ``image``, made before (a recorded run's, kept in its
+        ``parses.json``): a parse of the same screen then reads nothing, and one of a screen that
+        differs a little reads only what changed (the incremental parse, against it)."""
+        rgb = np.asarray(load_image(image))
+        if (result.width, result.height) != (rgb.shape[1], rgb.shape[0]):
+            return
+        key = _image_key(rgb)
+        self._memos = [m for m in self._memos if m.key != key] + [_Memo(key, rgb, result)]
+        del self._memos[:-self.memo_size]
+
     def _parse_incremental(self, memo: _Memo, rgb: np.ndarray) -> ParseResult | None:
         t1 = time.perf_counter()
         h, w = rgb.shape[:2]

@@ -85,6 +85,28 @@ class ParseResult:
     def texts(self) -> list[str]:
         return [line.text for line in self.lines]
 
+    def to_record(self) -> dict[str, Any]:
+        """The text parse as a run keeps it (``parses.json``), with the glyphs set aside and the
+        packed glyphs' boxes: :meth:`from_record` makes the same result again (its icons aside)."""
+        return {"width": self.width, "height": self.height, "engine": self.engine,
+                "lines": [line.to_dict() for line in self.lines], "glyphs": [g.to_dict() for g in self.glyphs],
+                "packed_glyphs": [list(b.as_tuple()) for b in self.packed_glyphs]}
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> ParseResult:
+        """The result :meth:`to_record` wrote (a ValueError for one that is not)."""
+        try:
+            def line(x: dict[str, Any]) -> TextLine:
+                return TextLine(str(x["text"]), Box(*map(int, x["box"])), float(x["score"]),
+                                tuple(Word(str(w["text"]), Box(*map(int, w["box"])), float(w["score"]))
+                                      for w in x.get("words") or ()))
+
+            return cls(int(d["width"]), int(d["height"]), [line(x) for x in d["lines"]], None, {}, str(d.get("engine", "")),
+                       packed_glyphs=[Box(*map(int, b)) for b in d.get("packed_glyphs") or ()],
+                       glyphs=[line(x) for x in d.get("glyphs") or ()])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a kept parse: {exc}") from None
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "width": self.width,

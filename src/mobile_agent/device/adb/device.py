@@ -7,6 +7,7 @@ which the user installs if they want it.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import re
@@ -14,7 +15,7 @@ import shlex
 import socket
 import time
 import xml.etree.ElementTree as ET
-from typing import Callable, TypeVar
+from typing import Callable, Iterator, TypeVar
 
 import adbutils
 from adbutils.errors import AdbConnectionError, AdbError, AdbTimeout
@@ -37,7 +38,8 @@ from mobile_agent.device.adb.server import AdbServer, select_device, state_error
 from mobile_agent.device.adb.still import frame_signature, frames_alike
 from mobile_agent.device.adb.text import (
     ADBKEYBOARD_HELP,
-    ADBKEYBOARD_IME,
+    BROADCAST_KEYBOARDS,
+    broadcast_keyboard,
     adbkeyboard_command,
     batch_commands,
     input_text_chunks,
@@ -395,8 +397,11 @@ class AdbDevice:
     def type_text(self, text: str) -> None:
         """Type into the focused field; ``\\n`` presses Enter, ``\\t`` Tab.
 
-        Printable ASCII goes through ``input text``; other text needs the ADBKeyboard IME to be the
-        current keyboard, else a DeviceError says how to install and enable it.
+        Printable ASCII goes through ``input text``. Other text goes through a keyboard that takes
+        text by broadcast (ADBKeyboard): where it is installed but not the current keyboard, it is
+        enabled and selected for this typing only, and the user's keyboard is selected again
+        afterwards, whatever happens meanwhile (:meth:`_broadcast_keyboard`). Where none is
+        installed, a DeviceError says which text cannot be typed and how to install it.
         """
         try:
             parts = split_text(text)
@@ -405,8 +410,6 @@ class AdbDevice:
         if not parts:
             return
         needs_ime = any(p.kind == "text" and not is_input_text_safe(str(p.value)) for p in parts)
-        if needs_ime:
-            self._require_adbkeyboard()
         commands: list[str] = []
         for part in parts:
             if part.kind == "key":
@@ -415,22 +418,77 @@ class AdbDevice:
                 commands.extend(adbkeyboard_command(piece) for piece in unicode_pieces(str(part.value)))
             else:
                 commands.extend(input_text_command(c) for c in input_text_chunks(str(part.value)))
-        for batch in batch_commands(commands):
-            self._input(" && ".join(batch), extra_s=0.5 * len(batch))
+        if needs_ime:
+            with self._broadcast_keyboard(text):
+                for batch in batch_commands(commands):
+                    self._input(" && ".join(batch), extra_s=0.5 * len(batch))
+        else:
+            for batch in batch_commands(commands):
+                self._input(" && ".join(batch), extra_s=0.5 * len(batch))
         self._settle()
 
-    def _require_adbkeyboard(self) -> None:
+    def typing_problem(self, text: str = "") -> str | None:
+        """What this phone cannot type, said before a run starts: None where a keyboard that takes
+        text by broadcast is installed (or ``text`` is all ASCII and ``text`` is given), else a line
+        naming the characters of ``text`` that cannot be typed and how to install ADBKeyboard."""
+        odd = untypable(text)
+        if text and not odd:
+            return None
+        if broadcast_keyboard(parse_ime_list(self.shell("ime list -a -s"))) is not None:
+            return None
+        what = (f"the instruction's {odd} (and any other text beyond ASCII) cannot be typed"
+                if odd else "only ASCII text can be typed (Chinese, accents, emoji cannot)")
+        return f"device {self.serial} has no keyboard that takes typed text by broadcast: {what}; {ADBKEYBOARD_HELP}"
+
+    @contextlib.contextmanager
+    def _broadcast_keyboard(self, text: str) -> Iterator[None]:
+        """A keyboard that takes broadcast text (ADBKeyboard) selected while the block runs, and the
+        user's keyboard selected again after it (an error, Ctrl-C or SIGTERM included); a keyboard
+        that had to be enabled for it is disabled again."""
         current = self.shell("settings get secure default_input_method").strip()
-        if current == ADBKEYBOARD_IME:
+        if current in BROADCAST_KEYBOARDS:
+            yield
             return
-        installed = ADBKEYBOARD_IME in parse_ime_list(self.shell("ime list -a -s"))
-        if installed:
-            raise DeviceError(
-                f"cannot type non-ASCII text on device {self.serial}: ADBKeyboard is installed but the current "
-                f"keyboard is {current or 'unknown'}; select it with `adb -s {self.serial} shell ime enable "
-                f"{ADBKEYBOARD_IME}` and `adb -s {self.serial} shell ime set {ADBKEYBOARD_IME}`"
-            )
-        raise DeviceError(f"cannot type non-ASCII text on device {self.serial}: {ADBKEYBOARD_HELP}")
+        ime = broadcast_keyboard(parse_ime_list(self.shell("ime list -a -s")))
+        if ime is None:
+            raise DeviceError(f"cannot type {untypable(text)} on device {self.serial} (only ASCII goes through `input text`): "
+                              f"{ADBKEYBOARD_HELP}")
+        enabled_here = ime not in parse_ime_list(self.shell("ime list -s"))
+        if enabled_here:
+            self._ime_command(f"ime enable {ime}", ("now enabled", "already enabled"))
+        try:
+            self._ime_command(f"ime set {ime}", ("selected",))
+            self._until_keyboard(ime)
+            yield
+        finally:
+            self._restore_keyboard(current, ime if enabled_here else None)
+
+    def _ime_command(self, command: str, ok: tuple[str, ...]) -> str:
+        out = self.shell(command)
+        if not any(word in out for word in ok) or "Unknown" in out or "cannot" in out or "Exception" in out:
+            raise DeviceError(f"`{command}` failed on device {self.serial}: {out.strip()[:300] or 'no answer'}")
+        return out
+
+    def _until_keyboard(self, ime: str, timeout_s: float = 2.0) -> None:
+        """Wait until ``ime`` is the selected keyboard (``ime set`` reaches the setting a moment later)."""
+        end = time.monotonic() + timeout_s
+        while self.shell("settings get secure default_input_method").strip() != ime:
+            if time.monotonic() > end:
+                raise DeviceError(f"device {self.serial} did not switch to the keyboard {ime} within {timeout_s:.0f} s")
+            time.sleep(0.05)
+
+    def _restore_keyboard(self, previous: str, disable: str | None) -> None:
+        """Select the user's keyboard again (and disable the one enabled for the typing). A failure is
+        logged with the command that puts it right: the typing's own outcome is what the run reports."""
+        commands = [f"ime set {previous}"] if previous and previous != "null" else []
+        if disable:
+            commands.append(f"ime disable {disable}")
+        for command in commands:
+            try:
+                self.shell(command)
+            except (DeviceError, OSError) as exc:
+                log.warning("could not restore the keyboard of %s (`adb -s %s shell %s`): %s", self.serial,
+                            self.serial, command, exc)
 
     # ----------------------------------------------------------------- UI tree and apps
 
@@ -549,6 +607,13 @@ class AdbDevice:
                 return box
         self.home()
         return None
+
+
+def untypable(text: str) -> str:
+    """The words of ``text`` that ``input text`` cannot type (beyond printable ASCII), quoted, in
+    their order (the first five), or ``""``."""
+    words = [w for w in dict.fromkeys(text.split()) if not is_input_text_safe(w)]
+    return ", ".join(repr(w) for w in words[:5]) + (" ..." if len(words) > 5 else "")
 
 
 def find_label(xml: str, label: str) -> Box | None:

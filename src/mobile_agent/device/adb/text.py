@@ -16,6 +16,8 @@ from dataclasses import dataclass
 __all__ = [
     "ADBKEYBOARD_IME",
     "ADBKEYBOARD_HELP",
+    "BROADCAST_KEYBOARDS",
+    "broadcast_keyboard",
     "KEYCODE_ENTER",
     "KEYCODE_TAB",
     "TextPart",
@@ -29,15 +31,22 @@ __all__ = [
 ]
 
 ADBKEYBOARD_IME = "com.android.adbkeyboard/.AdbIME"
+#: keyboards that type the text of an ``ADB_INPUT_B64`` broadcast (their ids as ``ime list -s``
+#: prints them), in the order they are chosen
+BROADCAST_KEYBOARDS = (ADBKEYBOARD_IME,)
 KEYCODE_ENTER = 66
 KEYCODE_TAB = 61
 
 ADBKEYBOARD_HELP = (
     "typing non-ASCII text (Chinese, emoji, accents...) on a real phone needs the ADBKeyboard input "
-    "method. Install it once from https://github.com/senzhk/ADBKeyBoard (`adb install ADBKeyboard.apk`), "
-    f"then enable and select it: `adb shell ime enable {ADBKEYBOARD_IME}` and "
-    f"`adb shell ime set {ADBKEYBOARD_IME}`"
+    "method: install it once from https://github.com/senzhk/ADBKeyBoard (`adb install ADBKeyboard.apk`); "
+    "mobile-agent then selects it for each typing and gives your keyboard back afterwards"
 )
+
+
+def broadcast_keyboard(installed: list[str]) -> str | None:
+    """The first of :data:`BROADCAST_KEYBOARDS` among ``installed`` (``ime list -a -s``), or None."""
+    return next((ime for ime in BROADCAST_KEYBOARDS if ime in installed), None)
 
 
 def is_input_text_safe(text: str) -> bool:
