@@ -29,10 +29,10 @@ from typing import Any, Iterable, Sequence
 from mobile_agent.errors import ConfigError
 from mobile_agent.fsutil import atomic_write_text
 from mobile_agent.report.htmlkit import fmt_cost, fmt_int, fmt_pct, fmt_seconds, relative_src, render_template
+from mobile_agent.report.runreport import REPORT_NAME, is_run_dir, write_report
 
 RESULTS_SQLITE = "results.sqlite"
 RESULTS_JSON = "results.json"
-REPORT_NAME = "report.html"
 
 # Row field -> accepted column names (lower case), first match wins.
 _ALIASES: dict[str, tuple[str, ...]] = {
@@ -588,8 +588,6 @@ def render_bench(data: BenchData, page: Path) -> str:
 def write_benchmark_report(eval_dir: Path, out: Path | None = None) -> Path:
     """Write ``report.html`` for an eval output folder (and the trajectory report of each task run
     that has none yet); returns the page's path."""
-    from mobile_agent.report import is_run_dir, write_report
-
     eval_dir = Path(eval_dir)
     data = read_bench(eval_dir)
     out = Path(out) if out is not None else eval_dir / REPORT_NAME
