@@ -558,16 +558,10 @@ class NavigationScreen(_OnePlace):
         return True
 
 
-class MapsApp(SearchApp):
-    name = "Maps"
-    package = "com.sim.maps"
-    icon = "map-marker-radius"
-    color = (52, 168, 83)
+class MapsApp(SearchApp, name="Maps", package="com.sim.maps",
+              icon="map-marker-radius", color=(52, 168, 83), root=MapScreen):
     search_screen = SearchScreen
     results_screen = ResultsScreen
-
-    def root(self) -> Screen:
-        return MapScreen(self)
 
     def weather_line(self) -> str:
         w = self.phone.state.weather

@@ -582,11 +582,7 @@ def _gradient(c: Canvas, b: Box, top, bottom) -> None:
     c.rect(Box(b.x1, b.y1 + h, b.x2, b.y2), fill=bottom)
 
 
-class MusicApp(SearchApp):
-    name = "Music"
-    package = "com.sim.music"
-    icon = "music-circle"
-    color = (29, 185, 84)
+class MusicApp(SearchApp, name="Music", package="com.sim.music", icon="music-circle", color=(29, 185, 84)):
     search_screen = SearchScreen
     results_screen = ResultsScreen
 

@@ -86,15 +86,8 @@ def _pretty_date(iso: str) -> str:
     return d.strftime("%b ") + str(d.day) + d.strftime(", %H:%M")
 
 
-class NotesApp(App):
-    name = "Notes"
-    package = "com.sim.notes"
-    icon = "note-edit-outline"
-    color = (240, 170, 30)
-
-    def root(self) -> Screen:
-        return NoteListScreen(self)
-
+class NotesApp(App, name="Notes", package="com.sim.notes",
+               icon="note-edit-outline", color=(240, 170, 30), root=NoteListScreen):
     def new_note(self) -> None:
         screen = EditorScreen(self, None)
         self.push(screen)

@@ -235,12 +235,7 @@ class SearchScreen(Screen):
                                 on_tap=lambda page=page: app.open_page(page)).y2
 
 
-class SettingsApp(App):
-    name = "Settings"
-    package = "com.android.settings"
-    icon = "cog"
-    color = (66, 103, 178)
-
+class SettingsApp(App, name="Settings", package="com.android.settings", icon="cog", color=(66, 103, 178)):
     def root(self) -> Screen:
         return PageScreen(self, "root")
 

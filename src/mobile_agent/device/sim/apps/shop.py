@@ -514,15 +514,8 @@ class MessagesScreen(Screen):
                 y = box.y2
 
 
-class ShopApp(App):
-    name = "Shop"
-    package = "com.sim.shop"
-    icon = "shopping-outline"
-    color = (255, 102, 0)
-
-    def root(self) -> Screen:
-        return HomeScreen(self)
-
+class ShopApp(App, name="Shop", package="com.sim.shop", icon="shopping-outline", color=(255, 102, 0),
+              root=HomeScreen):
     def recommended(self) -> list[Product]:
         """The home feed: every product, in an order that depends on the phone's seed."""
         seed = self.phone.seed

@@ -466,12 +466,7 @@ class DetailScreen(StoreScreen):
         ui.add(Node(box, cls="android.widget.ImageView", desc=f"Screenshot {k + 1} of {item.name}", paint=frame))
 
 
-class StoreApp(App):
-    name = "Store"
-    package = "com.sim.store"
-    icon = "apps-box"
-    color = (1, 135, 95)
-
+class StoreApp(App, name="Store", package="com.sim.store", icon="apps-box", color=(1, 135, 95)):
     def __init__(self, phone: "SimPhone") -> None:
         super().__init__(phone)
         self.started: dict[str, int] = {}  # app name -> gesture count when its install began

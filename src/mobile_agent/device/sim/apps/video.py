@@ -542,16 +542,10 @@ class LibraryScreen(_Tabbed):
                 yy = result_row(ui, app, yy, video(vid))
 
 
-class VideoApp(SearchApp):
-    name = "Video"
-    package = "com.sim.video"
-    icon = "play-circle"
-    color = (230, 33, 23)
+class VideoApp(SearchApp, name="Video", package="com.sim.video",
+               icon="play-circle", color=(230, 33, 23), root=HomeScreen):
     search_screen = SearchScreen
     results_screen = ResultsScreen
-
-    def root(self) -> Screen:
-        return HomeScreen(self)
 
     def feed(self, topic: str) -> list[Video]:
         """The home feed for a topic chip; "All" is every video in an order set by the seed."""
