@@ -6,11 +6,10 @@ from typing import Sequence
 
 import anthropic
 
-from mobile_agent.errors import ModelError, remember_url
-from mobile_agent.model.base import ChatResponse, ImagePart, Message, TextPart, Usage
-from mobile_agent.model.pricing import PriceTable
-from mobile_agent.model.retry import MalformedAnswer, RetryPolicy, describe_bad_body
-from mobile_agent.model.sdk_client import SDKChatModel, answer_model, read_usage
+from mobile_agent.errors import ModelError
+from mobile_agent.model.base import ChatResponse, Message, Usage
+from mobile_agent.model.retry import MalformedAnswer, describe_bad_body
+from mobile_agent.model.sdk_client import SDKChatModel, answer_model, content_blocks, read_usage
 
 DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"
 
@@ -23,12 +22,8 @@ def to_anthropic(messages: Sequence[Message]) -> tuple[str | None, list[dict]]:
         if m.role == "system":
             system.append(m.plain_text)
             continue
-        blocks: list[dict] = []
-        for p in m.parts:
-            if isinstance(p, TextPart):
-                blocks.append({"type": "text", "text": p.text})
-            elif isinstance(p, ImagePart):
-                blocks.append({"type": "image", "source": {"type": "base64", "media_type": p.mime, "data": p.base64()}})
+        blocks = content_blocks(m.parts, lambda p: {"type": "image", "source": {"type": "base64", "media_type": p.mime,
+                                                                                "data": p.base64()}})
         if out and out[-1]["role"] == m.role:  # the API wants roles to alternate
             out[-1]["content"].extend(blocks)
         else:
@@ -44,26 +39,11 @@ class AnthropicChatModel(SDKChatModel):
     provider = "anthropic"
     sdk = anthropic
     sdk_error = anthropic.AnthropicError
+    default_key_env = DEFAULT_KEY_ENV
     example_model = "claude-sonnet-4-5"
     service = "the Anthropic API"
     client_words = "the Anthropic client"
     not_found_hint = "the model name is unknown, or the base URL is wrong"
-
-    def __init__(
-        self,
-        model: str,
-        *,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        api_key_env: str = DEFAULT_KEY_ENV,
-        timeout_s: float = 120.0,
-        retry: RetryPolicy | None = None,
-        prices: PriceTable | None = None,
-        max_tokens: int = 1024,
-    ) -> None:
-        remember_url(base_url)  # its password, and the Basic header made of it
-        super().__init__(model, base_url=base_url, api_key=api_key, api_key_env=api_key_env, timeout_s=timeout_s,
-                         retry=retry, prices=prices, max_tokens=max_tokens, key_for=f"model {model}")
 
     def _new_client(self, key: str) -> anthropic.Anthropic:
         return anthropic.Anthropic(api_key=key, base_url=self.base_url, timeout=self.timeout_s, max_retries=0)

@@ -9,10 +9,9 @@ from typing import Any, Callable, Sequence
 import openai
 
 from mobile_agent.errors import ModelError, redact, remember_url
-from mobile_agent.model.base import ChatResponse, ImagePart, Message, TextPart, Usage
-from mobile_agent.model.pricing import PriceTable
-from mobile_agent.model.retry import MalformedAnswer, RetryPolicy, describe_bad_body
-from mobile_agent.model.sdk_client import SDKChatModel, answer_model, read_usage, resolve_key
+from mobile_agent.model.base import ChatResponse, ImagePart, Message, Usage
+from mobile_agent.model.retry import MalformedAnswer, describe_bad_body
+from mobile_agent.model.sdk_client import SDKChatModel, answer_model, content_blocks, read_usage, resolve_key
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 
@@ -26,16 +25,14 @@ def to_openai_messages(messages: Sequence[Message], image_detail: str | None = N
         if m.role != "user" or not m.images:
             out.append({"role": m.role, "content": m.plain_text})
             continue
-        content: list[dict] = []
-        for p in m.parts:
-            if isinstance(p, TextPart):
-                content.append({"type": "text", "text": p.text})
-            elif isinstance(p, ImagePart):
-                image_url: dict = {"url": p.data_url()}
-                if image_detail:
-                    image_url["detail"] = image_detail
-                content.append({"type": "image_url", "image_url": image_url})
-        out.append({"role": "user", "content": content})
+
+        def image(p: ImagePart) -> dict:
+            image_url: dict = {"url": p.data_url()}
+            if image_detail:
+                image_url["detail"] = image_detail
+            return {"type": "image_url", "image_url": image_url}
+
+        out.append({"role": "user", "content": content_blocks(m.parts, image)})
     return out
 
 
@@ -54,33 +51,26 @@ class OpenAIChatModel(SDKChatModel):
     provider = "openai"
     sdk = openai
     sdk_error = openai.OpenAIError
+    default_key_env = DEFAULT_KEY_ENV
     example_model = "gpt-4o"
     service = "the OpenAI API"
     client_words = "the OpenAI-compatible client"
     not_found_hint = ("the model name is unknown to this server, or the base URL is wrong "
                       "(OpenAI-compatible URLs usually end in /v1)")
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        api_key_env: str = DEFAULT_KEY_ENV,
-        timeout_s: float = 120.0,
-        retry: RetryPolicy | None = None,
-        prices: PriceTable | None = None,
-        max_tokens: int = 1024,
-        temperature: float | None = 0.0,
-        image_detail: str | None = None,
-    ) -> None:
+    def __init__(self, model: str, *, temperature: float | None = 0.0, image_detail: str | None = None,
+                 **options: Any) -> None:
+        """``options``: those of :class:`~mobile_agent.model.sdk_client.SDKChatModel` (``base_url``,
+        ``api_key``, ``api_key_env``, ``timeout_s``, ``retry``, ``prices``, ``max_tokens``)."""
         self.temperature = temperature
         self.image_detail = image_detail
         self.token_param = "max_tokens"
-        remember_url(base_url or os.environ.get("OPENAI_BASE_URL"))  # its password, and the Basic header made of it
-        where = redact(base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1")
-        super().__init__(model, base_url=base_url, api_key=api_key, api_key_env=api_key_env, timeout_s=timeout_s,
-                         retry=retry, prices=prices, max_tokens=max_tokens, key_for=f"model {model} at {where}")
+        super().__init__(model, **options)
+
+    def _key_for(self) -> str:
+        base_url = self.base_url or os.environ.get("OPENAI_BASE_URL")
+        remember_url(base_url)  # its password, and the Basic header made of it
+        return f"model {self._model} at {redact(base_url or 'https://api.openai.com/v1')}"
 
     def _new_client(self, key: str) -> openai.OpenAI:
         return openai.OpenAI(api_key=key, base_url=self.base_url, timeout=self.timeout_s, max_retries=0)

@@ -10,10 +10,10 @@ from __future__ import annotations
 import os
 import time
 from types import ModuleType
-from typing import Any, Callable, ClassVar, TypeVar
+from typing import Any, Callable, ClassVar, Sequence, TypeVar
 
-from mobile_agent.errors import ConfigError, redact, remember_secret
-from mobile_agent.model.base import ChatResponse, Usage
+from mobile_agent.errors import ConfigError, redact, remember_secret, remember_url
+from mobile_agent.model.base import ChatResponse, ImagePart, Part, TextPart, Usage
 from mobile_agent.model.deadline import CallTimedOut, within
 from mobile_agent.model.pricing import PriceTable
 from mobile_agent.model.retry import MalformedAnswer, RetryPolicy, call_with_retries, sdk_attempt, sdk_failure, token_count
@@ -35,6 +35,18 @@ def resolve_key(api_key: str | None, api_key_env: str, provider: str, flag: str 
             "A local server that needs no key accepts any value."
         )
     return value
+
+
+def content_blocks(parts: Sequence[Part], image: Callable[[ImagePart], dict]) -> list[dict]:
+    """A message's parts as a provider's content blocks: text as ``{"type": "text", "text": ...}``,
+    images as ``image`` makes them."""
+    out: list[dict] = []
+    for p in parts:
+        if isinstance(p, TextPart):
+            out.append({"type": "text", "text": p.text})
+        elif isinstance(p, ImagePart):
+            out.append(image(p))
+    return out
 
 
 def read_usage(resp: object, prompt: str, completion: str) -> Usage:
@@ -60,28 +72,36 @@ class SDKChatModel:
     provider: ClassVar[str]
     sdk: ClassVar[ModuleType]  # the SDK's module: its errors say what went wrong
     sdk_error: ClassVar[type[Exception]]  # the base of the SDK's errors
+    default_key_env: ClassVar[str]  # where the key is found when no other variable is named
     example_model: ClassVar[str]  # named when no model is given
     service: ClassVar[str]  # where requests go without a base URL, in words
     client_words: ClassVar[str]  # the client, in the message of a failed setup
     not_found_hint: ClassVar[str]  # what a 404 means
 
-    def __init__(self, model: str, *, base_url: str | None, api_key: str | None, api_key_env: str, timeout_s: float,
-                 retry: RetryPolicy | None, prices: PriceTable | None, max_tokens: int, key_for: str) -> None:
+    def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
+                 api_key_env: str | None = None, timeout_s: float = 120.0, retry: RetryPolicy | None = None,
+                 prices: PriceTable | None = None, max_tokens: int = 1024) -> None:
         if not model:
             raise ConfigError(f"no model name: pass --model NAME (for example {self.example_model})")
         self._model = model
         self.base_url = base_url
-        self.api_key_env = api_key_env
+        self.api_key_env = api_key_env or self.default_key_env
         self.retry = retry or RetryPolicy()
         self.prices = prices if prices is not None else PriceTable.load()
         self.max_tokens = max_tokens
         self.timeout_s = timeout_s
-        key = resolve_key(api_key, api_key_env, key_for)
+        key = resolve_key(api_key, self.api_key_env, self._key_for())
         self._connect = lambda: self._new_client(key)
         try:
             self._client = self._connect()
         except self.sdk_error as exc:
             raise ConfigError(f"cannot set up {self.client_words}: {redact(str(exc))}") from exc
+
+    def _key_for(self) -> str:
+        """Whose key is missing, in the message that says so; the base URL's password and the Basic
+        header made of it are remembered (kept out of every message) first."""
+        remember_url(self.base_url)
+        return f"model {self._model}"
 
     def _new_client(self, key: str) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -123,4 +143,4 @@ class SDKChatModel:
                             cost_usd=self.prices.cost(self._model, usage), latency_s=latency, attempts=attempts)
 
 
-__all__ = ["SDKChatModel", "answer_model", "read_usage", "resolve_key"]
+__all__ = ["SDKChatModel", "answer_model", "content_blocks", "read_usage", "resolve_key"]
