@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mobile_agent.device.sim.apps._kit import query_bar
 from mobile_agent.device.sim.phone import App, Screen
 from mobile_agent.device.sim.render import mix
 from mobile_agent.device.sim.state import Note
@@ -45,10 +46,7 @@ class NoteListScreen(Screen):
 class NoteSearchScreen(Screen):
     def build(self, ui: UI) -> None:
         app: NotesApp = self.app  # type: ignore[assignment]
-        bar = Box(ui.area.x1, ui.area.y1, ui.area.x2, ui.area.y1 + ui.dp(72))
-        ui.icon_button(bar.x1 + ui.dp(28), bar.center.y, "arrow-left", "Navigate up", app.pop)
-        ui.text_field(Box(bar.x1 + ui.dp(56), bar.y1 + ui.dp(12), bar.x2 - ui.dp(16), bar.y2 - ui.dp(12)), "q",
-                      "Search your notes", on_submit=lambda: app.apply_search(self.fields.get("q", "")))
+        query_bar(ui, app.pop, "Search your notes", lambda: app.apply_search(self.fields.get("q", "")))
 
 
 class EditorScreen(Screen):
