@@ -1,5 +1,6 @@
 """The glyph under a box, read once for both confirm gates (agent/risk.glyph_at and the MCP
-server's gates.glyph_names): ``perception.icons.reading.glyph_scores``."""
+server's gates.glyph_names): the scores ``perception.icons.reading.glyph_scores``, the reading
+(status bar, least score, rivals, margin) ``perception.glyphs.read_glyph``."""
 
 from __future__ import annotations
 
@@ -9,9 +10,12 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 import mobile_agent.perception.icons.offline as offline
+from mobile_agent.agent import risk
 from mobile_agent.agent.risk import glyph_at
+from mobile_agent.mcpserver import gates
 from mobile_agent.mcpserver.gates import glyph_readings
 from mobile_agent.perception import Perception
+from mobile_agent.perception.glyphs import read_glyph
 from mobile_agent.perception.icons.reading import glyph_scores
 from mobile_agent.types import Box
 
@@ -54,3 +58,32 @@ def test_no_matcher_or_an_empty_box_reads_nothing():
     assert glyph_scores(Broken(), rgb, box, ("trash",)) == []
     assert glyph_scores(Perception(), rgb, Box(10, 10, 10, 10), ("trash",)) == []
     assert glyph_at(NoMatcher(), img, box.as_tuple()) is None
+
+
+def test_one_reading_with_each_gates_bounds():
+    img, box = _trash_screen()
+    rgb = np.asarray(img)
+    p = Perception()
+    words = ("search", "trash can", "heart")
+    r = read_glyph(p, rgb, box, words, min_score=0.75)
+    assert r is not None and r.word == "trash can" and r.words == ("trash can",) and r.score >= 0.75
+    # every word within the margin of the best, best first
+    wide = read_glyph(p, rgb, box, words, min_score=0.75, margin=1.0)
+    assert wide is not None and wide.words[0] == "trash can" and set(wide.words) == set(words)
+    # a least score it does not reach, a rival that outscores the best word, the status bar
+    assert read_glyph(p, rgb, box, words, min_score=1.01) is None
+    assert read_glyph(p, rgb, box, ("search",), min_score=0.0, rivals=("trash can",)) is None
+    assert read_glyph(p, rgb, box, words, min_score=0.75, rivals=("search",)) == r
+    assert read_glyph(p, rgb, box, words, min_score=0.75, status_bar=box.y2) is None
+    top = Box(box.x1, 0, box.x2, 60)  # the default bound: the perception's status bar (84 rows of 2400)
+    top_img = img.copy()
+    top_img.paste(img.crop(box.as_tuple()).resize((top.width, top.height)), (top.x1, top.y1))
+    assert read_glyph(p, np.asarray(top_img), top, words, min_score=0.0) is None
+    assert read_glyph(p, np.asarray(top_img), top, words, min_score=0.0, status_bar=0) is not None
+    # the gates are that reading with their own words and bounds
+    rr = read_glyph(p, rgb, box, tuple(risk.RISKY_GLYPHS), min_score=risk.GLYPH_MIN_SCORE, rivals=risk.OTHER_GLYPHS)
+    assert rr is not None and glyph_at(p, img, box.as_tuple()) == (rr.word, rr.score) == ("trash can", rr.score)
+    assert gates.glyph_names(p, rgb, box, img.size[0]) == list(
+        read_glyph(p, rgb, box, gates.GLYPH_WORDS, min_score=gates.GLYPH_MIN_SCORE, margin=gates.GLYPH_MARGIN,
+                   status_bar=gates.STATUS_BAR * rgb.shape[0]).words)
+    assert gates.glyph_names(p, rgb, box, img.size[0])[0] == "trash"

@@ -8,6 +8,7 @@ import pytest
 
 from mobile_agent.screensets.measure import parse_tree
 from mobile_agent.device.sim import SimPhone
+from mobile_agent.device.sim import fonts as fonts_mod
 from mobile_agent.device.sim import look as look_mod
 from mobile_agent.device.sim.look import Look
 from mobile_agent.errors import ConfigError
@@ -111,8 +112,9 @@ def test_bad_look_values_and_missing_fonts_are_clear_errors(monkeypatch):
         Look(dark="purple")
     with pytest.raises(ConfigError, match="jpeg_quality"):
         Look(jpeg_quality=0)
-    fonts = dict(look_mod.FONTS)
+    fonts = dict(fonts_mod.FONTS)
     fonts["inter"] = (lambda: {"var": None}, "pip install fontpkg-inter")
+    monkeypatch.setattr(fonts_mod, "FONTS", fonts)  # where the look finds its font files
     monkeypatch.setattr(look_mod, "FONTS", fonts)
     with pytest.raises(ConfigError, match="pip install fontpkg-inter"):
         SimPhone(look=Look(font="inter"))

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, NamedTuple, Protocol, Sequence
 
 from PIL import Image
 
@@ -249,6 +249,16 @@ class StepRun:
     tree: str | None = None  # the accessibility tree grounding read (hybrid perception), for --confirm
 
 
+class StepEnd(NamedTuple):
+    """How a step ended: the screen after it (None: the next step takes a screenshot), its history
+    entry, the feedback for the next step, and the run's outcome when the run ends here."""
+
+    after: Image.Image | None
+    entry: HistoryEntry | None
+    feedback: list[str]
+    outcome: str | None
+
+
 def is_risky(op: Operation) -> bool:
     """True for operations whose words say they send, buy, pay, delete or post (checked word by word)."""
     words = op.words()
@@ -337,112 +347,149 @@ class Agent:
         return RunResult(outcome, completed, self._steps, writer.dir, self._usage, self._cost, duration, error, exc_kept,
                          self._needs_user if outcome == NEEDS_USER else None, self._answer)
 
-    # --- one step: plan, ground, act, reflect, record ------------------------------------------------
+    # --- one step: observe, plan, ground, act, reflect, record -------------------------------------
 
-    def _step(self, ctx: PlanContext, writer: TrajectoryWriter, detector: LoopDetector):
-        """Plan, ground, act and reflect once. Returns (screen after, history entry, feedback for the
-        next step, outcome if the run ends here)."""
-        s = self.settings
+    def _step(self, ctx: PlanContext, writer: TrajectoryWriter, detector: LoopDetector) -> StepEnd:
+        """One step as its named parts; each part either hands the step on or ends it (a
+        :class:`StepEnd`: the screen after, the history entry, the feedback for the next step, the
+        outcome when the run ends here), and the step is recorded once it has ended. A part that
+        ends the run raises ``_End`` after recording the step."""
+        step = self._observe(ctx, writer)
+        plan = self._plan_step(step, detector)
+        end = self._user_turn(step, plan) or self._stop_turn(step, plan)
+        if end is None:
+            gesture, end = self._ground_step(step, plan)
+            end = end or self._confirm_step(step, plan, gesture)
+            if end is None:
+                after = self._act_step(step, gesture)
+                end = self._reflect_step(step, plan, gesture, after)
+        self.record(step)
+        return end
+
+    def _observe(self, ctx: PlanContext, writer: TrajectoryWriter) -> StepRun:
+        """The step begins: its record, the device time of the step before it, its screenshot kept."""
         step = StepRun(ctx, StepRecord(ctx.step), Calls(), time.monotonic(), writer)
         step.rec.timings.device_s = self._pending_device_s
         self._pending_device_s = 0.0
         step.rec.screenshot = self._save_screen(writer, f"step_{ctx.step:03d}", ctx.screenshot)
-        rec = step.rec
+        return step
 
-        def finish(outcome: str | None = None, entry: HistoryEntry | None = None, feedback: Sequence[str] = (),
-                   after: Image.Image | None = None):
-            self.record(step)
-            return after, entry, list(feedback), outcome
+    def _end_run(self, step: StepRun, outcome: str, error: str | None, exc: BaseException | None = None) -> _End:
+        """The run ends in this step: the step is recorded (with ``error``) before the run ends."""
+        if error is not None:
+            step.rec.error = error
+        self.record(step)
+        return _End(outcome, error, exc)
 
-        def end(outcome: str, error: str, exc: BaseException | None = None) -> _End:
-            rec.error = error
-            finish(outcome)
-            return _End(outcome, error, exc)
-
-        # 1. plan (the screenshot's parse runs meanwhile: see overlap.py)
+    def _plan_step(self, step: StepRun, detector: LoopDetector) -> Plan:
+        """The planner's operation (the screenshot's parse runs meanwhile: see overlap.py); the same
+        operation on the same screen ``loop_threshold`` times ends the run."""
+        ctx = step.ctx
         plan = self.plan(step)
         if self._prefetch is not None:
             self._prefetch.answered()
             self._quick_model = plan.calls.model_s < QUICK_MODEL_S
         op = plan.operation
-
-        # 2. a loop: the same operation on the same screen, threshold times
         if detector.is_loop(op, ctx.screenshot):
-            raise end("loop", f"loop: {op} was chosen {s.loop_threshold} times on the same screen; stopped")
+            raise self._end_run(step, "loop",
+                                f"loop: {op} was chosen {self.settings.loop_threshold} times on the same screen; stopped")
         detector.record(op, ctx.screenshot)
+        return plan
 
-        # 3. Ask User, Take Over: the person behind the run answers (or no one can: needs_user)
-        if isinstance(op, USER_OPERATIONS):
-            answer = self.ask_user(step, op)
-            if answer is None:
-                finish()
-                raise _End(NEEDS_USER, None)
-            after = ctx.screenshot
-            if not isinstance(op, AskUser):  # the person used the phone: look at it again
-                after = self._screenshot()
-                self._parse_ahead(after, undo_last=not self._perceived)
-            return finish("dry_run" if s.dry_run else None,
-                          HistoryEntry(ctx.step, op, answer_outcome(self._request(op, ctx.step), answer), plan.thought),
-                          after=after)
+    def _user_turn(self, step: StepRun, plan: Plan) -> StepEnd | None:
+        """Ask User, Take Over: the person behind the run answers (or no one can: needs_user)."""
+        op, ctx = plan.operation, step.ctx
+        if not isinstance(op, USER_OPERATIONS):
+            return None
+        answer = self.ask_user(step, op)
+        if answer is None:
+            raise self._end_run(step, NEEDS_USER, None)
+        after = ctx.screenshot
+        if not isinstance(op, AskUser):  # the person used the phone: look at it again
+            after = self._screenshot()
+            self._parse_ahead(after, undo_last=not self._perceived)
+        return StepEnd(after, HistoryEntry(ctx.step, op, answer_outcome(self._request(op, ctx.step), answer),
+                                           plan.thought), [], "dry_run" if self.settings.dry_run else None)
 
-        # 4. Stop: the completion check (an Answer is a Stop with the text the user gets back)
-        if isinstance(op, Stop):
-            self._answer = getattr(op, "text", self._answer)
-            if not s.completion_check or s.dry_run:
-                return finish("completed" if not s.dry_run else "dry_run", HistoryEntry(ctx.step, op, "stopped", plan.thought))
-            comp = self.check_completion(step)
-            if comp.complete:
-                rec.reflection.verdict = "as_expected"
-                return finish("completed", HistoryEntry(ctx.step, op, "confirmed complete", plan.thought))
-            fb = prompts.incomplete_feedback(comp.reason)
-            rec.reflection.feedback = fb
-            return finish(None, HistoryEntry(ctx.step, op, "not complete yet: " + (comp.reason or "continue")),
-                          [fb], after=ctx.screenshot)
+    def _stop_turn(self, step: StepRun, plan: Plan) -> StepEnd | None:
+        """Stop: the completion check (an Answer is a Stop with the text the user gets back)."""
+        op, ctx, s = plan.operation, step.ctx, self.settings
+        if not isinstance(op, Stop):
+            return None
+        self._answer = getattr(op, "text", self._answer)
+        if not s.completion_check or s.dry_run:
+            return StepEnd(None, HistoryEntry(ctx.step, op, "stopped", plan.thought), [],
+                           "completed" if not s.dry_run else "dry_run")
+        comp = self.check_completion(step)
+        if comp.complete:
+            step.rec.reflection.verdict = "as_expected"
+            return StepEnd(None, HistoryEntry(ctx.step, op, "confirmed complete", plan.thought), [], "completed")
+        fb = prompts.incomplete_feedback(comp.reason)
+        step.rec.reflection.feedback = fb
+        return StepEnd(ctx.screenshot, HistoryEntry(ctx.step, op, "not complete yet: " + (comp.reason or "continue")),
+                       [fb], None)
 
-        # 5. ground
+    def _ground_step(self, step: StepRun, plan: Plan) -> tuple[Gesture, StepEnd | None]:
+        """Where: the operation's gesture (the annotated screenshot kept); an operation perception
+        found nothing for is not carried out, and the planner is told why."""
+        op, ctx, rec, s = plan.operation, step.ctx, step.rec, self.settings
         gesture, grounding_fb = self.ground(op, step)
         rec.gesture = gesture
         boxes = [c.box for c in rec.grounding.candidates] if rec.grounding is not None else []
         if s.save_annotated and (isinstance(gesture, (Tap, LongPressGesture, Swipe)) or boxes):
             annotated = draw_gesture(ctx.screenshot, gesture, boxes)
-            rec.annotated = self._save_screen(writer, f"step_{ctx.step:03d}_annotated", annotated)
-        if grounding_fb is not None:
-            rec.reflection.feedback = grounding_fb
-            return finish(None if not s.dry_run else "dry_run",
-                          HistoryEntry(ctx.step, op, f"{NOT_CARRIED_OUT}: nothing matched", plan.thought),
-                          [grounding_fb], after=ctx.screenshot)
+            rec.annotated = self._save_screen(step.writer, f"step_{ctx.step:03d}_annotated", annotated)
+        if grounding_fb is None:
+            return gesture, None
+        rec.reflection.feedback = grounding_fb
+        return gesture, StepEnd(ctx.screenshot,
+                                HistoryEntry(ctx.step, op, f"{NOT_CARRIED_OUT}: nothing matched", plan.thought),
+                                [grounding_fb], None if not s.dry_run else "dry_run")
 
-        # 6. safety
+    @staticmethod
+    def _where(gesture: Gesture) -> str:
+        """`` at (x, y)`` for a gesture at a point (a swipe has none), for the user's and the model's words."""
         point = gesture_point(gesture) if not isinstance(gesture, Swipe) else None
-        where = f" at ({point[0]}, {point[1]})" if point is not None else ""
+        return f" at ({point[0]}, {point[1]})" if point is not None else ""
+
+    def _confirm_step(self, step: StepRun, plan: Plan, gesture: Gesture) -> StepEnd | None:
+        """With ``--confirm``, a risky operation asks the user first (declined: the run ends); a dry
+        run ends here."""
+        op, ctx, rec, s = plan.operation, step.ctx, step.rec, self.settings
         grounding = rec.grounding.to_dict() if rec.grounding is not None else None
         if s.confirm is not None:
             self._perception_quiet()
         risk = decide(op, grounding, self.perception, ctx.screenshot, s.risk_rules, step.tree, gesture) \
             if s.confirm is not None else None
         if risk is not None and risk.risky:
-            if not s.confirm(op, f"{op}{where}: {risk.why}"):
-                raise end("interrupted", f"the user declined {op}")
+            if not s.confirm(op, f"{op}{self._where(gesture)}: {risk.why}"):
+                raise self._end_run(step, "interrupted", f"the user declined {op}")
         if s.dry_run:
-            return finish("dry_run", HistoryEntry(ctx.step, op, "dry run: not carried out", plan.thought))
+            return StepEnd(None, HistoryEntry(ctx.step, op, "dry run: not carried out", plan.thought), [], "dry_run")
+        return None
 
-        # 7. act, and wait until the screen is still
+    def _act_step(self, step: StepRun, gesture: Gesture) -> Image.Image:
+        """The gesture on the device, then the wait until the screen is still; the next step's screen
+        is parsed (and encoded for the model) while this one reflects and records."""
+        s, rec = self.settings, step.rec
         t = time.monotonic()
         try:
-            after = self.act(gesture, ctx.screenshot)
+            after = self.act(gesture, step.ctx.screenshot)
         except DeviceError as exc:
             rec.timings.device_s += time.monotonic() - t
-            raise end("error", f"device: {exc}", exc)
+            raise self._end_run(step, "error", f"device: {exc}", exc)
         rec.timings.device_s += time.monotonic() - t
-        # the next step's screen: parsed while this one reflects and records
         self._parse_ahead(after, undo_last=not self._perceived)
         prepare = getattr(self.planner, "prepare", None)
         if self._prefetch is not None and prepare is not None:
             self._prefetch.aside(lambda: _quietly(prepare, after, s.image_max_side, s.jpeg_quality))
+        return after
 
-        # 8. reflect
-        feedback, outcome_text = self.reflect(step, op, plan.thought, after, where)
-        return finish(None, HistoryEntry(ctx.step, op, outcome_text, plan.thought), feedback, after=after)
+    def _reflect_step(self, step: StepRun, plan: Plan, gesture: Gesture, after: Image.Image) -> StepEnd:
+        """Did the screen change, and (with ``--reflect``) was it the page expected?"""
+        op = plan.operation
+        feedback, outcome_text = self.reflect(step, op, plan.thought, after, self._where(gesture))
+        return StepEnd(after, HistoryEntry(step.ctx.step, op, outcome_text, plan.thought), list(feedback), None)
 
     _pending_device_s = 0.0
 

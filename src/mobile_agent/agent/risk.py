@@ -197,23 +197,13 @@ def glyph_at(perception: Any, screenshot: Any, box: Sequence[int]) -> tuple[str,
     try:
         import numpy as np
 
-        from mobile_agent.perception.change import status_bar_height
-        from mobile_agent.perception.icons.reading import glyph_scores
+        from mobile_agent.perception.glyphs import read_glyph
         from mobile_agent.types import Box
 
-        b = Box(*[int(v) for v in box[:4]])
-        if b.y2 <= status_bar_height(screenshot.height, screenshot.width):
-            return None  # the status bar's icons (a battery looks like a bin) act on nothing
-        rgb = np.asarray(screenshot.convert("RGB"))
-        risky = glyph_scores(perception, rgb, b, tuple(RISKY_GLYPHS))
-        if not risky or risky[0][0] < GLYPH_MIN_SCORE:
-            return None
-        score, glyph = risky[0]
         # only a shape that looks like a risky glyph pays for the comparison with the others
-        others = glyph_scores(perception, rgb, b, OTHER_GLYPHS)
-        if others and others[0][0] > score:
-            return None
-        return glyph, score
+        reading = read_glyph(perception, np.asarray(screenshot.convert("RGB")), Box(*[int(v) for v in box[:4]]),
+                             tuple(RISKY_GLYPHS), min_score=GLYPH_MIN_SCORE, rivals=OTHER_GLYPHS)
+        return None if reading is None else (reading.word, reading.score)
     except Exception:  # noqa: BLE001 - no matcher answer: the other signs decide
         return None
 

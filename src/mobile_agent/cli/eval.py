@@ -200,15 +200,13 @@ def _evaluate(config, selected, out: Path, workers: int, resume: bool, json_path
                       f"{timing['step_median_s']:.2f} s (p10 {timing['step_p10_s']:.2f}, p90 "
                       f"{timing['step_p90_s']:.2f}; perception {timing['perception_median_s']:.2f}) over "
                       f"{timing['steps']} steps", highlight=False)
-    cached = [r.detail["cache"] for r in rows if isinstance(r.detail.get("cache"), dict)]
-    if cached:  # --cache: the hit rate, and what was kept for the next pass
-        console.print(escape(f"cache: {sum(bool(c.get('hit')) for c in cached)} of {len(cached)} task(s) replayed "
-                             f"from it; {sum(bool(c.get('kept')) for c in cached)} kept"), highlight=False)
-        from mobile_agent.report.benchmark import cache_totals, replayed_pairs, replayed_sentence
+    from mobile_agent.report.benchmark import cache_summary, replayed_sentence
 
-        pairs = replayed_pairs(cached)
-        if pairs:  # what the replayed tasks cost against the runs that filled the cache
-            console.print(escape("cache: " + replayed_sentence(cache_totals(pairs))), highlight=False)
+    cache = cache_summary([r.detail.get("cache") for r in rows])
+    if cache is not None:  # --cache: the hit rate, and what was kept for the next pass
+        console.print(escape(f"cache: {cache.hit_words()}; {cache.kept} kept"), highlight=False)
+        if cache.total is not None:  # what the replayed tasks cost against the runs that filled the cache
+            console.print(escape("cache: " + replayed_sentence(cache.total)), highlight=False)
     console.print(escape(f"SU {ok}/{len(rows)} in {run.duration_s:.1f} s with {run.workers or workers} worker(s); "
                          f"results in "
                          f"{out / 'results.sqlite'} (configuration {run.config_id})"), highlight=False)

@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from mobile_agent.perception.glyphs import read_glyph
 from mobile_agent.types import Box
 
 #: What an icon's glyph may be, as the icon matcher's words. The gate takes the best of these for a
@@ -49,13 +50,11 @@ def glyph_names(perception: Any, rgb: np.ndarray, box: Box, width: int) -> list[
     box that is no glyph (too wide, in the status bar, or matching nothing well). The gate counts a
     glyph as risky only when every word of the answer is (a speech bubble reads as "reply" and as
     "comment" alike: no send)."""
-    if box.width > MAX_GLYPH_WIDTH * width or box.y2 <= STATUS_BAR * rgb.shape[0]:
+    if box.width > MAX_GLYPH_WIDTH * width:
         return []
-    readings = glyph_readings(perception, rgb, box)
-    if not readings or readings[0][0] < GLYPH_MIN_SCORE:
-        return []
-    top = readings[0][0]
-    return [w for s, w in readings if s >= top - GLYPH_MARGIN]
+    reading = read_glyph(perception, rgb, box, GLYPH_WORDS, min_score=GLYPH_MIN_SCORE, margin=GLYPH_MARGIN,
+                         status_bar=STATUS_BAR * rgb.shape[0])
+    return [] if reading is None else list(reading.words)
 
 
 @dataclass

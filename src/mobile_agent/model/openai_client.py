@@ -4,36 +4,18 @@ LM Studio...) on the official ``openai`` SDK."""
 from __future__ import annotations
 
 import os
-import time
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 import openai
 
-from mobile_agent.errors import ConfigError, ModelError, redact, remember_secret, remember_url
-from mobile_agent.model.base import ChatResponse, ImagePart, Message, TextPart, Usage
-from mobile_agent.model.deadline import CallTimedOut, within
-from mobile_agent.model.pricing import PriceTable
-from mobile_agent.model.retry import (
-    MalformedAnswer, RetryPolicy, call_with_retries, describe_bad_body, sdk_attempt, sdk_failure, token_count,
-)
+from mobile_agent.errors import ModelError, redact, remember_url
+from mobile_agent.model.base import ChatResponse, ImagePart, Message, Usage
+from mobile_agent.model.retry import MalformedAnswer, describe_bad_body
+from mobile_agent.model.sdk_client import SDKChatModel, answer_model, content_blocks, read_usage, resolve_key
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 
-
-def resolve_key(api_key: str | None, api_key_env: str, provider: str, flag: str = "--api-key-env") -> str:
-    """The API key given, else the value of ``api_key_env``; a :class:`ConfigError` naming both when unset."""
-    if api_key:
-        remember_secret(api_key)
-        return api_key
-    value = os.environ.get(api_key_env, "").strip()
-    remember_secret(value)
-    if not value:
-        raise ConfigError(
-            f"no API key for {provider}: the environment variable {api_key_env} is not set. "
-            f"Export it (export {api_key_env}=...), or name another variable with {flag}. "
-            "A local server that needs no key accepts any value."
-        )
-    return value
+__all__ = ["DEFAULT_KEY_ENV", "OpenAIChatModel", "resolve_key", "to_openai_messages"]
 
 
 def to_openai_messages(messages: Sequence[Message], image_detail: str | None = None) -> list[dict]:
@@ -43,20 +25,18 @@ def to_openai_messages(messages: Sequence[Message], image_detail: str | None = N
         if m.role != "user" or not m.images:
             out.append({"role": m.role, "content": m.plain_text})
             continue
-        content: list[dict] = []
-        for p in m.parts:
-            if isinstance(p, TextPart):
-                content.append({"type": "text", "text": p.text})
-            elif isinstance(p, ImagePart):
-                image_url: dict = {"url": p.data_url()}
-                if image_detail:
-                    image_url["detail"] = image_detail
-                content.append({"type": "image_url", "image_url": image_url})
-        out.append({"role": "user", "content": content})
+
+        def image(p: ImagePart) -> dict:
+            image_url: dict = {"url": p.data_url()}
+            if image_detail:
+                image_url["detail"] = image_detail
+            return {"type": "image_url", "image_url": image_url}
+
+        out.append({"role": "user", "content": content_blocks(m.parts, image)})
     return out
 
 
-class OpenAIChatModel:
+class OpenAIChatModel(SDKChatModel):
     """Chat completions with images through the ``openai`` SDK.
 
     ``base_url`` points at any compatible server (``http://localhost:11434/v1`` for Ollama,
@@ -64,57 +44,36 @@ class OpenAIChatModel:
     ``api_key`` or the environment variable ``api_key_env``. Timeouts, 429 and 5xx are retried with
     backoff as ``retry`` says; 401/403/404 raise :class:`ConfigError` at once. ``timeout_s`` is the
     total deadline of each request (the whole answer, not each read); a 200 answer that is not a
-    chat reply is retried, then a :class:`ModelError` saying what came.
+    chat reply is retried, then a :class:`ModelError` saying what came. What the clients share:
+    :class:`~mobile_agent.model.sdk_client.SDKChatModel`.
     """
 
     provider = "openai"
+    sdk = openai
+    sdk_error = openai.OpenAIError
+    default_key_env = DEFAULT_KEY_ENV
+    example_model = "gpt-4o"
+    service = "the OpenAI API"
+    client_words = "the OpenAI-compatible client"
+    not_found_hint = ("the model name is unknown to this server, or the base URL is wrong "
+                      "(OpenAI-compatible URLs usually end in /v1)")
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        api_key_env: str = DEFAULT_KEY_ENV,
-        timeout_s: float = 120.0,
-        retry: RetryPolicy | None = None,
-        prices: PriceTable | None = None,
-        max_tokens: int = 1024,
-        temperature: float | None = 0.0,
-        image_detail: str | None = None,
-    ) -> None:
-        if not model:
-            raise ConfigError("no model name: pass --model NAME (for example gpt-4o)")
-        self._model = model
-        self.base_url = base_url
-        self.api_key_env = api_key_env
-        self.retry = retry or RetryPolicy()
-        self.prices = prices if prices is not None else PriceTable.load()
-        self.max_tokens = max_tokens
+    def __init__(self, model: str, *, temperature: float | None = 0.0, image_detail: str | None = None,
+                 **options: Any) -> None:
+        """``options``: those of :class:`~mobile_agent.model.sdk_client.SDKChatModel` (``base_url``,
+        ``api_key``, ``api_key_env``, ``timeout_s``, ``retry``, ``prices``, ``max_tokens``)."""
         self.temperature = temperature
         self.image_detail = image_detail
         self.token_param = "max_tokens"
-        self.timeout_s = timeout_s
-        remember_url(base_url or os.environ.get("OPENAI_BASE_URL"))  # its password, and the Basic header made of it
-        where = redact(base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1")
-        key = resolve_key(api_key, api_key_env, f"model {model} at {where}")
-        self._connect = lambda: openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout_s, max_retries=0)
-        try:
-            self._client = self._connect()
-        except openai.OpenAIError as exc:
-            raise ConfigError(f"cannot set up the OpenAI-compatible client: {redact(str(exc))}") from exc
+        super().__init__(model, **options)
 
-    @property
-    def name(self) -> str:
-        return self._model
+    def _key_for(self) -> str:
+        base_url = self.base_url or os.environ.get("OPENAI_BASE_URL")
+        remember_url(base_url)  # its password, and the Basic header made of it
+        return f"model {self._model} at {redact(base_url or 'https://api.openai.com/v1')}"
 
-    def _where(self) -> str:
-        return redact(self.base_url) if self.base_url else "the OpenAI API"
-
-    def _abort(self) -> None:
-        """Close the connections of a request past its deadline (its thread's read ends) and start afresh."""
-        old, self._client = self._client, self._connect()
-        old.close()
+    def _new_client(self, key: str) -> openai.OpenAI:
+        return openai.OpenAI(api_key=key, base_url=self.base_url, timeout=self.timeout_s, max_retries=0)
 
     def _adapt(self, kwargs: dict, param: str | None) -> bool:
         """Drop or rename a parameter the server refused; False when there is nothing to adapt."""
@@ -134,32 +93,17 @@ class OpenAIChatModel:
         if self.temperature is not None:
             kwargs["temperature"] = self.temperature
 
-        once = sdk_attempt(openai, lambda: within(lambda: self._client.chat.completions.create(**kwargs),
-                                                  self.timeout_s, self._abort, f"the call to {self._model}"),
-                           self._read)
-        t0 = time.monotonic()
-        try:
+        def retried(once: Callable[[], Any]) -> tuple[Any, int]:
             try:
-                resp, attempts = call_with_retries(once, self.retry, f"chat call to {self._model}")
+                return self._retried(once)
             except openai.BadRequestError as exc:
                 # Newer OpenAI models refuse max_tokens (they want max_completion_tokens) and some
                 # refuse temperature; the server names the parameter. Adapt once and remember.
                 if not self._adapt(kwargs, _param(exc)):
                     raise
-                resp, attempts = call_with_retries(once, self.retry, f"chat call to {self._model}")
-        except (openai.OpenAIError, MalformedAnswer, CallTimedOut) as exc:
-            raise sdk_failure(
-                exc, openai, model=self._model, where=self._where(), api_key_env=self.api_key_env,
-                attempts=self.retry.max_attempts,
-                not_found_hint="the model name is unknown to this server, or the base URL is wrong "
-                "(OpenAI-compatible URLs usually end in /v1)",
-            ) from exc
-        latency = time.monotonic() - t0
-        text, usage, name = resp
-        return ChatResponse(
-            text=text, usage=usage, model=name or self._model,
-            cost_usd=self.prices.cost(self._model, usage), latency_s=latency, attempts=attempts,
-        )
+                return self._retried(once)
+
+        return self._complete(lambda: self._client.chat.completions.create(**kwargs), retried)
 
     def _read(self, resp: object) -> tuple[str, Usage, str]:
         """(text, usage, model name) of a chat-completions answer; :class:`MalformedAnswer` for one
@@ -179,13 +123,7 @@ class OpenAIChatModel:
                              f"{getattr(choices[0], 'finish_reason', None)})")
         if not isinstance(text, str):
             raise MalformedAnswer("its message's content is not text")
-        u = getattr(resp, "usage", None)
-        usage = Usage()
-        if u is not None:
-            usage = Usage(token_count(getattr(u, "prompt_tokens", None), "prompt_tokens"),
-                          token_count(getattr(u, "completion_tokens", None), "completion_tokens"))
-        name = getattr(resp, "model", None)
-        return text, usage, name if isinstance(name, str) else ""
+        return text, read_usage(resp, "prompt_tokens", "completion_tokens"), answer_model(resp)
 
 
 def _param(exc: BaseException) -> str | None:

@@ -29,10 +29,10 @@ from typing import Any, Iterable, Sequence
 from mobile_agent.errors import ConfigError
 from mobile_agent.fsutil import atomic_write_text
 from mobile_agent.report.htmlkit import fmt_cost, fmt_int, fmt_pct, fmt_seconds, relative_src, render_template
+from mobile_agent.report.runreport import REPORT_NAME, is_run_dir, write_report
 
 RESULTS_SQLITE = "results.sqlite"
 RESULTS_JSON = "results.json"
-REPORT_NAME = "report.html"
 
 # Row field -> accepted column names (lower case), first match wins.
 _ALIASES: dict[str, tuple[str, ...]] = {
@@ -492,13 +492,41 @@ def replayed_sentence(total: dict[str, Any]) -> str:
             f"({total['time_ratio']}); {total['replayed']} steps replayed.")
 
 
+@dataclass
+class CacheSummary:
+    """An eval run's use of its run cache over the tasks that ran with it: how many were replayed
+    from it (``hits`` of ``n``), how many runs were kept for the next pass, and the totals of the
+    replayed ones against the runs that filled the cache (:func:`cache_totals`; None when no
+    replayed task kept both runs' figures). The one computation behind ``eval``'s cache lines and the
+    report's summary."""
+
+    n: int
+    hits: int
+    kept: int
+    total: dict[str, Any] | None
+
+    def hit_words(self) -> str:
+        return f"{self.hits} of {self.n} task(s) replayed from it"
+
+
+def cache_summary(caches: Sequence[Any]) -> CacheSummary | None:
+    """:class:`CacheSummary` of the ``detail.cache`` records of an eval run's tasks (records that are
+    not dicts are left out); None when no task ran with a cache."""
+    cached = [c for c in caches if isinstance(c, dict)]
+    if not cached:
+        return None
+    pairs = replayed_pairs(cached)
+    return CacheSummary(len(cached), sum(bool(c.get("hit")) for c in cached), sum(bool(c.get("kept")) for c in cached),
+                        cache_totals(pairs) if pairs else None)
+
+
 def _cache_view(rows: list[TaskRow]) -> dict[str, Any] | None:
     """An eval run with ``--cache``: each task's model calls, tokens, time and replayed steps against
     the run the cache held for it when the task began (the run that filled the cache: the first
     pass's, or the last pass's that planned something), and the totals over the tasks replayed from
     it. None when no row ran with a cache."""
     out = []
-    hits: list[tuple[dict[str, float], dict[str, float]]] = []
+    caches = []
     for r in sorted(rows, key=lambda r: r.task):
         c = _detail(r).get("cache")
         if not isinstance(c, dict):
@@ -507,8 +535,8 @@ def _cache_view(rows: list[TaskRow]) -> dict[str, Any] | None:
         if now is None:  # an older result: only the hit is known
             now = {"calls": 0.0, "tokens": float(r.tokens or 0), "duration_s": r.duration_s or 0.0,
                    "steps": float(r.steps or 0), "replayed": 0.0}
-        if c.get("hit") and kept is not None:
-            hits.append((now, kept))
+            c = {**c, "run": now}
+        caches.append(c)
 
         def pair(key: str, fmt: Any) -> str:
             return fmt(now[key]) + (f" / {fmt(kept[key])}" if kept is not None else "")
@@ -520,12 +548,12 @@ def _cache_view(rows: list[TaskRow]) -> dict[str, Any] | None:
                     "time": pair("duration_s", fmt_seconds),
                     "replayed": f"{int(now['replayed'])} of {int(now['steps'])}",
                     "status": "ok" if not r.failed else "fail"})
-    if not out:
+    summary = cache_summary(caches)
+    if summary is None:
         return None
-    total = cache_totals(hits)
-    summary = (f"Run cache: {sum(o['hit'] == 'hit' for o in out)} of {len(out)} task(s) replayed from it. "
-               + replayed_sentence(total))
-    return {"rows": out, "total": total, "summary": summary}
+    total = summary.total or cache_totals([])
+    return {"rows": out, "total": total,
+            "summary": f"Run cache: {summary.hit_words()}. " + replayed_sentence(total)}
 
 
 def _task_rows(rows: list[TaskRow], page: Path) -> list[dict[str, Any]]:
@@ -588,8 +616,6 @@ def render_bench(data: BenchData, page: Path) -> str:
 def write_benchmark_report(eval_dir: Path, out: Path | None = None) -> Path:
     """Write ``report.html`` for an eval output folder (and the trajectory report of each task run
     that has none yet); returns the page's path."""
-    from mobile_agent.report import is_run_dir, write_report
-
     eval_dir = Path(eval_dir)
     data = read_bench(eval_dir)
     out = Path(out) if out is not None else eval_dir / REPORT_NAME

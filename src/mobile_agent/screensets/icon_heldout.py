@@ -386,11 +386,16 @@ class _Screen:
         for fam in actions:
             if x < self.W * 0.55:
                 break
-            ink = self.icon(fam, x, cy, fg)
-            if fam in ("notifications", "cart") and rng.random() < self.bar_badge_chance:
-                self.bar_badge(ink)
-            x -= self.px(48)
+            x = self.bar_action(fam, x, cy, fg)
         return y0 + h
+
+    def bar_action(self, fam: str, x: int, cy: int, fg: tuple[int, int, int]) -> int:
+        """An action of the top bar centred at ``x``, a bell or a cart badged by chance; the x of the
+        next one to its left."""
+        ink = self.icon(fam, x, cy, fg)
+        if fam in ("notifications", "cart") and self.rng.random() < self.bar_badge_chance:
+            self.bar_badge(ink)
+        return x - self.px(48)
 
     def chips(self, y: int) -> int:
         rng = self.rng
@@ -572,6 +577,19 @@ class _Screen:
                              self.text if k == sel else self.sub, "mm")
         return y
 
+    def page(self, kind: str, top: int, *, nav: float, chips: float, fab: float) -> None:
+        """The page below the top bar (at ``top``) of a ``kind`` of screen (list, grid, feed, product):
+        a bottom navigation bar with chance ``nav``, chips above a list or a grid with chance
+        ``chips``, the body, and a FAB over a list or a grid with chance ``fab``."""
+        bottom = self.H
+        if self.rng.random() < nav:
+            bottom = self.bottom_nav()
+        lists = kind in ("list", "grid")
+        y = self.chips(top + self.px(8)) if lists and self.rng.random() < chips else top + self.px(8)
+        {"list": self.rows, "grid": self.grid, "feed": self.card, "product": self.product}[kind](y, bottom)
+        if lists and self.rng.random() < fab:
+            self.fab(bottom)
+
     def finish(self) -> tuple[Image.Image, list[Target], str]:
         rng = self.rng
         counts: dict[str, int] = {}
@@ -598,17 +616,11 @@ def _screen(seed: int, index: int) -> HeldoutScreen:
     kind = rng.choice(("list", "list", "grid", "feed", "chat", "product"))
     top = s.status_bar()
     top = s.top_bar(top, avatar_ok=kind in ("grid", "product", "chat"))
-    bottom = s.H
     if kind == "chat":
         s.composer()
         s.bubbles(top + s.px(16), s.H - s.px(96))
     else:
-        if rng.random() < 0.65:
-            bottom = s.bottom_nav()
-        y = s.chips(top + s.px(8)) if kind in ("list", "grid") and rng.random() < 0.5 else top + s.px(8)
-        {"list": s.rows, "grid": s.grid, "feed": s.card, "product": s.product}[kind](y, bottom)
-        if kind in ("list", "grid") and rng.random() < 0.6:
-            s.fab(bottom)
+        s.page(kind, top, nav=0.65, chips=0.5, fab=0.6)
     img, targets, look = s.finish()
     return HeldoutScreen(f"heldout-{seed}-{index:02d}-{kind}", img, targets, look)
 

@@ -169,10 +169,7 @@ class _MaterialScreen(_Screen):
         for fam in rng.sample(list(self.bar_actions), rng.choice((1, 2, 3))):
             if x - self.px(24) < title_end + self.px(8):  # apps ellipsize the title, never overlap it
                 break
-            ink = self.icon(fam, x, cy, fg)
-            if fam in ("notifications", "cart") and rng.random() < self.bar_badge_chance:
-                self.bar_badge(ink)
-            x -= self.px(48)
+            x = self.bar_action(fam, x, cy, fg)
         return y0 + h
 
     def finish(self) -> tuple[Image.Image, list, str]:
@@ -208,13 +205,7 @@ def _screen(seed: int, index: int) -> HeldoutScreen:
     kind = rng.choice(("list", "list", "grid", "feed", "product"))
     top = s.status_bar()
     top = s.top_bar(top, avatar_ok=False)
-    bottom = s.H
-    if rng.random() < 0.5:
-        bottom = s.bottom_nav()
-    y = s.chips(top + s.px(8)) if kind in ("list", "grid") and rng.random() < 0.3 else top + s.px(8)
-    {"list": s.rows, "grid": s.grid, "feed": s.card, "product": s.product}[kind](y, bottom)
-    if kind in ("list", "grid") and rng.random() < 0.4:
-        s.fab(bottom)
+    s.page(kind, top, nav=0.5, chips=0.3, fab=0.4)
     img, targets, look = s.finish()
     return HeldoutScreen(f"material-{seed}-{index:02d}-{kind}", img, targets, look)
 

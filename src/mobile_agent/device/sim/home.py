@@ -2,18 +2,60 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Callable, Mapping, Protocol
 
 import numpy as np
 from PIL import Image
 
-from mobile_agent.device.sim.render import Canvas, hsv, mix
+from mobile_agent.device.sim.render import RGB, Canvas, hsv, mix
+from mobile_agent.device.sim.state import PhoneState
 from mobile_agent.device.sim.ui import UI, Node
 from mobile_agent.types import Box
 
-if TYPE_CHECKING:
-    from mobile_agent.device.sim.phone import App, SimPhone
+
+class LauncherApp(Protocol):
+    """What the launcher draws of an app (:class:`~mobile_agent.device.sim.phone.App`)."""
+
+    @property
+    def color(self) -> RGB: ...
+
+    @property
+    def icon(self) -> str: ...
+
+    @property
+    def installable(self) -> bool: ...
+
+
+class Launcher(Protocol):
+    """What the home screen reads of the phone and asks it to do
+    (:class:`~mobile_agent.device.sim.phone.SimPhone`, which imports this module: named by its shape)."""
+
+    width: int
+    height: int
+    seed: int
+    state: PhoneState
+
+    @property
+    def apps(self) -> Mapping[str, LauncherApp]: ...
+
+    @property
+    def now(self) -> dt.datetime: ...
+
+    @property
+    def status_h(self) -> int: ...
+
+    def app_names(self, installed_only: bool = True) -> list[str]: ...
+
+    def is_installed(self, name: str) -> bool: ...
+
+    def launch(self, name: str) -> bool: ...
+
+    def show_menu(self, items: list[tuple[str, Callable[[], None]]], y: int) -> None: ...
+
+    def toast(self, message: str) -> None: ...
+
 
 DOCK = ("Browser", "Mail", "Music", "Clips")
 COLUMNS = 4
@@ -37,7 +79,7 @@ def wallpaper(width: int, height: int, seed: int, dark: bool) -> Image.Image:
     return small.resize((width, height), Image.BILINEAR)
 
 
-def app_icon_painter(phone: "SimPhone", app: "App", size: int):
+def app_icon_painter(phone: Launcher, app: LauncherApp, size: int):
     """A painter for an adaptive launcher icon: a coloured disc with a white MDI glyph."""
 
     def paint(c: Canvas, b: Box, cx: int | None = None, cy: int | None = None) -> None:
@@ -50,7 +92,7 @@ def app_icon_painter(phone: "SimPhone", app: "App", size: int):
     return paint
 
 
-def icon_menu(phone: "SimPhone", name: str, y: int) -> None:
+def icon_menu(phone: Launcher, name: str, y: int) -> None:
     """The long-press menu of a launcher icon: open, and uninstall for an app from the store."""
     items = [("Open", lambda: phone.launch(name))]
     if phone.apps[name].installable:
@@ -64,7 +106,7 @@ def icon_menu(phone: "SimPhone", name: str, y: int) -> None:
     phone.show_menu(items, y)
 
 
-def build_home(phone: "SimPhone", ui: UI) -> None:
+def build_home(phone: Launcher, ui: UI) -> None:
     W = phone.width
     dark = phone.state.settings.dark_mode
     wp = wallpaper(W, phone.height, phone.seed, dark)

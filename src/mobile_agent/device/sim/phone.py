@@ -77,12 +77,31 @@ class App:
     color: ClassVar[RGB] = (26, 115, 232)  # launcher icon background and accent
     installable: ClassVar[bool] = False  # only on the phone once installed from the Store
 
+    _root_screen: ClassVar[Callable[["App"], Screen] | None] = None
+
+    def __init_subclass__(cls, *, name: str | None = None, package: str | None = None, icon: str | None = None,
+                          color: RGB | None = None, root: Callable[["App"], Screen] | None = None,
+                          **kwargs: object) -> None:
+        """An app declares itself in its class line: ``class NotesApp(App, name="Notes",
+        package="com.sim.notes", icon="note-edit-outline", color=(240, 170, 30), root=NoteListScreen)``;
+        ``root`` builds the screen it opens on from the app (an app whose first screen depends on its
+        state writes the method :meth:`root` instead)."""
+        super().__init_subclass__(**kwargs)
+        for key, value in (("name", name), ("package", package), ("icon", icon), ("color", color)):
+            if value is not None:
+                setattr(cls, key, value)
+        if root is not None:
+            cls._root_screen = staticmethod(root)  # type: ignore[assignment]
+
     def __init__(self, phone: "SimPhone") -> None:
         self.phone = phone
         self.stack: list[Screen] = []
 
-    def root(self) -> Screen:  # pragma: no cover - abstract
-        raise NotImplementedError
+    def root(self) -> Screen:
+        """The screen the app opens on."""
+        if self._root_screen is None:  # pragma: no cover - every app names one
+            raise NotImplementedError(f"{type(self).__name__} names no root screen")
+        return self._root_screen(self)
 
     @property
     def screen(self) -> Screen:

@@ -23,6 +23,7 @@ import fontpkg_roboto
 import fonticon_mdi7
 from fonticon_mdi7.mdi7 import MDI7
 
+from mobile_agent.device.sim.fonts import load_font, load_icon_font
 from mobile_agent.types import Box
 
 RGB = tuple[int, int, int]
@@ -96,8 +97,6 @@ def _font_for(key: str, size: int, weight: int) -> ImageFont.FreeTypeFont:
         return _roboto(size, weight)
     if key == "icon:mdi":
         return icon_font(size)
-    from mobile_agent.device.sim.look import load_font, load_icon_font
-
     if key.startswith("icons:"):
         return load_icon_font(key[6:], size)
     return load_font(key, size, weight)

@@ -11,17 +11,37 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import Any, Callable, Iterator, Protocol
 from xml.sax.saxutils import quoteattr
 
 from mobile_agent.device.sim.render import RGB, Canvas, Theme, ellipsize, mix, on_color, picture, text_width, wrap
 from mobile_agent.types import Box
 
-if TYPE_CHECKING:
-    from mobile_agent.device.sim.phone import SimPhone, Screen
-
 Painter = Callable[[Canvas, Box], None]
 Action = Callable[[], None]
+
+
+class ScreenState(Protocol):
+    """What the toolkit keeps in a screen (:class:`~mobile_agent.device.sim.phone.Screen`): its text
+    fields' values and its scroll offsets."""
+
+    fields: dict[str, str]
+    scroll: dict[str, int]
+
+
+class Phone(Protocol):
+    """What the toolkit asks of the phone it builds a screen for
+    (:class:`~mobile_agent.device.sim.phone.SimPhone`, which imports this module: named by its shape)."""
+
+    home_scroll: dict[str, int]
+
+    def dp(self, v: float) -> int: ...
+
+    def full_box(self) -> Box: ...
+
+    def is_focused(self, screen: Any, key: str) -> bool: ...
+
+    def focus_field(self, screen: Any, key: str, on_submit: Action | None = None, multiline: bool = False) -> None: ...
 
 
 @dataclass(eq=False)
@@ -134,7 +154,7 @@ def scroll_target(root: Node, x: int, y: int) -> Node | None:
 class UI:
     """Builder of one screen's nodes. Sizes are given in dp and scaled to the phone's density."""
 
-    def __init__(self, phone: "SimPhone", screen: "Screen | None", area: Box, theme: Theme, package: str,
+    def __init__(self, phone: Phone, screen: ScreenState | None, area: Box, theme: Theme, package: str,
                  accent: RGB | None = None) -> None:
         self.phone = phone
         self.screen = screen

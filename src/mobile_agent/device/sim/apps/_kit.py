@@ -54,6 +54,35 @@ def search_pill(ui: UI, box: Box, hint: str, on_tap: Action | None, rid: str = "
                 max_width=box.width - ui.dp(64))
 
 
+def back_bar(ui: UI, on_back: Action, height: float = 72) -> Box:
+    """The top bar of a search or results screen: ``height`` dp at the top of the area, with a
+    Navigate-up arrow at its left (``on_back``); returns the bar's box."""
+    a = ui.area
+    bar = Box(a.x1, a.y1, a.x2, a.y1 + ui.dp(height))
+    ui.icon_button(bar.x1 + ui.dp(28), bar.center.y, "arrow-left", "Navigate up", on_back)
+    return bar
+
+
+def query_bar(ui: UI, on_back: Action, hint: str, on_submit: Action | None, rid: str = "", height: float = 72,
+              margin: float = 12, right: float = 16) -> Box:
+    """A search screen's top bar: :func:`back_bar` with the query field (the screen's ``fields["q"]``)
+    beside the arrow, ``margin`` dp inside the bar and ``right`` dp from its end."""
+    bar = back_bar(ui, on_back, height)
+    ui.text_field(Box(bar.x1 + ui.dp(56), bar.y1 + ui.dp(margin), bar.x2 - ui.dp(right), bar.y2 - ui.dp(margin)), "q",
+                  hint, on_submit=on_submit, rid=rid)
+    return bar
+
+
+def results_bar(ui: UI, on_back: Action, hint: str, on_tap: Action | None, query: str, margin: float = 8,
+                right: float = 16) -> Box:
+    """A results screen's top bar (64 dp): :func:`back_bar` with a :func:`search_pill` showing the
+    query, which opens the search again when tapped."""
+    bar = back_bar(ui, on_back, 64)
+    search_pill(ui, Box(bar.x1 + ui.dp(56), bar.y1 + ui.dp(margin), bar.x2 - ui.dp(right), bar.y2 - ui.dp(margin)),
+                hint, on_tap, text=query)
+    return bar
+
+
 def chip_row(ui: UI, y: int, items: Sequence[tuple[str, str | None, Action | None]], key: str,
              selected: str | None = None, fill: RGB | None = None) -> Box:
     """A row of chips ``(label, icon, on_tap)`` that scrolls sideways when wider than the screen.
@@ -219,6 +248,26 @@ def rounded_picture(ui: UI, box: Box, key: str, kind: str, bg: RGB, radius: floa
     ui.add(Node(box, cls="android.widget.ImageView", desc=desc, rid=rid, paint=paint,
                 clickable=on_tap is not None, on_tap=on_tap))
     return box
+
+
+class QueryScreen(Screen):
+    """A search screen: the query in its field ``q`` (a results page's query, when it opens from
+    there), run by the app's ``run_search`` on Enter (:meth:`submit`)."""
+
+    def __init__(self, app: App, query: str = "") -> None:
+        super().__init__(app)
+        self.fields["q"] = query
+
+    def submit(self) -> None:
+        self.app.run_search(self.fields.get("q", ""))  # type: ignore[attr-defined]
+
+
+class QueryResults(Screen):
+    """A results screen: the query whose results it shows."""
+
+    def __init__(self, app: App, query: str) -> None:
+        super().__init__(app)
+        self.query = query
 
 
 class SearchApp(App):

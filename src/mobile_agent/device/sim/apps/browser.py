@@ -639,14 +639,9 @@ def looks_like_url(text: str) -> bool:
     return bool(re.match(r"^(https?://)?[\w-]+(\.[\w-]+)+(:\d+)?(/\S*)?$", text.strip()))
 
 
-class BrowserApp(App):
-    name = "Browser"
-    package = "com.sim.browser"
-    icon = "web"
-    color = (25, 118, 210)
-
-    def root(self) -> Screen:
-        return TabScreen(self)
+class BrowserApp(App, name="Browser", package="com.sim.browser", icon="web", color=(25, 118, 210),
+                 root=TabScreen):
+    """Tabs of web pages, an address bar, bookmarks and downloads."""
 
 
 APPS = [BrowserApp]

@@ -213,15 +213,8 @@ class EventEditor(Screen):
         app.toast("Event saved")
 
 
-class CalendarApp(App):
-    name = "Calendar"
-    package = "com.sim.calendar"
-    icon = "calendar-month"
-    color = (26, 115, 232)
-
-    def root(self) -> Screen:
-        return MonthScreen(self)
-
+class CalendarApp(App, name="Calendar", package="com.sim.calendar",
+                  icon="calendar-month", color=(26, 115, 232), root=MonthScreen):
     def new_event(self) -> None:
         month = self.screen
         day = month.selected if isinstance(month, MonthScreen) else self.phone.now.date()

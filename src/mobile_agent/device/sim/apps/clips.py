@@ -322,12 +322,7 @@ def _frame(c: Clip, width: int, height: int) -> Image.Image:
     return picture(f"clip-{c.id}", width, height, c.kind)
 
 
-class ClipsApp(App):
-    name = "Clips"
-    package = "com.sim.clips"
-    icon = "play-box-multiple"
-    color = (238, 29, 82)
-
+class ClipsApp(App, name="Clips", package="com.sim.clips", icon="play-box-multiple", color=(238, 29, 82)):
     def __init__(self, phone) -> None:
         super().__init__(phone)
         self.order = feed_order(phone.seed)

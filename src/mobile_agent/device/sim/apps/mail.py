@@ -408,12 +408,7 @@ class SignInScreen(Screen):
         self.error = "Wrong password. Try again or ask the account's owner."  # only its owner signs in
 
 
-class MailApp(App):
-    name = "Mail"
-    package = "com.sim.mail"
-    icon = "email-outline"
-    color = (217, 48, 37)
-
+class MailApp(App, name="Mail", package="com.sim.mail", icon="email-outline", color=(217, 48, 37)):
     def root(self) -> Screen:
         return FolderScreen(self) if self.phone.state.mail.signed_in else SignInScreen(self)
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageOps
 
-from mobile_agent.device.sim.apps._kit import (SearchApp, chip_row, fmt_count, offscreen, rect, rounded_picture,
-                                              search_pill, stars, words)
+from mobile_agent.device.sim.apps._kit import (QueryResults, QueryScreen, SearchApp, chip_row, fmt_count, offscreen,
+                                               query_bar, rect, results_bar, rounded_picture, stars, words)
 from mobile_agent.device.sim.phone import Screen
 from mobile_agent.device.sim.render import Canvas, cached_image, mix, picture, text_width
 from mobile_agent.device.sim.state import Route
@@ -281,20 +281,13 @@ class MapScreen(Screen):
                   lambda: app.run_search("West Lake"), icon="directions", style="tonal")
 
 
-class SearchScreen(Screen):
+class SearchScreen(QueryScreen):
     SUGGESTIONS = ["West Lake", "Gas stations", "Hangzhou East Railway Station", "Lingyin Temple", "Coffee"]
-
-    def __init__(self, app: "MapsApp", query: str = "") -> None:
-        super().__init__(app)
-        self.fields["q"] = query
 
     def build(self, ui: UI) -> None:
         app: MapsApp = self.app  # type: ignore[assignment]
         a = ui.area
-        bar = Box(a.x1, a.y1, a.x2, a.y1 + ui.dp(72))
-        ui.icon_button(bar.x1 + ui.dp(28), bar.center.y, "arrow-left", "Navigate up", app.pop)
-        ui.text_field(Box(bar.x1 + ui.dp(56), bar.y1 + ui.dp(12), bar.x2 - ui.dp(16), bar.y2 - ui.dp(12)), "q",
-                      "Search here", on_submit=self.submit, rid="search_src_text")
+        bar = query_bar(ui, app.pop, "Search here", self.submit, rid="search_src_text")
         y = bar.y2
         chip_row(ui, y + ui.dp(4), [(label, icon, lambda label=label: app.run_search(label))
                                     for label, icon, _ in CATEGORY_CHIPS], "chips")
@@ -313,14 +306,10 @@ class SearchScreen(Screen):
                     sub = hits[0].address
                 yy = ui.list_row(yy, q, sub, icon="map-marker-outline", on_tap=lambda q=q: app.run_search(q)).y2
 
-    def submit(self) -> None:
-        self.app.run_search(self.fields.get("q", ""))  # type: ignore[attr-defined]
 
-
-class ResultsScreen(Screen):
+class ResultsScreen(QueryResults):
     def __init__(self, app: "MapsApp", query: str) -> None:
-        super().__init__(app)
-        self.query = query
+        super().__init__(app, query)
         self.results = search_places(query, app.phone.seed)
 
     def build(self, ui: UI) -> None:
@@ -328,10 +317,7 @@ class ResultsScreen(Screen):
         t = ui.theme
         a = ui.area
         seed = app.phone.seed
-        bar = Box(a.x1, a.y1, a.x2, a.y1 + ui.dp(64))
-        ui.icon_button(bar.x1 + ui.dp(28), bar.center.y, "arrow-left", "Navigate up", app.pop)
-        search_pill(ui, Box(bar.x1 + ui.dp(56), bar.y1 + ui.dp(8), bar.x2 - ui.dp(16), bar.y2 - ui.dp(8)),
-                    "Search here", lambda: app.open_search(self.query), text=self.query)
+        bar = results_bar(ui, app.pop, "Search here", lambda: app.open_search(self.query), self.query)
         mbox = Box(a.x1, bar.y2, a.x2, bar.y2 + ui.dp(180))
         _map(ui, mbox, seed, pins=[(p.id, str(i + 1)) for i, p in enumerate(self.results[:9])])
         view = Box(a.x1, mbox.y2, a.x2, a.y2)
@@ -558,16 +544,10 @@ class NavigationScreen(_OnePlace):
         return True
 
 
-class MapsApp(SearchApp):
-    name = "Maps"
-    package = "com.sim.maps"
-    icon = "map-marker-radius"
-    color = (52, 168, 83)
+class MapsApp(SearchApp, name="Maps", package="com.sim.maps",
+              icon="map-marker-radius", color=(52, 168, 83), root=MapScreen):
     search_screen = SearchScreen
     results_screen = ResultsScreen
-
-    def root(self) -> Screen:
-        return MapScreen(self)
 
     def weather_line(self) -> str:
         w = self.phone.state.weather

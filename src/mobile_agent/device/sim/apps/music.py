@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mobile_agent.device.sim.apps._kit import SearchApp, fmt_count, offscreen, rect, rounded_picture, search_pill, words
+from mobile_agent.device.sim.apps._kit import (QueryResults, QueryScreen, SearchApp, fmt_count, offscreen, query_bar,
+                                               rect, results_bar, rounded_picture, search_pill, words)
 from mobile_agent.device.sim.phone import Screen
 from mobile_agent.device.sim.render import Canvas, mix
 from mobile_agent.device.sim.state import Track
@@ -323,21 +324,14 @@ class HomeScreen(_MusicScreen):
         self.chrome(ui)
 
 
-class SearchScreen(_MusicScreen):
+class SearchScreen(QueryScreen, _MusicScreen):
     tab = 1
-
-    def __init__(self, app: "MusicApp", query: str = "") -> None:
-        super().__init__(app)
-        self.fields["q"] = query
 
     def build(self, ui: UI) -> None:
         app = self.music
         t = ui.theme
         a = ui.area
-        bar = Box(a.x1, a.y1, a.x2, a.y1 + ui.dp(72))
-        ui.icon_button(bar.x1 + ui.dp(28), bar.center.y, "arrow-left", "Navigate up", app.pop)
-        ui.text_field(Box(bar.x1 + ui.dp(56), bar.y1 + ui.dp(12), bar.x2 - ui.dp(16), bar.y2 - ui.dp(12)), "q",
-                      "Search songs, artists or playlists", on_submit=self.submit, rid="search_src_text")
+        bar = query_bar(ui, app.pop, "Search songs, artists or playlists", self.submit, rid="search_src_text")
         with ui.scroll(Box(a.x1, bar.y2, a.x2, self.content_bottom(ui)), "browse") as y:
             recent = list(dict.fromkeys(reversed(app.phone.state.music.searches)))[:5]
             if recent:
@@ -359,17 +353,12 @@ class SearchScreen(_MusicScreen):
             ui.spacer(y, y + ui.dp(108) * 3)
         self.chrome(ui)
 
-    def submit(self) -> None:
-        self.music.run_search(self.fields.get("q", ""))
-
-
-class ResultsScreen(_MusicScreen):
+class ResultsScreen(QueryResults, _MusicScreen):
     tab = 1
     TABS = ["All", "Songs", "Artists", "Playlists"]
 
     def __init__(self, app: "MusicApp", query: str) -> None:
-        super().__init__(app)
-        self.query = query
+        super().__init__(app, query)
         self.songs, self.artists, self.playlists = search(query)
         self.selected = 0
 
@@ -381,11 +370,8 @@ class ResultsScreen(_MusicScreen):
         app = self.music
         t = ui.theme
         a = ui.area
-        bar = Box(a.x1, a.y1, a.x2, a.y1 + ui.dp(64))
-        ui.icon_button(bar.x1 + ui.dp(28), bar.center.y, "arrow-left", "Navigate up", app.pop)
-        search_pill(ui, Box(bar.x1 + ui.dp(56), bar.y1 + ui.dp(8), bar.x2 - ui.dp(16), bar.y2 - ui.dp(8)),
-                    "Search songs, artists or playlists", lambda: app.open_search(self.query),
-                    text=self.query)
+        bar = results_bar(ui, app.pop, "Search songs, artists or playlists", lambda: app.open_search(self.query),
+                          self.query)
         ui.tabs(bar.y2, self.TABS, self.selected, self.select)
         top = bar.y2 + ui.dp(48)
         view = Box(a.x1, top, a.x2, self.content_bottom(ui))
@@ -582,11 +568,7 @@ def _gradient(c: Canvas, b: Box, top, bottom) -> None:
     c.rect(Box(b.x1, b.y1 + h, b.x2, b.y2), fill=bottom)
 
 
-class MusicApp(SearchApp):
-    name = "Music"
-    package = "com.sim.music"
-    icon = "music-circle"
-    color = (29, 185, 84)
+class MusicApp(SearchApp, name="Music", package="com.sim.music", icon="music-circle", color=(29, 185, 84)):
     search_screen = SearchScreen
     results_screen = ResultsScreen
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mobile_agent.device.sim.apps._kit import query_bar
 from mobile_agent.device.sim.phone import App, Screen
 from mobile_agent.device.sim.render import mix
 from mobile_agent.device.sim.state import Note
@@ -45,10 +46,7 @@ class NoteListScreen(Screen):
 class NoteSearchScreen(Screen):
     def build(self, ui: UI) -> None:
         app: NotesApp = self.app  # type: ignore[assignment]
-        bar = Box(ui.area.x1, ui.area.y1, ui.area.x2, ui.area.y1 + ui.dp(72))
-        ui.icon_button(bar.x1 + ui.dp(28), bar.center.y, "arrow-left", "Navigate up", app.pop)
-        ui.text_field(Box(bar.x1 + ui.dp(56), bar.y1 + ui.dp(12), bar.x2 - ui.dp(16), bar.y2 - ui.dp(12)), "q",
-                      "Search your notes", on_submit=lambda: app.apply_search(self.fields.get("q", "")))
+        query_bar(ui, app.pop, "Search your notes", lambda: app.apply_search(self.fields.get("q", "")))
 
 
 class EditorScreen(Screen):
@@ -86,15 +84,8 @@ def _pretty_date(iso: str) -> str:
     return d.strftime("%b ") + str(d.day) + d.strftime(", %H:%M")
 
 
-class NotesApp(App):
-    name = "Notes"
-    package = "com.sim.notes"
-    icon = "note-edit-outline"
-    color = (240, 170, 30)
-
-    def root(self) -> Screen:
-        return NoteListScreen(self)
-
+class NotesApp(App, name="Notes", package="com.sim.notes",
+               icon="note-edit-outline", color=(240, 170, 30), root=NoteListScreen):
     def new_note(self) -> None:
         screen = EditorScreen(self, None)
         self.push(screen)

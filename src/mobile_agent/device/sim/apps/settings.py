@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from mobile_agent.device.sim.apps._kit import query_bar
 from mobile_agent.device.sim.phone import App, Screen
 from mobile_agent.device.sim.ui import UI, Node
 from mobile_agent.types import Box
@@ -218,10 +219,7 @@ class SearchScreen(Screen):
     def build(self, ui: UI) -> None:
         app: SettingsApp = self.app  # type: ignore[assignment]
         t = ui.theme
-        bar = Box(ui.area.x1, ui.area.y1, ui.area.x2, ui.area.y1 + ui.dp(72))
-        ui.icon_button(bar.x1 + ui.dp(28), bar.center.y, "arrow-left", "Navigate up", app.pop)
-        field = Box(bar.x1 + ui.dp(56), bar.y1 + ui.dp(12), bar.x2 - ui.dp(16), bar.y2 - ui.dp(12))
-        ui.text_field(field, "q", "Search settings", on_submit=lambda: None, rid="search_src_text")
+        bar = query_bar(ui, app.pop, "Search settings", lambda: None, rid="search_src_text")
         query = self.fields.get("q", "").strip().lower()
         if not query:
             return
@@ -235,12 +233,7 @@ class SearchScreen(Screen):
                                 on_tap=lambda page=page: app.open_page(page)).y2
 
 
-class SettingsApp(App):
-    name = "Settings"
-    package = "com.android.settings"
-    icon = "cog"
-    color = (66, 103, 178)
-
+class SettingsApp(App, name="Settings", package="com.android.settings", icon="cog", color=(66, 103, 178)):
     def root(self) -> Screen:
         return PageScreen(self, "root")
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from mobile_agent.device.sim.apps._kit import (avatar, chip_row, fmt_count, offscreen, rect, rounded_picture, search_pill,
-                                              stars, words)
+from mobile_agent.device.sim.apps._kit import (QueryResults, QueryScreen, avatar, chip_row, fmt_count, offscreen,
+                                               query_bar, rect, results_bar, rounded_picture, search_pill, stars, words)
 from mobile_agent.device.sim.phone import App, Screen
 from mobile_agent.device.sim.render import mix, text_width, wrap
 from mobile_agent.device.sim.state import CartItem
@@ -221,19 +221,12 @@ def _grid(ui: UI, app: "ShopApp", items: list[Product], y: int, view: Box) -> in
     return y
 
 
-class SearchScreen(Screen):
-    def __init__(self, app: "ShopApp", query: str = "") -> None:
-        super().__init__(app)
-        self.fields["q"] = query
-
+class SearchScreen(QueryScreen):
     def build(self, ui: UI) -> None:
         app: ShopApp = self.app  # type: ignore[assignment]
         t = ui.theme
         a = ui.area
-        bar = Box(a.x1, a.y1, a.x2, a.y1 + ui.dp(72))
-        ui.icon_button(bar.x1 + ui.dp(28), bar.center.y, "arrow-left", "Navigate up", app.pop)
-        ui.text_field(Box(bar.x1 + ui.dp(56), bar.y1 + ui.dp(12), bar.x2 - ui.dp(16), bar.y2 - ui.dp(12)), "q",
-                      "Search products or suppliers", on_submit=self.submit, rid="search_src_text")
+        bar = query_bar(ui, app.pop, "Search products or suppliers", self.submit, rid="search_src_text")
         with ui.scroll(Box(a.x1, bar.y2, a.x2, a.y2), "suggest") as y:
             recent = list(dict.fromkeys(reversed(app.phone.state.shop.searches)))[:4]
             if recent:
@@ -250,20 +243,17 @@ class SearchScreen(Screen):
         self.app.run_search(self.fields.get("q", ""), replace=True)  # type: ignore[attr-defined]
 
 
-class ResultsScreen(Screen):
+class ResultsScreen(QueryResults):
     def __init__(self, app: "ShopApp", query: str) -> None:
-        super().__init__(app)
-        self.query = query
+        super().__init__(app, query)
         self.results = search_products(query)
 
     def build(self, ui: UI) -> None:
         app: ShopApp = self.app  # type: ignore[assignment]
         t = ui.theme
         a = ui.area
-        bar = Box(a.x1, a.y1, a.x2, a.y1 + ui.dp(64))
-        ui.icon_button(bar.x1 + ui.dp(28), bar.center.y, "arrow-left", "Navigate up", app.pop)
-        search_pill(ui, Box(bar.x1 + ui.dp(56), bar.y1 + ui.dp(10), bar.x2 - ui.dp(60), bar.y2 - ui.dp(10)),
-                    "Search products or suppliers", lambda: app.open_search(self.query), text=self.query)
+        bar = results_bar(ui, app.pop, "Search products or suppliers", lambda: app.open_search(self.query), self.query,
+                          margin=10, right=60)
         _cart_button(ui, app, bar.x2 - ui.dp(28), bar.center.y)
         y = bar.y2 + ui.dp(4)
         chip_row(ui, y, [("Verified suppliers", "check-decagram", lambda: None),
@@ -514,15 +504,8 @@ class MessagesScreen(Screen):
                 y = box.y2
 
 
-class ShopApp(App):
-    name = "Shop"
-    package = "com.sim.shop"
-    icon = "shopping-outline"
-    color = (255, 102, 0)
-
-    def root(self) -> Screen:
-        return HomeScreen(self)
-
+class ShopApp(App, name="Shop", package="com.sim.shop", icon="shopping-outline", color=(255, 102, 0),
+              root=HomeScreen):
     def recommended(self) -> list[Product]:
         """The home feed: every product, in an order that depends on the phone's seed."""
         seed = self.phone.seed

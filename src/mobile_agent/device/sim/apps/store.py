@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mobile_agent.device.sim.apps._kit import query_bar
 from mobile_agent.device.sim.phone import App, Screen
 from mobile_agent.device.sim.render import RGB, Canvas, mix
 from mobile_agent.device.sim.ui import UI, Node
@@ -332,10 +333,7 @@ class SearchScreen(StoreScreen):
     def build(self, ui: UI) -> None:
         settle_installs(self.phone)
         t = ui.theme
-        bar = Box(ui.area.x1, ui.area.y1, ui.area.x2, ui.area.y1 + ui.dp(72))
-        ui.icon_button(bar.x1 + ui.dp(28), bar.center.y, "arrow-left", "Navigate up", self.store.pop)
-        ui.text_field(Box(bar.x1 + ui.dp(56), bar.y1 + ui.dp(12), bar.x2 - ui.dp(16), bar.y2 - ui.dp(12)), "q",
-                      "Search for apps & games", on_submit=self.submit, rid="search_input")
+        bar = query_bar(ui, self.store.pop, "Search for apps & games", self.submit, rid="search_input")
         typed = self.fields.get("q", "").strip()
         area = Box(ui.area.x1, bar.y2, ui.area.x2, ui.area.y2)
         if self.query is None or typed != self.query:
@@ -466,12 +464,7 @@ class DetailScreen(StoreScreen):
         ui.add(Node(box, cls="android.widget.ImageView", desc=f"Screenshot {k + 1} of {item.name}", paint=frame))
 
 
-class StoreApp(App):
-    name = "Store"
-    package = "com.sim.store"
-    icon = "apps-box"
-    color = (1, 135, 95)
-
+class StoreApp(App, name="Store", package="com.sim.store", icon="apps-box", color=(1, 135, 95)):
     def __init__(self, phone: "SimPhone") -> None:
         super().__init__(phone)
         self.started: dict[str, int] = {}  # app name -> gesture count when its install began

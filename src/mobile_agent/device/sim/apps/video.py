@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mobile_agent.device.sim.apps._kit import SearchApp, avatar, chip_row, fmt_count, offscreen, rect, rounded_picture, words
+from mobile_agent.device.sim.apps._kit import (QueryResults, QueryScreen, SearchApp, avatar, back_bar, chip_row,
+                                               fmt_count, offscreen, query_bar, rect, rounded_picture, words)
 from mobile_agent.device.sim.phone import Screen
 from mobile_agent.device.sim.render import Canvas, text_width, wrap
 from mobile_agent.device.sim.state import VideoComment
@@ -233,20 +234,14 @@ class HomeScreen(_Tabbed):
                 yy = video_card(ui, app, yy, v)
 
 
-class SearchScreen(Screen):
+class SearchScreen(QueryScreen):
     SUGGEST = ["stephen curry highlights", "lakers game", "lofi music", "chicken curry recipe", "hangzhou travel"]
-
-    def __init__(self, app: "VideoApp", query: str = "") -> None:
-        super().__init__(app)
-        self.fields["q"] = query
 
     def build(self, ui: UI) -> None:
         app: VideoApp = self.app  # type: ignore[assignment]
         a = ui.area
-        bar = Box(a.x1, a.y1, a.x2, a.y1 + ui.dp(64))
-        ui.icon_button(bar.x1 + ui.dp(28), bar.center.y, "arrow-left", "Navigate up", app.pop)
-        ui.text_field(Box(bar.x1 + ui.dp(56), bar.y1 + ui.dp(10), bar.x2 - ui.dp(60), bar.y2 - ui.dp(10)), "q",
-                      "Search Video", on_submit=self.submit, rid="search_edit_text")
+        bar = query_bar(ui, app.pop, "Search Video", self.submit, rid="search_edit_text", height=64, margin=10,
+                        right=60)
         ui.icon_button(bar.x2 - ui.dp(28), bar.center.y, "microphone", "Search with your voice",
                        lambda: app.toast("Voice search is off"))
         with ui.scroll(Box(a.x1, bar.y2, a.x2, a.y2), "suggest") as y:
@@ -257,22 +252,17 @@ class SearchScreen(Screen):
                 if q not in recent:
                     y = ui.list_row(y, q, icon="magnify", on_tap=lambda q=q: app.run_search(q)).y2
 
-    def submit(self) -> None:
-        self.app.run_search(self.fields.get("q", ""))  # type: ignore[attr-defined]
 
-
-class ResultsScreen(Screen):
+class ResultsScreen(QueryResults):
     def __init__(self, app: "VideoApp", query: str) -> None:
-        super().__init__(app)
-        self.query = query
+        super().__init__(app, query)
         self.results = search_videos(query)
 
     def build(self, ui: UI) -> None:
         app: VideoApp = self.app  # type: ignore[assignment]
         t = ui.theme
         a = ui.area
-        bar = Box(a.x1, a.y1, a.x2, a.y1 + ui.dp(64))
-        ui.icon_button(bar.x1 + ui.dp(28), bar.center.y, "arrow-left", "Navigate up", app.pop)
+        bar = back_bar(ui, app.pop, 64)
         pill = Box(bar.x1 + ui.dp(56), bar.y1 + ui.dp(10), bar.x2 - ui.dp(60), bar.y2 - ui.dp(10))
         with ui.group(pill, rid="search_box", on_tap=lambda: app.open_search(self.query),
                       paint=lambda c, b: c.rect(b, fill=t.field, radius=b.height // 2)):
@@ -542,16 +532,10 @@ class LibraryScreen(_Tabbed):
                 yy = result_row(ui, app, yy, video(vid))
 
 
-class VideoApp(SearchApp):
-    name = "Video"
-    package = "com.sim.video"
-    icon = "play-circle"
-    color = (230, 33, 23)
+class VideoApp(SearchApp, name="Video", package="com.sim.video",
+               icon="play-circle", color=(230, 33, 23), root=HomeScreen):
     search_screen = SearchScreen
     results_screen = ResultsScreen
-
-    def root(self) -> Screen:
-        return HomeScreen(self)
 
     def feed(self, topic: str) -> list[Video]:
         """The home feed for a topic chip; "All" is every video in an order set by the seed."""

@@ -149,14 +149,9 @@ class TodayScreen(Screen):
                     desc=f"High {day.high}°C")
 
 
-class WeatherApp(App):
-    name = "Weather"
-    package = "com.sim.weather"
-    icon = "weather-partly-cloudy"
-    color = (3, 155, 229)
-
-    def root(self) -> Screen:
-        return TodayScreen(self)
+class WeatherApp(App, name="Weather", package="com.sim.weather",
+                 icon="weather-partly-cloudy", color=(3, 155, 229), root=TodayScreen):
+    """Today's weather and the days ahead, for the cities the user follows."""
 
 
 APPS = [WeatherApp]
