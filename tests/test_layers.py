@@ -98,11 +98,7 @@ def test_screen_sets_stand_apart_from_mobile_eval():
 # Circles others are breaking (issue 45), listed by their modules so that the list can only shrink:
 # each entry must still be a circle, and no other circle may appear.
 KNOWN_CIRCLES: set[frozenset[str]] = {
-    frozenset({"cli.run", "cli.replay"}),  # the shared typer options of run and replay
     frozenset({"perception.icons.layout", "perception.icons.offline"}),  # the icons engineer's
-    # agent.planner names a point-output family's format in a parse error; agent/families/* is the
-    # families engineer's
-    frozenset({"agent.planner", "agent.families", "agent.families.planner"}),
 }
 
 

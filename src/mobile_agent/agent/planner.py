@@ -323,7 +323,7 @@ class LLMPlanner(BasePlanner):
             parsed, raw, errors = self._ask(messages, calls, lambda r: parser.parse_reply(r, ctx.operations), "reply",
                                             "plan", lambda e: prompts.parse_error_feedback(e, ctx.operations))
         except PlanningError as exc:  # a point-output model's replies: say which family reads them
-            from mobile_agent.agent.families import point_format_hint
+            from mobile_agent.agent.families.registry import point_format_hint
 
             hint = point_format_hint(exc.raw)
             if hint is None:

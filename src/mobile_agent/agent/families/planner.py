@@ -106,7 +106,7 @@ class FamilyPlanner(BasePlanner):
 def planner_for(model: ChatModel, family: str | None = None, **options: Any) -> Any:
     """The planner for ``model``: ``family`` names one (``--model-family``; ``react``: the paper's
     planner), else the family is recognised from the served name, else the paper's ReAct planner."""
-    from mobile_agent.agent.families import REACT, family_for_model, get_family
+    from mobile_agent.agent.families.registry import REACT, family_for_model, get_family
     from mobile_agent.agent.planner import LLMPlanner
 
     if family is not None and family.strip().lower() == REACT:
