@@ -66,6 +66,18 @@ def test_switching_off_holds_inside_and_for_this_thread_only():
     assert seen["other"] is True  # another thread's run is not ablated
 
 
+def test_the_environment_switches_priors_off_for_the_process(monkeypatch):
+    from mobile_agent.errors import ConfigError
+
+    monkeypatch.setenv(priors.ENV, "keyboard, dialog")
+    assert not priors.on("keyboard") and not priors.on("dialog") and priors.on("status_bar")
+    monkeypatch.setenv(priors.ENV, "keyboard,no_such")
+    with pytest.raises(ConfigError, match="MOBILE_AGENT_ICON_PRIORS_OFF.*no_such"):
+        priors.on("keyboard")
+    monkeypatch.delenv(priors.ENV)
+    assert priors.on("keyboard")
+
+
 def test_the_query_reads_a_description_once():
     q = IconQuery.parse("My profile picture")
     assert q.avatar and q.own_avatar and not q.account

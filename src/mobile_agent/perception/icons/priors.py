@@ -17,14 +17,18 @@ goes (rules written for the screens in front of you do not carry to other apps);
 last ablation is in ``docs/perception.md``.
 
 The switch is a context variable: it holds for the thread (or task) that set it, so an ablation in
-one thread does not change what a run in another sees.
+one thread does not change what a run in another sees. The environment variable
+``MOBILE_AGENT_ICON_PRIORS_OFF`` (names, comma-separated) switches priors off for a whole process
+and the processes it starts (``MOBILE_AGENT_ICON_PRIORS_OFF=keyboard mobile-agent eval ...``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Iterator
 
 
@@ -87,16 +91,30 @@ def _known(names: Iterable[str]) -> frozenset[str]:
     return names
 
 
+ENV = "MOBILE_AGENT_ICON_PRIORS_OFF"
+
+
+@lru_cache(maxsize=4)
+def _from_env(value: str) -> frozenset[str]:
+    try:
+        return _known(n.strip() for n in value.split(",") if n.strip())
+    except KeyError as exc:
+        from mobile_agent.errors import ConfigError
+
+        raise ConfigError(f"{ENV}={value!r}: {exc.args[0]}") from None
+
+
 def on(name: str) -> bool:
     """Whether the prior ``name`` applies here (it does unless switched off)."""
     if name not in PRIORS:
         _known([name])
-    return name not in _OFF.get()
+    return name not in off()
 
 
 def off() -> frozenset[str]:
-    """The priors switched off here."""
-    return _OFF.get()
+    """The priors switched off here (by :func:`switched_off` or the environment)."""
+    env = os.environ.get(ENV, "")
+    return _OFF.get() | _from_env(env) if env else _OFF.get()
 
 
 @contextlib.contextmanager
