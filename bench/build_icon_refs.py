@@ -57,7 +57,8 @@ _PUA = 0xF0000  # supplementary private use area: no clash with the fonts' own c
 def material_names() -> list[str]:
     """Every Material name the matcher and the test set use."""
     sys.path.insert(0, str(ROOT / "src"))
-    from mobile_agent.perception.icons.offline import MATERIAL_OF, MATERIAL_EXTRA
+    from mobile_agent.perception.icons.offline import MATERIAL_EXTRA
+    from mobile_agent.perception.icons.lexicon import MATERIAL_OF
 
     names = {m.partition("@")[0] for ms in MATERIAL_OF.values() for m in ms} | set(MATERIAL_EXTRA)
     return sorted(names)

@@ -182,7 +182,7 @@ def concepts() -> list[str]:
 
 def _names_in(source: Source, concept: str) -> list[str]:
     """The glyph names of ``concept`` in ``source`` (with each of its style suffixes)."""
-    from mobile_agent.perception.icons.offline import MATERIAL_OF, OTHER_SETS
+    from mobile_agent.perception.icons.lexicon import MATERIAL_OF, OTHER_SETS
 
     base = concept.partition("@")[0]
     if base.startswith("mi:"):
@@ -237,7 +237,7 @@ def render_mask(font: str, codepoint: int, turn: float = 0.0) -> np.ndarray | No
 def glyph_bank(names: list[str] | None = None) -> dict[str, list[tuple[str, np.ndarray]]]:
     """concept -> [(source tag, ink mask)] for every concept of ``names`` (default all) and every
     source that draws it; a turned concept (``play@180``) is its glyph turned."""
-    from mobile_agent.perception.icons.offline import VOCABULARY
+    from mobile_agent.perception.icons.lexicon import VOCABULARY
 
     wanted = names or concepts()[1:]
     # the turns the vocabulary draws a concept's glyph in (merged into the concept)

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from mobile_agent.perception import Perception
-from mobile_agent.perception.icons import offline
+from mobile_agent.perception.icons import lexicon, offline
 from mobile_agent.perception.icons.layout import keyboard_top, names_keyboard
 from mobile_agent.screensets import drawing
 from mobile_agent.types import Box
@@ -424,9 +424,9 @@ _TOOLS = [("Calculator", "calculate"), ("RSS feed", "rss_feed"), ("Tune", "tune"
 
 
 def test_every_vocabulary_glyph_has_materials_rendering():
-    glyphs = {g.partition("~")[0].partition("@")[0].partition("|")[0] for gs in offline.VOCABULARY.values() for g in gs}
+    glyphs = {g.partition("~")[0].partition("@")[0].partition("|")[0] for gs in lexicon.VOCABULARY.values() for g in gs}
     fa = {g.rpartition(":")[2] for g in glyphs if g.rpartition(":")[0] not in ("mi", "ms")}
-    missing = sorted(fa - set(offline.MATERIAL_OF) - _NO_MATERIAL)
+    missing = sorted(fa - set(lexicon.MATERIAL_OF) - _NO_MATERIAL)
     assert not missing, missing
     assert "mi:calculate" in offline.family_renderings("calculator")
 

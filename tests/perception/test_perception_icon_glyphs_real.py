@@ -14,7 +14,8 @@ from PIL import Image, ImageDraw, ImageFont
 from mobile_agent.perception import Perception
 from mobile_agent.perception.icons import offline
 from mobile_agent.perception.icons.layout import floating_buttons
-from mobile_agent.perception.icons.offline import description_families, description_glyphs
+from mobile_agent.perception.icons.offline import description_glyphs
+from mobile_agent.perception.icons.lexicon import description_families
 from mobile_agent.types import Box
 
 from tests.perception.test_perception_icon_realscreens import _dev, _hits, _target

@@ -19,7 +19,8 @@ import mobile_agent.screensets.icon_material as im
 import mobile_agent.perception.icons.offline as off
 from mobile_agent.screensets.measure import position_hint
 from mobile_agent.perception import Perception
-from mobile_agent.perception.icons.offline import MATERIAL_OF, OfflineIconMatcher, family_renderings, reference_mask
+from mobile_agent.perception.icons.offline import OfflineIconMatcher, family_renderings, reference_mask
+from mobile_agent.perception.icons.lexicon import MATERIAL_OF
 
 REFS = Path(off.__file__).with_name("refs")
 BENCH_FONTS = Path(im.__file__).with_name("fonts")

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from mobile_agent.screensets.icon_material import material_screens
-from mobile_agent.perception.core import _status_bar_excluded, _system_bar_factor
 from mobile_agent.perception.icons import make_detector
+from mobile_agent.perception.icons.lexicon import IconQuery
+from mobile_agent.perception.icons.screen import status_bar_excluded, system_bar_factor
 from mobile_agent.perception.icons.layout import (dp_scale, framework_place, framework_prior, layout_prior,
                                                    right_to_left, three_button_bar)
 from mobile_agent.types import Box
@@ -77,15 +78,15 @@ def test_no_candidate_at_the_bars_end_gives_no_prior():
 def test_zones_are_in_dp(w, h, d):
     assert dp_scale(w, h) == pytest.approx(d, rel=0.12)  # 360-411 dp wide phones
     # a 52 dp punch-hole status bar's glyph is status; a top bar icon under a 24 dp status bar is not
-    assert _status_bar_excluded(_at(w - 40 * d, 26 * d, d, 16), "Search", w, h)
-    assert not _status_bar_excluded(_at(w - 28 * d, 52 * d, d), "Search", w, h)
+    assert status_bar_excluded(_at(w - 40 * d, 26 * d, d, 16), IconQuery.parse("Search"), w, h)
+    assert not status_bar_excluded(_at(w - 28 * d, 52 * d, d), IconQuery.parse("Search"), w, h)
     assert layout_prior({"search"}, _at(w - 76 * d, (52 + 32) * d, d), w, h) == 1.0  # 52 dp status, 64 dp bar
     assert layout_prior({"home"}, _at(w / 8, h - (48 + 40) * d, d), w, h) > 0.5  # bottom nav over a 3-button bar
     nav = _at(w / 2, h - 24 * d, d)  # inside the last 48 dp
-    assert _system_bar_factor(nav, "Search", w, h, nav_bar=True) < 1.0
-    assert _system_bar_factor(nav, "Search", w, h, nav_bar=False) == 1.0
-    assert _system_bar_factor(nav, "Home", w, h, nav_bar=True) == 1.0
-    assert _system_bar_factor(_at(w / 2, h - 60 * d, d), "Search", w, h, nav_bar=True) == 1.0
+    assert system_bar_factor(nav, IconQuery.parse("Search"), w, h, nav_bar=True) < 1.0
+    assert system_bar_factor(nav, IconQuery.parse("Search"), w, h, nav_bar=False) == 1.0
+    assert system_bar_factor(nav, IconQuery.parse("Home"), w, h, nav_bar=True) == 1.0
+    assert system_bar_factor(_at(w / 2, h - 60 * d, d), IconQuery.parse("Search"), w, h, nav_bar=True) == 1.0
 
 
 @pytest.mark.parametrize("w,h,d", PHONES)

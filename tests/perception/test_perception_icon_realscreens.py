@@ -12,7 +12,8 @@ import pytest
 from PIL import Image
 
 from mobile_agent.perception import Perception
-from mobile_agent.perception.icons.offline import description_families, description_glyphs
+from mobile_agent.perception.icons.offline import description_glyphs
+from mobile_agent.perception.icons.lexicon import description_families
 from mobile_agent.types import Box
 from tests.fakes import system
 

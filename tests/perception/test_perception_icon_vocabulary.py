@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from mobile_agent.perception import Perception
-from mobile_agent.perception.icons.offline import description_families
+from mobile_agent.perception.icons.lexicon import description_families
 from icon_sets import PHOSPHOR, REMIX, icon_grid
 
 FAMILY = {

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from mobile_agent.perception import Perception
-from mobile_agent.perception.icons.offline import (context_phrase, description_families, description_glyphs,
-                                                   description_words)
+from mobile_agent.perception.icons.offline import description_glyphs
+from mobile_agent.perception.icons.lexicon import context_phrase, description_families, description_words
 
 from test_perception_icon_realscreens import _dev, _hits, _target
 

@@ -50,7 +50,7 @@ def test_fixture_folder_reads_its_manifest_and_the_dumps_give_the_same_targets()
     # icons not on a screen: other screens' icon descriptions of the same app, neither in the
     # screen's dump nor of a glyph family one of its descriptions names ("Navigate up" is no
     # absent icon where the dump has "Back")
-    from mobile_agent.perception.icons.offline import description_families
+    from mobile_agent.perception.icons.lexicon import description_families
 
     icons = {s.name: s.absent_icons for s in folder.screens}
     assert icons["org.totschnig.myexpenses__1482807785"] and sum(map(len, icons.values())) >= 5

@@ -65,7 +65,7 @@ def describe_icons(image, boxes, matcher, min_score: float = 0.75, margin: float
         return ["" for _ in boxes]
     import numpy as np
 
-    from mobile_agent.perception.icons.offline import _FAMILY_WORDS
+    from mobile_agent.perception.icons.lexicon import _FAMILY_WORDS
 
     rgb = np.asarray(image.convert("RGB"))
     if getattr(matcher, "recogniser", None) is not None:

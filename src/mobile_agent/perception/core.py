@@ -504,28 +504,34 @@ class Perception:
                             description: str, pos: tuple[str, ...], choose: ChooseFn | None,
                             window: Box | None = None) -> Grounding:
         w, h = img.size
+        from mobile_agent.perception.icons import priors
         from mobile_agent.perception.icons.grounding import TEXT_CONTROL_SCORE, labelled_controls, text_controls
+        from mobile_agent.perception.icons.lexicon import IconQuery
+        from mobile_agent.perception.icons.screen import status_bar_excluded
+
+        query = IconQuery.parse(description)  # the description read once
 
         # A control drawn as its words (a link in a sentence, a toolkit's text button): its words.
         texts = [l for l in res.lines if _is_text_line(l)]
         words = [b for b in text_controls(description, texts, [i.box for i in icons], _labelled)
-                 if not pos or in_region(b, pos, w, h)]
+                 if not pos or in_region(b, pos, w, h)] if priors.on("text_controls") else []
         worded = [Candidate(b, b.center, TEXT_CONTROL_SCORE, None) for b in words]
         # A control named by the text that labels it (a setting's radio or switch, a form row's
         # "FIELD : ROLE"): found by its label, put before every glyph match.
         labelled = [Candidate(b, b.center, 1.0, None)
                     for b in labelled_controls(description, texts, [i.box for i in icons], rgb,
                                                lambda boxes, words: self._glyph_scores(rgb, boxes, words))
-                    if not pos or in_region(b, pos, w, h)]
+                    if not pos or in_region(b, pos, w, h)] if priors.on("labelled_controls") else []
         if pos:
             icons = [i for i in icons if in_region(i.box, pos, w, h)]
-        icons = [i for i in icons if not _status_bar_excluded(i.box, description, w, h)] or icons
+        if priors.on("status_bar"):
+            icons = [i for i in icons if not status_bar_excluded(i.box, query, w, h)] or icons
         behind = 0
         floating = False  # a dialog floating over the page (not a sheet up from the bottom edge)
         if icons or worded or labelled:
             # A dialog over a page its scrim dims: the page's icons and controls (its top bar's
             # actions, a list's hearts) are not where a tap lands; the dialog's own are.
-            card = self._dialog(img, res) or window
+            card = (self._dialog(img, res) or window) if priors.on("dialog") else None
             if card is not None:
                 n = len(icons) + len(worded) + len(labelled)
                 icons = [i for i in icons if card.contains_point(i.box.center)]
@@ -558,14 +564,15 @@ class Perception:
             if matcher is not None:  # words of the app's own: the top bar's own actions (icons.layout)
                 from mobile_agent.perception.icons.layout import app_actions
 
-                acts = app_actions(rgb, [i.box for i in icons], [l.box for l in res.lines], w, h, matcher.score)
+                acts = (app_actions(rgb, [i.box for i in icons], [l.box for l in res.lines], w, h, matcher.score)
+                        if priors.on("app_actions") else [])
                 rest = [c for k, c in enumerate(cands) if k not in acts]
                 cands = [cands[k] for k in acts] + rest
                 if acts and choose is None:
                     g = self._decide(img, cands[:len(acts)], pos, res.lines, f'the icon "{description}"', None,
                                      what="icon", allow_many=True)
                     return Grounding(g.status, (g.candidates + rest)[: self.max_candidates], g.chosen, g.message, g.marked)
-                if not acts and hasattr(matcher, "open_scores"):
+                if not acts and hasattr(matcher, "open_scores") and priors.on("open_vocabulary"):
                     # a description the lexicon does not know ("Anchor"): the glyphs its words name,
                     # by the recogniser's embedding (icons.learned), where one is close enough
                     from mobile_agent.perception.icons.learned import OPEN_SURE
@@ -583,41 +590,42 @@ class Perception:
                                 allow_many=True)
         assert matcher is not None
         from mobile_agent.perception.icons.layout import (KEYBOARD_FACTOR, framework_end, framework_prior,
-                                                          in_nav_bar, keyboard_top, layout_priors,
-                                                          names_keyboard, own_avatar_prior, three_button_bar)
-        from mobile_agent.perception.icons.offline import description_families, is_own_avatar, same_glyph
+                                                          layout_priors, own_avatar_prior)
+        from mobile_agent.perception.icons.offline import same_glyph
+        from mobile_agent.perception.icons.screen import ScreenLayout
 
         shapes = matcher.score(rgb, [i.box for i in icons], description)
         scores = list(shapes)
-        near = _context_boxes(description, res.lines)
+        near = _context_boxes(description, res.lines) if priors.on("nearby_label") else []
         if near:
             scores = [sc + 0.3 * _nearness(i.box, near, w) for i, sc in zip(icons, scores)]
         line_boxes = [l.box for l in res.lines]
-        nav_bar = three_button_bar([i.box for i in res.icons or []], line_boxes, w, h)
-        scores = [sc * _system_bar_factor(i.box, description, w, h, nav_bar) for i, sc in zip(icons, scores)]
+        layout = ScreenLayout.read([i.box for i in res.icons or []], res.lines, w, h)
+        nav_bar = layout.nav_bar
+        if priors.on("status_bar"):
+            scores = [sc * layout.system_bar_factor(i.box, query) for i, sc in zip(icons, scores)]
         # The open keyboard's toolbar and keys are the input method's, not the app's (a search
         # field's microphone beside the keyboard's own): they lose unless a key is named. The
         # system's three-button bar under the keyboard is not the keyboard's.
-        kb = keyboard_top([(l.box, l.text) for l in res.lines], w, h)
-        if kb is not None and not names_keyboard(description):
-            scores = [sc * (KEYBOARD_FACTOR if i.box.center.y >= kb and not (nav_bar and in_nav_bar(i.box, w, h))
-                            else 1.0) for i, sc in zip(icons, scores)]
+        if priors.on("keyboard") and not query.keyboard:
+            scores = [sc * (KEYBOARD_FACTOR if layout.on_keyboard(i.box) else 1.0) for i, sc in zip(icons, scores)]
         # Where apps put icons of this family (toolbar ends, bottom navigation, FAB): a small prior.
-        fams = description_families(description)
-        if fams and self.layout_weight:
+        fams = set(query.families)
+        if fams and self.layout_weight and priors.on("layout_priors"):
             # a line of a letter or a digit in a disc makes it a date or an avatar; OCR reading
             # the FAB's plus as "+" does not
             worded_lines = [l.box for l in res.lines if any(ch.isalnum() for ch in l.text)]
-            priors = layout_priors(fams, [i.box for i in icons], w, h, rgb, worded_lines)
-            scores = [sc + self.layout_weight * p for p, sc in zip(priors, scores)]
+            usual = layout_priors(fams, [i.box for i in icons], w, h, rgb, worded_lines)
+            scores = [sc + self.layout_weight * p for p, sc in zip(usual, scores)]
         # The framework's own names ("Navigate up", "More options"): the widget's place is fixed, a
         # strong prior, for a candidate whose shape is not clearly worse than the best.
-        place = framework_prior(description, [i.box for i in icons], line_boxes, w, h)
+        place = (framework_prior(description, [i.box for i in icons], line_boxes, w, h)
+                 if priors.on("framework_prior") else [0.0] * len(icons))
         # The user's own picture ("profile picture", "Account" alone) is where apps put the account
         # switcher (the top bar's end, a bottom navigation's last tab); other round photos are other
         # people's (a post's author, a chat's contact).
         framework = any(place)
-        if not framework and self.own_place and is_own_avatar(description):
+        if not framework and self.own_place and priors.on("own_avatar") and query.own_avatar:
             place = own_avatar_prior([i.box for i in icons], line_boxes, w, h, nav_bar,
                                      [(l.box, l.text) for l in res.lines])
         if any(place) and self.framework_weight:
@@ -636,7 +644,8 @@ class Perception:
                           for sc, p, shape in zip(scores, place, shapes)]
         # An icon labelled with the very words of the description (a tab's house above "Home") is
         # what Click Text names; Click Icon is for icons without text, so it yields to those.
-        labels = [l.box for l in res.lines if _is_text_line(l) and compact(l.text) == compact(description)]
+        labels = [l.box for l in res.lines if _is_text_line(l) and compact(l.text) == compact(description)
+                  and priors.on("labelled_yields")]
         if labels:
             scores = [sc * (0.85 if _labelled(i.box, labels) else 1.0) for i, sc in zip(icons, scores)]
         matched = max(scores)
@@ -716,7 +725,8 @@ class Perception:
         navigation bar's) are ranked by the picture, as vision ranks icons, when no planner is there
         to choose and no position tells them apart."""
         lines = res.lines
-        from mobile_agent.perception.icons.offline import description_families
+        from mobile_agent.perception.icons.lexicon import IconQuery, description_families
+        from mobile_agent.perception.icons.screen import system_bar_factor
 
         found: list[tuple[Box, float, str]] = []
         for attr, weight in (("desc", 1.0), ("rid_words", 0.85)):
@@ -733,7 +743,7 @@ class Perception:
                         if fams & description_families(line.text):
                             # Named by family only: the system bars' glyphs lose to the app's
                             # ("back arrow" is the toolbar's Navigate up, not the Back triangle).
-                            factor = _system_bar_factor(line.box, "", img.width, img.height)
+                            factor = system_bar_factor(line.box, IconQuery.parse(""), img.width, img.height)
                             found.append((line.box, 0.7 * factor, line.text))
                     if found:
                         break
@@ -934,49 +944,11 @@ def _is_word(word: Any) -> bool:
         ch.isalnum() and unicodedata.east_asian_width(ch) in ("W", "F") for ch in word.text)
 
 
-_STATUS_WORDS = {"wifi", "wi-fi", "battery", "signal", "network", "bluetooth", "alarm", "notification", "status",
-                 "clock", "time", "cellular", "mobile", "data", "airplane", "location", "vpn"}
-_NAV_WORDS = {"back", "home", "overview", "recent", "recents", "recent apps", "navigation", "nav", "triangle",
-              "circle", "square", "system"}
-
-
-def _system_bar_factor(box: Box, description: str, width: int, height: int, nav_bar: bool | None = None) -> float:
-    """Icons of the status bar and the navigation bar are system UI (Back and Exit have their own
-    operations; status icons are not buttons): they lose to app icons unless the description names
-    them. The zones are in dp (``icons.layout``): the status bar's glyphs within 34 dp of the top,
-    the three-button navigation bar the last 48 dp. ``nav_bar`` False: the screen has no
-    three-button bar (a gesture-navigation phone; ``icons.layout.three_button_bar``), so what is
-    drawn in its last 48 dp is the app's own bottom navigation; ``None``: not known."""
-    if height < width:
-        return 1.0
-    from mobile_agent.perception.icons.layout import in_nav_bar, in_status_bar
-
-    if in_status_bar(box, width, height):
-        return 1.0 if _names_any(description, _STATUS_WORDS) else 0.6
-    if in_nav_bar(box, width, height) and nav_bar is not False:
-        return 1.0 if _names_any(description, _NAV_WORDS) else 0.7
-    return 1.0
-
-
-def _status_bar_excluded(box: Box, description: str, width: int, height: int) -> bool:
-    """Whether an icon candidate is in the status bar (its glyphs are not buttons) while the
-    description names no status glyph (Wi-Fi, battery, signal...)."""
-    from mobile_agent.perception.icons.layout import in_status_bar
-
-    if height < width or not in_status_bar(box, width, height):
-        return False
-    return not _names_any(description, _STATUS_WORDS)
-
-
-def _names_any(description: str, words: set[str]) -> bool:
-    """Whether ``description`` (a word of it, or the whole of it) is one of ``words``."""
-    return bool((set(description.lower().replace("-", " ").split()) | {description.lower().strip()}) & words)
-
-
 def _context_boxes(description: str, lines: Sequence[TextLine]) -> list[Box]:
     """Boxes of screen texts named in an icon's description ("Play Calm Evening", "Dark theme
     switch"): the longest run of the description's words that is a text on the screen."""
-    from mobile_agent.perception.icons.offline import context_phrase, description_glyphs
+    from mobile_agent.perception.icons.offline import description_glyphs
+    from mobile_agent.perception.icons.lexicon import context_phrase
 
     words = description.split()[:8]
     phrase = context_phrase(description)

@@ -206,7 +206,7 @@ def absent_icons(screens: Sequence[RealScreen], per_screen: int = 3) -> None:
     folded), and whose glyph family (``icons.offline.description_families``: "Navigate up" and
     "Back" are one) none of its dump's descriptions names either, so that no icon of the screen is
     a fair answer. The choice is fixed (by a hash of screen and description), so that runs compare."""
-    from mobile_agent.perception.icons.offline import description_families
+    from mobile_agent.perception.icons.lexicon import description_families
 
     by_app = _targets_by_app(screens, "icon")
     for s in screens:

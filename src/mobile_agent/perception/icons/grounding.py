@@ -19,6 +19,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from mobile_agent.perception.results import TextLine
+from mobile_agent.perception.icons import priors
 from mobile_agent.types import Box
 
 # The score of a control drawn as its words: above a weak shape match (a cross elsewhere on the
@@ -134,6 +135,8 @@ def selection_control(rgb: np.ndarray, box: Box) -> str | None:
     in a ring (an info sign, a clock, a person) are no radio: something inside is neither empty nor
     a centred dot. A checkbox is a thin square outline with nothing inside, or a filled square
     whose check is drawn in the background's colour (a stop sign's square is filled whole)."""
+    if not priors.on("selection_control"):
+        return None
     from mobile_agent.perception.icons.density import at_reference, to_reference
     from mobile_agent.perception.icons.layout import dp_scale
     from mobile_agent.perception.icons.offline import switch_like

@@ -25,6 +25,11 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+import numpy as np
+
+from mobile_agent.perception.icons import priors
+from mobile_agent.perception.icons.lexicon import IconQuery
+from mobile_agent.perception.icons.pixels import shading_score, texture_score
 from mobile_agent.types import Box
 
 PHONE_DP = 392  # a typical phone's width in dp (360-450): the density is the width over this
@@ -418,7 +423,7 @@ def layout_priors(families: set[str], boxes: Sequence[Box], width: int, height: 
     (:func:`floating_buttons`, from the pixels ``rgb``) where ``families`` holds one a FAB stands
     for (:data:`FAB_FAMILIES`)."""
     out = [layout_prior(families, b, width, height) for b in boxes]
-    if rgb is not None and families & FAB_FAMILIES and height > width:
+    if rgb is not None and families & FAB_FAMILIES and height > width and priors.on("floating_buttons"):
         out = [max(p, 1.0 if fab else 0.0) for p, fab in zip(out, floating_buttons(rgb, boxes, lines))]
     return out
 
@@ -470,8 +475,6 @@ def app_actions(rgb: "np.ndarray", boxes: Sequence[Box], lines: Sequence[Box], w
                                      and boxes[k].contains_point(boxes[o].center) for o in row)]
     # an action is a flat glyph: a picture or an emoji on the row (a greeting's party popper, an
     # avatar) is none
-    from mobile_agent.perception.icons.offline import shading_score, texture_score
-
     row = [k for k in row if max(texture_score(crop := _crop(rgb, boxes[k])), shading_score(crop)) < 0.3]
     if not row:
         return []
@@ -495,9 +498,6 @@ def _crop(rgb: "np.ndarray", b: Box) -> "np.ndarray":
 # search field's "Voice search" microphone lost to the keyboard's. The keyboard is told by its keys:
 # OCR reads each letter key as a line of one letter, rows of them across the screen's lower half.
 
-# Words that name a key or the keyboard itself: only these are looked for on the keyboard.
-KEYBOARD_WORDS = frozenset({"keyboard", "key", "keys", "emoji", "emoticon", "emoticons", "sticker", "stickers", "gif",
-                            "backspace", "shift", "enter", "space", "spacebar", "clipboard", "symbols", "caps"})
 # What a candidate on the keyboard keeps of its score: a glyph matching 0.98 there (the keyboard's
 # microphone) falls under one matching 0.73 in the app (the field's outlined microphone).
 KEYBOARD_FACTOR = 0.5
@@ -535,7 +535,5 @@ def keyboard_top(texts: Sequence[tuple[Box, str]], width: int, height: int) -> i
 
 
 def names_keyboard(description: str) -> bool:
-    """Whether ``description`` names a key or the keyboard (:data:`KEYBOARD_WORDS`)."""
-    import re
-
-    return bool(set(re.findall(r"[a-z]+", description.lower())) & KEYBOARD_WORDS)
+    """Whether ``description`` names a key or the keyboard (``lexicon.KEYBOARD_WORDS``)."""
+    return IconQuery.parse(description).keyboard

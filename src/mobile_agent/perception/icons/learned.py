@@ -28,10 +28,8 @@ from typing import Sequence
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from mobile_agent.perception.icons.offline import (AVATAR_WORDS, SWITCH_WORDS, OfflineIconMatcher, badged_glyphs,
-                                                   context_phrase, description_glyphs, description_words,
-                                                   glyph_weight, glyph_zone, in_zone, is_avatar_description,
-                                                   qta_font_file)
+from mobile_agent.perception.icons.offline import OfflineIconMatcher, badged_glyphs, description_glyphs, glyph_weight, glyph_zone, in_zone, qta_font_file
+from mobile_agent.perception.icons.lexicon import AVATAR_WORDS, SWITCH_WORDS, context_phrase, description_words, is_avatar_description
 from mobile_agent.perception.icons.recogniser import (NOT_ICON, IconRecogniser, RecogniserError, concept_of_spec,
                                                       default_recogniser, prepare)
 from mobile_agent.types import Box
@@ -177,7 +175,7 @@ class LearnedIconMatcher:
 
 @lru_cache(maxsize=1)
 def _concept_words() -> dict[str, str]:
-    from mobile_agent.perception.icons.offline import VOCABULARY
+    from mobile_agent.perception.icons.lexicon import VOCABULARY
 
     out: dict[str, str] = {}
     for word, specs in VOCABULARY.items():

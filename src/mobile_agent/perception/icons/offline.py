@@ -21,36 +21,21 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Sequence
 
 import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from mobile_agent.perception.icons import priors
 from mobile_agent.perception.icons.density import at_reference, density_factor, to_reference
-from mobile_agent.perception.icons.layout import dp_scale
+from mobile_agent.perception.icons.lexicon import (ADD_WORDS, COLORS, MATERIAL_OF, OTHER_SETS, PICTURE_WORDS,
+                                                    VOCABULARY, IconQuery, _without_verbs, description_colors,
+                                                    description_words)
+from mobile_agent.perception.icons.layout import dp_scale, in_nav_bar
+from mobile_agent.perception.icons.pixels import picture_score, roundness, shading_score, texture_score
 from mobile_agent.types import Box
 
-# The lexicon (perception/icons/lexicon.toml, data read once): description words -> glyph specs
-# (``VOCABULARY``), phrases -> a vocabulary word (``_PHRASES``), other words for a vocabulary word
-# (``_SYNONYM_WORDS``), words that say nothing of the glyph (``_IGNORED``), a Font Awesome glyph's
-# drawing in Codicons and Elusive Icons (``OTHER_SETS``: ``cd:`` / ``el:``) and in Google's Material
-# Icons (``MATERIAL_OF``). The file's comments say why each entry is there.
-def _lexicon() -> dict[str, Any]:
-    import tomllib
-
-    path = Path(__file__).with_name("lexicon.toml")
-    with path.open("rb") as f:
-        return tomllib.load(f)
-
-
-_LEXICON = _lexicon()
-VOCABULARY: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _LEXICON["vocabulary"].items()}
-_PHRASES: dict[str, str] = dict(_LEXICON["phrases"])
-_SYNONYM_WORDS: dict[str, str] = dict(_LEXICON["synonyms"])
-_IGNORED: set[str] = set(_LEXICON["words"]["ignored"])
-OTHER_SETS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _LEXICON["other_sets"].items()}
-MATERIAL_OF: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _LEXICON["material_of"].items()}
 
 _MATERIAL_CODEPOINTS: dict[str, int] = {
     'search': 0xe8b6, 'settings': 0xe8b8, 'tune': 0xe429, 'favorite': 0xe87d, 'favorite_border': 0xe87e,
@@ -123,12 +108,6 @@ def _symbols_codepoints() -> dict[str, int]:
     except (OSError, ValueError):
         return {}
 
-COLORS: dict[str, tuple[float, float] | str] = {
-    "red": (345.0, 15.0), "orange": (15.0, 40.0), "yellow": (40.0, 70.0), "gold": (40.0, 60.0),
-    "green": (70.0, 170.0), "teal": (160.0, 190.0), "cyan": (170.0, 200.0), "blue": (195.0, 255.0),
-    "purple": (255.0, 300.0), "violet": (255.0, 300.0), "pink": (300.0, 345.0), "magenta": (290.0, 330.0),
-    "black": "dark", "white": "light", "grey": "gray", "gray": "gray",
-}
 
 _SIZE = 32
 
@@ -344,8 +323,6 @@ def glyph_zone(spec: str) -> tuple[str, str]:
 
 def in_zone(zone: str, box: Box, width: int, height: int) -> bool:
     if zone == "nav":  # the three-button navigation bar: the last 48 dp
-        from mobile_agent.perception.icons.layout import in_nav_bar
-
         return height > width and in_nav_bar(box, width, height)
     return True
 
@@ -430,7 +407,7 @@ def _ink_box(crop: np.ndarray) -> np.ndarray:
     bg = np.median(border, axis=0)
     dist = np.abs(crop.astype(np.int16) - bg).max(axis=2)
     top = int(dist.max())
-    if 20 <= top < 40:
+    if 20 <= top < 40 and priors.on("scrim_glyphs"):
         faint = dist >= top // 2
         between = float(((dist >= top // 4) & (dist < top * 3 // 4)).mean())
         if (0.03 <= float(faint.mean()) <= 0.6 and between < 0.5 * float(faint.mean())
@@ -627,19 +604,6 @@ def keyed_mask(outer: np.ndarray) -> np.ndarray | None:
     return None
 
 
-# "Show" and "Hide" name an eye only where nothing else is named ("Show / Hide played content",
-# a list's eye toggle); before another shape word they are verbs ("Show dropdown menu").
-VERB_GLYPHS = frozenset({"show", "hide"})
-
-
-def _without_verbs(words: list[str], table: Mapping[str, Any]) -> list[str]:
-    """``words`` less "show" and "hide" where another of them names a shape in ``table`` (a word
-    or its singular): there they are verbs ("Show dropdown menu")."""
-    if any(w not in VERB_GLYPHS and (table.get(w) or table.get(w.rstrip("s"))) for w in words):
-        return [w for w in words if w not in VERB_GLYPHS]
-    return words
-
-
 def description_glyphs(description: str) -> list[str]:
     """Font Awesome glyphs for the shape words of ``description`` (empty when none is known)."""
     glyphs: list[str] = []
@@ -651,7 +615,6 @@ def description_glyphs(description: str) -> list[str]:
     return glyphs
 
 
-ADD_WORDS = frozenset({"add", "new", "create", "plus"})
 BADGED_WEIGHT = 0.75  # a glyph without its plus, for a description that names both
 
 
@@ -660,7 +623,7 @@ def badged_glyphs(description: str) -> list[str]:
     or two other shape words ("Add place", "Save and new", "New playlist") names the other glyph
     with a plus at its corner (``name^br``, ``name^tr``: :func:`badged`). Empty otherwise."""
     words = _without_verbs(description_words(description), VOCABULARY)
-    if not ADD_WORDS & set(words):
+    if not ADD_WORDS & set(words) or not priors.on("badged_glyphs"):
         return []
     out: list[str] = []
     named = [VOCABULARY.get(w) or VOCABULARY.get(w.rstrip("s")) for w in words if w not in ADD_WORDS]
@@ -676,126 +639,6 @@ def badged_glyphs(description: str) -> list[str]:
     return out
 
 
-# Glyph families: the one thing many words name ("bin", "trash", "delete"; "Navigate up" and
-# "back arrow"). Two descriptions of the same family are the same icon (hybrid grounding matches
-# a model's words to an app's content-desc this way); a family's pictures are the glyphs
-# VOCABULARY gives its words, in both reference sets.
-_FAMILY_WORDS: dict[str, tuple[str, ...]] = {
-    "back": ("back", "navigate_up", "return"),
-    "menu": ("menu", "menu_alone", "hamburger", "drawer", "navigation"),
-    "more": ("more", "overflow", "options", "dots", "ellipsis", "kebab"),
-    "search": ("search", "magnify", "magnifier", "find", "lookup", "loupe"),
-    "settings": ("settings", "setting", "gear", "cog", "preferences", "config"),
-    "delete": ("trash", "delete", "bin", "garbage", "remove", "erase"),
-    "send": ("send", "plane", "sent"),
-    "share": ("share",),
-    "close": ("close", "cancel", "dismiss", "x", "clear"),
-    "add": ("plus", "add", "new", "create"),
-    "like": ("heart", "like", "love", "favorite", "favourite"),
-    "notifications": ("bell", "notification", "notifications", "alert", "subscribe"),
-    "cart": ("cart", "basket", "shopping", "buy", "bag"),
-    "account": ("user", "profile", "account", "person", "avatar", "me"),
-    "mic": ("mic", "microphone", "voice", "record"),
-    "camera": ("camera", "photo"),
-    "edit": ("edit", "pencil", "pen", "write", "compose"),
-    "filter": ("filter",),
-    "download": ("download",), "upload": ("upload",),
-    "home": ("home", "house"), "flashlight": ("flashlight", "torch"), "fold": ("unfold_less", "unfold_more", "show_less", "show_more"),
-    "tabs": ("tabs",),
-    "star": ("star", "rate", "rating", "starred"),
-    "refresh": ("refresh", "reload", "sync"),
-    "play": ("play",), "pause": ("pause",), "next": ("next", "skip"), "previous": ("previous", "skip_previous"),
-    "call": ("call", "phone", "dial", "dialer"),
-    "mail": ("mail", "email", "envelope", "inbox", "unread"),
-    "location": ("location", "pin", "map", "gps", "mylocation", "locate", "crosshair", "place", "places"),
-    "calendar": ("calendar", "date", "today"),
-    "comment": ("comment", "comments", "chat", "message", "messages", "reply", "bubble", "sms"),
-    "bookmark": ("bookmark",), "info": ("info", "information"), "help": ("help", "question"),
-    "check": ("check", "checkmark", "done", "ok", "confirm", "tick"), "save": ("save",),
-    "attach": ("attach", "attachment", "clip", "attach_file"),
-    "emoji": ("emoji", "smile", "smiley", "sticker"),
-    "copy": ("copy",), "lock": ("lock",), "wifi": ("wifi", "wi-fi"), "bluetooth": ("bluetooth",),
-    "volume": ("volume", "sound", "speaker", "unmute"), "mute": ("mute",),
-    "dark": ("moon", "dark", "night"), "brightness": ("sun", "brightness"),
-    "visibility": ("eye", "view", "visibility", "show"), "hide": ("hide", "hide_password"),
-    "list": ("list",), "apps": ("grid", "apps"), "image": ("image", "picture", "gallery", "photos"),
-    "video": ("video", "film", "movie"), "music": ("music", "song"), "link": ("link",),
-    "flag": ("flag", "report"), "clock": ("clock", "time", "alarm", "timer", "history"),
-    "globe": ("globe", "web", "browser", "internet", "language"), "keyboard": ("keyboard",),
-    "qr": ("qr", "scan"), "folder": ("folder", "files"), "file": ("file", "document"),
-    "thumbs_up": ("thumbs", "thumb", "upvote"), "thumbs_down": ("dislike", "downvote"),
-}
-FAMILY_OF_WORD: dict[str, str] = {w: fam for fam, words in _FAMILY_WORDS.items() for w in words}
-
-
-def description_words(description: str) -> list[str]:
-    """The description's words after phrases ("navigate up", "three dots") and synonyms are
-    folded into vocabulary words."""
-    text = description.lower()
-    for phrase, word in sorted(_PHRASES.items(), key=lambda p: -len(p[0])):
-        text = re.sub(rf"\b{re.escape(phrase)}\b", word, text)
-    out = []
-    for w in re.findall(r"[a-z][a-z\-_]*", text):
-        w = _SYNONYM_WORDS.get(w, w)
-        if w not in _IGNORED and w not in COLORS:
-            out.append(w)
-    if out == ["up"]:
-        # "Up" alone ("Up", "Up button") is the toolbar's up button (Android's Navigate up), not an
-        # arrow pointing up, which is named with what it does ("Scroll up", "Move up").
-        return ["navigate_up"]
-    if out == ["menu"]:
-        return ["menu_alone"]  # "Menu", "Open menu", "Menu button": the hamburger or the overflow
-    return out
-
-
-def description_families(description: str) -> set[str]:
-    """The glyph families a description names: {"back"} for "Navigate up" and for "back arrow",
-    {"more"} for "More options", "kebab" and "three dots"."""
-    out = set()
-    for w in _without_verbs(description_words(description), FAMILY_OF_WORD):
-        fam = FAMILY_OF_WORD.get(w) or FAMILY_OF_WORD.get(w.rstrip("s"))
-        if fam:
-            out.add(fam)
-    return out
-
-
-def context_phrase(description: str) -> str:
-    """The words of a description that are neither shape, colour nor filler words: a name the icon
-    sits next to ("Play Calm Evening" -> "Calm Evening")."""
-    text = description.lower()
-    for phrase in _PHRASES:
-        text = text.replace(phrase, " ")
-    keep = []
-    for raw in re.findall(r"[^\s,;:()]+", description):
-        w = raw.lower().strip(".!?'\"")
-        base = _SYNONYM_WORDS.get(w, w)
-        if not w or w in _IGNORED or w in COLORS or base in VOCABULARY or base.rstrip("s") in VOCABULARY:
-            continue
-        if w not in text:
-            continue
-        keep.append(raw)
-    return " ".join(keep)
-
-
-# Words that name a picture (a photo, a cover) rather than a glyph. "profile" alone is no such
-# word: a Profile tab or button is a person glyph or a round avatar (the avatar branch), and
-# taking it as a picture let any square photo thumbnail win for "Profile".
-PICTURE_WORDS = {"photo", "photos", "picture", "pictures", "image", "images", "thumbnail", "thumbnails", "cover",
-                 "artwork", "wallpaper", "poster", "preview", "avatar", "video", "clip", "screenshot", "screenshots"}
-
-
-def picture_score(crop: np.ndarray) -> float:
-    """How much a crop looks like a picture (a photo, a cover, an avatar) rather than a glyph:
-    large, with many colours and texture."""
-    h, w = crop.shape[:2]
-    if min(h, w) < 60:
-        return 0.0
-    small = cv2.resize(crop, (32, 32), interpolation=cv2.INTER_AREA)
-    colours = len(np.unique((small // 32).reshape(-1, 3), axis=0))
-    spread = float(small.reshape(-1, 3).std(axis=0).mean())
-    return min(1.0, colours / 40.0) * min(1.0, spread / 40.0) * (1.0 if min(h, w) >= 100 else 0.7)
-
-
 def tile_score(outer: np.ndarray, box: Box, width: int, height: int) -> float:
     """1 for a tile that stands in for a picture (a loyalty card's colour square, a letter on a
     square, an album's plain cover): a box 40 dp a side or more, 0.6-1.7 times as wide as tall,
@@ -807,79 +650,6 @@ def tile_score(outer: np.ndarray, box: Box, width: int, height: int) -> float:
     pad_y, pad_x = (outer.shape[0] - box.height) // 2, (outer.shape[1] - box.width) // 2
     inner = full[max(0, pad_y):pad_y + box.height, max(0, pad_x):pad_x + box.width]
     return 1.0 if inner.size and float(inner.mean()) / 255.0 >= 0.85 else 0.0
-
-
-def texture_score(crop: np.ndarray) -> float:
-    """How much a crop of any size looks like part of a photo (many colours, shading, grain)
-    rather than a glyph: 0 to 1. A glyph is its background, its ink and their anti-aliased blends
-    (colours on one line between the two), at most with one more flat colour (a pill, a disc);
-    a photo has many colours off that line."""
-    h, w = crop.shape[:2]
-    if min(h, w) < 12:
-        return 0.0
-    small = cv2.resize(crop, (24, 24), interpolation=cv2.INTER_AREA).reshape(-1, 3).astype(np.float32)
-    border = np.concatenate([small.reshape(24, 24, 3)[0], small.reshape(24, 24, 3)[-1],
-                             small.reshape(24, 24, 3)[:, 0], small.reshape(24, 24, 3)[:, -1]])
-    bg = np.median(border, axis=0)
-    far = small[int(np.argmax(np.abs(small - bg).sum(axis=1)))]
-    d = far - bg
-    t = np.clip(((small - bg) @ d) / max(1.0, float(d @ d)), 0.0, 1.0)
-    resid = np.linalg.norm(small - (bg + t[:, None] * d), axis=1)
-    off = small[resid > 30]
-    if len(off) < 8:
-        return 0.0
-    _, counts = np.unique((off // 32).astype(np.int32), axis=0, return_counts=True)
-    bins = int((counts >= 4).sum())
-    return float(np.clip((bins - 2) / 8.0, 0.0, 1.0))
-
-
-def shading_score(crop: np.ndarray) -> float:
-    """How much a crop is shaded like a photo, 0 to 1, where ``texture_score`` cannot tell (a
-    black-and-white or sepia photo has its colours on one line, as a glyph has): a glyph is two
-    flat colours whose in-between tones lie only along its edges, next to a strong gradient; a
-    photo has in-between tones across smooth areas (shading)."""
-    h, w = crop.shape[:2]
-    if min(h, w) < 16:
-        return 0.0
-    side = 64
-    small = cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA).astype(np.float32)
-    border = np.concatenate([small[0], small[-1], small[:, 0], small[:, -1]])
-    bg = np.median(border, axis=0)
-    flat = small.reshape(-1, 3)
-    far = flat[int(np.argmax(np.abs(flat - bg).sum(axis=1)))]
-    d = far - bg
-    if float(np.abs(d).max()) < 40:
-        return 0.0
-    t = np.clip(((small - bg) @ d) / max(1.0, float(d @ d)), 0.0, 1.0)
-    gx = cv2.Sobel(t, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(t, cv2.CV_32F, 0, 1, ksize=3)
-    grad = np.sqrt(gx * gx + gy * gy)
-    between = (t > 0.2) & (t < 0.8)
-    smooth = grad < 0.6
-    frac = float((between & smooth).mean())
-    return float(np.clip((frac - 0.06) / 0.2, 0.0, 1.0))
-
-
-def roundness(mask: np.ndarray) -> float:
-    """1 for a filled disc (an avatar's outline), lower for other silhouettes."""
-    h, w = mask.shape[:2]
-    if min(h, w) < 8:
-        return 0.0
-    aspect = min(h, w) / max(h, w)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
-        return 0.0
-    c = max(contours, key=cv2.contourArea)
-    area = cv2.contourArea(c)
-    fill = area / float(h * w)
-    perim = cv2.arcLength(c, True) or 1.0
-    circ = 4.0 * np.pi * area / (perim * perim)
-    return max(0.0, 1.0 - abs(fill - np.pi / 4) / 0.2) * max(0.0, min(1.0, (circ - 0.6) / 0.3)) * aspect
-
-
-SWITCH_WORDS = {"switch", "toggle"}
-# Words that name a control's frame rather than a glyph ("search bar", "Follow button").
-FRAME_WORDS = {"button", "chip", "field", "bar", "pill", "tab", "box", "input"}
 
 
 def control_frame(box: Box, width: int, height: int) -> bool:
@@ -970,16 +740,6 @@ def switch_like(outer: np.ndarray, box: Box, width: int, height: int) -> bool:
     return cx < 0.4 or cx > 0.6
 
 
-# A description of the account's picture ("profile picture", "Profile photo", "account avatar"):
-# a round photo or a letter on a disc, not a glyph.
-AVATAR_WORDS = {"avatar", "profile", "account"}
-
-
-def is_avatar_description(description: str) -> bool:
-    words = set(re.findall(r"[a-z]+", description.lower()))
-    return bool(words & {"avatar"}) or bool(words & AVATAR_WORDS and words & {"picture", "photo", "image", "pic"})
-
-
 def same_glyph(rgb: np.ndarray, a: Box, b: Box) -> bool:
     """Whether boxes ``a`` and ``b`` of a screenshot hold the same glyph drawn the same way (the
     heart, share or bookmark every post of a feed repeats): boxes of about one size (within 15%)
@@ -997,19 +757,6 @@ def same_glyph(rgb: np.ndarray, a: Box, b: Box) -> bool:
         masks.append(cv2.resize(m, (32, 32), interpolation=cv2.INTER_AREA) > 127)
     union = int((masks[0] | masks[1]).sum())
     return union > 0 and (masks[0] & masks[1]).sum() / union >= 0.8
-
-
-def is_own_avatar(description: str) -> bool:
-    """Whether ``description`` asks for the user's own picture: an avatar description ("profile
-    picture", "Profile photo") or "Account" / "Profile" alone (or "My account", "Your profile") that
-    names nobody ("@ann profile picture" names someone, found by the name beside it)."""
-    own = context_phrase(description).lower() in ("", "my", "your")
-    return own and (is_avatar_description(description)
-                    or bool(set(description_words(description)) & {"account", "profile"}))
-
-
-def description_colors(description: str) -> list[str]:
-    return [w for w in re.findall(r"[a-z]+", description.lower()) if w in COLORS]
 
 
 def _hue_of(crop: np.ndarray, mask_full: np.ndarray) -> tuple[float, float, float]:
@@ -1082,14 +829,14 @@ class OfflineIconMatcher:
         return self._score(rgb, boxes, description)
 
     def _score(self, rgb: np.ndarray, boxes: Sequence[Box], description: str) -> list[float]:
+        q = IconQuery.parse(description)  # the description read once
         glyphs = description_glyphs(description)
-        colors = description_colors(description)
-        pictures = bool(PICTURE_WORDS & set(re.findall(r"[a-z]+", description.lower())))
-        avatar = is_avatar_description(description)
+        colors = list(q.colors)
+        pictures = q.pictures
+        avatar = q.avatar
         # "Account" or "Profile" alone is the user's own avatar; "@ann profile" names someone whose
         # picture is found by the name beside it, as before.
-        account = (not avatar and bool(set(description_words(description)) & {"account", "profile"})
-                   and context_phrase(description).lower() in ("", "my", "your"))
+        account = q.account
         # Earlier glyphs of a word are its usual picture; later ones are weaker alternatives.
         refs = []
         specs: list[str] = []
@@ -1108,14 +855,12 @@ class OfflineIconMatcher:
                     refs.append((f, prior, zone))
                     specs.append(r)
         height, width = rgb.shape[:2]
-        named = set(re.findall(r"[a-z]+", description.lower()))
-        switch = bool(SWITCH_WORDS & named)
+        switch = q.switch
         # What a round candidate holds counts, except for a picture of a person: a profile picture
         # (a photo or a letter on a disc) and someone's named profile ("@ann profile": a contact's
         # letter avatar is theirs); "Account" alone is the user's own, a photo or a person glyph.
-        holds = not avatar and not (set(description_words(description)) & set(_FAMILY_WORDS["account"])
-                                    and context_phrase(description).lower() not in ("", "my", "your"))
-        frame = bool(FRAME_WORDS & named)
+        holds = q.holds
+        frame = q.frame
         out: list[float] = []
         slices = glyph_slices(boxes, width, height)
         for k, b in enumerate(boxes):
@@ -1205,7 +950,7 @@ class OfflineIconMatcher:
                 shape = max(shape * (1.0 - 0.5 * tex), 0.9 * _avatar_score(outer, mask, tex))
             elif pictures:
                 shape = max(shape, 0.9 * picture_score(crop))
-                if not refs:
+                if not refs and priors.on("tile_score"):
                     # "Thumbnail", "Cover": where no glyph is named, a tile in place of the
                     # picture (a card's colour, a letter on a square) is one too
                     shape = max(shape, 0.6 * tile_score(outer, b, width, height))

@@ -51,7 +51,7 @@ def concept_of_spec(spec: str) -> str:
 
 def lexicon_concepts() -> list[str]:
     """Every concept of the vocabulary, sorted."""
-    from mobile_agent.perception.icons.offline import VOCABULARY
+    from mobile_agent.perception.icons.lexicon import VOCABULARY
 
     return sorted({concept_of_spec(s) for specs in VOCABULARY.values() for s in specs})
 

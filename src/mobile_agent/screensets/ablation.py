@@ -1,0 +1,135 @@
+"""What each Click Icon prior carries: every prior of the registry switched off in turn.
+
+The icon targets of a folder of real screens (``screensets.realscreens``) are grounded with all
+priors on, then with each prior of ``perception.icons.priors`` switched off, without and with the
+position hint (the third of the screen the target lies in); target by target, the prior *wins* a
+target it hits that is missed without it and *loses* one missed with it and hit without it. The
+verdict follows the house rule: a prior that wins on fewer than ``KEEP_APPS`` apps (counting both
+halves of the apps) goes.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from PIL import Image
+
+KEEP_APPS = 3  # a prior stays where it wins targets on at least this many apps
+
+
+@dataclass
+class Row:
+    """One prior switched off: the figures without it and the targets it wins and loses, per app."""
+
+    name: str
+    nohint: int
+    hint: int
+    wins: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # "nohint"/"hint" -> app -> targets
+    losses: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+
+    def apps_won(self) -> list[str]:
+        return sorted(set(self.wins.get("nohint", {})) | set(self.wins.get("hint", {})))
+
+    def apps_lost(self) -> list[str]:
+        return sorted(set(self.losses.get("nohint", {})) | set(self.losses.get("hint", {})))
+
+    def net_apps(self) -> list[str]:
+        """Apps where the prior wins more targets than it loses (both figures together)."""
+        out = []
+        for app in set(self.apps_won()) | set(self.apps_lost()):
+            won = sum(len(self.wins.get(f, {}).get(app, [])) for f in ("nohint", "hint"))
+            lost = sum(len(self.losses.get(f, {}).get(app, [])) for f in ("nohint", "hint"))
+            if won > lost:
+                out.append(app)
+        return sorted(out)
+
+    def keep(self) -> bool:
+        return len(self.net_apps()) >= KEEP_APPS
+
+
+@dataclass
+class Ablation:
+    total: int
+    nohint: int
+    hint: int
+    rows: list[Row]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"total": self.total, "nohint": self.nohint, "hint": self.hint,
+                "priors": {r.name: {"nohint": r.nohint, "hint": r.hint, "wins": r.wins, "losses": r.losses,
+                                    "net_apps": r.net_apps(), "keep": r.keep()} for r in self.rows}}
+
+
+Outcome = dict[tuple[str, int], tuple[bool, bool, str, str]]
+
+
+def measure(folder: Any, perception: Any) -> Outcome:
+    """(screen, target index) -> (hit without the hint, hit with it, app, target) for every icon target."""
+    from mobile_agent.screensets.realscreens import _inside, third_hint
+
+    out: Outcome = {}
+    for s in folder.screens:
+        with Image.open(s.image) as im:
+            img = im.convert("RGB")
+        for k, tg in enumerate(s.targets):
+            if tg.kind != "icon":
+                continue
+            g = perception.ground_icon(img, tg.target)
+            gh = perception.ground_icon(img, tg.target, third_hint(tg.box, s.width, s.height))
+            out[(s.name, k)] = (g.status == "found" and _inside(g.chosen, tg.box),
+                                gh.status == "found" and _inside(gh.chosen, tg.box), s.app, tg.target)
+    return out
+
+
+def ablate(folder: Any, perception: Any, names: Iterable[str] | None = None,
+           progress: Callable[[Row | None, "Ablation"], None] | None = None) -> Ablation:
+    """Switch each prior of ``names`` (default: every prior) off in turn; compare with all on."""
+    from mobile_agent.perception.icons import priors
+
+    chosen = list(names) if names is not None else list(priors.PRIORS)
+    base = measure(folder, perception)
+    table = Ablation(len(base), sum(v[0] for v in base.values()), sum(v[1] for v in base.values()), [])
+    if progress is not None:
+        progress(None, table)  # the figures with every prior on
+    for name in chosen:
+        with priors.switched_off(name):
+            without = measure(folder, perception)
+        row = Row(name, sum(v[0] for v in without.values()), sum(v[1] for v in without.values()))
+        for i, fig in ((0, "nohint"), (1, "hint")):
+            wins: dict[str, list[str]] = defaultdict(list)
+            losses: dict[str, list[str]] = defaultdict(list)
+            for key, v in base.items():
+                if v[i] and not without[key][i]:
+                    wins[v[2]].append(v[3])
+                elif without[key][i] and not v[i]:
+                    losses[v[2]].append(v[3])
+            row.wins[fig], row.losses[fig] = dict(wins), dict(losses)
+        table.rows.append(row)
+        if progress is not None:
+            progress(row, table)
+    return table
+
+
+def row_line(row: Row, table: Ablation) -> str:
+    from mobile_agent.screensets.realscreens import split_half
+
+    net = row.net_apps()
+    halves = "".join(sorted({split_half(a) for a in net})) or "-"
+    return (f"{row.name:18} no hint {row.nohint - table.nohint:+3d}  hint {row.hint - table.hint:+3d}  "
+            f"wins on {len(net)} app(s), halves {halves:2}  {'keep' if row.keep() else 'GOES'}")
+
+
+def markdown(table: Ablation) -> str:
+    """The ablation as a Markdown table (a row per prior)."""
+    from mobile_agent.screensets.realscreens import split_half
+
+    out = [f"All priors on: no hint {table.nohint}/{table.total}, hint {table.hint}/{table.total}.", "",
+           "| prior | off: no hint | off: hint | apps it wins on (A / B) | verdict |", "| --- | --- | --- | --- | --- |"]
+    for r in table.rows:
+        net = r.net_apps()
+        a = sum(split_half(x) == "A" for x in net)
+        out.append(f"| {r.name} | {r.nohint - table.nohint:+d} | {r.hint - table.hint:+d} | {len(net)} ({a} / {len(net) - a}) "
+                   f"| {'keep' if r.keep() else 'goes'} |")
+    return "\n".join(out)
