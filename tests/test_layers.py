@@ -95,11 +95,7 @@ def test_screen_sets_stand_apart_from_mobile_eval():
 
 
 # ------------------------------------------------------------------------------------ import circles
-# Circles others are breaking (issue 45), listed by their modules so that the list can only shrink:
-# each entry must still be a circle, and no other circle may appear.
-KNOWN_CIRCLES: set[frozenset[str]] = {
-    frozenset({"perception.icons.layout", "perception.icons.offline"}),  # the icons engineer's
-}
+# No module of src/mobile_agent imports itself back through others (issue 45 broke the last four).
 
 
 def module_name(path: Path, root: Path = ROOT) -> str:
@@ -186,13 +182,9 @@ def circles(edges: dict[str, set[str]]) -> list[frozenset[str]]:
     return found
 
 
-def test_no_import_circle_but_the_known_ones():
+def test_no_import_circle():
     found = set(circles(module_edges()))
-    new = found - KNOWN_CIRCLES
-    assert not new, "import circles in src/mobile_agent:\n" + "\n".join(" <-> ".join(sorted(c)) for c in new)
-    gone = KNOWN_CIRCLES - found
-    assert not gone, "no longer circles, take them off KNOWN_CIRCLES: " + "; ".join(
-        " <-> ".join(sorted(c)) for c in gone)
+    assert not found, "import circles in src/mobile_agent:\n" + "\n".join(" <-> ".join(sorted(c)) for c in found)
 
 
 def test_the_circle_finder_sees_a_circle(tmp_path):
