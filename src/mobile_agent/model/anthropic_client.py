@@ -8,6 +8,7 @@ import anthropic
 
 from mobile_agent.errors import ModelError
 from mobile_agent.model.base import ChatResponse, Message, Usage
+from mobile_agent.model.deadline import sdk_timeout
 from mobile_agent.model.retry import MalformedAnswer, describe_bad_body
 from mobile_agent.model.sdk_client import SDKChatModel, answer_model, content_blocks, read_usage
 
@@ -46,7 +47,7 @@ class AnthropicChatModel(SDKChatModel):
     not_found_hint = "the model name is unknown, or the base URL is wrong"
 
     def _new_client(self, key: str) -> anthropic.Anthropic:
-        return anthropic.Anthropic(api_key=key, base_url=self.base_url, timeout=self.timeout_s, max_retries=0)
+        return anthropic.Anthropic(api_key=key, base_url=self.base_url, timeout=sdk_timeout(self.timeout_s), max_retries=0)
 
     def complete(self, messages: Sequence[Message], *, max_tokens: int | None = None) -> ChatResponse:
         system, payload = to_anthropic(messages)

@@ -33,6 +33,15 @@ class CallTimedOut(Exception):
         self.timeout_s = timeout_s
 
 
+def sdk_timeout(timeout_s: float) -> float:
+    """The SDK client's own timeout for a request whose total deadline is ``timeout_s``: a backstop a
+    second (or a quarter) later, so that the deadline (:func:`within`, which waits in slices of
+    :data:`WAIT_SLICE_S` and names itself in the user's message) ends a silent request first, also
+    on a loaded machine; at the same value the SDK's read timeout sometimes won the race and the
+    message said only "timed out"."""
+    return timeout_s + max(1.0, 0.25 * timeout_s)
+
+
 @contextmanager
 def run_deadline(end: float | None) -> Iterator[None]:
     """Within the block, model calls end by ``end`` (a ``time.monotonic()`` value; None: no end)."""

@@ -10,6 +10,7 @@ import openai
 
 from mobile_agent.errors import ModelError, redact, remember_url
 from mobile_agent.model.base import ChatResponse, ImagePart, Message, Usage
+from mobile_agent.model.deadline import sdk_timeout
 from mobile_agent.model.retry import MalformedAnswer, describe_bad_body
 from mobile_agent.model.sdk_client import SDKChatModel, answer_model, content_blocks, read_usage, resolve_key
 
@@ -73,7 +74,7 @@ class OpenAIChatModel(SDKChatModel):
         return f"model {self._model} at {redact(base_url or 'https://api.openai.com/v1')}"
 
     def _new_client(self, key: str) -> openai.OpenAI:
-        return openai.OpenAI(api_key=key, base_url=self.base_url, timeout=self.timeout_s, max_retries=0)
+        return openai.OpenAI(api_key=key, base_url=self.base_url, timeout=sdk_timeout(self.timeout_s), max_retries=0)
 
     def _adapt(self, kwargs: dict, param: str | None) -> bool:
         """Drop or rename a parameter the server refused; False when there is nothing to adapt."""
