@@ -458,12 +458,12 @@ class Agent:
     def _allow_step(self, step: StepRun, plan: Plan, gesture: Gesture | None) -> StepEnd | None:
         """With ``allowed_apps``, an Open App (before grounding) or a press on a launcher icon (after
         it) of an app outside the list is refused: a step error, the model told, the run goes on."""
-        op, ctx, rec = plan.operation, step.ctx, step.rec
-        why = self._allow.refusal(op, gesture, ctx.screenshot) if self._allow is not None else None
-        if why is None:
+        op, ctx, rec, gate = plan.operation, step.ctx, step.rec, self._allow
+        why = gate.refusal(op, gesture, ctx.screenshot) if gate is not None else None
+        if gate is None or why is None:
             return None
         rec.error, rec.gesture = why, NoGesture()
-        rec.reflection.feedback = fb = refusal_feedback(op, why, self._allow.allowed)
+        rec.reflection.feedback = fb = refusal_feedback(op, why, gate.allowed)
         return StepEnd(ctx.screenshot, HistoryEntry(ctx.step, op, f"{NOT_CARRIED_OUT}: {why}", plan.thought), [fb],
                        "dry_run" if self.settings.dry_run else None)
 
