@@ -22,6 +22,7 @@ from typing import Any, Callable, NamedTuple, Protocol, Sequence
 from PIL import Image
 
 from mobile_agent.agent import prompts
+from mobile_agent.agent.allowlist import AllowGate, check_allowed_apps, refusal_feedback
 from mobile_agent.agent.operations import (
     OPERATION_TYPES, USER, USER_OPERATIONS, AskUser, Geometry, OpenApp, Operation, Stop, supported,
 )
@@ -113,6 +114,9 @@ class AgentSettings:
     offers Ask User and Take Over, and the callback gets each :class:`UserRequest` and returns the
     answer in the person's words, or None when no one can answer (the run ends ``needs_user``). The
     time spent waiting for the person does not count towards ``time_limit_s``.
+    ``allowed_apps``: when not empty, the only apps the run may open (labels or packages, ``run
+    --allow-app``): an Open App of another app, or a press on another app's launcher icon, is
+    refused as a step error, the model told, and the run goes on (:mod:`mobile_agent.agent.allowlist`).
     """
 
     max_steps: int = 20
@@ -142,8 +146,10 @@ class AgentSettings:
     #: ``--secret NAME=VALUE``: a typed ``{NAME}`` reaches the phone as VALUE; the records, the model
     #: and a run cache keep ``{NAME}`` (:func:`fill_secrets`)
     secrets: dict[str, str] = field(default_factory=dict)
+    allowed_apps: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        self.allowed_apps = check_allowed_apps(self.allowed_apps)
         if self.max_steps < 1:
             raise ConfigError(f"max steps must be at least 1, got {self.max_steps}")
         if self.history_screens < 1:
@@ -301,6 +307,7 @@ class Agent:
         if self._prefetch is not None:  # each screen's lines, as parsed ahead, for a replay (agent/replay.py)
             self._prefetch.keep_lines(writer.dir / "lines.json")
         self._quick_model = False
+        self._allow = AllowGate(self.device, self.perception, s.allowed_apps) if s.allowed_apps else None
         try:
             for step in range(1, s.max_steps + 1):
                 if s.time_limit_s is not None and time.monotonic() - t0 - self._user_wait_s > s.time_limit_s:
@@ -356,10 +363,10 @@ class Agent:
         ends the run raises ``_End`` after recording the step."""
         step = self._observe(ctx, writer)
         plan = self._plan_step(step, detector)
-        end = self._user_turn(step, plan) or self._stop_turn(step, plan)
+        end = self._user_turn(step, plan) or self._stop_turn(step, plan) or self._allow_step(step, plan, None)
         if end is None:
             gesture, end = self._ground_step(step, plan)
-            end = end or self._confirm_step(step, plan, gesture)
+            end = end or self._allow_step(step, plan, gesture) or self._confirm_step(step, plan, gesture)
             if end is None:
                 after = self._act_step(step, gesture)
                 end = self._reflect_step(step, plan, gesture, after)
@@ -445,6 +452,20 @@ class Agent:
         return gesture, StepEnd(ctx.screenshot,
                                 HistoryEntry(ctx.step, op, f"{NOT_CARRIED_OUT}: nothing matched", plan.thought),
                                 [grounding_fb], None if not s.dry_run else "dry_run")
+
+    _allow: AllowGate | None = None
+
+    def _allow_step(self, step: StepRun, plan: Plan, gesture: Gesture | None) -> StepEnd | None:
+        """With ``allowed_apps``, an Open App (before grounding) or a press on a launcher icon (after
+        it) of an app outside the list is refused: a step error, the model told, the run goes on."""
+        op, ctx, rec, gate = plan.operation, step.ctx, step.rec, self._allow
+        why = gate.refusal(op, gesture, ctx.screenshot) if gate is not None else None
+        if gate is None or why is None:
+            return None
+        rec.error, rec.gesture = why, NoGesture()
+        rec.reflection.feedback = fb = refusal_feedback(op, why, gate.allowed)
+        return StepEnd(ctx.screenshot, HistoryEntry(ctx.step, op, f"{NOT_CARRIED_OUT}: {why}", plan.thought), [fb],
+                       "dry_run" if self.settings.dry_run else None)
 
     @staticmethod
     def _where(gesture: Gesture) -> str:

@@ -47,6 +47,7 @@ class EvalConfig:
     perception: str = "vision"  # "hybrid": the accessibility tree beside the pixels (the paper's method is vision)
     model_timeout_s: float = 120.0  # the total deadline of each model request (not part of the identity)
     cache: str | None = None  # a run cache folder (agent/replay_cache.py): kept runs replay first
+    cache_mode: str = "read-write"  # --cache-mode: read-write, read-only (never written), write-only (never replayed)
     model_family: str | None = None  # a point-output family (agent/families/): its replies, its coordinates
 
     def __post_init__(self) -> None:
@@ -70,6 +71,12 @@ class EvalConfig:
             raise ConfigError(f"--model-timeout must be more than 0 seconds, got {self.model_timeout_s}")
         if self.cache is not None and self.mode != "single":
             raise ConfigError("--cache replays single-mode runs: leave out --mode multi")
+        from mobile_agent.agent.replay_cache import CACHE_MODES
+
+        if self.cache_mode not in CACHE_MODES:
+            raise ConfigError(f"--cache-mode must be one of {', '.join(CACHE_MODES)}, got {self.cache_mode!r}")
+        if self.cache is None and self.cache_mode != "read-write":
+            raise ConfigError("--cache-mode says how --cache DIR is used: give --cache DIR too")
         if self.model_family is not None:
             from mobile_agent.agent.families import REACT, get_family
 
@@ -102,6 +109,8 @@ class EvalConfig:
             d.pop("perception")  # the configurations stored before the option keep their ids
         if d["cache"] is None:
             d.pop("cache")
+        if d["cache_mode"] == "read-write":
+            d.pop("cache_mode")  # the configurations stored before the option keep their ids
         if d["model_family"] is None:
             d.pop("model_family")  # the configurations stored before the families keep their ids
         return d
@@ -197,14 +206,16 @@ def _cached(config: EvalConfig, instruction: str, phone: Any, perception: Any, p
     from mobile_agent.agent.replay import ReplayPlanner
     from mobile_agent.agent.replay_cache import RunCache, device_kind
 
-    store = RunCache(config.cache)
+    store = RunCache(config.cache, config.cache_mode)
     kind = device_kind(config.device, phone.screenshot().size)
-    recording = store.lookup(instruction, kind)
+    recording = store.lookup(instruction, kind)  # None with write-only
     if recording is None:
         return planner, store, kind, False, None
     fallback = planner if getattr(planner, "asks_model", False) else None
+    replay = ReplayPlanner(recording, perception, fallback)
+    replay.write_lines = config.cache_mode != "read-only"  # read-only: not even the lines a replay reads
     # what the kept run cost, read before this run may replace it: the report's comparison
-    return ReplayPlanner(recording, perception, fallback), store, kind, True, run_figures(recording.folder)
+    return replay, store, kind, True, run_figures(recording.folder)
 
 
 def run_figures(run_dir: Path) -> dict[str, Any] | None:
@@ -306,7 +317,7 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
         detail["cache"] = {"hit": hit, "run": run_figures(traj)}
         if kept_run is not None:
             detail["cache"]["kept_run"] = kept_run  # the run the entry held when this one began
-        if values.get("success"):  # the benchmark's verdict confirms the run
+        if values.get("success") and store.mode != "read-only":  # the benchmark's verdict confirms the run
             why = store.keep(traj, instruction, kind, confirmed=True)
             detail["cache"]["kept"] = why is None
     row = ResultRow(

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from mobile_agent.cli._common import CacheModeOpt
 from mobile_agent.errors import ConfigError, StorageError
 from mobile_agent.fsutil import FolderLock, atomic_write_text
 
@@ -61,6 +62,7 @@ def register(app: typer.Typer) -> None:
                                        "the pixels; run's default)."),
         cache: Optional[Path] = typer.Option(None, "--cache", help="A run cache folder (as run --cache): a task's "
                                              "kept run replays first; a successful run is kept (single mode)."),
+        cache_mode: CacheModeOpt = "read-write",
         model_family: Optional[str] = typer.Option(None, "--model-family", help="A point-output GUI model's family "
                                                    "(ui-tars-1.5, autoglm-phone, qwen2.5-vl, gui-owl-v3, mai-ui...; "
                                                    "docs/models.md): --planner model reads its replies (default: "
@@ -101,7 +103,12 @@ def register(app: typer.Typer) -> None:
                             replies=str(replies) if replies else None, max_steps=max_steps, ocr=ocr, device=device,
                             base_seed=seed, reflect=reflect, mode=mode, executor_model=executor_model,
                             perception=perception.strip().lower(), model_timeout_s=model_timeout,
-                            cache=str(cache) if cache is not None else None, model_family=model_family)
+                            cache=str(cache) if cache is not None else None, cache_mode=cache_mode,
+                            model_family=model_family)
+        if cache is not None:  # a read-only folder that does not exist, or that others can write: refused now
+            from mobile_agent.agent.replay_cache import RunCache
+
+            RunCache(cache, cache_mode)
         ids = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
         selected = select(suite, ids, tier, app_name, variants, seed)
         if not selected:

@@ -104,6 +104,10 @@ def register(app: typer.Typer) -> None:
                                     "waits for a person (by default it may ask at the terminal, or in the live "
                                     "view's answer box with --live; with no terminal the run ends needs_user, "
                                     "exit 3)."),
+        allow_app: Optional[List[str]] = typer.Option(None, "--allow-app", help="Only these apps may be opened "
+                                                      "(a label or a package; repeatable): an Open App of another "
+                                                      "app, or a tap on its launcher icon, is refused and the model "
+                                                      "told (single mode)."),
         cache: Optional[Path] = typer.Option(None, "--cache", help="A folder of completed runs: a run of an "
                                              "instruction kept there replays first (the model takes over where the "
                                              "phone differs); a completed, confirmed run is kept (single mode)."),
@@ -157,6 +161,8 @@ def register(app: typer.Typer) -> None:
         check_out(out, overwrite)  # before any work: a folder in use, or holding another run, is refused
         if cache is not None and mode == "multi":
             raise ConfigError("--cache replays single-mode runs: leave out --mode multi")
+        if allow_app and mode == "multi":
+            raise ConfigError("--allow-app is enforced by the single-mode agent: leave out --mode multi")
         chat: Any = make_chat_model(model, base_url=base_url, api_key_env=api_key_env, timeout_s=model_timeout)
         chat_name, made, made_lock = chat.name, [chat], threading.Lock()
         specs = phone_specs(device or ["sim"])  # `--device adb`: every attached phone
@@ -195,6 +201,7 @@ def register(app: typer.Typer) -> None:
                 dry_run=dry_run, reflect=reflect, risk_rules=load_rules(confirm_words) if confirm else None,
                 completion_check=not no_completion_check, device_name=spec, perception_mode=perception_mode,
                 on_step=on_step, on_finish=write_report, overwrite=overwrite, ask=person, secrets=secrets,
+                allowed_apps=tuple(allow_app or ()),
             )
             cache_store = None
             if mode == "multi":

@@ -817,38 +817,31 @@ class PhoneTools:
         return not allowed or any(self._same_app(a, app) for a in allowed)
 
     def _same_app(self, name: str, app: str) -> bool:
-        """Whether ``name`` (a label or a package) names ``app`` (a label or a package): equal, the
-        other's package or label on this device, or the package's last part (``Settings`` is
-        ``com.android.settings``)."""
-        a, b = name.strip().lower(), app.strip().lower()
-        if a == b or b in self._aliases(a):
-            return True
-        key = lambda s: re.sub(r"[^a-z0-9]", "", s)  # noqa: E731
-        return any(key(p.rsplit(".", 1)[-1]) == key(q) for p, q in ((a, b), (b, a)) if "." in p)
+        """Whether ``name`` (a label or a package) names ``app`` (a label or a package): the agent's
+        judging (``agent/allowlist.py`` ``same_app``), with this device's installed apps."""
+        from mobile_agent.agent.allowlist import same_app
 
-    def _aliases(self, name: str) -> set[str]:
-        """The other names of the app ``name`` on this device: its package for a label, its label for a
-        package (the installed apps, read at most every :data:`APPS_TTL_S` seconds)."""
+        return same_app(name, app, self._installed())
+
+    def _installed(self) -> list[dict[str, str]]:
+        """The device's installed apps, for the other names of an app (read at most every
+        :data:`APPS_TTL_S` seconds; empty where the device cannot list them)."""
         get = getattr(self.device, "installed_apps", None)
         if not callable(get):
-            return set()
+            return []
         now = time.monotonic()
         if self._apps is None or now - self._apps[0] > APPS_TTL_S:
             try:
                 self._apps = (now, list(get()))
             except MobileAgentError:
-                return set()
-        out: set[str] = set()
-        for app in self._apps[1]:
-            pair = {str(app.get("name", "")).lower(), str(app.get("package", "")).lower()}
-            if name in pair:
-                out |= pair
-        return out - {""}
+                return []
+        return self._apps[1]
 
     def _check_allowed(self, app: str) -> None:
         if not self.is_allowed(app):
-            raise RefusedError(f'the app "{_short(app, 80)[1:-1]}" is not in this server\'s allow-list '
-                               f"({', '.join(self.options.allowed_apps)})")
+            from mobile_agent.agent.allowlist import not_allowed
+
+            raise RefusedError(not_allowed(_short(app, 80)[1:-1], self.options.allowed_apps, "this server's"))
 
     def _foreground(self) -> str | None:
         """The app in front: the device's answer, else the package of the ui tree's first node;
@@ -959,9 +952,10 @@ class PhoneTools:
 
 
 def _is_home(app: str) -> bool:
-    """A launcher or the system UI (notification shade, recents) counts as the home screen."""
-    a = app.lower()
-    return "launcher" in a or a in ("com.android.systemui", "android")
+    """A launcher or the system UI counts as the home screen (``agent/allowlist.py`` ``is_home``)."""
+    from mobile_agent.agent.allowlist import is_home
+
+    return is_home(app)
 
 
 class _AllowListPlanner:

@@ -75,6 +75,8 @@ class MultiAgent:
                  executor_model: ChatModel | None = None, multi: MultiSettings | None = None) -> None:
         self.device = device
         self.settings = settings or AgentSettings()
+        if self.settings.allowed_apps:  # enforced by the single agent's step (agent/allowlist.py) only
+            raise ConfigError("allowed_apps is enforced by the single-mode agent; multi mode does not enforce it")
         self.multi = multi or MultiSettings()
         self.perception = perception
         self.manager = Manager(model)

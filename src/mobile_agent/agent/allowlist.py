@@ -1,0 +1,218 @@
+"""The apps a run may open: ``AgentSettings.allowed_apps`` (``run --allow-app``), and the judging of
+app names that the MCP server's ``--allow-app`` shares (``mcpserver/tools.py`` imports it).
+
+An app is named by its launcher label or its package: ``Settings`` also names
+``com.android.settings`` (its package's last part), and a device that lists its installed apps
+(``installed_apps()``: ``{"name", "package"}`` each) gives each label its package and back.
+
+Inside a run (:class:`AllowGate`, asked by the loop after grounding, before anything is touched):
+
+- an Open App of an app not allowed is refused, by its name;
+- a press at a point (Click Text, Click Icon, Long Press, a point model's Tap, Double Tap, Long Press
+  At, a swipe shorter than the touch slop) on the home screen is refused where it lands on the
+  launcher icon of an app not allowed: what lies at the point is read as the launcher draws an app,
+  a label (an OCR line) with its icon above it (``perception.core.icon_above_label``, the picture
+  that Open App grounds on). The home screen is what the device says (``foreground_app()`` None or a
+  launcher; else the ui tree's package is a launcher's); where it cannot say, a label counts only
+  where it names an installed app.
+
+A refusal is a step error: recorded in the step (``error``, no gesture), told to the model, and the
+run goes on.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+from PIL import Image
+
+from mobile_agent.errors import MobileAgentError
+
+#: How long the device's list of installed apps is taken as current (seconds).
+APPS_TTL_S = 10.0
+
+Installed = Sequence[dict[str, str]]
+
+
+def _key(s: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", s.lower())
+
+
+def app_aliases(name: str, installed: Installed) -> set[str]:
+    """The other names of the app ``name`` (lower case) among ``installed``: its package for a
+    label, its label for a package."""
+    out: set[str] = set()
+    for app in installed:
+        pair = {str(app.get("name", "")).lower(), str(app.get("package", "")).lower()}
+        if name in pair:
+            out |= pair
+    return out - {""}
+
+
+def same_app(name: str, app: str, installed: Installed = ()) -> bool:
+    """Whether ``name`` (a label or a package) names ``app`` (a label or a package): equal, the
+    other's package or label among ``installed``, or the package's last part (``Settings`` is
+    ``com.android.settings``)."""
+    a, b = name.strip().lower(), app.strip().lower()
+    if not a or not b:
+        return False
+    if a == b or b in app_aliases(a, installed):
+        return True
+    return any(_key(p.rsplit(".", 1)[-1]) == _key(q) for p, q in ((a, b), (b, a)) if "." in p)
+
+
+def is_allowed(app: str, allowed: Sequence[str], installed: Installed = ()) -> bool:
+    """Whether ``app`` is on the allow-list ``allowed`` (any app when the list is empty)."""
+    return not allowed or any(same_app(a, app, installed) for a in allowed)
+
+
+def not_allowed(app: str, allowed: Sequence[str], whose: str = "this run's") -> str:
+    """The one-line refusal: ``the app "Mail" is not in this run's allow-list (Settings, Notes)``."""
+    shown = app if len(app) <= 80 else app[:77] + "..."
+    return f'the app "{shown}" is not in {whose} allow-list ({", ".join(allowed)})'
+
+
+def is_home(app: str) -> bool:
+    """A launcher or the system UI (notification shade, recents) counts as the home screen."""
+    a = app.lower()
+    return "launcher" in a or a in ("com.android.systemui", "android")
+
+
+def check_allowed_apps(apps: Iterable[str]) -> tuple[str, ...]:
+    """The allow-list as given (``--allow-app``, ``AgentSettings.allowed_apps``), stripped; an empty
+    name is a :class:`~mobile_agent.errors.ConfigError`."""
+    from mobile_agent.errors import ConfigError
+
+    out = tuple(str(a).strip() for a in apps)
+    if any(not a for a in out):
+        raise ConfigError("an allowed app needs a name or a package (--allow-app got an empty one)")
+    return out
+
+
+def launcher_app_at(perception: Any, image: Image.Image, x: int, y: int, names: Any) -> str | None:
+    """The app whose launcher icon (its label, and the icon drawn above it) lies at (x, y) of
+    ``image``, as ``names(label_text)`` reads a label (the app's name, or None for a text that
+    names no app); None where the point is on no app."""
+    from mobile_agent.perception.core import icon_above_label
+
+    lines = list(perception.parse(image).lines)
+    rgb: np.ndarray | None = None
+    hits: list[tuple[int, str]] = []
+    for line in lines:
+        b = line.box
+        if not (b.x1 - b.height <= x <= b.x2 + b.height) or y > b.y2:
+            continue  # a launcher label lies below its icon, about under the point
+        app = names(str(line.text))
+        if app is None:
+            continue
+        if b.x1 <= x <= b.x2 and b.y1 <= y <= b.y2:
+            hits.append((b.width * b.height, app))
+            continue
+        if rgb is None:
+            rgb = np.asarray(image.convert("RGB"))
+        icon = icon_above_label(rgb, b, [o.box for o in lines if o is not line])
+        if icon is not None and icon.x1 <= x <= icon.x2 and icon.y1 <= y <= b.y2:
+            hits.append((icon.width * (b.y2 - icon.y1), app))
+    return min(hits)[1] if hits else None
+
+
+class AllowGate:
+    """The allow-list of one run: asks the device which apps it has and whether the home screen is
+    in front, and reads what lies at a press's point (see the module's words)."""
+
+    def __init__(self, device: Any, perception: Any, allowed: Sequence[str]) -> None:
+        self.device, self.perception, self.allowed = device, perception, tuple(allowed)
+        self._apps: tuple[float, list[dict[str, str]]] | None = None
+
+    def installed(self) -> list[dict[str, str]]:
+        """The device's installed apps (empty where it cannot list them), read at most every
+        :data:`APPS_TTL_S` seconds."""
+        get = getattr(self.device, "installed_apps", None)
+        if not callable(get):
+            return []
+        now = time.monotonic()
+        if self._apps is None or now - self._apps[0] > APPS_TTL_S:
+            try:
+                self._apps = (now, [dict(a) for a in get()])
+            except MobileAgentError:
+                return []
+        return self._apps[1]
+
+    def allows(self, app: str) -> bool:
+        return is_allowed(app, self.allowed, self.installed())
+
+    def home(self) -> bool | None:
+        """Whether the home screen is in front: the device's answer, else the ui tree's package;
+        None where neither tells."""
+        get = getattr(self.device, "foreground_app", None)
+        if callable(get):
+            try:
+                front = get()
+            except MobileAgentError:
+                return None
+            return front is None or is_home(str(front))
+        tree = getattr(self.device, "ui_tree", None)
+        if callable(tree):
+            try:
+                xml = tree()
+            except MobileAgentError:
+                return None
+            m = re.search(r'<node [^>]*package="([^"]+)"', xml or "")
+            if m:
+                return is_home(m.group(1))
+        return None
+
+    def _names(self, home: bool | None) -> Any:
+        installed = self.installed()
+        labelled = [a for a in installed if a.get("name") and a.get("name") != a.get("package")]
+
+        def name_of(text: str) -> str | None:
+            t = text.strip()
+            if not t:
+                return None
+            for app in installed:
+                if same_app(t, str(app.get("name", "")), installed) or same_app(t, str(app.get("package", "")),
+                                                                                   installed):
+                    return str(app.get("name") or app.get("package"))
+            # the device knows no labels (adb lists packages): on the home screen a label is an app's
+            return t if home and not labelled else None
+
+        return name_of
+
+    def refusal(self, op: Any, gesture: Any, screenshot: Image.Image) -> str | None:
+        """Why ``op`` (grounded as ``gesture`` on ``screenshot``) may not be carried out, or None."""
+        if not self.allowed:
+            return None
+        from mobile_agent.agent.operations import OpenApp
+
+        if isinstance(op, OpenApp):
+            return None if self.allows(op.name) else not_allowed(op.name, self.allowed)
+        point = press_point(gesture, screenshot.width)
+        if point is None or self.perception is None:
+            return None
+        home = self.home()
+        if home is False:
+            return None
+        app = launcher_app_at(self.perception, screenshot, point[0], point[1], self._names(home))
+        if app is None or self.allows(app):
+            return None
+        return (f'({point[0]}, {point[1]}) is on the launcher icon of "{app}", which is not in this run\'s '
+                f'allow-list ({", ".join(self.allowed)})')
+
+
+def press_point(gesture: Any, width: int) -> tuple[int, int] | None:
+    """Where ``gesture`` presses: a tap's, a double tap's or a long press's point, a swipe shorter
+    than the touch slop's start; None for any other gesture."""
+    from mobile_agent.device.gestures import as_press
+
+    press = as_press(gesture, width)
+    return None if press is None else (int(press.x), int(press.y))
+
+
+def refusal_feedback(op: Any, why: str, allowed: Sequence[str]) -> str:
+    """What the model is told of a refused operation."""
+    return (f"Your last operation, {op}, was refused: {why}. Nothing was tapped. This run may open only "
+            f"{', '.join(allowed)}: choose another action.")
