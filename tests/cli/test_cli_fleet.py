@@ -153,12 +153,15 @@ def test_an_interrupt_ends_every_phones_run_interrupted_with_its_record(tmp_path
     stepped: list[str] = []
     both_going = threading.Event()
 
-    def on_step(rec):
+    phones_stepped: set[str] = set()
+
+    def on_step(rec):  # called on the phone's own thread
         stepped.append(rec.action)
-        if len(stepped) >= 2:
+        phones_stepped.add(threading.current_thread().name)
+        if len(phones_stepped) >= 2:
             both_going.set()
 
-    def ctrl_c():  # Ctrl-C once the phones have made two steps between them (a hang guard of 120 s)
+    def ctrl_c():  # Ctrl-C once each phone has made a step (a hang guard of 120 s): both runs have begun
         both_going.wait(120)
         _thread.interrupt_main()
 
