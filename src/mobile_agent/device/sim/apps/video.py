@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mobile_agent.device.sim.apps._kit import (QueryResults, QueryScreen, SearchApp, avatar, back_bar, chip_row,
-                                               fmt_count, offscreen, query_bar, rect, rounded_picture, words)
+from mobile_agent.device.sim.apps._kit import (QueryResults, QueryScreen, SearchApp, avatar, back_bar, by_words,
+                                               chip_row, fmt_count, offscreen, query_bar, rect, rounded_picture)
 from mobile_agent.device.sim.phone import Screen
 from mobile_agent.device.sim.render import Canvas, text_width, wrap
 from mobile_agent.device.sim.state import VideoComment
@@ -113,16 +113,7 @@ def about_curry(video_id: str) -> bool:
 
 def search_videos(query: str) -> list[Video]:
     """Videos matching ``query`` by words of the title, tags or channel; best first."""
-    q = [w for w in words(query) if w not in _STOP]
-    if not q:
-        return []
-    scored = []
-    for i, v in enumerate(VIDEOS):
-        hay = set(words(v.title)) | set(words(" ".join(v.tags))) | set(words(v.channel))
-        score = sum(1 for w in q if w in hay)
-        if score:
-            scored.append((-score, i, v))
-    return [v for _, _, v in sorted(scored)]
+    return by_words(query, VIDEOS, _STOP, lambda v: (v.title, " ".join(v.tags), v.channel))
 
 
 # ---------------------------------------------------------------------------------------------- widgets
