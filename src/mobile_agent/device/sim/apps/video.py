@@ -167,12 +167,16 @@ def result_row(ui: UI, app: "VideoApp", y: int, v: Video) -> int:
 
 
 # ---------------------------------------------------------------------------------------------- screens
-class _Tabbed(Screen):
-    tab = 0
+class _VideoScreen(Screen):
+    """A screen of the Video app, its app typed."""
 
     @property
     def video_app(self) -> "VideoApp":
         return self.app  # type: ignore[return-value]
+
+
+class _Tabbed(_VideoScreen):
+    tab = 0
 
     def nav(self, ui: UI) -> int:
         app = self.video_app
@@ -278,7 +282,7 @@ class ResultsScreen(QueryResults):
             ui.spacer(y, y + ui.dp(8))
 
 
-class WatchScreen(Screen):
+class WatchScreen(_VideoScreen):
     def __init__(self, app: "VideoApp", video_id: str) -> None:
         super().__init__(app)
         self.video = video(video_id)
@@ -286,10 +290,6 @@ class WatchScreen(Screen):
         self.composing = False
         self.confirm_unsub = False
         self._comments_offset = 0
-
-    @property
-    def video_app(self) -> "VideoApp":
-        return self.app  # type: ignore[return-value]
 
     def build(self, ui: UI) -> None:
         app = self.video_app
