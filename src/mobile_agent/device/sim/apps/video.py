@@ -167,19 +167,11 @@ def result_row(ui: UI, app: "VideoApp", y: int, v: Video) -> int:
 
 
 # ---------------------------------------------------------------------------------------------- screens
-class _VideoScreen(Screen):
-    """A screen of the Video app, its app typed."""
-
-    @property
-    def video_app(self) -> "VideoApp":
-        return self.app  # type: ignore[return-value]
-
-
-class _Tabbed(_VideoScreen):
+class _Tabbed(Screen["VideoApp"]):
     tab = 0
 
     def nav(self, ui: UI) -> int:
-        app = self.video_app
+        app = self.app
         ui.bottom_nav([("home-variant-outline", "Home", lambda: app.reset()),
                        ("animation-play-outline", "Subscriptions", app.open_subscriptions),
                        ("play-box-multiple-outline", "Library", app.open_library)], self.tab)
@@ -212,7 +204,7 @@ class HomeScreen(_Tabbed):
         self.scroll.pop("feed", None)
 
     def build(self, ui: UI) -> None:
-        app = self.video_app
+        app = self.app
         a = ui.area
         y = _logo_bar(ui, app)
         chip_row(ui, y + ui.dp(4), [(tp, None, lambda tp=tp: self.set_topic(tp)) for tp in TOPICS], "topics",
@@ -282,7 +274,7 @@ class ResultsScreen(QueryResults):
             ui.spacer(y, y + ui.dp(8))
 
 
-class WatchScreen(_VideoScreen):
+class WatchScreen(Screen["VideoApp"]):
     def __init__(self, app: "VideoApp", video_id: str) -> None:
         super().__init__(app)
         self.video = video(video_id)
@@ -292,7 +284,7 @@ class WatchScreen(_VideoScreen):
         self._comments_offset = 0
 
     def build(self, ui: UI) -> None:
-        app = self.video_app
+        app = self.app
         st = app.phone.state.video
         t = ui.theme
         a = ui.area
@@ -424,7 +416,7 @@ class WatchScreen(_VideoScreen):
         text = self.fields.get("comment", "").strip()
         if not text:
             return
-        app = self.video_app
+        app = self.app
         app.phone.state.video.comments.append(VideoComment(self.video.id, text))
         self.fields["comment"] = ""
         self.composing = False
@@ -440,7 +432,7 @@ class WatchScreen(_VideoScreen):
 
     def unsubscribe(self) -> None:
         self.confirm_unsub = False
-        self.video_app.unsubscribe(self.video.channel)
+        self.app.unsubscribe(self.video.channel)
 
     def on_back(self) -> bool:
         if self.confirm_unsub:
@@ -475,7 +467,7 @@ class SubscriptionsScreen(_Tabbed):
     tab = 1
 
     def build(self, ui: UI) -> None:
-        app = self.video_app
+        app = self.app
         t = ui.theme
         a = ui.area
         y = _logo_bar(ui, app)
@@ -502,7 +494,7 @@ class LibraryScreen(_Tabbed):
     tab = 2
 
     def build(self, ui: UI) -> None:
-        app = self.video_app
+        app = self.app
         t = ui.theme
         a = ui.area
         y = _logo_bar(ui, app)
