@@ -29,7 +29,7 @@ import time
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from mobile_agent.agent.loop import placeholder
 from mobile_agent.agent.planner import NOT_CHECKED
@@ -160,14 +160,8 @@ class RunCache:
                 fd = os.open(self.dir / WRITER_LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
             except OSError as exc:
                 raise storage_error(exc, self.dir / WRITER_LOCK, "create") from exc
-            try:
-                _flock(fd, self.dir)
-                try:
-                    yield
-                finally:
-                    _funlock(fd)
-            finally:
-                os.close(fd)
+            with _locked(fd, self.dir):
+                yield
         finally:
             local.release()
 
@@ -180,14 +174,8 @@ class RunCache:
         except OSError:
             yield
             return
-        try:
-            _flock(fd, self.dir, shared=True)
-            try:
-                yield
-            finally:
-                _funlock(fd)
-        finally:
-            os.close(fd)
+        with _locked(fd, self.dir, shared=True):
+            yield
 
     def entries(self) -> list[CacheEntry]:
         """Every kept run in the folder, newest first (a folder that is not an entry is left out)."""
@@ -423,22 +411,28 @@ def _shared_folder(path: Path) -> None:
                           f"{stat.S_IMODE(mode):04o}); what it holds cannot be trusted: its owner can chmod go-w {path}")
 
 
+def _hold(lock: Callable[[], Any], busy: type[OSError], folder: Path, pause_s: float) -> None:
+    """``lock()`` (a lock that does not wait) tried every ``pause_s`` while another holds it (``busy``
+    raised), for at most ``WRITER_WAIT_S``; then a :class:`StorageError`."""
+    deadline = time.monotonic() + WRITER_WAIT_S
+    while True:
+        try:
+            lock()
+            return
+        except busy:
+            if time.monotonic() > deadline:
+                raise StorageError(f"another writer of the cache {folder} held it for {WRITER_WAIT_S:.0f} s; "
+                                   "try again") from None
+            time.sleep(pause_s)
+
+
 if os.name == "nt":  # pragma: no cover - exercised on Windows only
     import msvcrt
 
     def _flock(fd: int, folder: Path, shared: bool = False) -> None:
         if shared:  # Windows locks are exclusive only: a reader goes without
             return
-        deadline = time.monotonic() + WRITER_WAIT_S
-        while True:
-            try:
-                msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-                return
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise StorageError(f"another writer of the cache {folder} held it for {WRITER_WAIT_S:.0f} s; "
-                                       "try again") from None
-                time.sleep(0.1)
+        _hold(lambda: msvcrt.locking(fd, msvcrt.LK_NBLCK, 1), OSError, folder, 0.1)
 
     def _funlock(fd: int) -> None:
         try:
@@ -449,19 +443,24 @@ else:
     import fcntl
 
     def _flock(fd: int, folder: Path, shared: bool = False) -> None:
-        deadline = time.monotonic() + WRITER_WAIT_S
-        while True:
-            try:
-                fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
-                return
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise StorageError(f"another writer of the cache {folder} held it for {WRITER_WAIT_S:.0f} s; "
-                                       "try again") from None
-                time.sleep(0.05)
+        _hold(lambda: fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB),
+              BlockingIOError, folder, 0.05)
 
     def _funlock(fd: int) -> None:
         fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+@contextlib.contextmanager
+def _locked(fd: int, folder: Path, shared: bool = False) -> Iterator[None]:
+    """The open lock file ``fd`` held (shared, or alone) while the block runs, then let go and closed."""
+    try:
+        _flock(fd, folder, shared)
+        try:
+            yield
+        finally:
+            _funlock(fd)
+    finally:
+        os.close(fd)
 
 
 def _replace_all(obj: Any, values: dict[str, str]) -> Any:

@@ -20,8 +20,8 @@ also reads every form written before these types existed.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Any, ClassVar, Union
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, Callable, ClassVar, Union
 
 #: Keys a :class:`Key` gesture presses.
 KEYS = ("back", "home", "enter")
@@ -45,18 +45,36 @@ def _int(d: dict[str, Any], key: str) -> int:
     return int(v)
 
 
+def _str(d: dict[str, Any], key: str, default: Any = None) -> str:
+    v = d.get(key, default)
+    if not isinstance(v, str):
+        raise ValueError(f"gesture field {key!r} must be a string, got {v!r}")
+    return v
+
+
+_READERS: dict[str, Callable[[dict[str, Any], str], Any]] = {"int": _int, "str": _str}
+
+
+class _Fields:
+    """A gesture whose JSON form is its kind, then its fields in their order; read back field by field
+    (a whole number or a text; a field with a default may be absent)."""
+
+    kind: ClassVar[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, **{f.name: getattr(self, f.name) for f in fields(self)}}  # type: ignore[arg-type]
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Any:
+        return cls(*(f.default if f.name not in d and f.default is not MISSING else _READERS[str(f.type)](d, f.name)
+                     for f in fields(cls)))  # type: ignore[arg-type]
+
+
 @dataclass(frozen=True)
-class Tap:
+class Tap(_Fields):
     x: int
     y: int
     kind: ClassVar[str] = "tap"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "x": self.x, "y": self.y}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Tap:
-        return cls(_int(d, "x"), _int(d, "y"))
 
     def describe(self) -> str:
         return f"tap at ({self.x}, {self.y})"
@@ -80,18 +98,11 @@ class DoubleTap(Tap):
 
 
 @dataclass(frozen=True)
-class LongPress:
+class LongPress(_Fields):
     x: int
     y: int
     duration_ms: int = LONG_PRESS_MS
     kind: ClassVar[str] = "long_press"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "x": self.x, "y": self.y, "duration_ms": self.duration_ms}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> LongPress:
-        return cls(_int(d, "x"), _int(d, "y"), _int(d, "duration_ms") if "duration_ms" in d else LONG_PRESS_MS)
 
     def describe(self) -> str:
         return f"long press at ({self.x}, {self.y}) for {self.duration_ms} ms"
@@ -129,20 +140,11 @@ class Swipe:
 
 
 @dataclass(frozen=True)
-class TypeText:
+class TypeText(_Fields):
     """Type into the focused field; a trailing newline presses Enter."""
 
     text: str
     kind: ClassVar[str] = "type"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "text": self.text}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> TypeText:
-        if not isinstance(d.get("text"), str):
-            raise ValueError(f"gesture field 'text' must be a string, got {d.get('text')!r}")
-        return cls(d["text"])
 
     def describe(self) -> str:
         return f"type {self.text!r}"
@@ -185,21 +187,15 @@ class Key:
 
 
 @dataclass(frozen=True)
-class Launch:
+class Launch(_Fields):
     """Open an app by name or package through the device itself (no tap on the screen)."""
 
     app: str
     kind: ClassVar[str] = "launch"
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "app": self.app}
-
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Launch:
-        app = d.get("app", d.get("launch"))
-        if not isinstance(app, str):
-            raise ValueError(f"gesture field 'app' must be a string, got {app!r}")
-        return cls(app)
+        return cls(_str(d, "app", d.get("launch")))
 
     def describe(self) -> str:
         return f"launch {self.app!r}"
@@ -209,14 +205,11 @@ class Launch:
 
 
 @dataclass(frozen=True)
-class Wait:
+class Wait(_Fields):
     """Touch nothing; wait until the screen is still (a loading screen), at most ``timeout_s``."""
 
     timeout_s: float = 5.0
     kind: ClassVar[str] = "wait"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "timeout_s": self.timeout_s}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Wait:
@@ -233,17 +226,10 @@ class Wait:
 
 
 @dataclass(frozen=True)
-class NoGesture:
+class NoGesture(_Fields):
     """Nothing done to the phone (Stop, a dry run, nothing found to tap)."""
 
     kind: ClassVar[str] = "none"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> NoGesture:
-        return cls()
 
     def describe(self) -> str:
         return "no gesture"

@@ -367,23 +367,24 @@ class PhoneTools:
 
     def tap(self, x: int, y: int, confirm: bool = False) -> dict[str, Any]:
         """Tap the point (x, y) in screen pixels; gated by what lies there."""
-        with self._lock:
-            x, y = self._point(x, y)
-            before = self.device.screenshot()
-            self._gate_at(before, x, y, confirm)
-            self.device.tap(x, y)
-            return self._after(before, f"tapped ({x}, {y})", point=[x, y])
+        return self._tap_point(x, y, confirm, 1, "tapped")
 
     def double_tap(self, x: int, y: int, confirm: bool = False) -> dict[str, Any]:
         """Tap the point (x, y) twice in quick succession (zoom in a map or a photo, like a post)."""
+        return self._tap_point(x, y, confirm, 2, "double-tapped")
+
+    def _tap_point(self, x: int, y: int, confirm: bool, times: int, done: str) -> dict[str, Any]:
+        """Tap (x, y) ``times`` times, ``DOUBLE_TAP_GAP_S`` apart, gated by what lies there; ``done``: the
+        result's verb."""
         with self._lock:
             x, y = self._point(x, y)
             before = self.device.screenshot()
             self._gate_at(before, x, y, confirm)
-            self.device.tap(x, y)
-            time.sleep(DOUBLE_TAP_GAP_S)
-            self.device.tap(x, y)
-            return self._after(before, f"double-tapped ({x}, {y})", point=[x, y])
+            for i in range(times):
+                if i:
+                    time.sleep(DOUBLE_TAP_GAP_S)
+                self.device.tap(x, y)
+            return self._after(before, f"{done} ({x}, {y})", point=[x, y])
 
     def long_press(self, text: str | None = None, number: int | None = None,
                    duration_ms: int = LONG_PRESS_MS, x: int | None = None, y: int | None = None,

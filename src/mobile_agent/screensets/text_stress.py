@@ -210,29 +210,16 @@ ABSENT = (("Sign out", "near miss"), ("Wi-Fi calling", "near miss"), ("Notificat
 # Drawing.
 
 
-class _Canvas:
-    """One screen being drawn: its image, density, colours, font, the targets and texts so far."""
+class _Canvas(drawing.TextCanvas):
+    """One screen being drawn: :class:`~mobile_agent.screensets.drawing.TextCanvas` (the same random draws)
+    with this set's font family, greys and a faint colour."""
 
     def __init__(self, rng: random.Random, width: int, height: int, density: float, family: str, dark: bool) -> None:
-        self.rng = rng
-        self.w, self.h, self.d = width, height, density
+        super().__init__(rng, width, height, density, dark, ACCENTS)
         self.family = family
-        self.dark = dark
-        self.bg = (18, 18, 20) if dark else rng.choice(((255, 255, 255), (250, 250, 250), (246, 247, 251)))
-        self.fg = (230, 225, 229) if dark else (32, 33, 36)
         self.grey = (160, 160, 166) if dark else (95, 99, 104)
         self.faint = (128, 128, 134) if dark else (150, 154, 160)
-        self.accent = rng.choice(ACCENTS)
-        if dark:
-            self.accent = tuple(min(255, int(c * 0.55 + 120)) for c in self.accent)
-        self.img = Image.new("RGB", (width, height), self.bg)
-        self.draw = ImageDraw.Draw(self.img)
-        self.m = self.px(16)
         self.targets: list[StressTarget] = []
-        self.drawn: list[str] = []
-
-    def px(self, dp: float) -> int:
-        return int(round(dp * self.d))
 
     def font(self, sp: float, weight: int = 400, width: int = 100, family: str | None = None) -> ImageFont.FreeTypeFont:
         return _font(family or self.family, max(8, self.px(sp)), weight, width)

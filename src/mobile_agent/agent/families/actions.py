@@ -14,10 +14,10 @@ terminate; AutoGLM's Note and Call_API).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from mobile_agent.agent import operations as ops
-from mobile_agent.agent.families.base import Frame, swipe_toward, text_arg
+from mobile_agent.agent.families.base import Frame, Parsed, call_of, content_direction, swipe_toward, text_arg
 from mobile_agent.errors import ParseError
 
 #: The operations a table entry may name (``Act.op``).
@@ -81,6 +81,26 @@ class Args:
         return key
 
 
+class StrictArgs(Args):
+    """Arguments whose text must be a string (a blank one too) and whose app's name is stripped and may not
+    be blank; a missing one's error in the family's words (:meth:`needs`)."""
+
+    def needs(self, key: str, app: bool) -> str:
+        raise NotImplementedError
+
+    def text(self, key: str) -> str:
+        v = self.values.get(key)
+        if not isinstance(v, str):
+            raise ParseError(self.needs(key, False))
+        return v
+
+    def app(self, key: str) -> str:
+        v = self.words(key)
+        if v is None:
+            raise ParseError(self.needs(key, True))
+        return v.strip()
+
+
 def to_operation(act: Act, args: Args, thought: str) -> ops.Operation:
     """The typed operation of ``act`` with the reply's ``args`` (points in the phone's pixels). Raises
     :class:`ParseError` (in the family's words) for a missing or malformed argument."""
@@ -120,4 +140,33 @@ def to_operation(act: Act, args: Args, thought: str) -> ops.Operation:
     return ops.AskUser(said) if op == "ask" else ops.TakeOver(said)
 
 
-__all__ = ["OPS", "Act", "Args", "to_operation"]
+def read_call(family: Any, call: str, acts: dict[str, Act], args: type[Args], frame: Frame, thought: str,
+              known: str) -> Parsed:
+    """A call ``name(key=value, ...)`` read by the family's table ``acts``, its arguments by ``args``; a name
+    the table lacks is refused with the actions the family's prompt names (``known``)."""
+    name, kw = call_of(call)
+    act = acts.get(name)
+    if act is None:
+        raise ParseError(f"{name}() is not one of {family.title}'s actions ({known})")
+    return Parsed(thought, to_operation(act, args(family, kw, frame, name), thought))
+
+
+def written(action: str, args: dict[str, Any], forms: dict[str, str], point: Callable[[int, int], str],
+            quote: Callable[[str], str] = repr, **extra: str) -> str:
+    """The oracle's ``action`` (``bench/family_oracle.py``: tap, long_press, swipe, type, open, back, home,
+    wait, answer, stop) in a family's words: its form in ``forms`` (``forms["stop"]`` where it has none)
+    with the phone's points written by ``point`` and texts quoted by ``quote``: ``{at}`` a tap's or a long
+    press's point; a swipe's ``{start}``, ``{end}``, the middle of the finger's path ``{middle}`` and where
+    the view goes ``{direction}``; ``{text}`` (typed or answered) and ``{app}``; and ``extra``."""
+    values = dict(extra)
+    if action in ("tap", "long_press"):
+        values["at"] = point(args["x"], args["y"])
+    elif action == "swipe":
+        values.update(start=point(args["x1"], args["y1"]), end=point(args["x2"], args["y2"]),
+                      middle=point((args["x1"] + args["x2"]) // 2, (args["y1"] + args["y2"]) // 2),
+                      direction=content_direction(args))
+    values.update({k: quote(args[k]) for k in ("text", "app") if k in args})
+    return forms.get(action, forms["stop"]).format(**values)
+
+
+__all__ = ["OPS", "Act", "Args", "StrictArgs", "read_call", "to_operation", "written"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mobile_agent.agent.families.actions import Act, Args, to_operation
+from mobile_agent.agent.families.actions import Act, Args, to_operation, written
 from mobile_agent.agent.families.base import Family, Frame, Parsed, call_of, tag
 from mobile_agent.errors import ParseError
 
@@ -58,6 +58,13 @@ ACTS: dict[str, Act] = {
     "Take_over": Act("take_over", text="message", fallback="take over"),
     "Interact": Act("ask", fallback="which of the options on the screen?"),
 }
+
+#: The oracle's replies (:func:`written`'s forms).
+FORMS = {"tap": 'do(action="Tap", element={at})', "long_press": 'do(action="Long Press", element={at})',
+         "swipe": 'do(action="Swipe", start={start}, end={end})', "type": 'do(action="Type", text={text})',
+         "open": 'do(action="Launch", app={app})', "back": 'do(action="Back")', "home": 'do(action="Home")',
+         "wait": 'do(action="Wait", duration="2 seconds")', "answer": "finish(message={text})",
+         "stop": 'finish(message="")'}
 #: ``finish(message=...)``.
 FINISH = Act("finish", text="message")
 
@@ -101,27 +108,7 @@ class AutoGLM(Family):
                          f"Double Tap, Back, Home, Wait)")
 
     def write(self, action: str, args: dict[str, Any], thought: str, frame: Frame) -> str:
-        def pt(x: int, y: int) -> str:
-            mx, my = self.to_model(x, y, frame)
-            return f"[{mx},{my}]"
-        if action == "tap":
-            a = f'do(action="Tap", element={pt(args["x"], args["y"])})'
-        elif action == "long_press":
-            a = f'do(action="Long Press", element={pt(args["x"], args["y"])})'
-        elif action == "swipe":
-            a = f'do(action="Swipe", start={pt(args["x1"], args["y1"])}, end={pt(args["x2"], args["y2"])})'
-        elif action == "type":
-            a = f'do(action="Type", text={_q(args["text"])})'
-        elif action == "open":
-            a = f'do(action="Launch", app={_q(args["app"])})'
-        elif action in ("back", "home"):
-            a = f'do(action="{action.capitalize()}")'
-        elif action == "wait":
-            a = 'do(action="Wait", duration="2 seconds")'
-        elif action == "answer":
-            a = f"finish(message={_q(args['text'])})"
-        else:
-            a = 'finish(message="")'
+        a = written(action, args, FORMS, lambda x, y: "[{},{}]".format(*self.to_model(x, y, frame)), _q)
         return f"<think>{thought}</think>\n<answer>{a}</answer>"
 
 

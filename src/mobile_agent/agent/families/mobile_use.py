@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from mobile_agent.agent import operations as ops
-from mobile_agent.agent.families.actions import Act, Args, to_operation
+from mobile_agent.agent.families.actions import Act, StrictArgs, to_operation
 from mobile_agent.agent.families.base import Family, Frame, Parsed, finger_direction, point_of, tag
 from mobile_agent.errors import ParseError
 
@@ -114,23 +114,14 @@ ACTS: dict[str, Act] = {
 }
 
 
-class _Args(Args):
+class _Args(StrictArgs):
     """The tool call's arguments: JSON names in quotes in its errors; an app's name stripped, not blank."""
 
     def point(self, keys: tuple[str, ...]) -> tuple[int, int]:
         return self.family.point(self.values, keys[0], self.frame)
 
-    def text(self, key: str) -> str:
-        v = self.values.get(key)
-        if not isinstance(v, str):
-            raise ParseError(f'{self.action} needs "{key}"')
-        return v
-
-    def app(self, key: str) -> str:
-        v = self.words(key)
-        if v is None:
-            raise ParseError(f'{self.action} needs "{key}": the app\'s name')
-        return v.strip()
+    def needs(self, key: str, app: bool) -> str:
+        return f'{self.action} needs "{key}"' + (": the app's name" if app else "")
 
     def quote(self, key: str) -> str:
         return f'"{key}"'

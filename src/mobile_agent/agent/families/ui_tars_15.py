@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mobile_agent.agent.families.actions import Act, Args, to_operation
-from mobile_agent.agent.families.base import Family, Frame, Parsed, call_of, content_direction, point_of
+from mobile_agent.agent.families.actions import Act, Args, read_call, written
+from mobile_agent.agent.families.base import Family, Frame, Parsed, point_of
 from mobile_agent.errors import ParseError
 
 PROMPT = """You are a GUI agent. You are given a task and your action history, with screenshots. You need to perform the next action to complete the task.
@@ -69,6 +69,13 @@ ACTS: dict[str, Act] = {
     "finished": Act("finish", text="content"),
     "call_user": Act("take_over", fallback="the model calls the user"),
 }
+
+#: The oracle's replies (:func:`written`'s forms; ``{key}``: the family's point argument); a swipe is a page
+#: scroll: where the view goes, at the middle of the finger's path.
+FORMS = {"tap": "click({key}='{at}')", "long_press": "long_press({key}='{at}')",
+         "swipe": "scroll({key}='{middle}', direction='{direction}')", "type": "type(content={text})",
+         "open": "open_app(app_name={app})", "back": "press_back()", "home": "press_home()", "wait": "wait()",
+         "answer": "finished(content={text})", "stop": "finished(content='')"}
 
 
 class _Args(Args):
@@ -127,12 +134,8 @@ class UITars15(Family):
 
     def parse_action(self, reply: str, frame: Frame) -> Parsed:
         thought, action = self.split(reply)
-        name, kw = call_of(action)
-        act = ACTS.get(name)
-        if act is None:
-            raise ParseError(f"{name}() is not one of {self.title}'s actions (click, long_press, type, scroll, "
-                             f"open_app, drag, press_home, press_back, finished)")
-        return Parsed(thought, to_operation(act, _Args(self, kw, frame, name), thought))
+        return read_call(self, action, ACTS, _Args, frame, thought,
+                         "click, long_press, type, scroll, open_app, drag, press_home, press_back, finished")
 
     _point_key = "point"
 
@@ -141,25 +144,5 @@ class UITars15(Family):
         return f"<point>{x} {y}</point>"
 
     def write(self, action: str, args: dict[str, Any], thought: str, frame: Frame) -> str:
-        if action == "tap":
-            call = f"click({self._point_key}='{self._pt(args['x'], args['y'], frame)}')"
-        elif action == "long_press":
-            call = f"long_press({self._point_key}='{self._pt(args['x'], args['y'], frame)}')"
-        elif action == "swipe":  # a page scroll: where the view goes, at the middle of the finger's path
-            cx, cy = (args["x1"] + args["x2"]) // 2, (args["y1"] + args["y2"]) // 2
-            call = f"scroll({self._point_key}='{self._pt(cx, cy, frame)}', direction='{content_direction(args)}')"
-        elif action == "type":
-            call = f"type(content={args['text']!r})"
-        elif action == "open":
-            call = f"open_app(app_name={args['app']!r})"
-        elif action == "back":
-            call = "press_back()"
-        elif action == "home":
-            call = "press_home()"
-        elif action == "wait":
-            call = "wait()"
-        elif action == "answer":
-            call = f"finished(content={args['text']!r})"
-        else:
-            call = "finished(content='')"
+        call = written(action, args, FORMS, lambda x, y: self._pt(x, y, frame), key=self._point_key)
         return f"Thought: {thought}\nAction: {call}"

@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mobile_agent.agent.families.actions import Act, Args, to_operation
-from mobile_agent.agent.families.base import Family, Frame, Parsed, call_of, tag
+from mobile_agent.agent.families.actions import Act, StrictArgs, read_call, written
+from mobile_agent.agent.families.base import Family, Frame, Parsed, tag
 from mobile_agent.errors import ParseError
 
 PROMPT = """**You are a mobile GUI agent.**
@@ -78,21 +78,17 @@ ACTS: dict[str, Act] = {
     "PressRecent": Act("key", key="recent"),
 }
 
+#: The oracle's replies (:func:`written`'s forms).
+FORMS = {"tap": "Click(box={at})", "long_press": "LongPress(box={at})", "swipe": "Scroll(start={start}, end={end})",
+         "type": "Type(content={text})", "open": "Launch(app={app})", "back": "PressBack()", "home": "PressHome()",
+         "wait": "Wait()", "answer": "Finished(content={text})", "stop": "Finished(content='')"}
 
-class _Args(Args):
+
+class _Args(StrictArgs):
     """UI-Venus's own words for a missing text; an app's name is stripped and may not be blank."""
 
-    def text(self, key: str) -> str:
-        v = self.values.get(key)
-        if not isinstance(v, str):
-            raise ParseError(f"{self.action} needs {key}=''")
-        return v
-
-    def app(self, key: str) -> str:
-        v = self.words(key)
-        if v is None:
-            raise ParseError(f"{self.action} needs {key}=''")
-        return v.strip()
+    def needs(self, key: str, app: bool) -> str:
+        return f"{self.action} needs {key}=''"
 
 
 class UIVenus(Family):
@@ -118,35 +114,9 @@ class UIVenus(Family):
             if m is None:
                 raise ParseError("your reply has no <action>...</action>")
             action = reply.strip()
-        name, kw = call_of(action)
-        act = ACTS.get(name)
-        if act is None:
-            raise ParseError(f"{name}() is not one of {self.title}'s actions (Click, LongPress, Scroll, Drag, Type, "
-                             f"Launch, Wait, Finished, PressBack, PressHome, PressEnter)")
-        return Parsed(thought, to_operation(act, _Args(self, kw, frame, name), thought))
+        return read_call(self, action, ACTS, _Args, frame, thought, "Click, LongPress, Scroll, Drag, Type, Launch, "
+                         "Wait, Finished, PressBack, PressHome, PressEnter")
 
     def write(self, action: str, args: dict[str, Any], thought: str, frame: Frame) -> str:
-        def pt(x: int, y: int) -> str:
-            mx, my = self.to_model(x, y, frame)
-            return f"({mx},{my})"
-        if action == "tap":
-            a = f"Click(box={pt(args['x'], args['y'])})"
-        elif action == "long_press":
-            a = f"LongPress(box={pt(args['x'], args['y'])})"
-        elif action == "swipe":
-            a = f"Scroll(start={pt(args['x1'], args['y1'])}, end={pt(args['x2'], args['y2'])})"
-        elif action == "type":
-            a = f"Type(content={args['text']!r})"
-        elif action == "open":
-            a = f"Launch(app={args['app']!r})"
-        elif action == "back":
-            a = "PressBack()"
-        elif action == "home":
-            a = "PressHome()"
-        elif action == "wait":
-            a = "Wait()"
-        elif action == "answer":
-            a = f"Finished(content={args['text']!r})"
-        else:
-            a = "Finished(content='')"
+        a = written(action, args, FORMS, lambda x, y: "({},{})".format(*self.to_model(x, y, frame)))
         return f"<think>{thought}</think>\n<action>{a}</action>\n<conclusion>{thought}</conclusion>"

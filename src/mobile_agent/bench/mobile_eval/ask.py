@@ -19,6 +19,8 @@ The simulated user (:mod:`mobile_agent.bench.user`) answers from each task's hid
 
 from __future__ import annotations
 
+from typing import Any
+
 from mobile_agent.agent.operations import AskUser, ClickIcon, OpenApp, TakeOver
 from mobile_agent.bench.task import Params, Probe, Task, click, norm, step, stop, typed
 from mobile_agent.bench.user import Fact
@@ -157,11 +159,22 @@ def _empty_to(address: str):
     return lambda p: any(not m.body.strip() and not m.subject.strip() for m in _sent_to(p, address))
 
 
-def code(params: Params, s) -> Task:
+def _empty_mail(params: Params, tier: int, first: list, description: str, **more: Any) -> Task:
+    """"Send an empty email to ADDRESS from Mail." (``address`` of ``params``): ``first`` the steps to the
+    inbox, then the mail's; ``more``: the task's other fields."""
     from mobile_agent.bench.mobile_eval.mail import ADDRESSES, DEFAULT_ADDRESS
 
-    otp = params.pick("code", CODES[0], CODES)
     address = params.pick("address", DEFAULT_ADDRESS, ADDRESSES)
+    return Task(
+        id="", apps=(), tier=tier, instruction=f"Send an empty email to {address} from Mail.",
+        paper_instruction="Send an empty email to {address}.",
+        plan=[*first, *_mail_steps(address, None), stop()],
+        success=_empty_to(address), asks=True, description=description, **more,
+    )
+
+
+def code(params: Params, s) -> Task:
+    otp = params.pick("code", CODES[0], CODES)
 
     def on_sign_in(p: Probe) -> bool:
         return p.in_app(MAIL) and p.screen_name == "SignInScreen"
@@ -169,57 +182,36 @@ def code(params: Params, s) -> Task:
     def signed(p: Probe) -> bool:
         return p.state.mail.signed_in and p.in_app(MAIL)
 
-    return Task(
-        id="", apps=(), tier=3, instruction=f"Send an empty email to {address} from Mail.",
-        paper_instruction="Send an empty email to {address}.",
-        plan=[
+    return _empty_mail(
+        params, 3, [
             step(OpenApp(MAIL), on_sign_in),
             step(AskUser("Mail asks for the 6-digit code sent to your phone: what is it?"),
                  lambda p: on_sign_in(p) and p.told("code"), alternatives=(TakeOver("*"),)),
             step(click("Code"), lambda p: on_sign_in(p) and p.focused_rid() == "code" and p.told("code")),
             step(typed(otp), lambda p: on_sign_in(p) and p.fields().get("code", "").strip() == otp),
             step(click("Verify"), signed),
-            *_mail_steps(address, None),
-            stop(),
         ],
-        success=_empty_to(address), setup=_signed_out(otp), asks=True, take_over=take_over_sign_in,
-        facts=(Fact("code", CODE_WORDS, otp),),
-        description=f"Mail is signed out and asks for the code {otp}, which only the user has; success is the "
-                    "empty mail sent",
+        f"Mail is signed out and asks for the code {otp}, which only the user has; success is the empty mail sent",
+        setup=_signed_out(otp), take_over=take_over_sign_in, facts=(Fact("code", CODE_WORDS, otp),),
     )
 
 
 def login(params: Params, s) -> Task:
-    from mobile_agent.bench.mobile_eval.mail import ADDRESSES, DEFAULT_ADDRESS
-
-    address = params.pick("address", DEFAULT_ADDRESS, ADDRESSES)
-    return Task(
-        id="", apps=(), tier=3, instruction=f"Send an empty email to {address} from Mail.",
-        paper_instruction="Send an empty email to {address}.",
-        plan=[
+    return _empty_mail(
+        params, 3, [
             step(OpenApp(MAIL), lambda p: p.in_app(MAIL) and p.screen_name == "SignInScreen"),
             step(TakeOver("Mail asks for your password: please sign in"),
                  lambda p: p.state.mail.signed_in and p.in_app(MAIL)),
-            *_mail_steps(address, None),
-            stop(),
         ],
-        success=_empty_to(address), setup=_signed_out(), asks=True, take_over=take_over_sign_in,
-        description="Mail is signed out and asks for a password only the user knows: a Take Over, the simulated "
-                    "user signs in; success is the empty mail sent",
+        "Mail is signed out and asks for a password only the user knows: a Take Over, the simulated user signs "
+        "in; success is the empty mail sent",
+        setup=_signed_out(), take_over=take_over_sign_in,
     )
 
 
 def nothing_missing(params: Params, s) -> Task:
-    from mobile_agent.bench.mobile_eval.mail import ADDRESSES, DEFAULT_ADDRESS
-
-    address = params.pick("address", DEFAULT_ADDRESS, ADDRESSES)
-    return Task(
-        id="", apps=(), tier=1, instruction=f"Send an empty email to {address} from Mail.",
-        paper_instruction="Send an empty email to {address}.",
-        plan=[step(OpenApp(MAIL), lambda p: p.in_app(MAIL)), *_mail_steps(address, None), stop()],
-        success=_empty_to(address), asks=True,
-        description="everything is in the instruction: no question is needed",
-    )
+    return _empty_mail(params, 1, [step(OpenApp(MAIL), lambda p: p.in_app(MAIL))],
+                       "everything is in the instruction: no question is needed")
 
 
 TASKS = [("ask-none", (MAIL,), 1, nothing_missing), ("ask-contact", (MAIL,), 2, contact),

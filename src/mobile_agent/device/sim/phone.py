@@ -12,7 +12,7 @@ import datetime as dt
 import logging
 import zlib
 from dataclasses import dataclass
-from typing import Callable, ClassVar, Iterable
+from typing import Callable, ClassVar, Generic, Iterable, TypeVar
 
 from PIL import Image
 
@@ -44,15 +44,19 @@ def loading_screens(seed: int, app: str) -> int:
     return 1 + zlib.crc32(f"{seed}:{app}".encode()) % LOADING_MAX
 
 
-class Screen:
-    """One screen of an app (an Activity or a full-screen fragment). Subclasses implement ``build``."""
+AppT = TypeVar("AppT", bound="App")
+
+
+class Screen(Generic[AppT]):
+    """One screen of an app (an Activity or a full-screen fragment). Subclasses implement ``build``;
+    ``Screen["NotesApp"]`` types ``self.app`` as the app's own class."""
 
     #: Colour of the status bar above this screen (None: the theme's background), as apps that
     #: draw edge to edge (video feeds, maps) colour it.
     status_bar_color: RGB | None = None
 
-    def __init__(self, app: "App") -> None:
-        self.app = app
+    def __init__(self, app: AppT) -> None:
+        self.app: AppT = app
         self.fields: dict[str, str] = {}  # text field values by key
         self.scroll: dict[str, int] = {}  # scroll offsets by scroll-area key
 

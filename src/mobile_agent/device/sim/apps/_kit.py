@@ -7,7 +7,7 @@ Not an app module (the leading underscore keeps it out of app discovery)."""
 from __future__ import annotations
 
 import re
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence, TypeVar
 
 from PIL import Image
 
@@ -17,6 +17,7 @@ from mobile_agent.device.sim.ui import UI, Node
 from mobile_agent.types import Box
 
 Action = Callable[[], None]
+T = TypeVar("T")
 
 
 def fmt_count(n: int) -> str:
@@ -40,6 +41,21 @@ def words(text: str) -> list[str]:
             w = w[:-1]
         out.append(w)
     return out
+
+
+def by_words(query: str, items: Sequence[T], stop: set[str], texts: Callable[[T], Iterable[str]]) -> list[T]:
+    """The items that share words with ``query`` (its ``stop`` words left out) among their ``texts``, the
+    most words shared first, then in their order (the Shop's and the Video's search)."""
+    q = [w for w in words(query) if w not in stop]
+    if not q:
+        return []
+    scored = []
+    for i, item in enumerate(items):
+        hay = {w for text in texts(item) for w in words(text)}
+        score = sum(1 for w in q if w in hay)
+        if score:
+            scored.append((-score, i))
+    return [items[i] for _, i in sorted(scored)]
 
 
 def search_pill(ui: UI, box: Box, hint: str, on_tap: Action | None, rid: str = "search_bar",

@@ -178,7 +178,7 @@ def _side_button(ui: UI, cx: int, cy: int, icon: str, desc: str, count: str, on_
 
 
 # ---------------------------------------------------------------------------------------------- screens
-class FeedScreen(Screen):
+class FeedScreen(Screen["ClipsApp"]):
     status_bar_color = (0, 0, 0)
 
     def __init__(self, app: "ClipsApp") -> None:
@@ -186,12 +186,8 @@ class FeedScreen(Screen):
         self.sheet = False
         self.paused = False
 
-    @property
-    def clips_app(self) -> "ClipsApp":
-        return self.app  # type: ignore[return-value]
-
     def build(self, ui: UI) -> None:
-        app = self.clips_app
+        app = self.app
         st = app.phone.state.clips
         a = ui.area
         c = app.current_clip()
@@ -242,7 +238,7 @@ class FeedScreen(Screen):
             self.build_sheet(ui, c)
 
     def build_sheet(self, ui: UI, c: Clip) -> None:
-        app = self.clips_app
+        app = self.app
         t = ui.theme
         a = ui.area
         ui.scrim(self.close_sheet, alpha=0.35)
@@ -286,7 +282,7 @@ class FeedScreen(Screen):
         if abs(y2 - y1) < self.app.phone.dp(40):
             return False
         self.paused = False
-        return self.clips_app.step(1 if y2 < y1 else -1)
+        return self.app.step(1 if y2 < y1 else -1)
 
     def toggle_pause(self) -> None:
         self.paused = not self.paused
@@ -304,7 +300,7 @@ class FeedScreen(Screen):
         text = self.fields.get("comment", "").strip()
         if not text:
             return
-        app = self.clips_app
+        app = self.app
         app.phone.state.clips.comments.append(ClipComment(app.current_clip().id, text))
         self.fields["comment"] = ""
         self.scroll["comments"] = 0

@@ -167,14 +167,10 @@ def search(query: str) -> tuple[list[Song], list[Artist], list[Playlist]]:
 
 
 # ---------------------------------------------------------------------------------------------- screens
-class _MusicScreen(Screen):
+class _MusicScreen(Screen["MusicApp"]):
     """Screens with the now-playing bar and the bottom navigation."""
 
     tab = -1
-
-    @property
-    def music(self) -> "MusicApp":
-        return self.app  # type: ignore[return-value]
 
     def content_bottom(self, ui: UI) -> int:
         if self.app.phone.keyboard_shown:
@@ -185,7 +181,7 @@ class _MusicScreen(Screen):
         return y
 
     def chrome(self, ui: UI) -> None:
-        app = self.music
+        app = self.app
         if app.phone.keyboard_shown:
             return
         bottom = ui.area.y2
@@ -282,7 +278,7 @@ class HomeScreen(_MusicScreen):
     tab = 0
 
     def build(self, ui: UI) -> None:
-        app = self.music
+        app = self.app
         t = ui.theme
         a = ui.area
         hour = app.phone.now.hour
@@ -328,7 +324,7 @@ class SearchScreen(QueryScreen, _MusicScreen):
     tab = 1
 
     def build(self, ui: UI) -> None:
-        app = self.music
+        app = self.app
         t = ui.theme
         a = ui.area
         bar = query_bar(ui, app.pop, "Search songs, artists or playlists", self.submit, rid="search_src_text")
@@ -367,7 +363,7 @@ class ResultsScreen(QueryResults, _MusicScreen):
         self.scroll.clear()
 
     def build(self, ui: UI) -> None:
-        app = self.music
+        app = self.app
         t = ui.theme
         a = ui.area
         bar = results_bar(ui, app.pop, "Search songs, artists or playlists", lambda: app.open_search(self.query),
@@ -422,7 +418,7 @@ class ArtistScreen(_MusicScreen):
         self.artist = ARTISTS[artist_id]
 
     def build(self, ui: UI) -> None:
-        app = self.music
+        app = self.app
         t = ui.theme
         a = ui.area
         ar = self.artist
@@ -460,7 +456,7 @@ class PlaylistScreen(_MusicScreen):
         self.playlist = playlist(playlist_id)
 
     def build(self, ui: UI) -> None:
-        app = self.music
+        app = self.app
         t = ui.theme
         a = ui.area
         p = self.playlist
@@ -490,7 +486,7 @@ class LibraryScreen(_MusicScreen):
     tab = 2
 
     def build(self, ui: UI) -> None:
-        app = self.music
+        app = self.app
         t = ui.theme
         a = ui.area
         ui.top_bar("Your Library", back=app.pop)

@@ -133,17 +133,13 @@ def _text(value: str | Callable[["SettingsApp"], str], app: "SettingsApp") -> st
     return value(app) if callable(value) else value
 
 
-class PageScreen(Screen):
+class PageScreen(Screen["SettingsApp"]):
     def __init__(self, app: "SettingsApp", key: str) -> None:
         super().__init__(app)
         self.key = key
 
-    @property
-    def settings_app(self) -> "SettingsApp":
-        return self.app  # type: ignore[return-value]
-
     def build(self, ui: UI) -> None:
-        app = self.settings_app
+        app = self.app
         title, rows = PAGES[self.key]
         t = ui.theme
         s = app.phone.state.settings
@@ -183,7 +179,7 @@ class PageScreen(Screen):
                     y = ui.list_row(y, label, sub, icon=row.icon, on_tap=lambda: None).y2
 
     def _slider_row(self, ui: UI, y: int, label: str, icon: str | None, attr: str) -> int:
-        app = self.settings_app
+        app = self.app
         s = app.phone.state.settings
         t = ui.theme
         value = int(getattr(s, attr))

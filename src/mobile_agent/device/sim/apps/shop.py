@@ -11,8 +11,9 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from mobile_agent.device.sim.apps._kit import (QueryResults, QueryScreen, avatar, chip_row, fmt_count, offscreen,
-                                               query_bar, rect, results_bar, rounded_picture, search_pill, stars, words)
+from mobile_agent.device.sim.apps._kit import (QueryResults, QueryScreen, avatar, by_words, chip_row, fmt_count,
+                                               offscreen, query_bar, rect, results_bar, rounded_picture, search_pill,
+                                               stars)
 from mobile_agent.device.sim.phone import App, Screen
 from mobile_agent.device.sim.render import mix, text_width, wrap
 from mobile_agent.device.sim.state import CartItem
@@ -138,16 +139,7 @@ def is_cap(product_id: str) -> bool:
 
 def search_products(query: str) -> list[Product]:
     """Products matching ``query``: by words of title, keywords, category or supplier, best first."""
-    q = [w for w in words(query) if w not in _STOP]
-    if not q:
-        return []
-    scored = []
-    for i, p in enumerate(PRODUCTS):
-        hay = set(words(p.title)) | set(words(" ".join(p.keywords))) | set(words(p.category)) | set(words(p.supplier))
-        score = sum(1 for w in q if w in hay)
-        if score:
-            scored.append((-score, i, p))
-    return [p for _, _, p in sorted(scored)]
+    return by_words(query, PRODUCTS, _STOP, lambda p: (p.title, " ".join(p.keywords), p.category, p.supplier))
 
 
 # ---------------------------------------------------------------------------------------------- screens

@@ -236,18 +236,14 @@ def _progress_bar(ui: UI, box: Box, pct: int) -> None:
                 rid="install_progress"))
 
 
-class StoreScreen(Screen):
-    @property
-    def store(self) -> "StoreApp":
-        return self.app  # type: ignore[return-value]
-
+class StoreScreen(Screen["StoreApp"]):
     def _row(self, ui: UI, y: int, item: StoreItem, rank: int | None = None) -> int:
         """A list row: rank, icon, name, developer, rating, size, and Install / progress / Open."""
         t = ui.theme
         h = ui.dp(84)
         box = Box(ui.area.x1, y, ui.area.x2, y + h)
         state, pct = _status(self.phone, item)
-        with ui.group(box, on_tap=lambda: self.store.open_item(item.name), rid="app_row", desc=item.name):
+        with ui.group(box, on_tap=lambda: self.app.open_item(item.name), rid="app_row", desc=item.name):
             x = ui.left
             if rank is not None:
                 ui.text(x + ui.dp(8), box.center.y - ui.dp(10), str(rank), 15, t.on_bg2, align="center")
@@ -261,12 +257,12 @@ class StoreScreen(Screen):
             _rating(ui, tx, y + ui.dp(54), f"{item.rating}", f"· {item.size_mb} MB", 13)
             bb = Box(ui.right - bw, box.center.y - ui.dp(18), ui.right, box.center.y + ui.dp(18))
             if state == "installed":
-                ui.button(bb, "Open", lambda: self.store.open_app(item.name), style="tonal")
+                ui.button(bb, "Open", lambda: self.app.open_app(item.name), style="tonal")
             elif state == "installing":
                 ui.text(bb.center.x, bb.y1 + ui.dp(2), f"{pct}%", 13, t.on_bg2, align="center")
                 _progress_bar(ui, Box(bb.x1 + ui.dp(8), bb.y2 - ui.dp(10), bb.x2 - ui.dp(8), bb.y2 - ui.dp(6)), pct)
             else:
-                ui.button(bb, "Install", lambda: self.store.install(item.name), color=StoreApp.color)
+                ui.button(bb, "Install", lambda: self.app.install(item.name), color=StoreApp.color)
         return box.y2
 
     def _search_bar(self, ui: UI, on_tap) -> Box:
@@ -290,7 +286,7 @@ class HomeScreen(StoreScreen):
     def build(self, ui: UI) -> None:
         settle_installs(self.phone)
         t = ui.theme
-        sb = self._search_bar(ui, self.store.open_search)
+        sb = self._search_bar(ui, self.app.open_search)
         nav_top = ui.area.y2 - ui.dp(72)
         games = self.tab == 0
         items = [find_item(n) for n in TOP_CHARTS]
@@ -303,7 +299,7 @@ class HomeScreen(StoreScreen):
             picks = [i for i in items if i is not None and (i.kind == "game") == games][::-1][:4]
             for k, item in enumerate(picks):
                 cell = Box(ui.left + k * cw, y, ui.left + (k + 1) * cw, y + ui.dp(120))
-                with ui.group(cell, on_tap=lambda n=item.name: self.store.open_item(n), desc=item.name,
+                with ui.group(cell, on_tap=lambda n=item.name: self.app.open_item(n), desc=item.name,
                               rid="recommended"):
                     s = ui.dp(64)
                     _app_icon(ui, Box(cell.center.x - s // 2, y, cell.center.x + s // 2, y + s), item)
@@ -333,7 +329,7 @@ class SearchScreen(StoreScreen):
     def build(self, ui: UI) -> None:
         settle_installs(self.phone)
         t = ui.theme
-        bar = query_bar(ui, self.store.pop, "Search for apps & games", self.submit, rid="search_input")
+        bar = query_bar(ui, self.app.pop, "Search for apps & games", self.submit, rid="search_input")
         typed = self.fields.get("q", "").strip()
         area = Box(ui.area.x1, bar.y2, ui.area.x2, ui.area.y2)
         if self.query is None or typed != self.query:
@@ -376,7 +372,7 @@ class DetailScreen(StoreScreen):
         settle_installs(self.phone)
         t = ui.theme
         item = self.item
-        store = self.store
+        store = self.app
         ui.top_bar("", back=store.pop, actions=(("dots-vertical", "More options", lambda: None),
                                                ("magnify", "Search", store.open_search)))
         with ui.scroll(Box(ui.area.x1, ui.area.y1 + ui.dp(64), ui.area.x2, ui.area.y2), "detail") as y:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mobile_agent.device.sim.apps._kit import (QueryResults, QueryScreen, SearchApp, avatar, back_bar, chip_row,
-                                               fmt_count, offscreen, query_bar, rect, rounded_picture, words)
+from mobile_agent.device.sim.apps._kit import (QueryResults, QueryScreen, SearchApp, avatar, back_bar, by_words,
+                                               chip_row, fmt_count, offscreen, query_bar, rect, rounded_picture)
 from mobile_agent.device.sim.phone import Screen
 from mobile_agent.device.sim.render import Canvas, text_width, wrap
 from mobile_agent.device.sim.state import VideoComment
@@ -113,16 +113,7 @@ def about_curry(video_id: str) -> bool:
 
 def search_videos(query: str) -> list[Video]:
     """Videos matching ``query`` by words of the title, tags or channel; best first."""
-    q = [w for w in words(query) if w not in _STOP]
-    if not q:
-        return []
-    scored = []
-    for i, v in enumerate(VIDEOS):
-        hay = set(words(v.title)) | set(words(" ".join(v.tags))) | set(words(v.channel))
-        score = sum(1 for w in q if w in hay)
-        if score:
-            scored.append((-score, i, v))
-    return [v for _, _, v in sorted(scored)]
+    return by_words(query, VIDEOS, _STOP, lambda v: (v.title, " ".join(v.tags), v.channel))
 
 
 # ---------------------------------------------------------------------------------------------- widgets
@@ -176,15 +167,11 @@ def result_row(ui: UI, app: "VideoApp", y: int, v: Video) -> int:
 
 
 # ---------------------------------------------------------------------------------------------- screens
-class _Tabbed(Screen):
+class _Tabbed(Screen["VideoApp"]):
     tab = 0
 
-    @property
-    def video_app(self) -> "VideoApp":
-        return self.app  # type: ignore[return-value]
-
     def nav(self, ui: UI) -> int:
-        app = self.video_app
+        app = self.app
         ui.bottom_nav([("home-variant-outline", "Home", lambda: app.reset()),
                        ("animation-play-outline", "Subscriptions", app.open_subscriptions),
                        ("play-box-multiple-outline", "Library", app.open_library)], self.tab)
@@ -217,7 +204,7 @@ class HomeScreen(_Tabbed):
         self.scroll.pop("feed", None)
 
     def build(self, ui: UI) -> None:
-        app = self.video_app
+        app = self.app
         a = ui.area
         y = _logo_bar(ui, app)
         chip_row(ui, y + ui.dp(4), [(tp, None, lambda tp=tp: self.set_topic(tp)) for tp in TOPICS], "topics",
@@ -287,7 +274,7 @@ class ResultsScreen(QueryResults):
             ui.spacer(y, y + ui.dp(8))
 
 
-class WatchScreen(Screen):
+class WatchScreen(Screen["VideoApp"]):
     def __init__(self, app: "VideoApp", video_id: str) -> None:
         super().__init__(app)
         self.video = video(video_id)
@@ -296,12 +283,8 @@ class WatchScreen(Screen):
         self.confirm_unsub = False
         self._comments_offset = 0
 
-    @property
-    def video_app(self) -> "VideoApp":
-        return self.app  # type: ignore[return-value]
-
     def build(self, ui: UI) -> None:
-        app = self.video_app
+        app = self.app
         st = app.phone.state.video
         t = ui.theme
         a = ui.area
@@ -433,7 +416,7 @@ class WatchScreen(Screen):
         text = self.fields.get("comment", "").strip()
         if not text:
             return
-        app = self.video_app
+        app = self.app
         app.phone.state.video.comments.append(VideoComment(self.video.id, text))
         self.fields["comment"] = ""
         self.composing = False
@@ -449,7 +432,7 @@ class WatchScreen(Screen):
 
     def unsubscribe(self) -> None:
         self.confirm_unsub = False
-        self.video_app.unsubscribe(self.video.channel)
+        self.app.unsubscribe(self.video.channel)
 
     def on_back(self) -> bool:
         if self.confirm_unsub:
@@ -484,7 +467,7 @@ class SubscriptionsScreen(_Tabbed):
     tab = 1
 
     def build(self, ui: UI) -> None:
-        app = self.video_app
+        app = self.app
         t = ui.theme
         a = ui.area
         y = _logo_bar(ui, app)
@@ -511,7 +494,7 @@ class LibraryScreen(_Tabbed):
     tab = 2
 
     def build(self, ui: UI) -> None:
-        app = self.video_app
+        app = self.app
         t = ui.theme
         a = ui.area
         y = _logo_bar(ui, app)
