@@ -119,17 +119,15 @@ def launcher_app_at(perception: Any, image: Image.Image, x: int, y: int, names: 
     return min(hits)[1] if hits else None
 
 
-class AllowGate:
-    """The allow-list of one run: asks the device which apps it has and whether the home screen is
-    in front, and reads what lies at a press's point (see the module's words)."""
+class InstalledApps:
+    """A device's installed apps (``{"name", "package"}`` each), read at most every
+    :data:`APPS_TTL_S` seconds; empty where the device cannot list them. Called for the list."""
 
-    def __init__(self, device: Any, perception: Any, allowed: Sequence[str]) -> None:
-        self.device, self.perception, self.allowed = device, perception, tuple(allowed)
+    def __init__(self, device: Any) -> None:
+        self.device = device
         self._apps: tuple[float, list[dict[str, str]]] | None = None
 
-    def installed(self) -> list[dict[str, str]]:
-        """The device's installed apps (empty where it cannot list them), read at most every
-        :data:`APPS_TTL_S` seconds."""
+    def __call__(self) -> list[dict[str, str]]:
         get = getattr(self.device, "installed_apps", None)
         if not callable(get):
             return []
@@ -140,6 +138,15 @@ class AllowGate:
             except MobileAgentError:
                 return []
         return self._apps[1]
+
+
+class AllowGate:
+    """The allow-list of one run: asks the device which apps it has and whether the home screen is
+    in front, and reads what lies at a press's point (see the module's words)."""
+
+    def __init__(self, device: Any, perception: Any, allowed: Sequence[str]) -> None:
+        self.device, self.perception, self.allowed = device, perception, tuple(allowed)
+        self.installed = InstalledApps(device)
 
     def allows(self, app: str) -> bool:
         return is_allowed(app, self.allowed, self.installed())

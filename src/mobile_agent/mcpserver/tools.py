@@ -58,8 +58,6 @@ POSITION_WORDS = ("top", "bottom", "left", "right", "center", "top left", "top r
 KEYS = ("enter", "back", "home", "app_switch", "volume_up", "volume_down", "volume_mute", "delete", "tab",
         "escape", "search", "menu")
 DOUBLE_TAP_GAP_S = 0.08
-#: How long the list of installed apps (for the allow-list's names) is taken as current.
-APPS_TTL_S = 10.0
 #: Gestures on the simulated phone and most real ones take this long to count as a long press.
 LONG_PRESS_MS = 800
 
@@ -180,7 +178,7 @@ class PhoneTools:
         self._elements_at = -1
         self._dialog: tuple[list[int], str] | None = None  # the last list's dialog: its box, its first text
         self._rules: Any = None
-        self._apps: tuple[float, list[dict[str, str]]] | None = None
+        self._apps: Any = None  # agent.allowlist.InstalledApps, made at its first use
         self._waiting: _Run | None = None  # a run_instruction run waiting for the user's answer
         self._runs = 0
 
@@ -825,18 +823,13 @@ class PhoneTools:
         return same_app(name, app, self._installed())
 
     def _installed(self) -> list[dict[str, str]]:
-        """The device's installed apps, for the other names of an app (read at most every
-        :data:`APPS_TTL_S` seconds; empty where the device cannot list them)."""
-        get = getattr(self.device, "installed_apps", None)
-        if not callable(get):
-            return []
-        now = time.monotonic()
-        if self._apps is None or now - self._apps[0] > APPS_TTL_S:
-            try:
-                self._apps = (now, list(get()))
-            except MobileAgentError:
-                return []
-        return self._apps[1]
+        """The device's installed apps, for the other names of an app (``agent/allowlist.py``
+        ``InstalledApps``: read at most every 10 s; empty where the device cannot list them)."""
+        if self._apps is None:
+            from mobile_agent.agent.allowlist import InstalledApps
+
+            self._apps = InstalledApps(self.device)
+        return self._apps()
 
     def _check_allowed(self, app: str) -> None:
         if not self.is_allowed(app):
