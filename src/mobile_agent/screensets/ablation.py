@@ -29,16 +29,10 @@ class Row:
     wins: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # "nohint"/"hint" -> app -> targets
     losses: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
-    def apps_won(self) -> list[str]:
-        return sorted(set(self.wins.get("nohint", {})) | set(self.wins.get("hint", {})))
-
-    def apps_lost(self) -> list[str]:
-        return sorted(set(self.losses.get("nohint", {})) | set(self.losses.get("hint", {})))
-
     def net_apps(self) -> list[str]:
         """Apps where the prior wins more targets than it loses (both figures together)."""
         out = []
-        for app in set(self.apps_won()) | set(self.apps_lost()):
+        for app in {a for found in (self.wins, self.losses) for per_app in found.values() for a in per_app}:
             won = sum(len(self.wins.get(f, {}).get(app, [])) for f in ("nohint", "hint"))
             lost = sum(len(self.losses.get(f, {}).get(app, [])) for f in ("nohint", "hint"))
             if won > lost:

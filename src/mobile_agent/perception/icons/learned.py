@@ -28,8 +28,9 @@ from typing import Sequence
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from mobile_agent.perception.icons.offline import OfflineIconMatcher, badged_glyphs, description_glyphs, glyph_weight, glyph_zone, in_zone, qta_font_file
-from mobile_agent.perception.icons.lexicon import AVATAR_WORDS, SWITCH_WORDS, context_phrase, description_words, is_avatar_description
+from mobile_agent.perception.icons.lexicon import IconQuery
+from mobile_agent.perception.icons.offline import (OfflineIconMatcher, badged_glyphs, description_glyphs, glyph_weight,
+                                                   glyph_zone, in_zone, qta_font_file)
 from mobile_agent.perception.icons.recogniser import (NOT_ICON, IconRecogniser, RecogniserError, concept_of_spec,
                                                       default_recogniser, prepare)
 from mobile_agent.types import Box
@@ -53,21 +54,6 @@ def concept_weights(description: str) -> list[tuple[str, float, str]]:
         c = concept_of_spec(base)
         out[(c, zone)] = max(out.get((c, zone), 0.0), w)
     return [(c, w, z) for (c, z), w in out.items()]
-
-
-def names_a_control(description: str) -> bool:
-    """A switch or a toggle ("Wi-Fi switch"): the row's control, which the shape matcher and the
-    row's words find (the recogniser would take the Wi-Fi glyph the words name)."""
-    return bool(SWITCH_WORDS & set(re.findall(r"[a-z]+", description.lower())))
-
-
-def names_a_picture_of_someone(description: str) -> bool:
-    """A profile picture, or someone's named profile ("@ann profile"): a photo or a letter on a
-    disc, which the shape matcher judges (the recogniser knows glyphs, not faces or initials)."""
-    if is_avatar_description(description):
-        return True
-    return bool(set(description_words(description)) & AVATAR_WORDS) and \
-        context_phrase(description).lower() not in ("", "my", "your")
 
 
 class LearnedIconMatcher:
@@ -134,7 +120,10 @@ class LearnedIconMatcher:
         if self.recogniser is None:
             return [0.0] * len(boxes)
         weights = concept_weights(description)
-        if not weights or names_a_picture_of_someone(description) or names_a_control(description):
+        query = IconQuery.parse(description)
+        # a picture of a person (a photo or a letter on a disc: the recogniser knows glyphs, not
+        # faces or initials) or a switch (the row's control, which the words name the glyph of)
+        if not weights or query.someone or query.switch:
             if self.offline.knows(description):  # colour, picture, avatar or switch words: the shape matcher's terms
                 return self.offline.score(rgb, boxes, description)
             return self.open_scores(rgb, boxes, description)

@@ -250,6 +250,7 @@ class IconQuery:
     account: bool  # "Account" or "Profile" alone: the user's own, a photo or a person glyph
     own_avatar: bool  # the user's own picture (``is_own_avatar``)
     holds: bool  # what a round candidate holds counts (not a picture of a person)
+    someone: bool  # a picture of a person: a profile picture, or someone's named profile ("@ann profile")
     switch: bool
     frame: bool
     keyboard: bool  # names a key or the keyboard
@@ -271,6 +272,7 @@ class IconQuery:
             account=not avatar and bool(set(words) & {"account", "profile"}) and own,
             own_avatar=is_own_avatar(description),
             holds=not avatar and not (set(words) & set(_FAMILY_WORDS["account"]) and not own),
+            someone=avatar or bool(set(words) & AVATAR_WORDS and not own),
             switch=bool(SWITCH_WORDS & raw), frame=bool(FRAME_WORDS & raw),
             keyboard=bool(raw & KEYBOARD_WORDS), status=_names_any(description, STATUS_WORDS),
             nav=_names_any(description, NAV_WORDS))

@@ -18,7 +18,6 @@ longer measures unseen glyphs; the held-out icon sets (``mobile_agent.screensets
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
@@ -29,9 +28,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from mobile_agent.perception.icons import priors
 from mobile_agent.perception.icons.density import at_reference, density_factor, to_reference
-from mobile_agent.perception.icons.lexicon import (ADD_WORDS, COLORS, MATERIAL_OF, OTHER_SETS, PICTURE_WORDS,
-                                                    VOCABULARY, IconQuery, _without_verbs, description_colors,
-                                                    description_words)
+from mobile_agent.perception.icons.lexicon import (ADD_WORDS, COLORS, MATERIAL_OF, OTHER_SETS, VOCABULARY, IconQuery,
+                                                    _without_verbs, description_words)
 from mobile_agent.perception.icons.layout import dp_scale, in_nav_bar
 from mobile_agent.perception.icons.pixels import picture_score, roundness, shading_score, texture_score
 from mobile_agent.types import Box
@@ -814,8 +812,8 @@ class OfflineIconMatcher:
         """Whether the description has a shape word or colour word this matcher can use."""
         # A picture's words ("Thumbnail", "Photo taken on May 8", "Screenshot 4 of 6": what a
         # gallery's or a store's image shows) name an image-like box, judged by ``picture_score``.
-        return bool(description_glyphs(description) or description_colors(description)
-                    or PICTURE_WORDS & set(re.findall(r"[a-z]+", description.lower())))
+        query = IconQuery.parse(description)
+        return bool(description_glyphs(description) or query.colors or query.pictures)
 
     def score(self, rgb: np.ndarray, boxes: Sequence[Box], description: str) -> list[float]:
         # The sizes below (a box's margin, a badge's disc, a switch's track) are measured at 1080
