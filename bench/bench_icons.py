@@ -87,7 +87,7 @@ def _match_time(p: Any, screens: list[tuple[Any, list[str]]]) -> int:
 
 def _perception(args: argparse.Namespace, ocr: Any) -> Any:
     """The Perception a run measures: the default one, or with the reference sets ``--ref-sets``
-    names, the framework prior's ``--framework-weight`` and ``--no-own-place``."""
+    names, the framework prior's ``--framework-weight``."""
     from mobile_agent.perception import Perception
     from mobile_agent.perception.icons.offline import OfflineIconMatcher
 
@@ -96,8 +96,6 @@ def _perception(args: argparse.Namespace, ocr: Any) -> Any:
         p.matcher = OfflineIconMatcher(sets=args.ref_sets)
     if args.framework_weight is not None:
         p.framework_weight = args.framework_weight
-    if args.no_own_place:
-        p.own_place = False
     return p
 
 
@@ -125,9 +123,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--framework-weight", type=float, default=None,
                     help="weight of the framework place prior (Navigate up, More options; default the "
                          "Perception's, 0 turns it off)")
-    ap.add_argument("--no-own-place", action="store_true",
-                    help="without the place prior for the user's own picture (the top bar's end, a bottom "
-                         "navigation's last tab), to measure before and after side by side")
     args = ap.parse_args(argv)
     chosen = registry.get(args.screen_set, ICON_KINDS)
     if chosen.truth != "tree":

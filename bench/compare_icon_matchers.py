@@ -2,11 +2,13 @@
 
     python bench/compare_icon_matchers.py --dir REALSCREENS [--ocr-cache DIR] [--matchers offline,learned,...]
     python bench/compare_icon_matchers.py --set heldout2 [--screens N]
+    python bench/compare_icon_matchers.py --dir REALSCREENS --detectors cv,yolo:icon_detect.onnx --matchers learned
 
 Matchers: ``offline`` (the shape matcher alone), ``learned`` (the recogniser blended with it at the
 default share), ``learned@B`` (the recogniser's share ``B``: 1.0 is the recogniser alone), and
 ``learned:PATH@B`` (another model file). The parse (OCR lines, icon boxes) is made once a screen and
-shared by every matcher. Prints top-1 without and with the position hint, per half of the apps and
+shared by every matcher. ``--detectors`` puts icon detectors side by side too (each row then
+``DETECTOR/MATCHER``): the default ``cv`` and, for a user with the weights, ``yolo:PATH``. Prints top-1 without and with the position hint, per half of the apps and
 per app for a folder.
 """
 
@@ -68,11 +70,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--screens", type=int)
     ap.add_argument("--ocr-cache")
     ap.add_argument("--matchers", default="offline,learned")
+    ap.add_argument("--detectors", default="cv", help="icon detectors side by side (comma-separated): cv (the "
+                    "default), yolo:PATH (an ONNX export, e.g. OmniParser's icon_detect), gdino:PATH")
     a = ap.parse_args(argv)
     targets = folder_targets(a.dir) if a.dir else set_targets(a.set, a.screens)
-    specs = a.matchers.split(",")
-    matchers = {s: make(s) for s in specs}
-    p = Perception(ocr=CachedOcr(make_ocr("rapidocr"), a.ocr_cache) if a.ocr_cache else "rapidocr")
+    matcher_specs = a.matchers.split(",")
+    detectors = a.detectors.split(",")
+    matchers = {s: make(s) for s in matcher_specs}
+    ocr = CachedOcr(make_ocr("rapidocr"), a.ocr_cache) if a.ocr_cache else "rapidocr"
+    # one Perception a detector (a missing weights file is a clear error before any work)
+    from mobile_agent.errors import ConfigError
+
+    try:
+        perceptions = {d: Perception(ocr=ocr, detector=d) for d in detectors}
+    except ConfigError as exc:
+        print(f"error: --detectors: {exc}", file=sys.stderr)
+        return 2
+    specs = [f"{d}/{s}" if len(detectors) > 1 else s for d in detectors for s in matcher_specs]
+    runs = {name: (perceptions[d], matchers[s]) for name, (d, s) in
+            zip(specs, [(d, s) for d in detectors for s in matcher_specs])}
     hits: dict[str, dict[str, list[int]]] = {s: defaultdict(lambda: [0, 0, 0]) for s in specs}
     spent: dict[str, float] = defaultdict(float)
     last = None
@@ -81,9 +97,11 @@ def main(argv: list[str] | None = None) -> int:
         if image is not last:
             img = Image.open(image).convert("RGB") if isinstance(image, (str, Path)) else image
             last = image
-            p.parse(img, icons=True)
+            for each in perceptions.values():
+                each.parse(img, icons=True)
         for s in specs:
-            p.matcher = matchers[s]
+            p = runs[s][0]
+            p.matcher = runs[s][1]
             t = time.perf_counter()
             g = p.ground_icon(img, desc)
             gh = p.ground_icon(img, desc, hint)

@@ -77,7 +77,7 @@ FONT_TESTS = [
     "test_perception_icon_text_areas.py", "test_perception_script_chips.py", "test_perception_scripts.py",
     "test_scripts_mixed.py", "test_perception_langs.py", "test_langs_set.py", "test_scripts_set.py",
     "test_perception_text_heldout.py", "test_perception_text_stress.py", "test_perception_text_missed.py",
-    "test_perception_icon_own_place.py", "test_perception_icon_badges.py", "test_perception_icon_positions.py",
+    "test_perception_icon_badges.py", "test_perception_icon_positions.py",
     "test_perception_icon_stress.py")] + [SETS + f for f in (
     "test_screensets_text_stress.py", "test_screensets_text_heldout.py", "test_screensets_icon_heldout.py",
     "test_screensets_icon_stress.py")] + ["tests/sim/test_sim_look.py", "tests/sim/test_sim_font_state.py"]

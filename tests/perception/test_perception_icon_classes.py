@@ -208,14 +208,15 @@ def _under_scrim(alpha: float, **kw) -> tuple[Image.Image, Box]:
     return img, box
 
 
-@pytest.mark.parametrize("alpha", [0.32, 0.6, 0.8, 0.85])
+# Material's scrim is 32% black; apps dim up to 85%, where the glyph is 20-40 levels off its disc:
+# that faint ink was read by a rule of one app (scrim_glyphs), which issue 40's house rule removed
+@pytest.mark.parametrize("alpha", [0.32, 0.6])
 @pytest.mark.parametrize("kind,kw", [
     ("a teal FAB, a white plus", {}),
     ("Material 3's tonal square", TONAL),
     ("a dark theme's pink FAB", dict(dark=True, fill=(255, 184, 200), ink=(60, 0, 20))),
 ])
 def test_a_floating_button_under_a_scrim(perception, alpha, kind, kw):
-    # Material's scrim is 32% black; apps dim up to 85% (the glyph then 20-40 levels off its disc)
     img, box = _under_scrim(alpha, **kw)
     for desc in ("Add", "New item"):
         perception.clear_cache()
@@ -223,7 +224,7 @@ def test_a_floating_button_under_a_scrim(perception, alpha, kind, kw):
 
 
 # ------------------------------------------------------------------------------------------------
-# The top bar's own actions, named in the app's words (the rule won on one real app)
+# A top app bar with actions of the app's own (the framework's up button and overflow beside them)
 # ------------------------------------------------------------------------------------------------
 
 def _toolbar_screen(glyphs: list[str], style: str = "Rounded", dark: bool = False,
@@ -252,32 +253,6 @@ def _toolbar_screen(glyphs: list[str], style: str = "Rounded", dark: bool = Fals
         d.text((60, y), f"Groceries {k}", font=_text_font(44), fill=fg, anchor="lm")
         d.text((W - 60, y), f"-{k + 3}.50", font=_text_font(44), fill=fg, anchor="rm")
     return img, slots
-
-
-@pytest.mark.parametrize("n", [1, 2, 3, 4])
-@pytest.mark.parametrize("style,dark", [("Rounded", False), ("Sharp", True)])
-def test_a_toolbar_action_in_the_apps_own_words(perception, n, style, dark):
-    # "Templates and plans" names no shape: it is one of the bar's own actions (1-4 of them,
-    # past the middle when there are three or four), never the search, the overflow or the up
-    # arrow, which carry the framework's names
-    glyphs = ["book", "print", "palette", "archive"][:n]
-    img, slots = _toolbar_screen(glyphs, style, dark)
-    perception.clear_cache()
-    g = perception.ground_icon(img, "Templates and plans")
-    acts = [slots[k] for k in glyphs]
-    lead = []
-    for c in g.candidates:
-        if not any(a.contains_point(c.point) for a in acts):
-            break
-        lead.append(c)
-    assert all(any(a.contains_point(c.point) for c in lead) for a in acts), [c.box for c in g.candidates[:6]]
-    if n == 1:
-        assert g.status == "found" and acts[0].contains_point(g.point)
-    # a guess by place, not a match: its score stays under a glyph match's (the real-screen
-    # bench's "icons not on the screen" counts an answer under 0.75 as low confidence)
-    from mobile_agent.screensets.realscreens import ICON_CONFIDENT
-
-    assert all(c.score < ICON_CONFIDENT for c in g.candidates)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -315,44 +290,6 @@ def test_a_tab_switcher_in_other_styles(perception, kw):
         assert _hits(perception, img, box, words) == [True, True], words
 
 
-# ------------------------------------------------------------------------------------------------
-# A tile in place of a picture (the rule won on one real app): colour tiles, letters on squares
-# ------------------------------------------------------------------------------------------------
-
-def _cards_screen(dark: bool = False, letter: bool = False, size: int = 132) -> tuple[Image.Image, list[Box]]:
-    """A list of loyalty cards: each row a tile of the card's colour (a letter on it, or none), its
-    name and points, a star at its end. Returns the picture and each tile's box."""
-    bg, fg = ((32, 33, 36), (232, 234, 237)) if dark else ((250, 250, 250), (30, 30, 30))
-    img = Image.new("RGB", (W, H), bg)
-    d = ImageDraw.Draw(img)
-    d.text((60, 143), "Cards", font=_text_font(56), fill=fg, anchor="lm")
-    _symbol(d, "search", (880, 143), 66, fg)
-    _symbol(d, "more_vert", (1010, 143), 66, fg)
-    tiles = []
-    for k, colour in enumerate(((240, 130, 90), (90, 160, 240), (120, 200, 120), (200, 120, 200))):
-        y = 400 + 260 * k
-        d.rounded_rectangle((60, y - size // 2, 60 + size, y + size // 2), radius=12, fill=colour)
-        if letter:
-            d.text((60 + size // 2, y), "ABCD"[k], font=_text_font(60), fill=(255, 255, 255), anchor="mm")
-        d.text((250, y - 25), f"Store {k}", font=_text_font(48), fill=fg, anchor="lm")
-        d.text((250, y + 35), "Points: 120", font=_text_font(36), fill=(120, 120, 120), anchor="lm")
-        _symbol(d, "star", (990, y), 60, fg)
-        tiles.append(Box(50, y - size // 2 - 10, 70 + size, y + size // 2 + 10))
-    return img, tiles
-
-
-@pytest.mark.parametrize("kw", [{}, dict(letter=True), dict(dark=True), dict(size=160), dict(size=120, letter=True, dark=True)])
-def test_tiles_in_place_of_pictures_in_other_styles(perception, kw):
-    img, tiles = _cards_screen(**kw)
-    perception.clear_cache()
-    g = perception.ground_icon(img, "Thumbnail")
-    # the four tiles come first (the planner or the hint picks among equals), and the top one with
-    # the hint
-    assert all(any(t.contains_point(c.point) for c in g.candidates[:4]) for t in tiles)
-    gh = perception.ground_icon(img, "Thumbnail", ("top", "left"))
-    assert gh.status == "found" and tiles[0].contains_point(gh.point)
-
-
 @pytest.mark.parametrize("up", ["arrow_back", "close", "arrow_back_ios_new", "chevron_left", "expand_more"])
 @pytest.mark.parametrize("style,dark", [("Rounded", False), ("Sharp", True)])
 def test_the_frameworks_up_button_whatever_its_glyph(perception, up, style, dark):
@@ -384,22 +321,6 @@ def test_the_simulated_phones_keyboard_and_its_system_bar():
         node = next(n for n in nodes if n.desc == desc)
         g = p.ground_icon(shot, desc)
         assert g.status == "found" and node.box.contains_point(g.point), desc
-
-
-def test_a_right_to_left_bars_actions_past_its_title():
-    # Mirrored: the title at the bar's right end, the actions left of it; a bar of four actions
-    # reaches past the middle (the first at 600 px of 1080) and is the title's too.
-    from mobile_agent.perception.icons.layout import app_actions
-
-    img = Image.new("RGB", (W, H), (250, 250, 250))
-    d = ImageDraw.Draw(img)
-    xs = (80, 250, 420, 600)
-    for x in xs:
-        d.rectangle((x - 20, 123, x + 20, 163), outline=(30, 30, 30), width=5)
-    boxes = [Box(x - 24, 119, x + 24, 167) for x in xs]
-    title = Box(700, 110, 1000, 176)
-    acts = app_actions(np.asarray(img), boxes, [title], W, H, lambda rgb, bs, words: [0.0] * len(bs))
-    assert sorted(acts) == [0, 1, 2, 3]
 
 
 # ------------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """What is no glyph of its own, and what a round icon holds (icons/offline.py control_frame,
-glyph_slice, _figure; icons/layout.py own_avatar_prior): a chip's frame whose label OCR misread, a
+glyph_slice, _figure): a chip's frame whose label OCR misread, a
 slice of another glyph (download's tray, a lock's body), a disc holding a heart matched as the
 account's circle, and a bottom navigation's tab labelled "Profile" whose glyph sits in its active
 pill. Screens of the icon stress set (Lucide icons) and of the held-out set (Entypo icons), where
@@ -14,7 +14,6 @@ from mobile_agent.screensets import icon_heldout as ho
 from mobile_agent.screensets import icon_heldout_v2 as ho2
 from mobile_agent.screensets import icon_stress as st
 from mobile_agent.perception import Perception
-from mobile_agent.perception.icons.layout import own_avatar_prior
 from mobile_agent.perception.icons.offline import OfflineIconMatcher, control_frame, glyph_slice
 from mobile_agent.types import Box
 from tests.fakes import system
@@ -48,21 +47,6 @@ def test_a_slice_of_a_glyph_is_told_from_a_glyph_in_its_pill():
     assert not glyph_slice(icon, [pill, icon], W, H)
     bell, badged = Box(100, 220, 160, 286), Box(100, 206, 184, 286)
     assert not glyph_slice(bell, [badged, bell], W, H)
-
-
-def test_a_labelled_account_tab_takes_the_prior_wherever_it_sits():
-    tabs = [Box(int(W / 5 * (k + 0.5)) - 33, 2247, int(W / 5 * (k + 0.5)) + 33, 2313) for k in range(5)]
-    words = ("Home", "You", "More", "Cart", "Menu")  # Amazon's tabs
-    labels = [(Box(b.center.x - 90, 2330, b.center.x + 90, 2370), w) for b, w in zip(tabs, words)]
-    gear = Box(960, 150, 1026, 216)  # the top bar's end
-    boxes = tabs + [gear]
-    assert own_avatar_prior(boxes, [b for b, _ in labels], W, H, texts=labels) == [0, 1, 0, 0, 0, 0]
-    # unlabelled tabs: the last tab and the top bar's end, as before
-    assert own_avatar_prior(boxes, [], W, H) == [0, 0, 0, 0, 1, 1]
-    # the glyph inside the active tab's pill is that tab
-    pill = Box(tabs[1].x1 - 55, 2236, tabs[1].x2 + 55, 2324)
-    prior = own_avatar_prior(boxes + [pill], [b for b, _ in labels], W, H, texts=labels)
-    assert prior[1] == 1 and prior[-1] == 1
 
 
 def _hit(p: Perception, screen, description: str) -> tuple[bool, object]:
@@ -133,9 +117,3 @@ def test_someones_named_profile_is_their_letter_avatar():
     node = next(n for n in parse_tree(phone.ui_tree(), w, h) if n.desc == "@art.by.ann profile")
     g = Perception().ground_icon(phone.screenshot(), node.desc)
     assert g.status == "found" and node.box.contains_point(g.chosen.point), (node.box, g.candidates[:3])
-
-
-def test_parts_of_a_square_glyph_at_the_bar_end_get_no_prior():
-    # the top bar's last icon has the own-picture prior; a camera's lens inside it is no account
-    camera, lens = Box(970, 150, 1036, 216), Box(990, 170, 1016, 196)
-    assert own_avatar_prior([camera, lens], [], W, H) == [1.0, 0.0]

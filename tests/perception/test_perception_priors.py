@@ -141,5 +141,62 @@ def test_the_ablation_reports_wins_per_app(perception):
     lab = rows["labelled_controls"]
     assert "Opening balance : Income" in lab.wins["nohint"]["org.totschnig.myexpenses"]
     assert lab.nohint < table.nohint and lab.net_apps() == ["org.totschnig.myexpenses"]
-    assert not lab.keep()  # one app: the house rule says it goes
-    assert "| labelled_controls |" in markdown(table)
+    assert not lab.keep()  # one app alone would not keep it
+    # but it is a part of the nearby-labels signal, which the house rule judges as a whole
+    assert lab.verdict() == "part of nearby_labels" and "| labelled_controls |" in markdown(table)
+    sig = ablate(folder, perception, ["nearby_labels"]).rows[0]
+    assert sig.nohint <= lab.nohint and sig.verdict() == "goes"  # these two screens are one app
+
+
+def test_a_signal_switches_its_parts_off_together():
+    assert set(priors.parts("position")) >= {"status_bar", "dialog", "keyboard", "layout_priors"}
+    assert set(priors.parts("nearby_labels")) == {"labelled_controls", "selection_control", "nearby_label"}
+    with priors.switched_off("position"):
+        assert not any(priors.on(p) for p in priors.parts("position"))
+        assert all(priors.on(p) for p in priors.parts("nearby_labels"))
+    assert all(priors.on(p) for p in priors.parts("position"))
+    # the house rule judges the signals and the priors of no signal, each once
+    judged = priors.judged()
+    assert set(priors.SIGNALS) <= set(judged) and "text_controls" in judged and "keyboard" not in judged
+    for p in priors.PRIORS.values():
+        assert not p.signal or p.signal in priors.SIGNALS, p.name
+    from mobile_agent.screensets.ablation import Row
+
+    assert Row("recogniser", 0, 0).verdict() == "the model's" and Row("text_controls", 0, 0).verdict() == "goes"
+
+
+DEV_SET = Path(__file__).resolve().parents[2] / ".." / "shared" / "realscreens"
+FIREFOX_THEMES = "Firefox_Fast_Private_Browser_v101.1.1__1588025648"
+
+
+@pytest.mark.skipif(not DEV_SET.is_dir(), reason="the development set of real screens (../shared/realscreens) is absent")
+def test_the_cli_ablates_a_folder_of_real_screens(tmp_path, capsys):
+    """``bench perception --dir DIR --ablate``: one real screen of the development set (Firefox's
+    theme radios, named by their labels) copied into a folder of its own; the nearby-labels signal
+    wins its targets there, text controls none."""
+    import json
+    import shutil
+
+    from mobile_agent.cli import main
+
+    lines = [l for l in (DEV_SET / "manifest.jsonl").read_text(encoding="utf-8").splitlines()
+             if FIREFOX_THEMES in l]
+    assert lines
+    for sub in ("img", "xml"):
+        (tmp_path / sub).mkdir()
+    d = json.loads(lines[0])
+    for key in ("image", "xml"):
+        shutil.copy(DEV_SET / d[key], tmp_path / d[key])
+    (tmp_path / "manifest.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["bench", "perception", "--dir", str(tmp_path), "--ablate", "--priors", "nearby_labels,text_controls"]) == 0
+    out = capsys.readouterr().out
+    rows = {l.split("|")[1].strip(): l for l in out.splitlines() if l.startswith("| ") and "---" not in l}
+    assert "nearby_labels" in rows and "text_controls" in rows, out
+    assert "Dark theme" in out and "nohint win: Firefox" in out  # the signal's wins, per app
+    assert "| -0 |" not in rows["nearby_labels"] and rows["nearby_labels"].split("|")[2].strip().startswith("-")
+    assert rows["text_controls"].split("|")[2].strip() == "+0"
+    # a name that is neither a prior nor a signal is refused with the list, before any work
+    assert main(["bench", "perception", "--dir", str(tmp_path), "--ablate", "--priors", "no_such"]) == 2
+    assert "no icon prior or signal named 'no_such'" in capsys.readouterr().err
+    assert main(["bench", "perception", "--set", "sim", "--ablate"]) == 2
+    assert "--ablate needs a folder of real screens" in capsys.readouterr().err

@@ -52,6 +52,11 @@ def add_perception_commands(group: typer.Typer) -> None:
                                          "each icon not on the screen) by the app's own words (own), or by each of "
                                          "the other wordings other apps and the framework use for the same control "
                                          "(paraphrase: screensets/paraphrases.py)."),
+        ablate: bool = typer.Option(False, "--ablate", help="With --dir: Click Icon's signals and priors "
+                                    "(perception/icons/priors.py) switched off in turn, the targets each wins and "
+                                    "loses per app, and the house rule's verdict (a Markdown table at the end)."),
+        priors: Optional[str] = typer.Option(None, "--priors", help="With --ablate: these priors or signals "
+                                             "(comma-separated) instead of every signal and prior of none."),
     ) -> None:
         """Parse time, text grounding, icon recall and offline icon matching on a screen set: the
         simulated phone with its ui_tree as ground truth, a drawn set with its targets, or a folder
@@ -75,6 +80,21 @@ def add_perception_commands(group: typer.Typer) -> None:
         if icon_wording not in ("own", "paraphrase"):
             typer.echo(f"error: --icon-wording {icon_wording!r}: use own or paraphrase", err=True)
             raise typer.Exit(2)
+        if ablate:
+            if chosen.truth != "folder":
+                typer.echo("error: --ablate needs a folder of real screens (--dir DIR)", err=True)
+                raise typer.Exit(2)
+            from mobile_agent.screensets.ablation import markdown, run_folder
+
+            try:
+                table = run_folder(str(chosen.path), ocr_cache,
+                                   priors.split(",") if priors else None, matcher, typer.echo)
+            except KeyError as exc:
+                typer.echo(f"error: --priors {priors}: {exc.args[0]}", err=True)
+                raise typer.Exit(2)
+            typer.echo("")
+            typer.echo(markdown(table))
+            return
         if chosen.truth == "folder":
             _bench_folder(chosen, where, ocr, ocr_cache, absent, max_screens, reference and timing, timing, icons,
                           as_json, out, verbose, icon_wording, matcher)

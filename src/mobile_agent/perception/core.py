@@ -93,9 +93,6 @@ class Perception:
         # Weight of the framework's place prior ("Navigate up" at the top bar's start, "More
         # options" at its end; icons/layout.py framework_prior); 0 turns it off.
         self.framework_weight = 0.25
-        # The place prior for the user's own picture (the top bar's end, a bottom navigation's last
-        # tab; icons/layout.py own_avatar_prior), with the framework weight; False turns it off.
-        self.own_place = True
         self.memo_size = 4
         self._memos: list[_Memo] = []  # most recent last
 
@@ -561,36 +558,24 @@ class Perception:
             # match; less UNMATCHED it stays under any match's (a word's control 0.75, a glyph's
             # 0.8), and differences, which decide found or ambiguous, are kept.
             cands = [Candidate(i.box, i.box.center, round(max(0.0, i.score - UNMATCHED), 4), None) for i in icons]
-            if matcher is not None:  # words of the app's own: the top bar's own actions (icons.layout)
-                from mobile_agent.perception.icons.layout import app_actions
+            if matcher is not None and hasattr(matcher, "open_scores") and priors.on("open_vocabulary"):
+                # a description the lexicon does not know ("Anchor"): the glyphs its words name,
+                # by the recogniser's embedding (icons.learned), where one is close enough
+                from mobile_agent.perception.icons.learned import OPEN_SURE
 
-                acts = (app_actions(rgb, [i.box for i in icons], [l.box for l in res.lines], w, h, matcher.score)
-                        if priors.on("app_actions") else [])
-                rest = [c for k, c in enumerate(cands) if k not in acts]
-                cands = [cands[k] for k in acts] + rest
-                if acts and choose is None:
-                    g = self._decide(img, cands[:len(acts)], pos, res.lines, f'the icon "{description}"', None,
-                                     what="icon", allow_many=True)
-                    return Grounding(g.status, (g.candidates + rest)[: self.max_candidates], g.chosen, g.message, g.marked)
-                if not acts and hasattr(matcher, "open_scores") and priors.on("open_vocabulary"):
-                    # a description the lexicon does not know ("Anchor"): the glyphs its words name,
-                    # by the recogniser's embedding (icons.learned), where one is close enough
-                    from mobile_agent.perception.icons.learned import OPEN_SURE
-
-                    opens = matcher.open_scores(rgb, [i.box for i in icons], description)
-                    if opens and max(opens) >= OPEN_SURE:
-                        order: list[int] = []
-                        for k in sorted(range(len(icons)), key=lambda k: -opens[k]):
-                            # a part of a glyph a better box holds whole is no candidate of its own
-                            if not any(icons[j].box.contains_point(icons[k].box.center)
-                                       and icons[j].box.area > icons[k].box.area for j in order):
-                                order.append(k)
-                        cands = [Candidate(icons[k].box, icons[k].box.center, round(opens[k], 4), None) for k in order]
+                opens = matcher.open_scores(rgb, [i.box for i in icons], description)
+                if opens and max(opens) >= OPEN_SURE:
+                    order: list[int] = []
+                    for k in sorted(range(len(icons)), key=lambda k: -opens[k]):
+                        # a part of a glyph a better box holds whole is no candidate of its own
+                        if not any(icons[j].box.contains_point(icons[k].box.center)
+                                   and icons[j].box.area > icons[k].box.area for j in order):
+                            order.append(k)
+                    cands = [Candidate(icons[k].box, icons[k].box.center, round(opens[k], 4), None) for k in order]
             return self._decide(img, cands, pos, res.lines, f'the icon "{description}"', choose, what="icon",
                                 allow_many=True)
         assert matcher is not None
-        from mobile_agent.perception.icons.layout import (KEYBOARD_FACTOR, framework_end, framework_prior,
-                                                          layout_priors, own_avatar_prior)
+        from mobile_agent.perception.icons.layout import KEYBOARD_FACTOR, framework_end, framework_prior, layout_priors
         from mobile_agent.perception.icons.offline import same_glyph
         from mobile_agent.perception.icons.screen import ScreenLayout
 
@@ -601,7 +586,6 @@ class Perception:
             scores = [sc + 0.3 * _nearness(i.box, near, w) for i, sc in zip(icons, scores)]
         line_boxes = [l.box for l in res.lines]
         layout = ScreenLayout.read([i.box for i in res.icons or []], res.lines, w, h)
-        nav_bar = layout.nav_bar
         if priors.on("status_bar"):
             scores = [sc * layout.system_bar_factor(i.box, query) for i, sc in zip(icons, scores)]
         # The open keyboard's toolbar and keys are the input method's, not the app's (a search
@@ -621,13 +605,7 @@ class Perception:
         # strong prior, for a candidate whose shape is not clearly worse than the best.
         place = (framework_prior(description, [i.box for i in icons], line_boxes, w, h)
                  if priors.on("framework_prior") else [0.0] * len(icons))
-        # The user's own picture ("profile picture", "Account" alone) is where apps put the account
-        # switcher (the top bar's end, a bottom navigation's last tab); other round photos are other
-        # people's (a post's author, a chat's contact).
         framework = any(place)
-        if not framework and self.own_place and priors.on("own_avatar") and query.own_avatar:
-            place = own_avatar_prior([i.box for i in icons], line_boxes, w, h, nav_bar,
-                                     [(l.box, l.text) for l in res.lines])
         if any(place) and self.framework_weight:
             # The framework's phrases name a place, not a shape: real apps draw their up button as
             # an arrow, a cross, a chevron or a hamburger ("Navigate up" as a cross on an editor,
@@ -642,12 +620,6 @@ class Perception:
             else:
                 scores = [sc + self.framework_weight * p * (shape >= 0.75 * top)
                           for sc, p, shape in zip(scores, place, shapes)]
-        # An icon labelled with the very words of the description (a tab's house above "Home") is
-        # what Click Text names; Click Icon is for icons without text, so it yields to those.
-        labels = [l.box for l in res.lines if _is_text_line(l) and compact(l.text) == compact(description)
-                  and priors.on("labelled_yields")]
-        if labels:
-            scores = [sc * (0.85 if _labelled(i.box, labels) else 1.0) for i, sc in zip(icons, scores)]
         matched = max(scores)
         ranked = sorted(zip(icons, scores), key=lambda p: -(p[1] + 0.05 * p[0].score + (0.05 * position_score(p[0].box, pos, w, h) if pos else 0.0)))
         if pos and len(ranked) > 1:

@@ -23,13 +23,12 @@ prior.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 
 from mobile_agent.perception.icons import priors
 from mobile_agent.perception.icons.lexicon import IconQuery
-from mobile_agent.perception.icons.pixels import shading_score, texture_score
 from mobile_agent.types import Box
 
 PHONE_DP = 392  # a typical phone's width in dp (360-450): the density is the width over this
@@ -182,122 +181,6 @@ def framework_prior(description: str, boxes: Sequence[Box], lines: Sequence[Box]
     return out
 
 
-def bottom_navigation(icons: Sequence[Box], width: int, height: int, system_bar: bool = False) -> list[int]:
-    """The indexes of ``icons`` that make the screen's bottom navigation, left to right; empty when
-    the bottom holds none (a chat's or a comment's composer, a toolbar of actions, nothing).
-
-    A bottom navigation bar (Material's NavigationBar, Instagram's or YouTube's tabs) gives each of
-    its 3-6 destinations an equal slot across the whole width: the icons' centres are evenly spaced,
-    the first and the last half a slot from the edges. A composer puts one or two icons at its start,
-    a text field in the middle and the send button at its end: its icons are not evenly spaced, so
-    it is never taken for a navigation. An icon inside another box (a tab's glyph in its active pill)
-    is the same slot. ``system_bar``: the last 48 dp hold the system's three-button bar, which is
-    not the app's."""
-    if height <= width:
-        return []
-    s = dp_scale(width, height)
-    zone = [k for k, b in enumerate(icons) if b.center.y > height - BOTTOM_BAR_DP * s
-            and not (system_bar and in_nav_bar(b, width, height)) and b.width < 80 * s and b.height < 80 * s]
-    # a box holding another's centre (the active pill around its icon) is one slot: keep the outer
-    zone = [k for k in zone if not any(o != k and icons[o].area > icons[k].area
-                                       and icons[o].contains_point(icons[k].center) for o in zone)]
-    best: list[int] = []
-    for k in zone:
-        row = sorted((o for o in zone if abs(icons[o].center.y - icons[k].center.y) <= 12 * s),
-                     key=lambda o: icons[o].center.x)
-        n = len(row)
-        if not 3 <= n <= 6 or len(row) <= len(best):
-            continue
-        xs = [icons[o].center.x for o in row]
-        slot = width / n
-        gaps = [b - a for a, b in zip(xs, xs[1:])]
-        even = all(abs(g - slot) <= 0.2 * slot for g in gaps)
-        edges = abs(xs[0] - slot / 2) <= 0.3 * slot and abs(width - xs[-1] - slot / 2) <= 0.3 * slot
-        if even and edges:
-            best = row
-    return best
-
-
-# A tab's label that names the account (YouTube's "You", "Me", "Profile", "Account")
-ACCOUNT_LABELS = {"account", "profile", "you", "me", "my", "avatar", "accounts"}
-
-
-def own_avatar_prior(boxes: Sequence[Box], lines: Sequence[Box], width: int, height: int,
-                     system_bar: bool = False, texts: Sequence[tuple[Box, str]] = ()) -> list[float]:
-    """1 for the candidates where apps put the signed-in user's own picture, 0 elsewhere (all 0 on a
-    landscape screen):
-
-    - the top app bar's last icon at its end (Gmail, Google Photos and the Play Store put the account
-      switcher there), and the icon before it when that last icon is the overflow (a tall narrow
-      box: the overflow ⋮ is always last, Material's rule, and an app's avatar comes before it);
-    - the bottom navigation's last tab (Instagram, Threads, YouTube's "You"), only where the bottom
-      holds a navigation bar (:func:`bottom_navigation`); a chat's composer ends with its send
-      button, which is no account; a tab labelled with another word (``texts``: the screen's text
-      lines; "Settings" under a gear) is what its label says;
-    - but where a tab is labelled "You", "Me", "Profile" or "Account" (``ACCOUNT_LABELS``), that tab
-      alone, wherever it sits.
-
-    The glyph inside a tab's active pill has the tab's prior too.
-
-    Mirrored on a right-to-left screen. Round photos in the content are other people's (a post's
-    author, a contact in a list)."""
-    out = [0.0] * len(boxes)
-    if height <= width:
-        return out
-    s = dp_scale(width, height)
-    rtl = right_to_left(lines, width, height)
-    nav = bottom_navigation(boxes, width, height, system_bar)
-    if nav:
-        labels = [_tab_label(boxes[k], texts, s) for k in nav]
-        named = [k for k, label in zip(nav, labels) if any(set(t.lower().split()) & ACCOUNT_LABELS for t in label)]
-        if named:
-            # A tab labelled "You", "Profile" or "Account" is the account wherever it sits (Amazon's
-            # "You" is the second of five, Etsy's the fourth); the top bar's end is then another
-            # action (a gear, a cart).
-            return _in_pills(boxes, [1.0 if k in named else 0.0 for k in range(len(boxes))])
-    bar = [k for k, b in enumerate(boxes) if STATUS_DP * s <= b.center.y < TOP_BAR_DP * s]
-    bar = [k for k in bar if not any(o != k and boxes[o].area > boxes[k].area
-                                     and boxes[o].contains_point(boxes[k].center) for o in bar)]
-    if rtl:
-        ends = sorted((k for k in bar if boxes[k].center.x < 120 * s), key=lambda k: boxes[k].x1)
-    else:
-        ends = sorted((k for k in bar if boxes[k].center.x > width - 120 * s), key=lambda k: -boxes[k].x2)
-    if ends:
-        last = boxes[ends[0]]
-        if (last.center.x > width - END_DP * s) if not rtl else (last.center.x < END_DP * s):
-            out[ends[0]] = 1.0
-            if last.width < 0.6 * last.height and len(ends) > 1:
-                out[ends[1]] = 1.0
-    if nav and not _tab_label(boxes[nav[0] if rtl else nav[-1]], texts, s):
-        tab = [0.0] * len(boxes)
-        tab[nav[0] if rtl else nav[-1]] = 1.0
-        out = [max(a, b) for a, b in zip(out, _in_pills(boxes, tab))]
-    return out
-
-
-def _tab_label(tab: Box, texts: Sequence[tuple[Box, str]], s: float) -> list[str]:
-    """The texts under a bottom navigation tab's icon (its label), within 48 dp."""
-    return [t for b, t in texts if 0 <= b.center.y - tab.center.y <= 48 * s
-            and b.x1 <= tab.center.x <= b.x2 and b.center.y > tab.y2 - 4 * s]
-
-
-def _in_pills(boxes: Sequence[Box], prior: list[float]) -> list[float]:
-    """``prior`` given also to the glyph inside a tab's active pill (a box at least 1.5 times as
-    wide as tall that has the prior; the glyph's centre within a fifth of the pill's size of its
-    centre): the navigation keeps the pill as the tab's slot, and the prior went to the pill alone,
-    whose wide frame matches no glyph. Parts of a square glyph (a camera's lens) get nothing."""
-    out = list(prior)
-    for k, p in enumerate(prior):
-        pill = boxes[k]
-        if not p or pill.width < 1.5 * pill.height:
-            continue
-        for o, b in enumerate(boxes):
-            if (out[o] < p and b.area < pill.area and abs(b.center.x - pill.center.x) <= 0.2 * pill.width
-                    and abs(b.center.y - pill.center.y) <= 0.2 * pill.height):
-                out[o] = p
-    return out
-
-
 def three_button_bar(icons: Sequence[Box], lines: Sequence[Box], width: int, height: int) -> bool:
     """Whether the screen's last 48 dp hold the system's three-button navigation bar (Back, Home,
     Overview: a centred button and the others 10-31% of the width either side of it, no word). A
@@ -426,66 +309,6 @@ def layout_priors(families: set[str], boxes: Sequence[Box], width: int, height: 
     if rgb is not None and families & FAB_FAMILIES and height > width and priors.on("floating_buttons"):
         out = [max(p, 1.0 if fab else 0.0) for p, fab in zip(out, floating_buttons(rgb, boxes, lines))]
     return out
-
-
-# The glyphs whose names the framework and Material give (the overflow's "More options", the up
-# button's "Navigate up", the drawer's hamburger, the search action, a close cross, a dropdown's
-# or a collapsible header's chevron): an icon drawn so is named so.
-STANDARD_GLYPHS = ("more options", "search", "navigate up", "menu", "close", "expand", "collapse")
-STANDARD_SCORE = 0.8  # a glyph that matches a standard name this well is that glyph
-
-
-def app_actions(rgb: "np.ndarray", boxes: Sequence[Box], lines: Sequence[Box], width: int, height: int,
-                score: "Callable[[np.ndarray, Sequence[Box], str], list[float]]") -> list[int]:
-    """The indexes of ``boxes`` that are the top app bar's own actions: on the bar's row (the
-    topmost row of candidates under the status bar, with a text on it: the bar's title or a search
-    field's query), in its end half (its start on a right-to-left
-    screen), and not a glyph of a standard name (:data:`STANDARD_GLYPHS`, by ``score``: the icon
-    matcher's). A glyph and a box around it are one action (the glyph is kept).
-
-    An app names its toolbar actions by their menu titles, in its own words ("Templates and plans",
-    "Turn flashlight on", "Save as template"): a description with no shape word is most often one
-    of these, and not the overflow, the search or the up button, which carry the framework's names."""
-    if height <= width:
-        return []
-    s = dp_scale(width, height)
-    zone = [k for k, b in enumerate(boxes) if STATUS_DP * s <= b.center.y < TOP_BAR_DP * s
-            and max(b.width, b.height) <= 64 * s]
-    if not zone:
-        return []
-    top = min(boxes[k].center.y for k in zone)
-    row = [k for k in zone if boxes[k].center.y <= top + 16 * s]
-    # a bar has its title (or a search field's query) on its row: a player's controls over a
-    # video or a row of shortcuts is no app bar
-    if not any(abs(t.center.y - top) <= 16 * s and t.width >= 1.5 * t.height for t in lines):
-        return []
-    rtl = right_to_left(lines, width, height)
-    # the actions follow the title: in the bar's end half, or past the end of a title that ends
-    # in its start half (a bar of three or four actions reaches past the middle)
-    title = [t for t in lines if abs(t.center.y - top) <= 16 * s and t.width >= 1.5 * t.height
-             and (t.x2 < width / 2 if not rtl else t.x1 > width / 2)]
-    if rtl:
-        edge = min(t.x1 for t in title) if title else width / 2
-        row = [k for k in row if boxes[k].center.x < edge]
-    else:
-        edge = max(t.x2 for t in title) if title else width / 2
-        row = [k for k in row if boxes[k].center.x > edge]
-    # a glyph and its frame: keep the glyph
-    row = [k for k in row if not any(o != k and boxes[o].area < boxes[k].area
-                                     and boxes[k].contains_point(boxes[o].center) for o in row)]
-    # an action is a flat glyph: a picture or an emoji on the row (a greeting's party popper, an
-    # avatar) is none
-    row = [k for k in row if max(texture_score(crop := _crop(rgb, boxes[k])), shading_score(crop)) < 0.3]
-    if not row:
-        return []
-    named = [0.0] * len(row)
-    for words in STANDARD_GLYPHS:
-        named = [max(a, b) for a, b in zip(named, score(rgb, [boxes[k] for k in row], words))]
-    return [k for k, v in zip(row, named) if v < STANDARD_SCORE]
-
-
-def _crop(rgb: "np.ndarray", b: Box) -> "np.ndarray":
-    return rgb[max(0, b.y1):b.y2, max(0, b.x1):b.x2]
 
 
 # ------------------------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from mobile_agent.perception.icons.lexicon import IconQuery
-from mobile_agent.perception.icons.offline import (OfflineIconMatcher, badged_glyphs, description_glyphs, glyph_weight,
+from mobile_agent.perception.icons.offline import (OfflineIconMatcher, description_glyphs, glyph_weight,
                                                    glyph_zone, in_zone, qta_font_file)
 from mobile_agent.perception.icons.recogniser import (NOT_ICON, IconRecogniser, RecogniserError, concept_of_spec,
                                                       default_recogniser, prepare)
@@ -46,10 +46,9 @@ OPEN_SURE = 0.4
 def concept_weights(description: str) -> list[tuple[str, float, str]]:
     """(concept, weight, zone) for each glyph the description names, earlier glyphs weighing more
     (as the shape matcher weighs them)."""
-    badges = badged_glyphs(description)
     out: dict[tuple[str, str], float] = {}
-    for k, spec in enumerate(badges + description_glyphs(description)):
-        w = glyph_weight(spec) * (1.0 - 0.03 * min(k if k >= len(badges) else 0, 3))
+    for k, spec in enumerate(description_glyphs(description)):
+        w = glyph_weight(spec) * (1.0 - 0.03 * min(k, 3))
         base, zone = glyph_zone(spec)
         c = concept_of_spec(base)
         out[(c, zone)] = max(out.get((c, zone), 0.0), w)

@@ -73,9 +73,6 @@ def _without_verbs(words: list[str], table: Mapping[str, Any]) -> list[str]:
     return words
 
 
-ADD_WORDS = frozenset({"add", "new", "create", "plus"})
-
-
 # Glyph families: the one thing many words name ("bin", "trash", "delete"; "Navigate up" and
 # "back arrow"). Two descriptions of the same family are the same icon (hybrid grounding matches
 # a model's words to an app's content-desc this way); a family's pictures are the glyphs

@@ -26,9 +26,8 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from mobile_agent.perception.icons import priors
 from mobile_agent.perception.icons.density import at_reference, density_factor, to_reference
-from mobile_agent.perception.icons.lexicon import (ADD_WORDS, COLORS, MATERIAL_OF, OTHER_SETS, VOCABULARY, IconQuery,
+from mobile_agent.perception.icons.lexicon import (COLORS, MATERIAL_OF, OTHER_SETS, VOCABULARY, IconQuery,
                                                     _without_verbs, description_words)
 from mobile_agent.perception.icons.layout import dp_scale, in_nav_bar
 from mobile_agent.perception.icons.pixels import picture_score, roundness, shading_score, texture_score
@@ -140,11 +139,7 @@ def _qta_font(style: str) -> tuple[str, dict[str, int]] | None:
 
 def family_renderings(spec: str, material: bool = True, symbols: bool = True) -> list[str]:
     """``spec`` and the same glyph drawn by the other reference sets (Codicons, Elusive and, with
-    ``material``, Google's Material Icons; with ``symbols``, Material Symbols Outlined). A badged
-    glyph (``name^corner``) is each rendering of its glyph with the same badge."""
-    if BADGE in spec:
-        core, _, corner = spec.partition(BADGE)
-        return [r + BADGE + corner for r in family_renderings(core, material, symbols)]
+    ``material``, Google's Material Icons; with ``symbols``, Material Symbols Outlined)."""
     base, _, weight = spec.partition("~")
     base, _, rot = base.partition("@")
     style, _, name = base.rpartition(":")
@@ -172,50 +167,15 @@ def _fa_font(style: str) -> tuple[type, str]:
     return cls, cls.__font_file__
 
 
-# Material's "add" glyphs: a glyph with a small plus at its corner, the base cut away around it
-# (note_add, add_location_alt, add_a_photo, bookmark_add, playlist_add, add_task, person_add).
-# A description naming an add word and another glyph ("Add place", "Save and new") names such a
-# glyph; ``name^br`` / ``name^tr`` render it (the plus at the bottom or top end corner).
-BADGE = "^"
-BADGE_CORNERS = ("br", "tr")
-
-
-def badged(base: np.ndarray, corner: str) -> np.ndarray | None:
-    """``base`` (a tight ink mask) with a plus badge at its ``br`` or ``tr`` corner: a plus 45% of
-    the glyph's size, its strokes 15% of that, centred a fifth of its size inside the corner, and a
-    gap of a stroke cut out of the base around it, as Material draws its "add" glyphs."""
-    if corner not in BADGE_CORNERS:
-        return None
-    h, w = base.shape[:2]
-    b = max(6, int(round(0.45 * max(h, w))))
-    t = max(2, int(round(0.15 * b)))
-    m = b  # room around the base for the part of the badge outside it
-    canvas = np.zeros((h + 2 * m, w + 2 * m), np.uint8)
-    canvas[m:m + h, m:m + w] = base
-    cx = m + w - int(0.2 * b)
-    cy = m + h - int(0.2 * b) if corner == "br" else m + int(0.2 * b)
-    x1, y1 = cx - b // 2, cy - b // 2
-    canvas[y1 - t:y1 + b + t, x1 - t:x1 + b + t] = 0
-    canvas[y1:y1 + b, cx - t // 2:cx - t // 2 + t] = 255
-    canvas[cy - t // 2:cy - t // 2 + t, x1:x1 + b] = 255
-    ys, xs = np.nonzero(canvas)
-    return np.ascontiguousarray(canvas[ys.min():ys.max() + 1, xs.min():xs.max() + 1])
-
-
 @lru_cache(maxsize=512)
 def reference_mask(spec: str) -> np.ndarray | None:
     """The ink mask (uint8 0/255, tight box) of a reference glyph, ``None`` when unknown.
 
     ``spec`` is ``[style:]name[@degrees]``: style ``s`` (Font Awesome solid, default), ``r``
     (regular), ``b`` (brands), ``cd`` (Codicons) or ``el`` (Elusive Icons), by name; a one-character name is drawn as that character; ``@90`` turns it counter-clockwise
-    (``@-45``: 45 degrees clockwise). ``name^br`` (``^tr``): the glyph with a plus badge at its
-    bottom (top) end corner (:func:`badged`).
+    (``@-45``: 45 degrees clockwise).
     """
     spec = spec.partition("~")[0]
-    if BADGE in spec:
-        core, _, corner = spec.partition(BADGE)
-        base = reference_mask(core)
-        return None if base is None else badged(base, corner)
     spec, _, rot = spec.partition("@")
     style, _, name = spec.rpartition(":")
     style = style or "s"
@@ -392,26 +352,12 @@ def roundness_of_outline(mask: np.ndarray) -> float:
 
 
 def _ink_box(crop: np.ndarray) -> np.ndarray:
-    """The foreground of an icon crop (RGB) as :func:`ink_mask` finds it, untrimmed (the crop's size).
-
-    A glyph under a scrim (an open drawer's or a dialog's shade dims the screen behind it: a
-    floating button's plus, dark on its darkened disc) differs from its background by less than
-    the usual 40 levels: where nothing in the crop reaches 40 but something reaches 20, half the
-    crop's greatest difference is the threshold, if that leaves a glyph-like share of ink (3-60%)
-    and the crop is two flat tones, as a dimmed glyph is: a flat border (within 6 levels on
-    average) and few tones between the two (fewer than half as many pixels as the ink). Part of
-    a blurred photo is neither."""
+    """The foreground of an icon crop (RGB) as :func:`ink_mask` finds it, untrimmed (the crop's size):
+    the pixels 40 levels or more (or 45% of the crop's greatest difference) off the border's median."""
     border = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]]).astype(np.int16)
     bg = np.median(border, axis=0)
     dist = np.abs(crop.astype(np.int16) - bg).max(axis=2)
-    top = int(dist.max())
-    if 20 <= top < 40 and priors.on("scrim_glyphs"):
-        faint = dist >= top // 2
-        between = float(((dist >= top // 4) & (dist < top * 3 // 4)).mean())
-        if (0.03 <= float(faint.mean()) <= 0.6 and between < 0.5 * float(faint.mean())
-                and float(np.abs(border - bg).max(axis=1).mean()) < 6):
-            return faint.astype(np.uint8) * 255
-    thr = max(40, int(top * 0.45))
+    thr = max(40, int(int(dist.max()) * 0.45))
     return (dist >= thr).astype(np.uint8) * 255
 
 
@@ -613,43 +559,6 @@ def description_glyphs(description: str) -> list[str]:
     return glyphs
 
 
-BADGED_WEIGHT = 0.75  # a glyph without its plus, for a description that names both
-
-
-def badged_glyphs(description: str) -> list[str]:
-    """Material's "add" glyphs a description names: an add word ("Add", "New", "Create") with one
-    or two other shape words ("Add place", "Save and new", "New playlist") names the other glyph
-    with a plus at its corner (``name^br``, ``name^tr``: :func:`badged`). Empty otherwise."""
-    words = _without_verbs(description_words(description), VOCABULARY)
-    if not ADD_WORDS & set(words) or not priors.on("badged_glyphs"):
-        return []
-    out: list[str] = []
-    named = [VOCABULARY.get(w) or VOCABULARY.get(w.rstrip("s")) for w in words if w not in ADD_WORDS]
-    for glyphs in [g for g in named if g][:2]:
-        spec, zone = glyph_zone(glyphs[0])
-        base = spec.partition("~")[0]
-        if zone or base in ("+", "circle_plus", "square_plus"):
-            continue
-        for corner in BADGE_CORNERS:
-            spec = base + BADGE + corner
-            if spec not in out and _reference_features(spec) is not None:
-                out.append(spec)
-    return out
-
-
-def tile_score(outer: np.ndarray, box: Box, width: int, height: int) -> float:
-    """1 for a tile that stands in for a picture (a loyalty card's colour square, a letter on a
-    square, an album's plain cover): a box 40 dp a side or more, 0.6-1.7 times as wide as tall,
-    whose area is filled (85% or more of the box differs from the page around it); else 0."""
-    dp = dp_scale(width, height)
-    if min(box.width, box.height) < 40 * dp or not 0.6 <= box.width / max(1, box.height) <= 1.7:
-        return 0.0
-    full = full_mask_box(outer)
-    pad_y, pad_x = (outer.shape[0] - box.height) // 2, (outer.shape[1] - box.width) // 2
-    inner = full[max(0, pad_y):pad_y + box.height, max(0, pad_x):pad_x + box.width]
-    return 1.0 if inner.size and float(inner.mean()) / 255.0 >= 0.85 else 0.0
-
-
 def control_frame(box: Box, width: int, height: int) -> bool:
     """Whether a candidate is a control's frame rather than a glyph: 56 dp wide or more and at
     least twice as wide as tall. An icon's glyph sits in a 24 dp frame (up to 32 dp in large
@@ -838,14 +747,8 @@ class OfflineIconMatcher:
         # Earlier glyphs of a word are its usual picture; later ones are weaker alternatives.
         refs = []
         specs: list[str] = []
-        # A description that names a glyph and an add word ("Add place", "Save and new") names
-        # Material's glyph with a plus at its corner; the glyph alone (a plain pin, the form's
-        # check) or the plus alone is a weaker match than the glyph that holds both.
-        badges = badged_glyphs(description)
-        for k, g in enumerate(badges + glyphs):
-            prior = glyph_weight(g) * (1.0 - 0.03 * min(k if k >= len(badges) else 0, 3))
-            if badges and k >= len(badges):
-                prior *= BADGED_WEIGHT
+        for k, g in enumerate(glyphs):
+            prior = glyph_weight(g) * (1.0 - 0.03 * min(k, 3))
             g, zone = glyph_zone(g)
             for r in (family_renderings(g, material=self.sets > 2, symbols=self.sets > 3) if self.sets > 1 else (g,)):
                 f = _reference_features(r)
@@ -948,10 +851,6 @@ class OfflineIconMatcher:
                 shape = max(shape * (1.0 - 0.5 * tex), 0.9 * _avatar_score(outer, mask, tex))
             elif pictures:
                 shape = max(shape, 0.9 * picture_score(crop))
-                if not refs and priors.on("tile_score"):
-                    # "Thumbnail", "Cover": where no glyph is named, a tile in place of the
-                    # picture (a card's colour, a letter on a square) is one too
-                    shape = max(shape, 0.6 * tile_score(outer, b, width, height))
             else:
                 # Clutter: part of a photo, a thumbnail or an avatar is no glyph, unless a flat
                 # glyph keyed out of it is what matched.
