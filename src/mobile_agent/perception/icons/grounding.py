@@ -181,15 +181,29 @@ def _ink_bands(ink: np.ndarray, dist: np.ndarray, half: int) -> tuple[list[float
     return fracs, "".join("F" if f >= 0.85 else "E" if f <= 0.15 else "t" for f in fracs)
 
 
-def _ring(rgb: np.ndarray, box: Box, dp: float) -> bool:
+def _around(rgb: np.ndarray, box: Box, dp: float, least: float, most: float,
+            reach: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, int] | None:
+    """The ink of the window around a control of ``least``-``most`` dp (its longer side), reaching
+    three quarters of that side or ``reach`` dp out, whichever is more, with each pixel's offsets
+    from the centre (rows, columns) and the window's half side; None for a box of another size or
+    a window that leaves the picture."""
     side = max(box.width, box.height)
-    if side > 36 * dp or side < 6 * dp:
-        return False
-    half = int(max(side * 0.75, 15 * dp))
+    if side > most * dp or side < least * dp:
+        return None
+    half = int(max(side * 0.75, reach * dp))
     ink = _centred_ink(rgb, box, half)
     if ink is None:
-        return False
+        return None
     yy, xx = np.mgrid[-half:half + 1, -half:half + 1]
+    return ink, yy, xx, half
+
+
+def _ring(rgb: np.ndarray, box: Box, dp: float) -> bool:
+    around = _around(rgb, box, dp, 6, 36, 15)
+    if around is None:
+        return False
+    ink, yy, xx, half = around
+    side = max(box.width, box.height)
     # The share of ink on each circle around the centre, one pixel apart. From the centre out: a
     # dot (full circles) or nothing, a gap (empty circles), the ring (full circles), with at most
     # three circles between each (the edges' anti-aliasing). The ring is thin (a gear's body, a
@@ -373,14 +387,13 @@ def _field_controls(label: str, role: str, lines: Sequence[TextLine], icons: Seq
 def _square(rgb: np.ndarray, box: Box, dp: float) -> bool:
     """A checkbox (Material's: an 18 dp square, a 2 dp stroke): the share of ink on each square
     around the box's centre (Chebyshev rings), from the centre out."""
+    if min(box.width, box.height) < 0.8 * max(box.width, box.height):
+        return False
+    around = _around(rgb, box, dp, 10, 30, 14)
+    if around is None:
+        return False
+    ink, yy, xx, half = around
     side = max(box.width, box.height)
-    if side > 30 * dp or side < 10 * dp or min(box.width, box.height) < 0.8 * side:
-        return False
-    half = int(max(side * 0.75, 14 * dp))
-    ink = _centred_ink(rgb, box, half)
-    if ink is None:
-        return False
-    yy, xx = np.mgrid[-half:half + 1, -half:half + 1]
     cheb = np.maximum(np.abs(yy), np.abs(xx))
     fracs, kinds = _ink_bands(ink, cheb, half)
     # the outline: the outermost full squares
