@@ -605,7 +605,7 @@ class PhoneTools:
         instruction = _check_text(instruction, "the instruction", MAX_INSTRUCTION_CHARS)
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or not 1 <= max_steps <= MAX_RUN_STEPS:
             raise ConfigError(f"max_steps must be a whole number in 1..{MAX_RUN_STEPS}, got {_short(max_steps)}")
-        from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
+        from mobile_agent.agent import StepLoop, AgentSettings, LLMPlanner
         from mobile_agent.report import write_report
 
         chat = self._chat_model()
@@ -655,7 +655,7 @@ class PhoneTools:
         def body() -> None:
             try:
                 with self._lock:
-                    run.result = Agent(self.device, planner, self.perception, settings).run(instruction, out)
+                    run.result = StepLoop(self.device, planner, self.perception, settings).run(instruction, out)
                     self._gestures += 1
                     outside = self.front_refusal()
                     if outside is not None:  # the run ended inside an app it may not use: leave it
