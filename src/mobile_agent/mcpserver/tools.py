@@ -218,14 +218,15 @@ class PhoneTools:
             # a dialog over a page its scrim dims: what lies outside it is listed, marked as behind it
             find_dialog = getattr(self.perception, "dialog", None)
             dialog = find_dialog(img) if callable(find_dialog) else None
-            listed = st is not None and bool(tree_elements(st))  # else the picture alone says where a dialog is
-            if dialog is None and listed:
+            # the tree where it lists something; else the picture alone says where a dialog is
+            listed = st if st is not None and tree_elements(st) else None
+            if dialog is None and listed is not None:
                 # the dump's own window, where it is a dialog's or a popup menu's (hybrid.ScreenTree.window)
-                dialog = st.window
-            if dialog is not None and listed:
+                dialog = listed.window
+            if dialog is not None and listed is not None:
                 # the page's nodes behind it, those under its card included where the tree names the
                 # dialog's own nodes (perception.hybrid.ScreenTree.set_dialog)
-                st.set_dialog(dialog)
+                listed.set_dialog(dialog)
             elements = list_screen((w, h), res.lines, found_icons, st if tree == "read" else None, dialog,
                                    max_icon_width=gates.MAX_GLYPH_WIDTH)
             self._elements, self._elements_at = elements, self._gestures
