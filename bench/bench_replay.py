@@ -54,7 +54,7 @@ def main() -> None:
         _side_by_side(args.tasks or SIDE_BY_SIDE, args.latency, args.out or Path(tempfile.mkdtemp(prefix="bench-rs-")))
         return
 
-    from mobile_agent.agent import Agent, AgentSettings
+    from mobile_agent.agent import StepLoop, AgentSettings
     from mobile_agent.agent.replay import Recording, ReplayPlanner
     from mobile_agent.agent.trajectory import read_steps
     from mobile_agent.bench.suite import suite_defs
@@ -91,7 +91,7 @@ def main() -> None:
                                      settle_interval_s=0.0, settle_timeout_s=1.0, save_annotated=False,
                                      perception_mode="vision", overwrite=True, device_name="sim")
             run = out / "replayed" / f"{tid}_v{v}"
-            result = Agent(task.make_phone(), planner, perception, settings).run(recording.instruction, run)
+            result = StepLoop(task.make_phone(), planner, perception, settings).run(recording.instruction, run)
             calls = sum(s.model.calls or 0 for s in read_steps(run))
             times = [s.timings.total_s for s in read_steps(run) if s.source == "replayed"]
             why = "" if result.completed else (result.error or result.outcome)
@@ -137,7 +137,7 @@ def _side_by_side(tasks: str, latency: float, out: Path) -> None:
     os.environ.setdefault("BENCH_REPLAY_KEY", "k")
     from bench_multi import scripted  # noqa: E402 - the same scripted model as bench_multi.py / bench_steps.py
 
-    from mobile_agent.agent import Agent, AgentSettings
+    from mobile_agent.agent import StepLoop, AgentSettings
     from mobile_agent.agent.replay import Recording, ReplayPlanner
     from mobile_agent.agent.trajectory import read_steps
     from mobile_agent.bench.runner import EvalConfig, run_task
@@ -167,10 +167,10 @@ def _side_by_side(tasks: str, latency: float, out: Path) -> None:
         bare.parses.clear()  # as before the recorded parses were kept: every screen read in the replay
         bare.lines.clear()
         bare_run = out / "replayed-bare" / task.key
-        Agent(task.make_phone(), ReplayPlanner(bare, perception), perception, settings).run(bare.instruction, bare_run)
+        StepLoop(task.make_phone(), ReplayPlanner(bare, perception), perception, settings).run(bare.instruction, bare_run)
         before += [s.timings.total_s for s in read_steps(bare_run) if s.source == "replayed"]
         run = out / "replayed" / task.key
-        result = Agent(task.make_phone(), ReplayPlanner(recording, perception), perception, settings).run(
+        result = StepLoop(task.make_phone(), ReplayPlanner(recording, perception), perception, settings).run(
             recording.instruction, run)
         rep_steps = [s for s in read_steps(run) if s.source == "replayed"]
         recorded += [s.timings.total_s for s in rec_steps]
@@ -195,7 +195,7 @@ def _side_by_side(tasks: str, latency: float, out: Path) -> None:
 def _disturbed(ids: list[str], cid: Path, out: Path, perception) -> None:
     import difflib
 
-    from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
+    from mobile_agent.agent import StepLoop, AgentSettings, LLMPlanner
     from mobile_agent.agent.replay import Recording, ReplayPlanner
     from mobile_agent.agent.trajectory import read_steps
     from mobile_agent.bench.suite import suite_defs
@@ -223,7 +223,7 @@ def _disturbed(ids: list[str], cid: Path, out: Path, perception) -> None:
                                  settle_timeout_s=1.0, save_annotated=False, perception_mode="vision",
                                  overwrite=True, device_name="sim")
         run = out / "disturbed" / tid
-        result = Agent(phone, planner, perception, settings).run(recording.instruction, run)
+        result = StepLoop(phone, planner, perception, settings).run(recording.instruction, run)
         steps = read_steps(run)
         calls = sum(s.model.calls or 0 for s in steps)
         full_calls = len(full) + 1

@@ -116,3 +116,21 @@ def test_mypy_accepts_the_readme_example_and_sees_a_wrong_argument(tmp_path):
     assert wrong != code
     done = _mypy(wrong, tmp_path)
     assert done.returncode == 1 and 'Argument "max_steps" to "AgentSettings" has incompatible type "str"' in done.stdout
+
+
+def test_the_step_loops_old_name_still_works_with_a_warning():
+    """``mobile_agent.agent.Agent`` (documented before as the step loop) is ``StepLoop`` now; the old
+    name gives the same class and says where it went; the public ``mobile_agent.Agent`` is another."""
+    import mobile_agent.agent
+    import mobile_agent.agent.loop
+    from mobile_agent.agent import StepLoop
+
+    for module in (mobile_agent.agent, mobile_agent.agent.loop):
+        with pytest.warns(DeprecationWarning, match=r"mobile_agent\.agent\.StepLoop"):
+            assert module.Agent is StepLoop
+        with pytest.raises(AttributeError, match="no attribute 'Agnet'"):
+            module.Agnet  # noqa: B018
+    with pytest.warns(DeprecationWarning):
+        from mobile_agent.agent import Agent
+    assert Agent is StepLoop and mobile_agent.Agent is not StepLoop
+    assert "Agent" not in mobile_agent.agent.__all__ and "StepLoop" in mobile_agent.agent.__all__

@@ -9,8 +9,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from mobile_agent.agent.loop import Agent as _StepLoop
-from mobile_agent.agent.loop import AgentSettings, RunResult
+from mobile_agent.agent.loop import AgentSettings, RunResult, StepLoop
 
 if TYPE_CHECKING:
     from mobile_agent.agent.fleet import FleetResult
@@ -76,7 +75,7 @@ class Agent:
         settings = self.settings
         if self.report:
             settings = dataclasses.replace(settings, on_finish=_with_report(settings.on_finish))
-        loop = _StepLoop(self.device, self.planner, self.perception, settings)
+        loop = StepLoop(self.device, self.planner, self.perception, settings)
         return loop.run(instruction, out_dir)
 
     def __repr__(self) -> str:

@@ -12,7 +12,7 @@ from PIL import Image
 
 from tests.fakes.agent_harness import API_KEY, MODEL, Script, make_agent, plan_requests, react
 from tests.fakes.tinyphone import BUTTONS, TinyPhone
-from mobile_agent.agent import Agent, AgentSettings, BasePlanner, Plan
+from mobile_agent.agent import StepLoop, AgentSettings, BasePlanner, Plan
 from mobile_agent.agent.operations import Back, ClickText, Stop
 from mobile_agent.agent.trajectory import read_steps, read_summary
 
@@ -293,7 +293,7 @@ def test_any_planner_plugs_into_the_loop(tmp_path):
     from tests.fakes.agent_harness import perception
 
     phone = TinyPhone()
-    agent = Agent(phone, _ReplayPlanner([ClickText("Settings"), ClickText("Wi-Fi"), Back(), Stop()]), perception(),
+    agent = StepLoop(phone, _ReplayPlanner([ClickText("Settings"), ClickText("Wi-Fi"), Back(), Stop()]), perception(),
                   AgentSettings(settle_interval_s=0.0))
     result = agent.run("Turn on Wi-Fi and go back", tmp_path)
     assert result.completed and phone.wifi and phone.screen == "home"
@@ -355,7 +355,7 @@ def test_the_loop_on_the_native_anthropic_client(tmp_path):
     with LocalChatServer(Script(WIFI_PLAN)) as server:
         model = AnthropicChatModel("claude-sonnet-4-5", base_url=server.anthropic_base_url, api_key="ak-test",
                                    retry=RetryPolicy(max_attempts=2, base_delay_s=0.01))
-        agent = Agent(phone, LLMPlanner(model), perception(), AgentSettings(settle_interval_s=0.0))
+        agent = StepLoop(phone, LLMPlanner(model), perception(), AgentSettings(settle_interval_s=0.0))
         result = agent.run("Turn on Wi-Fi", tmp_path)
     assert result.completed and phone.wifi
     assert all(r.path == "/v1/messages" and r.model == "claude-sonnet-4-5" for r in server.requests)

@@ -21,17 +21,17 @@ from tests.fakes.agent_harness import API_KEY, MODEL, Script, is_choice, is_comp
 from tests.fakes.chatserver import LocalChatServer, Reply
 from tests.fakes.clock import hang_guard
 
-from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
+from mobile_agent.agent import StepLoop, AgentSettings, LLMPlanner
 from mobile_agent.model.openai_client import OpenAIChatModel
 from mobile_agent.model.retry import RetryPolicy
 
 
-def _agent(server, phone, perception, **settings) -> Agent:
+def _agent(server, phone, perception, **settings) -> StepLoop:
     model = OpenAIChatModel(MODEL, base_url=server.openai_base_url, api_key=API_KEY,
                             retry=RetryPolicy(max_attempts=2, base_delay_s=0.01, max_delay_s=0.05), timeout_s=30)
     settings.setdefault("settle_interval_s", 0.0)
     settings.setdefault("max_steps", 12)
-    return Agent(phone, LLMPlanner(model), perception, AgentSettings(**settings))
+    return StepLoop(phone, LLMPlanner(model), perception, AgentSettings(**settings))
 
 
 def _task_replies(key: str) -> list[str]:
@@ -112,7 +112,7 @@ def test_the_parse_is_done_before_the_model_answers(tmp_path):
         perception = _Watched()
         phone = task.make_phone()
         seen: list[bool] = []
-        agent_box: list[Agent] = []
+        agent_box: list[StepLoop] = []
         plans = iter(_task_replies("settings-1"))
 
         def respond(req, perception=perception, seen=seen, plans=plans):
@@ -295,8 +295,8 @@ def test_settling_without_the_device_s_own_wait_ends_when_two_frames_agree(monke
             return self.frames.pop(0) if len(self.frames) > 1 else self.frames[0]
 
     still = Phone(frames[3:])
-    Agent(still, None, None, AgentSettings(settle_interval_s=0.2))._settle(frames[0])  # type: ignore[arg-type]
+    StepLoop(still, None, None, AgentSettings(settle_interval_s=0.2))._settle(frames[0])  # type: ignore[arg-type]
     assert still.shots == 2 and sleeps == []
     moving = Phone(frames)
-    out = Agent(moving, None, None, AgentSettings(settle_interval_s=0.2))._settle(frames[0])  # type: ignore[arg-type]
+    out = StepLoop(moving, None, None, AgentSettings(settle_interval_s=0.2))._settle(frames[0])  # type: ignore[arg-type]
     assert out is frames[3] and moving.shots == 4 and sleeps == [0.2, 0.2]

@@ -9,7 +9,7 @@ from collections import deque
 
 import pytest
 
-from mobile_agent.agent import Agent, AgentSettings
+from mobile_agent.agent import StepLoop, AgentSettings
 from mobile_agent.agent.operations import (
     ALL_OPERATION_TYPES, Answer, Drag, OpenApp, PressKey, Stop, SwipePoints, TapPoint, LongPressPoint,
     DoubleTapPoint, operation_from_dict, operation_to_dict,
@@ -55,7 +55,7 @@ def held(text):
 
 def run(phone, steps, tmp_path, **settings):
     settings.setdefault("settle_interval_s", 0.0)
-    agent = Agent(phone, Points(phone, steps), perception(), AgentSettings(**settings))
+    agent = StepLoop(phone, Points(phone, steps), perception(), AgentSettings(**settings))
     return agent.run("Delete the shopping list note", tmp_path)
 
 

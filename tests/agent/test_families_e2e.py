@@ -14,7 +14,7 @@ from collections import deque
 import pytest
 from PIL import Image
 
-from mobile_agent.agent import Agent, AgentSettings
+from mobile_agent.agent import StepLoop, AgentSettings
 from mobile_agent.agent.families import FamilyPlanner, planner_for
 from mobile_agent.agent.planner import LLMPlanner
 from mobile_agent.agent.trajectory import read_steps
@@ -102,7 +102,7 @@ def agent_for(server, phone, served, family=None, **settings):
     model = OpenAIChatModel(served, base_url=server.openai_base_url, api_key=API_KEY,
                             retry=RetryPolicy(max_attempts=1, base_delay_s=0.01, max_delay_s=0.05), timeout_s=120)
     settings.setdefault("settle_interval_s", 0.0)
-    return Agent(phone, planner_for(model, family), perception(), AgentSettings(**settings))
+    return StepLoop(phone, planner_for(model, family), perception(), AgentSettings(**settings))
 
 
 @pytest.mark.parametrize("family", list(FORMATS))

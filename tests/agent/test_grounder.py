@@ -83,7 +83,7 @@ def test_the_grounding_model_s_calls_are_in_the_step_s_calls_record(tmp_path):
     tokens, duration; an unreadable answer with why), counted in the run's tokens like the planner's."""
     import json
 
-    from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
+    from mobile_agent.agent import StepLoop, AgentSettings, LLMPlanner
     from tests.fakes.agent_harness import MODEL, Script, react
 
     phone = settings_phone()
@@ -94,7 +94,7 @@ def test_the_grounding_model_s_calls_are_in_the_step_s_calls_record(tmp_path):
         planner = LLMPlanner(OpenAIChatModel(MODEL, base_url=planner_server.openai_base_url, api_key=API_KEY,
                                              retry=RetryPolicy(max_attempts=1, base_delay_s=0.01, max_delay_s=0.02),
                                              timeout_s=120))
-        agent = Agent(phone, planner, grounder(server), AgentSettings(settle_interval_s=0.0))
+        agent = StepLoop(phone, planner, grounder(server), AgentSettings(settle_interval_s=0.0))
         result = agent.run("Open the display settings", tmp_path / "run")
     assert result.completed, result.error
     steps = [json.loads(ln) for ln in (tmp_path / "run" / "steps.jsonl").open()]

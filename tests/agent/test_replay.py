@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 from PIL import Image
 
-from mobile_agent.agent import Agent, AgentSettings
+from mobile_agent.agent import StepLoop, AgentSettings
 from mobile_agent.agent.replay import (
     Recording, ReplayError, ReplayPlanner, normalise_text, parse_params, signature, with_params,
 )
@@ -54,7 +54,7 @@ def replay(recording_dir, phone, out, fallback=None, params=None, **settings):
     planner = ReplayPlanner(rec, perception(), fallback, params=params)
     settings.setdefault("settle_interval_s", 0.0)
     settings.setdefault("settle_timeout_s", 1.0)
-    result = Agent(phone, planner, perception(), AgentSettings(max_steps=12, **settings)).run(rec.instruction, out)
+    result = StepLoop(phone, planner, perception(), AgentSettings(max_steps=12, **settings)).run(rec.instruction, out)
     return result, planner
 
 

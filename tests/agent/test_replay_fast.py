@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from mobile_agent.agent import Agent, AgentSettings
+from mobile_agent.agent import StepLoop, AgentSettings
 from mobile_agent.agent.replay import Recording, ReplayPlanner
 from mobile_agent.agent.trajectory import read_summary
 from mobile_agent.device.sim import SimPhone
@@ -53,7 +53,7 @@ def replay(recording: Recording, phone: SimPhone, out):
     perception = Perception(ocr="rapidocr")
     perception.ocr = counted = Counted(perception.ocr)
     settings = AgentSettings(max_steps=8, settle_interval_s=0.0, save_annotated=False, device_name="sim")
-    result = Agent(phone, ReplayPlanner(recording, perception), perception, settings).run(recording.instruction, out)
+    result = StepLoop(phone, ReplayPlanner(recording, perception), perception, settings).run(recording.instruction, out)
     return result, counted.reads
 
 

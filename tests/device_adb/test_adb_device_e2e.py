@@ -258,11 +258,11 @@ def test_long_text_is_sent_in_several_shell_calls(server: FakeAdbServer) -> None
 def test_after_a_gesture_the_agent_takes_no_more_captures_than_the_stillness_needs(server: FakeAdbServer) -> None:
     """The gesture settles (two captures that agree); the agent's own wait and its screenshot then
     reuse that still frame instead of capturing three more times."""
-    from mobile_agent.agent import Agent, AgentSettings
+    from mobile_agent.agent import StepLoop, AgentSettings
 
     dev = open_adb(server, settle_timeout_s=2.0)
     dev.tap(5, 5)
-    shot = Agent(dev, None, None, AgentSettings())._settle(Image.new("RGB", (8, 8)))  # type: ignore[arg-type]
+    shot = StepLoop(dev, None, None, AgentSettings())._settle(Image.new("RGB", (8, 8)))  # type: ignore[arg-type]
     after = shell_commands(server)[shell_commands(server).index("input tap 5 5") + 1:]
     assert [c for c in after if c != "wm density"] == ["screencap -p", "screencap -p"]
     assert shot.size == Image.open(io.BytesIO(SETTINGS_PNG)).size

@@ -7,7 +7,7 @@ from collections import deque
 from functools import lru_cache
 from typing import Iterable
 
-from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
+from mobile_agent.agent import StepLoop, AgentSettings, LLMPlanner
 from mobile_agent.model.openai_client import OpenAIChatModel
 from mobile_agent.model.retry import RetryPolicy
 
@@ -66,11 +66,11 @@ def perception():
     return Perception(ocr="rapidocr")
 
 
-def make_agent(server, phone, *, parse_retries: int = 2, **settings) -> Agent:
+def make_agent(server, phone, *, parse_retries: int = 2, **settings) -> StepLoop:
     model = OpenAIChatModel(MODEL, base_url=server.openai_base_url, api_key=API_KEY,
                             retry=RetryPolicy(max_attempts=3, base_delay_s=0.01, max_delay_s=0.05), timeout_s=10)
     settings.setdefault("settle_interval_s", 0.0)
-    return Agent(phone, LLMPlanner(model, parse_retries=parse_retries), perception(), AgentSettings(**settings))
+    return StepLoop(phone, LLMPlanner(model, parse_retries=parse_retries), perception(), AgentSettings(**settings))
 
 
 def plan_requests(server) -> list[Request]:

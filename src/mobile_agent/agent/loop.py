@@ -1,9 +1,9 @@
 """The step loop: screenshot, plan, ground, act, wait until the screen is still, reflect, record.
 
 ```python
-from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
+from mobile_agent.agent import StepLoop, AgentSettings, LLMPlanner
 from mobile_agent.model import make_chat_model
-agent = Agent(device, LLMPlanner(make_chat_model("gpt-4o")), perception, AgentSettings(max_steps=20))
+agent = StepLoop(device, LLMPlanner(make_chat_model("gpt-4o")), perception, AgentSettings(max_steps=20))
 result = agent.run("Turn on the dark mode", "runs/dark")
 result.outcome, result.completed, result.steps
 ```
@@ -244,8 +244,8 @@ def _now() -> str:
 class StepRun:
     """One step as it goes: what the planner was given, the record being filled, the model calls
     made so far, when it started, and the writer of the run folder. The loop's pieces
-    (:meth:`Agent.plan`, :meth:`Agent.ground`, :meth:`Agent.act`, :meth:`Agent.reflect`,
-    :meth:`Agent.record`) work on one; other loops (the multi-agent mode) make their own."""
+    (:meth:`StepLoop.plan`, :meth:`StepLoop.ground`, :meth:`StepLoop.act`, :meth:`StepLoop.reflect`,
+    :meth:`StepLoop.record`) work on one; other loops (the multi-agent mode) make their own."""
 
     ctx: PlanContext
     rec: StepRecord
@@ -271,9 +271,13 @@ def is_risky(op: Operation) -> bool:
     return bool(words and _RISKY.search(words))
 
 
-class Agent:
-    """The Mobile-Agent loop over a :class:`~mobile_agent.device.base.Device`, a :class:`Planner` and a
-    perception object (``mobile_agent.perception.Perception``)."""
+class StepLoop:
+    """The Mobile-Agent step loop over a :class:`~mobile_agent.device.base.Device`, a :class:`Planner`
+    and a perception object (``mobile_agent.perception.Perception``): :meth:`run` repeats one step,
+    whose named parts (``_observe``, ``_plan_step``, ...) each hand it on or end it. The Python API's
+    ``mobile_agent.Agent`` (``api.py``) wraps it with the report; ``agent.multi.MultiAgent`` runs its
+    own loop of roles and calls its public pieces (:meth:`plan`, :meth:`ground`, :meth:`act`). Named ``Agent`` before (``mobile_agent.agent.Agent``, which
+    still gives this class, with a ``DeprecationWarning``)."""
 
     def __init__(self, device: Any, planner: Planner, perception: PerceptionLike | None,
                  settings: AgentSettings | None = None) -> None:
@@ -826,3 +830,18 @@ def _finish(on_finish: Callable[[Path], None], run_dir: Path) -> None:
         on_finish(run_dir)
     except Exception as exc:  # noqa: BLE001
         log.warning("the end-of-run hook failed: %s", exc)
+
+
+def __getattr__(name: str) -> Any:
+    """``agent.loop.Agent``, this class's name before, gives :class:`StepLoop` with a warning."""
+    if name == "Agent":
+        return deprecated_agent()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def deprecated_agent() -> type[StepLoop]:
+    import warnings
+
+    warnings.warn("mobile_agent.agent.Agent is now mobile_agent.agent.StepLoop (the step loop); the Python "
+                  "API's agent, with the report, is mobile_agent.Agent", DeprecationWarning, stacklevel=3)
+    return StepLoop

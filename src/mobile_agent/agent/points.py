@@ -15,6 +15,7 @@ from typing import Any, Sequence
 from PIL import Image
 
 from mobile_agent.agent.record import CandidateRecord, GroundingRecord
+from mobile_agent.perception.elements import parse_elements, smallest_at
 
 #: Half the side of the box recorded around a point where nothing readable lies under it.
 POINT_BOX = 12
@@ -30,11 +31,6 @@ def off_screen(points: Sequence[tuple[int, int]], size: tuple[int, int]) -> str 
     return None
 
 
-def _smallest(boxes: Sequence[tuple[Any, Any]], x: int, y: int) -> Any:
-    hits = [(b.width * b.height, v) for b, v in boxes if b.x1 <= x <= b.x2 and b.y1 <= y <= b.y2]
-    return min(hits, key=lambda p: p[0])[1] if hits else None
-
-
 def under_point(perception: Any, image: Image.Image, x: int, y: int) -> CandidateRecord:
     """What lies at (x, y) of ``image``: the smallest OCR line there (its box and text), else the
     smallest icon box there (no text: the gate reads its glyph), else a small box around the point."""
@@ -43,15 +39,13 @@ def under_point(perception: Any, image: Image.Image, x: int, y: int) -> Candidat
     parse = getattr(perception, "parse", None)
     if callable(parse):
         try:
-            res = parse(image)
-            line = _smallest([(ln.box, ln) for ln in res.lines], x, y)
-            if line is not None:
-                box, text = list(line.box.as_tuple()), str(line.text)
+            lines = smallest_at([e for e in parse_elements(parse(image)) if e.kind == "text"], x, y)
+            if lines:
+                box, text = list(lines[0].box.as_tuple()), str(lines[0].text)
             else:
-                res = parse(image, icons=True)
-                icon = _smallest([(ic.box, ic) for ic in res.icons or []], x, y)
-                if icon is not None:
-                    box = list(icon.box.as_tuple())
+                icons = smallest_at([e for e in parse_elements(parse(image, icons=True)) if e.kind == "icon"], x, y)
+                if icons:
+                    box = list(icons[0].box.as_tuple())
         except Exception:  # noqa: BLE001 - a screen that cannot be read: the point alone is recorded
             box = None
     if box is None:

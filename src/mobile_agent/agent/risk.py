@@ -212,18 +212,11 @@ def tree_label_at(tree: str | None, point: Sequence[int] | None) -> str | None:
     """The content-desc or text of the smallest labelled node of a uiautomator dump under ``point``."""
     if not tree or point is None:
         return None
-    from mobile_agent.device.uitree import parse_tree
+    from mobile_agent.perception.elements import smallest_at, tree_elements
 
-    try:
-        nodes = parse_tree(tree)
-    except ValueError:
-        return None
-    x, y = int(point[0]), int(point[1])
-    under = [n for n in nodes if n.label.strip() and n.bounds.x1 <= x < n.bounds.x2 and n.bounds.y1 <= y < n.bounds.y2]
-    if not under:
-        return None
-    best = min(under, key=lambda n: (n.bounds.x2 - n.bounds.x1) * (n.bounds.y2 - n.bounds.y1))
-    return best.label.strip()
+    under = smallest_at([e for e in tree_elements(tree) if e.label.strip()], int(point[0]), int(point[1]),
+                        edges=False)
+    return under[0].label.strip() if under else None
 
 
 def assess(op: Any, *, touched_text: str | None = None, screen_text: Sequence[str] | Iterable[str] = (),

@@ -244,7 +244,7 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
              judge: "Any | None" = None, threads: int | None = None) -> ResultRow:
     """Run one task and measure it. On the simulated phone the metrics come from its state; with
     ``judge`` (a :class:`mobile_agent.bench.human.HumanJudge`) a person judges instead."""
-    from mobile_agent.agent import Agent, AgentSettings
+    from mobile_agent.agent import StepLoop, AgentSettings
     from mobile_agent.report import write_report
 
     from mobile_agent.bench.user import SimulatedUser, asks_user
@@ -285,7 +285,7 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
         perception = _perception(config.ocr, threads)
         planner = make_planner(config, task, perception)
         cached = _cached(config, instruction, phone, perception, planner)
-        agent = Agent(phone, cached[0] if cached else planner, perception, settings)
+        agent = StepLoop(phone, cached[0] if cached else planner, perception, settings)
     result = agent.run(instruction, traj)
     detail: dict[str, Any] = {"params": task.params, "plan": [str(o) for o in task.operations()]}
     env = environment_failure(result.exception)

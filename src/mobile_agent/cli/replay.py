@@ -65,7 +65,7 @@ def register(app: typer.Typer) -> None:
         replay (exit 1, naming the step, what was expected and what is there); with --model the model
         plans from there and the replay resumes when a recorded screen comes back. Exit 0 when
         completed, 1 otherwise, 2 for a folder that cannot be replayed."""
-        from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
+        from mobile_agent.agent import StepLoop, AgentSettings, LLMPlanner
         from mobile_agent.agent.replay import Recording, ReplayPlanner, parse_params
         from mobile_agent.agent.risk import load_rules
         from mobile_agent.agent.trajectory import read_summary
@@ -106,7 +106,7 @@ def register(app: typer.Typer) -> None:
             f"(replay of {run_dir}: {len(recording.steps)} recorded step(s), "
             f"{'model ' + fallback.name if fallback else 'no model'}, on {device}; trajectory in {out_dir})"),
             highlight=False)
-        result = run_in(out_dir, overwrite, lambda folder: Agent(phone, planner, perception, settings).run(
+        result = run_in(out_dir, overwrite, lambda folder: StepLoop(phone, planner, perception, settings).run(
             recording.instruction, folder))
         colour = "green" if result.completed else "red"
         console.print(f"[{colour}]{escape(result.outcome)}[/{colour}] " + escape(

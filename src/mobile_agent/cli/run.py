@@ -133,7 +133,7 @@ def register(app: typer.Typer) -> None:
         in summary.json (needs_user).
         Offline, with no key: --model scripted:FILE plays the replies in FILE (separated by lines holding
         only ---)."""
-        from mobile_agent.agent import Agent, AgentSettings
+        from mobile_agent.agent import StepLoop, AgentSettings
         from mobile_agent.model import make_chat_model
         from mobile_agent.report import write_report
 
@@ -216,7 +216,7 @@ def register(app: typer.Typer) -> None:
                     planner, cache_store = cached_planner(cache, instruction, spec, phone, perception, planner,
                                                           params=params, secrets=secrets, say=say,
                                                           cache_mode=cache_mode)
-                agent = Agent(phone, planner, perception, settings)
+                agent = StepLoop(phone, planner, perception, settings)
 
             def keep(out_dir: Path, result: Any) -> None:
                 if cache_store is not None:

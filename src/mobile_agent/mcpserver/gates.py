@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from mobile_agent.perception.elements import Element, parse_elements, smallest_at
 from mobile_agent.perception.glyphs import read_glyph
 from mobile_agent.types import Box
 
@@ -72,36 +73,29 @@ class Touched:
         return ", ".join(dict.fromkeys(parts)) or "nothing readable"
 
 
-def _smallest(boxes: Sequence[tuple[Box, Any]], x: int, y: int) -> list[Any]:
-    hits = [(b.area, v) for b, v in boxes if b.x1 <= x <= b.x2 and b.y1 <= y <= b.y2]
-    hits.sort(key=lambda p: p[0])
-    return [v for _, v in hits]
-
-
-def touched_at(perception: Any, img: Any, x: int, y: int, nodes: Sequence[Any] | None, *,
+def touched_at(perception: Any, img: Any, x: int, y: int, nodes: Sequence[Element] | None, *,
                glyphs: bool = True) -> Touched:
-    """Everything under (x, y): the innermost labelled tree node (not the rows and panels around
-    it, whose labels sum up a whole message), the OCR line there, and the glyph of the smallest icon
-    box there."""
+    """Everything under (x, y): the innermost labelled tree element of ``nodes`` (not the rows and
+    panels around it, whose labels sum up a whole message), the OCR line there, and the glyph of the
+    smallest icon box there (the detector's, or a clickable node's without a label)."""
     t = Touched()
     res = perception.parse(img, icons=glyphs)
-    t.screen_texts = [line.text for line in res.lines]
-    if nodes:
-        labelled = [(n.bounds, n) for n in nodes if n.text or n.desc]
-        for n in _smallest(labelled, x, y)[:1]:
-            if n.text:
-                t.texts.append(n.text)
-            if n.desc:
-                t.descriptions.append(n.desc)
-    for line in _smallest([(line.box, line) for line in res.lines], x, y)[:1]:
+    found = parse_elements(res)
+    t.screen_texts = [e.text for e in found if e.kind == "text"]
+    nodes = list(nodes or [])
+    for n in smallest_at([n for n in nodes if n.label], x, y)[:1]:
+        if n.text:
+            t.texts.append(n.text)
+        if n.description:
+            t.descriptions.append(n.description)
+    for line in smallest_at([e for e in found if e.kind == "text"], x, y)[:1]:
         t.texts.append(line.text)
     if glyphs:
         w = img.size[0]
-        icon_boxes = [(ic.box, ic.box) for ic in res.icons or [] if ic.box.width <= MAX_GLYPH_WIDTH * w]
-        if nodes:  # the tree's unlabelled, icon-sized clickable nodes are icons too
-            icon_boxes += [(n.bounds, n.bounds) for n in nodes
-                           if n.clickable and not (n.text or n.desc) and n.bounds.width <= MAX_GLYPH_WIDTH * w]
+        icons = [e for e in found if e.kind == "icon" and e.box.width <= MAX_GLYPH_WIDTH * w]
+        # the tree's unlabelled, icon-sized clickable nodes are icons too
+        icons += [n for n in nodes if n.clickable and not n.label and n.box.width <= MAX_GLYPH_WIDTH * w]
         rgb = np.asarray(img)
-        for box in _smallest(icon_boxes, x, y)[:1]:
-            t.glyphs = glyph_names(perception, rgb, box, w)
+        for icon in smallest_at(icons, x, y)[:1]:
+            t.glyphs = glyph_names(perception, rgb, icon.box, w)
     return t

@@ -68,6 +68,8 @@ class Action(TypedDict, total=False):
     already_open: bool
 
 
+# the schema of perception.elements.Element.to_json (a tree node also has "class"); no docstring:
+# it would become the schema's description
 class Element(TypedDict, total=False):
     n: Required[int]
     kind: Required[Literal["node", "text", "icon"]]

@@ -36,8 +36,8 @@ from mobile_agent.device.base import device_capabilities
 from mobile_agent.device.gestures import LongPress, Swipe, as_press
 from mobile_agent.errors import ConfigError, MobileAgentError
 from mobile_agent.mcpserver import gates
-from mobile_agent.perception.hybrid import SYSTEM_UI, ScreenTree
-from mobile_agent.perception.textmatch import compact
+from mobile_agent.perception.elements import Element, list_screen, tree_elements
+from mobile_agent.perception.hybrid import ScreenTree
 from mobile_agent.types import POSITIONS, Box, quote_screen_text
 
 #: Longest texts the tools take (a longer one is refused with a message, never truncated silently).
@@ -174,7 +174,7 @@ class PhoneTools:
         self._chat_model_factory = chat_model_factory
         self._lock = lock if lock is not None else threading.RLock()
         self._gestures = 0
-        self._elements: list[dict[str, Any]] | None = None
+        self._elements: list[Element] | None = None
         self._elements_at = -1
         self._dialog: tuple[list[int], str] | None = None  # the last list's dialog: its box, its first text
         self._rules: Any = None
@@ -213,90 +213,31 @@ class PhoneTools:
             w, h = img.size
             found_icons = list(res.icons or []) if icons else []  # a cached parse may hold icons: not asked
             xml = self._tree_xml() if self.options.tree else None
-            nodes = self._tree_nodes(xml) if xml is not None else None
-            tree = "off" if not self.options.tree else ("read" if nodes is not None else "none")
-            elements: list[dict[str, Any]] = []
-
-            def add(kind: str, box: Any, system: bool = False, under: bool = False, **extra: Any) -> None:
-                c = box.center
-                if dialog is not None and not system and (under or not dialog.contains_point(c)):
-                    # a tap there closes the dialog or does nothing; the system's bars (a tree's
-                    # systemui nodes: the navigation bar's Back) are drawn over the scrim and work
-                    extra["behind_dialog"] = True
-                elements.append({"n": len(elements) + 1, "kind": kind, **extra,
-                                 "box": list(box.as_tuple()), "center": [int(c.x), int(c.y)]})
-
-            nodes = nodes or []
-            labelled = [n for n in nodes if n.text or n.desc]
-            screen_area = max(1, w * h)
-            small_labelled = [n.bounds for n in labelled if n.bounds.area < screen_area / 8]
-            lines = []
-            for line in res.lines:
-                c = line.box.center
-                words = compact(line.text)
-                named = any(n.bounds.contains(c.x, c.y) and words and any(
-                    words in compact(v) or compact(v) in words for v in (n.text, n.desc) if v) for n in labelled)
-                short = len(line.text.strip()) <= 2
-                # a glyph read as a character or two: inside an icon, or a labelled icon-sized node,
-                # or (where the tree was read, and would hold a real word) not ASCII at all
-                glyph = short and (any(ic.box.contains(c.x, c.y) for ic in found_icons)
-                                   or any(b.contains(c.x, c.y) for b in small_labelled)
-                                   or (tree == "read" and not line.text.strip().isascii()))
-                if not named and not glyph:
-                    lines.append(line)
+            st = ScreenTree(xml, w, h) if xml is not None else None
+            tree = "off" if not self.options.tree else ("read" if st is not None and st.read else "none")
             # a dialog over a page its scrim dims: what lies outside it is listed, marked as behind it
             find_dialog = getattr(self.perception, "dialog", None)
             dialog = find_dialog(img) if callable(find_dialog) else None
-            st = ScreenTree(xml, w, h) if xml is not None and nodes else None
-            if dialog is None and st is not None:
+            # the tree where it lists something; else the picture alone says where a dialog is
+            listed = st if st is not None and tree_elements(st) else None
+            if dialog is None and listed is not None:
                 # the dump's own window, where it is a dialog's or a popup menu's (hybrid.ScreenTree.window)
-                dialog = st.window
-            # the page's nodes the dialog's card covers (their centre on the card): where the tree names
-            # the dialog's own nodes, those drawn before it (perception.hybrid.ScreenTree.set_dialog)
-            under: set[tuple[Any, str, str]] = set()
-            if dialog is not None and st is not None:
-                st.set_dialog(dialog)
-                under = {(n.box.as_tuple(), n.text, n.desc) for n in st.nodes
-                         if dialog.contains_point(n.box.center) and st.behind_dialog(n)}
-            kept_icons = []
-            for ic in sorted(found_icons, key=lambda i: -i.box.area):
-                c = ic.box.center
-                if ic.box.width > gates.MAX_GLYPH_WIDTH * w and ic.box.height > gates.MAX_GLYPH_WIDTH * w:
-                    continue  # a panel or a picture, not an icon
-                if any(b.contains(c.x, c.y) for b in small_labelled):
-                    continue  # the node that names it is listed
-                if any(line.box.contains(c.x, c.y) for line in lines):
-                    continue  # text, listed as such
-                if any(k.box.contains(c.x, c.y) for k in kept_icons):
-                    continue  # a glyph inside a circle or a button already listed
-                kept_icons.append(ic)
-            for node in nodes:
-                extra: dict[str, Any] = {"text": node.text} if node.text else {}
-                if node.desc:
-                    extra["description"] = node.desc
-                extra["class"] = node.cls.rsplit(".", 1)[-1]
-                if node.rid:
-                    extra["id"] = node.rid
-                for flag in ("clickable", "checkable", "scrollable", "focused", "selected"):
-                    if getattr(node, flag):
-                        extra[flag] = True
-                if node.checkable:
-                    extra["checked"] = node.checked
-                add("node", node.bounds, system=node.package == SYSTEM_UI,
-                    under=(node.bounds.as_tuple(), node.text, node.desc) in under, **extra)
-            for line in lines:
-                add("text", line.box, text=line.text)
-            for ic in sorted(kept_icons, key=lambda i: (i.box.y1, i.box.x1)):
-                add("icon", ic.box)
+                dialog = listed.window
+            if dialog is not None and listed is not None:
+                # the page's nodes behind it, those under its card included where the tree names the
+                # dialog's own nodes (perception.hybrid.ScreenTree.set_dialog)
+                listed.set_dialog(dialog)
+            elements = list_screen((w, h), res.lines, found_icons, st if tree == "read" else None, dialog,
+                                   max_icon_width=gates.MAX_GLYPH_WIDTH)
             self._elements, self._elements_at = elements, self._gestures
             self._dialog = None
             if dialog is not None:
                 # named by its topmost text wholly on the card (its title)
-                own = [e.get("text") or e.get("description") for e in sorted(elements, key=lambda e: e["box"][1])
-                       if not e.get("behind_dialog") and dialog.intersect(Box(*e["box"])).area >= 0.95 * Box(*e["box"]).area
-                       and (e.get("text") or e.get("description"))]
+                own = [e.label for e in sorted(elements, key=lambda e: e.box.y1)
+                       if not e.behind_dialog and dialog.intersect(e.box).area >= 0.95 * e.box.area and e.label]
                 self._dialog = (list(dialog.as_tuple()), own[0] if own else "")
-            listing = {"width": w, "height": h, "tree": tree, "count": len(elements), "elements": elements}
+            listing = {"width": w, "height": h, "tree": tree, "count": len(elements),
+                       "elements": [e.to_json() for e in elements]}
             if dialog is not None:
                 listing["dialog"] = list(dialog.as_tuple())
             return listing
@@ -310,20 +251,6 @@ class PhoneTools:
         except MobileAgentError:
             return None
         return xml or None
-
-    def _tree_nodes(self, xml: str | None = None) -> list[Any] | None:
-        """The tree's listed nodes (``xml``, or the device's tree read now), or ``None`` without one."""
-        from mobile_agent.device.uitree import parse_tree
-
-        xml = xml if xml is not None else self._tree_xml()
-        if xml is None:
-            return None
-        try:
-            nodes = parse_tree(xml)
-        except ValueError:
-            return None
-        return [n for n in nodes if not n.bounds.is_empty() and (n.text or n.desc or n.clickable or n.checkable
-                                                               or n.scrollable)]
 
     # ------------------------------------------------------------------------------ tapping
     def tap_text(self, text: str, position: str | None = None, confirm: bool = False) -> dict[str, Any]:
@@ -354,13 +281,13 @@ class PhoneTools:
         ``force``: a tap there closes the dialog or does nothing."""
         with self._lock:
             el = self._element(number, force)
-            label = el.get("text") or el.get("description") or ""
-            x, y = el["center"]
+            label = el.label
+            x, y = int(el.center.x), int(el.center.y)
             before = self.device.screenshot()
-            self._gate_at(before, x, y, confirm, said=label, said_icon=bool(el.get("description")),
-                          glyph_box=None if label else Box(*el["box"]))
+            self._gate_at(before, x, y, confirm, said=label, said_icon=bool(el.description),
+                          glyph_box=None if label else el.box)
             self.device.tap(x, y)
-            what = f'element {number} ({el["kind"]}{": " + repr(label) if label else ""})'
+            what = f'element {number} ({el.kind}{": " + repr(label) if label else ""})'
             return self._after(before, f"tapped {what} at ({x}, {y})", point=[x, y])
 
     def tap(self, x: int, y: int, confirm: bool = False) -> dict[str, Any]:
@@ -405,7 +332,8 @@ class PhoneTools:
                 x, y = int(g.point.x), int(g.point.y)
                 what = f'"{text}"'
             elif number is not None:
-                x, y = self._element(number, force)["center"]
+                c = self._element(number, force).center
+                x, y = int(c.x), int(c.y)
                 what = f"element {number}"
             else:
                 if x is None or y is None:
@@ -416,7 +344,7 @@ class PhoneTools:
             self._long_press(x, y, duration_ms)
             return self._after(before, f"pressed {what} at ({x}, {y}) for {duration_ms} ms", point=[x, y])
 
-    def _element(self, number: Any, force: bool = False) -> dict[str, Any]:
+    def _element(self, number: Any, force: bool = False) -> Element:
         if isinstance(number, bool) or not isinstance(number, int):
             raise ConfigError(f"the element number must be a whole number, got {_short(number)}")
         if self._elements is None:
@@ -428,12 +356,12 @@ class PhoneTools:
             raise ConfigError(f"there is no element {number} on the screen: the last screen_elements list "
                               f"has {len(self._elements)} element(s), numbered 1..{len(self._elements)}")
         el = self._elements[number - 1]
-        if el.get("behind_dialog") and not force:
+        if el.behind_dialog and not force:
             box, title = self._dialog or ([], "")
-            label = el.get("text") or el.get("description") or ""
+            label = el.label
             named = f" {quote_screen_text(title)}" if title else ""
             raise ConfigError(
-                f"element {number} ({el['kind']}{': ' + quote_screen_text(label) if label else ''}) is on the page "
+                f"element {number} ({el.kind}{': ' + quote_screen_text(label) if label else ''}) is on the page "
                 f"behind the dialog{named} at {box}: a tap there closes the dialog or does "
                 "nothing. Tap an element of the dialog (or press back to close it), or pass force=true to tap "
                 "there anyway")
@@ -678,7 +606,7 @@ class PhoneTools:
         instruction = _check_text(instruction, "the instruction", MAX_INSTRUCTION_CHARS)
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or not 1 <= max_steps <= MAX_RUN_STEPS:
             raise ConfigError(f"max_steps must be a whole number in 1..{MAX_RUN_STEPS}, got {_short(max_steps)}")
-        from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
+        from mobile_agent.agent import StepLoop, AgentSettings, LLMPlanner
         from mobile_agent.report import write_report
 
         chat = self._chat_model()
@@ -728,7 +656,7 @@ class PhoneTools:
         def body() -> None:
             try:
                 with self._lock:
-                    run.result = Agent(self.device, planner, self.perception, settings).run(instruction, out)
+                    run.result = StepLoop(self.device, planner, self.perception, settings).run(instruction, out)
                     self._gestures += 1
                     outside = self.front_refusal()
                     if outside is not None:  # the run ended inside an app it may not use: leave it
@@ -891,8 +819,7 @@ class PhoneTools:
         if not self.options.confirm or confirm:
             return
         rules = self._risk_rules()
-        nodes = self._tree_nodes()
-        t = gates.touched_at(self.perception, img, x, y, nodes)
+        t = gates.touched_at(self.perception, img, x, y, tree_elements(self._tree_xml()))
         if glyph_box is not None:
             t.glyphs = gates.glyph_names(self.perception, np.asarray(img), glyph_box, img.size[0]) or t.glyphs
         ctx = t.screen_texts

@@ -23,6 +23,10 @@ from mobile_agent.perception.textmatch import compact, normalize_text
 from mobile_agent.types import Box, quote_screen_text
 
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
+#: A node's other states a dump writes as ``"true"``/``"false"`` (``TreeNode.flags``).
+FLAGS = ("checkable", "checked", "focused", "scrollable", "selected")
+#: What :func:`parse_ui_tree` says of a dump that is XML but has no node on the screen.
+NO_NODES = "the accessibility tree has no nodes on the screen"
 #: The system's own bars (status bar, navigation bar): drawn over a dialog's scrim, their buttons work.
 SYSTEM_UI = "com.android.systemui"
 
@@ -41,6 +45,8 @@ class TreeNode:
     clickable: bool
     enabled: bool = True
     package: str = ""
+    #: which of :data:`FLAGS` the dump sets ``true``
+    flags: frozenset[str] = frozenset()
 
     @property
     def rid_words(self) -> str:
@@ -76,12 +82,12 @@ def parse_ui_tree(xml: str | bytes | None) -> tuple[list[TreeNode], str | None]:
             nodes.append(TreeNode(idx, parent, a.get("text", "") or "", a.get("content-desc", "") or "",
                                   a.get("resource-id", "") or "", a.get("class", "") or "", box,
                                   a.get("clickable") == "true", a.get("enabled", "true") != "false",
-                                  a.get("package", "") or ""))
+                                  a.get("package", "") or "", frozenset(f for f in FLAGS if a.get(f) == "true")))
             visit(child, idx)
 
     visit(root, None)
     if not any(not n.box.is_empty() for n in nodes):
-        return [], "the accessibility tree has no nodes on the screen"
+        return [], NO_NODES
     return nodes, None
 
 
@@ -92,6 +98,9 @@ class ScreenTree:
     def __init__(self, xml: str | bytes | None, width: int, height: int) -> None:
         self.width, self.height = width, height
         self.nodes, self.problem = parse_ui_tree(xml)
+        #: Whether the dump was read as XML (its nodes may still be unusable for grounding: another
+        #: screen's size, none on the screen).
+        self.read = bool(self.nodes) or self.problem == NO_NODES
         if self.problem is None:
             right = max(n.box.x2 for n in self.nodes)
             bottom = max(n.box.y2 for n in self.nodes)

@@ -25,7 +25,7 @@ from typing import Any
 
 from PIL import Image
 
-from mobile_agent.agent.loop import (Agent, AgentSettings, RunResult, StepRun, _End, _finish, run_ended,
+from mobile_agent.agent.loop import (StepLoop, AgentSettings, RunResult, StepRun, _End, _finish, run_ended,
                                      run_summary, save_final_screen, start_run)
 from mobile_agent.agent.record import CompletionRecord, MultiRecord, StepRecord, UserRecord, per_role
 from mobile_agent.agent.user import ANSWER_MAX, NEEDS_USER, UserRequest, answer_outcome
@@ -68,7 +68,7 @@ class MultiSettings:
 
 class MultiAgent:
     """``MultiAgent(device, model, perception, settings, executor_model=None)``; ``run`` as
-    :meth:`mobile_agent.agent.Agent.run`. The manager (and the verifier's reflection) use ``model``;
+    :meth:`mobile_agent.agent.StepLoop.run`. The manager (and the verifier's reflection) use ``model``;
     the executor uses ``executor_model`` (default: ``model``)."""
 
     def __init__(self, device: Any, model: ChatModel, perception: Any, settings: AgentSettings | None = None,
@@ -83,7 +83,7 @@ class MultiAgent:
         self.executor = Executor(executor_model or model)
         self.verifier = Verifier(model if self.settings.reflect else None)
         # The single agent's grounding, gestures and settling, driven with the executor as its planner.
-        self._pieces = Agent(device, self.executor, perception, self.settings)
+        self._pieces = StepLoop(device, self.executor, perception, self.settings)
         self.name = model.name if executor_model is None else f"{model.name} + {executor_model.name}"
 
     # --- the run ---------------------------------------------------------------------------------
