@@ -60,3 +60,34 @@ def test_yolo_decoder_reads_both_layouts():
     assert box5.score == pytest.approx(0.72) and abs(box5.box.x2 - 300) <= 2
     with pytest.raises(ConfigError, match="unexpected yolo output"):
         decode_yolo(np.zeros((1, 3, 3)), s, left, top, 1080, 2400)
+
+
+def test_a_yolo_onnx_detector_runs_end_to_end_on_onnxruntime():
+    """``yolo:PATH`` as a user with an exported detector runs it: onnxruntime loads the file, the
+    screenshot is letterboxed into its input, its output decoded and suppressed, and Click Icon
+    chooses among its boxes. The file is a stand-in whose answer is fixed (the Notes list's icons
+    on the simulated phone: ``fixtures/yolo/make_tiny_yolo.py``), shaped as YOLOv8/9 exports are;
+    OmniParser's real weights are not something a test can fetch."""
+    from pathlib import Path
+
+    from mobile_agent.device.sim import SimPhone
+
+    from tests.perception.fixtures.yolo.make_tiny_yolo import ICONS
+
+    model = Path(__file__).parent / "fixtures" / "yolo" / "tiny_icon_detect.onnx"
+    phone = SimPhone(seed=0)
+    phone.launch("Notes")
+    shot = phone.screenshot()
+    p = Perception(detector=f"yolo:{model}")
+    assert p.detector.name == "yolo" and p.detector.input_size == 640
+    # (glyphs OCR reads as characters join the detector's boxes, as with any detector)
+    icons = [i for i in p.parse(shot, icons=True).icons if i.source == "yolo"]
+    # the five boxes, each within a letterbox pixel (2.2 screen pixels) of the tree's; the
+    # duplicate suppressed and the box under the threshold dropped
+    assert len(icons) == len(ICONS)
+    for want in ICONS.values():
+        assert any(max(abs(a - b) for a, b in zip(i.box.as_tuple(), want)) <= 4 for i in icons), want
+    for description in ("Search notes", "New note"):
+        g = p.ground_icon(shot, description)
+        x1, y1, x2, y2 = ICONS[description]
+        assert g.status == "found" and x1 <= g.point.x <= x2 and y1 <= g.point.y <= y2, (description, g.candidates[:3])
