@@ -135,7 +135,7 @@ def test_the_ablation_reports_wins_per_app(perception):
     folder = _fixture_folder()
     # the two form screens of My Expenses (the ablation grounds every target three times a prior)
     folder.screens = [s for s in folder.screens if s.name.endswith(("14726600.png", "662143729.png"))]
-    table = ablate(folder, perception, ["labelled_controls"])
+    table = ablate(folder, perception, ["labelled_controls", "nearby_labels"])
     assert table.total == 12 and table.nohint >= 8  # every target of these screens is an icon
     rows = {r.name: r for r in table.rows}
     lab = rows["labelled_controls"]
@@ -144,7 +144,7 @@ def test_the_ablation_reports_wins_per_app(perception):
     assert not lab.keep()  # one app alone would not keep it
     # but it is a part of the nearby-labels signal, which the house rule judges as a whole
     assert lab.verdict() == "part of nearby_labels" and "| labelled_controls |" in markdown(table)
-    sig = ablate(folder, perception, ["nearby_labels"]).rows[0]
+    sig = rows["nearby_labels"]
     assert sig.nohint <= lab.nohint and sig.verdict() == "goes"  # these two screens are one app
 
 
