@@ -22,8 +22,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -123,15 +121,9 @@ def main() -> int:
     total = hashlib.sha256("".join(d for _, d in hashed).encode()).hexdigest()
     sys.stdout.write(text + f"screens {len(hashed)} total {total}\n")
     if args.against is not None:
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(args.against.resolve() / "src"), str(REPO_ROOT)])}
-        other = subprocess.run([sys.executable, __file__, "--lines-only"], env=env, capture_output=True,
-                               text=True, check=True).stdout
-        mine, theirs = text.splitlines(), other.splitlines()
-        differ = [f"{a}  |  {b}" for a, b in zip(mine, theirs) if a != b]
-        print(f"against {args.against}: {len(theirs)} screens, {len(differ)} differ"
-              + ("" if len(mine) == len(theirs) else f" (this tree has {len(mine)})"))
-        for line in differ:
-            print("  " + line)
+        from _checkouts import compare_with
+
+        compare_with(__file__, args.against, text, [REPO_ROOT])
     return 0
 
 

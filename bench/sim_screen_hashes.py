@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import os
 import random
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -97,15 +95,9 @@ def main() -> int:
     if args.out is not None:
         args.out.write_text(text + f"screens {len(lines)} total {total}\n", encoding="utf-8")
     if args.against is not None:
-        env = {**os.environ, "PYTHONPATH": str(args.against.resolve() / "src")}
-        other = subprocess.run([sys.executable, __file__, "--lines-only"], env=env, capture_output=True,
-                               text=True, check=True).stdout
-        mine, theirs = text.splitlines(), other.splitlines()
-        differ = [f"{a}  |  {b}" for a, b in zip(mine, theirs) if a != b]
-        print(f"against {args.against}: {len(theirs)} screens, {len(differ)} differ"
-              + ("" if len(mine) == len(theirs) else f" (this tree has {len(mine)})"))
-        for line in differ[:40]:
-            print("  " + line)
+        from _checkouts import compare_with
+
+        compare_with(__file__, args.against, text, most=40)
     return 0
 
 
