@@ -3,6 +3,7 @@ sources (``--lines-only``), its lines compared with this tree's, one line a scre
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -24,3 +25,13 @@ def compare_with(script: str, checkout: Path, mine: str, paths: Sequence[Path] =
     for line in differ[:most]:
         print("  " + line)
     return len(differ)
+
+
+def arguments(doc: str, out_help: str, what: str) -> argparse.Namespace:
+    """The options such a script takes: ``--out``, ``--against CHECKOUT`` (whose ``what`` to
+    compare) and the hidden ``--lines-only`` of the run for the other checkout."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, help=out_help)
+    ap.add_argument("--against", type=Path, help=f"another checkout whose {what} to compare")
+    ap.add_argument("--lines-only", action="store_true", help=argparse.SUPPRESS)  # the --against child
+    return ap.parse_args()

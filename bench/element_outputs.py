@@ -19,7 +19,6 @@ the same before and after.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import sys
@@ -106,11 +105,9 @@ def lines() -> tuple[list[tuple[str, str]], dict[str, Any]]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", type=Path, help="also write every answer (JSON) to this file")
-    ap.add_argument("--against", type=Path, help="another checkout whose answers to compare")
-    ap.add_argument("--lines-only", action="store_true", help=argparse.SUPPRESS)  # the --against child
-    args = ap.parse_args()
+    from _checkouts import arguments
+
+    args = arguments(__doc__, "also write every answer (JSON) to this file", "answers")
     hashed, full = lines()
     text = "".join(f"{d[:16]} {name}\n" for name, d in hashed)
     if args.out is not None:

@@ -14,11 +14,9 @@ differ. Asserts nothing; measured for issue 45: 653 screens, the same before and
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import random
 import sys
-from pathlib import Path
 from typing import Any, Callable
 
 
@@ -80,11 +78,9 @@ def hashes() -> list[tuple[str, str]]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", type=Path, help="also write the lines to this file")
-    ap.add_argument("--against", type=Path, help="another checkout whose screens to compare")
-    ap.add_argument("--lines-only", action="store_true", help=argparse.SUPPRESS)  # the --against child
-    args = ap.parse_args()
+    from _checkouts import arguments
+
+    args = arguments(__doc__, "also write the lines to this file", "screens")
     lines = hashes()
     text = "".join(f"{d[:16]} {name}\n" for name, d in lines)
     total = hashlib.sha256("".join(d for _, d in lines).encode()).hexdigest()
