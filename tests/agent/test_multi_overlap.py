@@ -118,30 +118,30 @@ def test_the_same_records_with_and_without_the_overlap(tmp_path, delay_s, reflec
 
 @pytest.mark.slow
 def test_each_screen_is_parsed_once_beside_the_models_and_an_unread_one_is_undone(tmp_path):
-    """With models that think, every parse that reads a screen runs on the parse thread: the
-    verifier's read-back and the next step's grounding find it done (the same parse), and no screen
-    is read twice. The screens nothing read (the one the Type was typed on, the list Page Down was
-    made on) are parsed ahead and undone; the run without the overlap reads exactly the others. The
-    list Page Down left is the same list (a short one): its parse stands, not read again; Back's
-    home screen is the first screen, found in the memo."""
+    """With models that think, each screen is read once: on the parse thread beside the models, or
+    on this thread where the verifier reads it at once (the Open App's and the Type's screens after,
+    read back); the next step's grounding finds that same parse. The screens nothing read (the one
+    the Type was typed on, the list Page Down was made on) are parsed ahead and undone, and the run
+    without the overlap reads exactly the others. The list Page Down left is the same list (a short
+    one): its parse stands, not read again; Back's home screen is the first, found in the memo."""
     on, p_on = _multi_run(tmp_path, "on", True, 0.4)
     off, p_off = _multi_run(tmp_path, "off", False, 0.4)
     assert on.completed and off.completed
+    steps = read_steps(on.out_dir)
+    key = {s.step: _image_key(np.asarray(load_image(on.out_dir / s.screenshot))) for s in steps}
     reads_on, reads_off = p_on.reads(), p_off.reads()
     assert reads_on and max(reads_on.values()) == 1, "a screen was read twice"
-    # on this thread every parse found its screen parsed: nothing was read on the critical path
     main = p_on.on_main()
-    assert main and not any(read for _, read in main)
-    # the screens read without the overlap, each once, are those read with it less those nothing used
+    # this thread read only the screens the verifier read back at once (after Open App, after the Type)
+    assert {k for k, read in main if read} == {key[2], key[4]}
+    assert key[1] in reads_on and not any(read for k, read in main if k == key[1])  # the first: ahead
+    assert key[3] in reads_on and key[3] not in {k for k, _ in main}  # the Type's screen: ahead, unused
+    # the screens read without the overlap, each once, are those used with it
     used = {k for k, _ in main}
     assert set(reads_off) == used and max(reads_off.values()) == 1
-    unused = set(reads_on) - used
-    assert len(unused) == 2, "the screen the Type was typed on and the list Page Down was made on"
-    # the screen after the Type: read once, ahead, then found by the verifier's read-back and the
-    # Click Icon's grounding on this thread
-    steps = read_steps(on.out_dir)
-    typed_after = _image_key(np.asarray(load_image(on.out_dir / steps[3].screenshot)))
-    assert reads_on[typed_after] == 1 and sum(1 for k, _ in main if k == typed_after) >= 2
+    assert set(reads_on) - used == {key[3], key[5]}
+    # the screen after the Type: read once (the read-back), then found by the Click Icon's grounding
+    assert reads_on[key[4]] == 1 and sum(1 for k, read in main if k == key[4] and not read) >= 1
 
 
 #: a Click Text whose next operation grounds on the screen it left (in both modes the grounding is

@@ -20,12 +20,17 @@ whether the screen was used (``_perceived``), the same bookkeeping single mode k
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+from typing import Any, Callable
 
 from PIL import Image
 
 from mobile_agent.agent.loop import QUICK_MODEL_S, Agent
+from mobile_agent.agent.planner import encoded
 from mobile_agent.agent.reflection import screen_changed
+from mobile_agent.agent.trajectory import TrajectoryWriter
+
+log = logging.getLogger(__name__)
 
 
 class ParseAhead:
@@ -44,10 +49,14 @@ class ParseAhead:
     def on(self) -> bool:
         return self._prefetch is not None
 
-    def screen(self, image: Image.Image) -> None:
+    def screen(self, image: Image.Image, ahead: bool = True) -> None:
         """A new screen: parse it ahead. The screen before it, if nothing read it, has its parse
-        undone first."""
-        self._pieces._parse_ahead(image, undo_last=not self._pieces._perceived)
+        undone first. ``ahead`` False: the screen is read at once (the verifier reads a Type back):
+        with nothing to hide its parse behind, this thread parses it, as without the overlap."""
+        pieces = self._pieces
+        unused, pieces._perceived = not pieces._perceived, False
+        if self._prefetch is not None:
+            self._prefetch.start(image, undo_last=unused, parse=ahead and not pieces._quick_model)
 
     def answered(self, model_s: float) -> None:
         """The executor has answered (``model_s``: the step's model time, manager and executor): a
@@ -69,6 +78,24 @@ class ParseAhead:
             return perception
         return _Reading(perception, self)
 
+    # --- beside: the screenshots' files and the next request's encoding (as in single mode) ---------
+
+    def save(self, writer: TrajectoryWriter, name: str, image: Image.Image) -> str:
+        """Save a screenshot of the step (on the writing thread where there is one); its path."""
+        return self._pieces._save_screen(writer, name, image)
+
+    def prepare(self, image: Image.Image, max_side: int | None, quality: int) -> None:
+        """Encode ``image`` for the next requests on the writing thread (every role's request then
+        finds it encoded); a failure is left to the request, which encodes it again."""
+        if self._prefetch is not None:
+            self._prefetch.aside(lambda: _quietly(encoded, image, max_side, quality))
+
+    def flush(self) -> None:
+        """Wait until the step's screenshots are written (before its line says so); the first
+        failure is raised."""
+        if self._prefetch is not None:
+            self._prefetch.flush()
+
     def close(self) -> None:
         """End the threads (a parse not begun is dropped, one running is waited for)."""
         self._pieces._close_prefetch()
@@ -86,3 +113,10 @@ class _Reading:
 
     def screen_changed(self, before: Any, after: Any) -> bool:
         return screen_changed(self._perception, before, after)
+
+
+def _quietly(fn: Callable[..., Any], *args: Any) -> None:
+    try:
+        fn(*args)
+    except Exception as exc:  # noqa: BLE001 - the request encodes the screen again and reports its own error
+        log.debug("work ahead failed: %s", exc)

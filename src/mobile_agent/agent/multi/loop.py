@@ -36,7 +36,7 @@ from mobile_agent.agent.multi.cycles import CycleGuard
 from mobile_agent.agent.multi.executor import Assignment, Executor
 from mobile_agent.agent.multi.manager import Manager, ManagerReply, Subgoal
 from mobile_agent.agent.multi.notes import Notes, UnknownNoteError
-from mobile_agent.agent.multi.verifier import Verifier, deterministic_check
+from mobile_agent.agent.multi.verifier import Verifier, deterministic_check, reads_after
 from mobile_agent.agent.operations import BASIC_OPERATIONS, AskUser, Stop, TakeOver, Type
 from mobile_agent.agent.planner import Calls, HistoryEntry, PlanContext, PlanningError, calls_of
 from mobile_agent.agent.reflection import screen_changed
@@ -158,7 +158,7 @@ class MultiAgent:
         t_step = time.monotonic()
         calls = Calls()
         ctx = self._ctx(instruction, step, screen)
-        rec = StepRecord(step, screenshot=writer.save_screen(f"step_{step:03d}", screen), multi=MultiRecord())
+        rec = StepRecord(step, screenshot=self._ahead.save(writer, f"step_{step:03d}", screen), multi=MultiRecord())
         m = rec.multi
         assert m is not None
         tm = rec.timings
@@ -185,6 +185,7 @@ class MultiAgent:
             if calls.cost_usd is not None:
                 self._cost = (self._cost or 0.0) + calls.cost_usd
             self._steps = step
+            self._ahead.flush()  # the step's screenshots are on disk before its line says so
             writer.append_step(rec)
             if s.on_step is not None:
                 s.on_step(rec)
@@ -291,7 +292,8 @@ class MultiAgent:
         point = gesture_point(gesture) if isinstance(gesture, (Tap, LongPress)) else None
         where = f" at ({point[0]}, {point[1]})" if point is not None else ""
         if s.save_annotated and (isinstance(gesture, (Tap, LongPress, Swipe)) or boxes):
-            rec.annotated = writer.save_screen(f"step_{step:03d}_annotated", draw_gesture(screen, gesture, boxes))
+            rec.annotated = self._ahead.save(writer, f"step_{step:03d}_annotated",
+                                             draw_gesture(screen, gesture, boxes))
         if grounding_fb is not None:
             rec.reflection.feedback = grounding_fb
             report("not carried out: nothing matched")
@@ -316,7 +318,9 @@ class MultiAgent:
             tm.device_s += time.monotonic() - t
             fail("error", f"device: {exc}", exc)
         tm.device_s += time.monotonic() - t
-        self._ahead.screen(after)  # parsed beside the verifier and the next step's models
+        # parsed beside the verifier and the next step's models, unless the verifier reads it at once
+        self._ahead.screen(after, ahead=not reads_after(op, typed, self.multi.read_tree))
+        self._ahead.prepare(after, s.image_max_side, s.jpeg_quality)  # for the verifier's and the next step's requests
 
         # 5. the verifier: a deterministic check (it waits for the parse only where it reads the
         #    screen's text), then the reflection verdict
