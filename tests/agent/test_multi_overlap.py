@@ -114,6 +114,21 @@ def test_the_same_records_with_and_without_the_overlap(tmp_path, delay_s, reflec
     for key in ("outcome", "steps", "plan", "notes", "roles", "plan_history"):
         assert summary_on[key] == summary_off[key], key
     assert _threads() == []
+    # the screenshots, written on the writing thread, are each step's own and on disk
+    for d, e in zip(a, b):
+        assert (on.out_dir / d["screenshot"]).read_bytes() == (off.out_dir / e["screenshot"]).read_bytes()
+
+
+def test_no_thread_is_left_behind_after_ctrl_c_and_the_finished_steps_are_kept(tmp_path):
+    def interrupt(rec):
+        if rec.step == 2:
+            raise KeyboardInterrupt
+
+    result, _ = _multi_run(tmp_path, "ctrl-c", True, 0.0, on_step=interrupt)
+    assert result.outcome == "interrupted" and _threads() == []
+    steps = read_steps(result.out_dir)
+    assert [s.step for s in steps] == [1, 2]
+    assert all((result.out_dir / s.screenshot).is_file() for s in steps)
 
 
 @pytest.mark.slow
