@@ -228,3 +228,48 @@ def test_a_failing_parse_ends_the_run_as_in_single_mode(tmp_path, monkeypatch):
         assert summary["outcome"] == "error" and "the OCR engine crashed" in summary["error"], name
     assert ([_without_timings(d) for d in _lines(ends["multi-True"].out_dir)]
             == [_without_timings(d) for d in _lines(ends["multi-False"].out_dir)])
+
+
+def test_a_screenshot_another_thread_is_encoding_is_waited_for_not_encoded_twice(monkeypatch):
+    """The loop encodes the next screen on its writing thread; a request that needs it meanwhile
+    (the verifier's reflection) waits for that encoding instead of making a second one."""
+    import sys
+
+    from PIL import Image
+
+    from mobile_agent.agent import planner
+
+    cache = planner._Encoded()
+    started, release = threading.Event(), threading.Event()
+    encodes: list[str] = []
+    real = planner.encode_image
+
+    def held(image, max_side, quality):
+        encodes.append(threading.current_thread().name)
+        started.set()
+        release.wait()
+        return real(image, max_side, quality)
+
+    monkeypatch.setattr(planner, "encode_image", held)
+    screen = Image.new("RGB", (120, 240), (30, 60, 90))
+    got: dict[str, object] = {}
+    ahead = threading.Thread(target=lambda: got.setdefault("ahead", cache(screen, 1024, 80)), name="ahead")
+    ahead.start()
+    assert started.wait(timeout=20)
+    request = threading.Thread(target=lambda: got.setdefault("request", cache(screen, 1024, 80)), name="request")
+    request.start()
+    # release the first encoding only once the request is inside the cache, waiting or encoding
+    for _ in range(2000):
+        frame = sys._current_frames().get(request.ident)
+        names = set()
+        while frame is not None:
+            names.add(frame.f_code.co_name)
+            frame = frame.f_back
+        if "held" in names or ("__call__" in names and "wait" in names):
+            break
+        threading.Event().wait(0.005)
+    release.set()
+    ahead.join(timeout=20)
+    request.join(timeout=20)
+    assert encodes == ["ahead"]
+    assert got["request"] is got["ahead"]

@@ -4,14 +4,16 @@
 A screen is parsed on the Prefetch's thread from the moment it is taken (the first screenshot, the
 screen a gesture left, the phone after a take-over), while the verifier's reflection call and the
 next step's manager and executor calls run; the next step's grounding (and ``--confirm``'s gate)
-waits for that parse and finds it in perception's memo. The verifier waits only where it reads the
-screen's text (a Type read back, Open App's launcher label): its change check compares pixels and its
-reflection call sends the screenshots, so neither waits. Each screen is parsed once: the verifier's
-read and the next step's grounding use the same parse. A screen that nothing read (the next
-operation grounded nothing: a Type, a Page Down, Back) has its parse undone before the next screen's
-(:meth:`Perception.checkpoint/restore`), so every parse, grounding and record is what it would be
-without the overlap; after a model that answered faster than a parse (``QUICK_MODEL_S``) the next
-screen is not parsed ahead at all.
+waits for that parse and finds it in perception's memo. The verifier's change check compares pixels
+and its reflection call sends the screenshots: neither waits. Where the verifier reads the screen's
+text at once (a Type read back, Open App's launcher label: :func:`verifier.reads_after`) there is
+nothing to hide the parse behind, so that screen is parsed on the loop's thread, as without the
+overlap, and the next step's grounding uses the same parse: each screen is read once. A screen that
+nothing read (the next operation grounded nothing: a Type, a Page Down, Back) has its parse undone
+before the next screen's (:meth:`Perception.checkpoint/restore`), so every parse, grounding and
+record is what it would be without the overlap; after models that answered faster than a parse
+(``QUICK_MODEL_S``) the next screen is not parsed ahead at all. The step's screenshots are written,
+and the next screen encoded for the requests, on the Prefetch's second thread.
 
 The pieces multi mode borrows from the single agent (grounding, the gates) wait through the agent's
 own ``_perception_quiet``: this module hands the Prefetch to that agent and reads its note of
@@ -44,10 +46,6 @@ class ParseAhead:
         pieces._prefetch = self._prefetch  # the pieces' grounding and gates wait for it
         pieces._perceived = False
         pieces._quick_model = False
-
-    @property
-    def on(self) -> bool:
-        return self._prefetch is not None
 
     def screen(self, image: Image.Image, ahead: bool = True) -> None:
         """A new screen: parse it ahead. The screen before it, if nothing read it, has its parse
