@@ -11,6 +11,16 @@ figures are counted from the requests the server received: text tokens as charac
 prompt included), image tokens by OpenAI's high-detail rule (85 + 170 per 512-pixel tile after
 fitting into 2048 and a shortest side of 768), completion tokens as reply characters / 4.
 Prints a table; asserts nothing.
+
+    python bench/bench_multi.py --overlap [--latency 1.5] [--tasks ...] [--repeat 1] [--reflect]
+
+Multi mode's time beyond the models', with and without the parse ahead (agent/multi/ahead.py,
+``AgentSettings.overlap_perception``), side by side in this one process: the same scripted multi-mode
+runs, the chat server holding every answer for ``--latency`` seconds, the two variants in turn task by
+task (one perception, its memo cleared before each run). From each run's ``steps.jsonl``: medians over
+the grounding steps (Open App, Click Text, Click Icon, Long Press) and over all steps of a step's time
+less its model calls' (``total_s - model_s``), and their ratio; whether each task's records are the
+same in both variants but for the times.
 """
 
 from __future__ import annotations
@@ -18,6 +28,7 @@ from __future__ import annotations
 import argparse
 import base64
 import io
+import json
 import math
 import statistics
 import sys
@@ -145,11 +156,99 @@ def run_one(task, multi: bool, reflect: bool, out: Path) -> dict:
             "text": text, "image": image, "completion": completion, "total": text + image + completion}
 
 
+GROUNDING_OPS = ("Open App", "Click Text", "Click Icon", "Long Press")
+
+
+def _without_times(line: dict) -> dict:
+    d = json.loads(json.dumps(line))
+    d.pop("timings", None)
+    for c in d.get("calls") or []:
+        c.pop("duration_s", None)
+    return d
+
+
+def run_overlap(task, overlap: bool, latency: float, reflect: bool, perception, out: Path) -> list[dict]:
+    """One multi-mode run of ``task`` with the parse ahead on or off; its steps.jsonl lines."""
+    import os
+
+    from mobile_agent.agent import AgentSettings
+    from mobile_agent.agent.multi import MultiAgent
+    from mobile_agent.model import make_chat_model
+    from tests.fakes.chatserver import LocalChatServer, Reply
+
+    os.environ.setdefault("BENCH_MULTI_KEY", "k")
+    respond = scripted(task, True)
+    perception.clear_cache()  # each run reads its screens afresh
+    with LocalChatServer(lambda req: Reply(text=respond(req), delay_s=latency)) as server:
+        model = make_chat_model("openai:bench-model", base_url=server.openai_base_url, api_key_env="BENCH_MULTI_KEY")
+        settings = AgentSettings(max_steps=3 * task.human_steps + 4, settle_interval_s=0.0, settle_timeout_s=1.0,
+                                 reflect=reflect, save_annotated=False, overwrite=True, overlap_perception=overlap)
+        result = MultiAgent(task.make_phone(), model, perception, settings).run(task.instruction, out)
+    lines = [json.loads(x) for x in (result.out_dir / "steps.jsonl").read_text(encoding="utf-8").splitlines() if x]
+    for d in lines:
+        d["_outcome"] = result.outcome
+    return lines
+
+
+def overlap_main(args) -> int:
+    from mobile_agent.bench.suite import select
+    from mobile_agent.perception import Perception
+
+    tasks = select(ids=[t.strip() for t in args.tasks.split(",") if t.strip()])
+    perception = Perception()
+    steps: dict[bool, list[dict]] = {True: [], False: []}
+    print(f"multi mode, model latency {args.latency:g} s{', with the verifier' if args.reflect else ''}; seconds")
+    print(f"{'task':<11}{'run':>4}{'steps':>6}{'outcome on/off':>22}{'same records':>14}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in range(max(1, args.repeat)):
+            for task in tasks:
+                got = {}
+                for overlap in (True, False):  # in turn, task by task, so that load falls on both alike
+                    got[overlap] = run_overlap(task, overlap, args.latency, args.reflect, perception,
+                                               Path(tmp) / f"{task.key}-{n}-{overlap}")
+                    steps[overlap] += got[overlap]
+                same = [_without_times(d) for d in got[True]] == [_without_times(d) for d in got[False]]
+                outcomes = "/".join(got[o][-1]["_outcome"] if got[o] else "-" for o in (True, False))
+                print(f"{task.key:<11}{n + 1:>4}{len(got[True]):>6}{outcomes:>22}{'yes' if same else 'NO':>14}",
+                      flush=True)
+
+    def beyond(lines: list[dict], grounding: bool) -> list[float]:
+        return [d["timings"]["total_s"] - d["timings"]["model_s"] for d in lines
+                if not grounding or (d.get("operation") or {}).get("op") in GROUNDING_OPS]
+
+    print(f"\n{'median beyond the models':<34}{'overlap':>9}{'without':>9}{'ratio':>7}{'steps':>7}")
+    for name, grounding in (("grounding steps", True), ("all steps", False)):
+        on, off = beyond(steps[True], grounding), beyond(steps[False], grounding)
+        if on and off:
+            m_on, m_off = statistics.median(on), statistics.median(off)
+            print(f"{name:<34}{m_on:>9.3f}{m_off:>9.3f}{m_on / m_off:>7.2f}{len(on):>7}")
+    percep = [[d["timings"]["perception_s"] for d in steps[o]
+               if (d.get("operation") or {}).get("op") in GROUNDING_OPS] for o in (True, False)]
+    if percep[0] and percep[1]:
+        print(f"{'perception, grounding steps':<34}{statistics.median(percep[0]):>9.3f}"
+              f"{statistics.median(percep[1]):>9.3f}")
+    print("\nby operation: beyond the models (perception)")
+    for op in sorted({(d.get("operation") or {}).get("op", "") for d in steps[True]}):
+        cells = []
+        for o in (True, False):
+            mine = [d["timings"] for d in steps[o] if (d.get("operation") or {}).get("op", "") == op]
+            cells.append(f"{statistics.median(t['total_s'] - t['model_s'] for t in mine):.3f} "
+                         f"({statistics.median(t['perception_s'] for t in mine):.3f})" if mine else "-")
+        print(f"  {op or '(none)':<32}{cells[0]:>16}{cells[1]:>16}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tasks", default=DEFAULT_TASKS, help="comma-separated Mobile-Eval task ids")
     ap.add_argument("--reflect", action="store_true", help="reflection calls in both modes")
+    ap.add_argument("--overlap", action="store_true",
+                    help="multi mode's time beyond the models, with and without the parse ahead")
+    ap.add_argument("--latency", type=float, default=1.5, help="with --overlap: each answer's latency in seconds")
+    ap.add_argument("--repeat", type=int, default=1, help="with --overlap: runs of each variant per task")
     args = ap.parse_args(argv)
+    if args.overlap:
+        return overlap_main(args)
     from mobile_agent.bench.suite import select
 
     tasks = select(ids=[t.strip() for t in args.tasks.split(",") if t.strip()])

@@ -771,7 +771,8 @@ class StepLoop:
         if self._prefetch is None:
             return writer.save_screen(name, image)
         rel = writer.screen_path(name)
-        self._prefetch.aside(lambda: writer.save_screen(name, image))
+        # a copy: PIL's save keeps its settings on the image, and this thread may encode it meanwhile
+        self._prefetch.aside(lambda: writer.save_screen(name, image.copy()))
         return rel
 
     def _account(self, calls: Calls) -> None:

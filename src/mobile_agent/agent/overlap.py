@@ -23,7 +23,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 from mobile_agent.fsutil import atomic_write_text
 
@@ -43,6 +43,7 @@ class Prefetch:
         self._generation = 0
         self._answered = threading.Event()  # the model has answered: grounding may want the parse now
         self._checkpoint: Any = None  # perception before the last parse (to undo it when unused)
+        self._last: Image.Image | None = None  # the screen parsed last
         # each screen's text lines as the parse ahead read them, for the run folder's lines.json (a
         # replay of the run then reads no recorded screen again): id(image) -> (a weak reference, lines)
         self._lines: dict[int, tuple[Any, tuple[Any, ...]]] = {}
@@ -83,13 +84,20 @@ class Prefetch:
             self._parse = None
 
     def _run(self, image: Image.Image | None, generation: int, undo_last: bool) -> None:
-        if undo_last and self._checkpoint is not None:
-            self._perception.restore(self._checkpoint)
-        self._checkpoint = None
+        # The same pixels again (a Page Down at the end of a list): the unused parse is this
+        # screen's, made from the same state, so it stands (undone with it where this one goes
+        # unused too) rather than being undone and read again.
+        again = undo_last and self._checkpoint is not None and _same_pixels(self._last, image)
+        if not again:
+            if undo_last and self._checkpoint is not None:
+                self._perception.restore(self._checkpoint)
+            self._checkpoint = None
         if image is None:
             return
-        checkpoint = getattr(self._perception, "checkpoint", None)
-        self._checkpoint = checkpoint() if callable(checkpoint) else None
+        if not again:
+            checkpoint = getattr(self._perception, "checkpoint", None)
+            self._checkpoint = checkpoint() if callable(checkpoint) else None
+        self._last = image
         parsed = self._perception.parse(image)
         try:
             lines = (image.size[1], [(ln.text, int(ln.box.y1), int(ln.box.y2)) for ln in parsed.lines],
@@ -172,3 +180,18 @@ class Prefetch:
             self._writer.shutdown(wait=True, cancel_futures=True)
             self._parse = None
             self._write_lines()
+
+
+def _same_pixels(a: Image.Image | None, b: Image.Image | None) -> bool:
+    """Whether ``a`` and ``b`` are the same pixels (a sixteenth of the rows and columns first: a
+    changed screen is told apart in a tenth of a millisecond)."""
+    if a is None or b is None:
+        return False
+    if a is b:
+        return True
+    if a.size != b.size or a.mode != b.mode:
+        return False
+    small = (max(1, a.width // 16), max(1, a.height // 16))
+    if a.resize(small, Image.Resampling.NEAREST).tobytes() != b.resize(small, Image.Resampling.NEAREST).tobytes():
+        return False
+    return ImageChops.difference(a, b).getbbox() is None

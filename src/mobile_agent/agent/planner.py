@@ -251,25 +251,40 @@ def without_secrets(messages: list[Message]) -> list[Message]:
 class _Encoded:
     """The last few screenshots encoded for the model, by the image object: a screenshot goes into
     its step's request, the completion check's and, with ``history_screens``, later steps' requests,
-    and is encoded once. Holds the images it keys on, so that an id is not reused while kept."""
+    and is encoded once. Holds the images it keys on, so that an id is not reused while kept. A
+    request that needs a screenshot another thread is encoding (the loop's encoding ahead) waits
+    for that encoding rather than making a second one."""
 
     def __init__(self, size: int = 6) -> None:
         self.size = size
         self._lock = threading.Lock()
         self._items: OrderedDict[tuple[int, int | None, int], tuple[Image.Image, Any]] = OrderedDict()
+        self._busy: dict[tuple[int, int | None, int], tuple[Image.Image, threading.Event]] = {}
 
     def __call__(self, image: Image.Image, max_side: int | None, quality: int) -> Any:
         key = (id(image), max_side, quality)
-        with self._lock:
-            hit = self._items.get(key)
-            if hit is not None and hit[0] is image:
-                self._items.move_to_end(key)
-                return hit[1]
-        part = encode_image(image, max_side, quality)
-        with self._lock:
-            self._items[key] = (image, part)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+        while True:
+            with self._lock:
+                hit = self._items.get(key)
+                if hit is not None and hit[0] is image:
+                    self._items.move_to_end(key)
+                    return hit[1]
+                busy = self._busy.get(key)
+                if busy is None or busy[0] is not image:
+                    done = threading.Event()
+                    self._busy[key] = (image, done)
+                    break
+            busy[1].wait()  # then the encoding is kept (or it failed, and this thread encodes it)
+        try:
+            part = encode_image(image, max_side, quality)
+            with self._lock:
+                self._items[key] = (image, part)
+                while len(self._items) > self.size:
+                    self._items.popitem(last=False)
+        finally:
+            with self._lock:
+                self._busy.pop(key, None)
+            done.set()
         return part
 
 

@@ -31,11 +31,12 @@ from mobile_agent.agent.record import CompletionRecord, MultiRecord, StepRecord,
 from mobile_agent.agent.user import ANSWER_MAX, NEEDS_USER, UserRequest, answer_outcome
 from mobile_agent.agent.risk import decide
 from mobile_agent.device.gestures import LongPress, Swipe, Tap, gesture_point
+from mobile_agent.agent.multi.ahead import ParseAhead
 from mobile_agent.agent.multi.cycles import CycleGuard
 from mobile_agent.agent.multi.executor import Assignment, Executor
 from mobile_agent.agent.multi.manager import Manager, ManagerReply, Subgoal
 from mobile_agent.agent.multi.notes import Notes, UnknownNoteError
-from mobile_agent.agent.multi.verifier import Verifier, deterministic_check
+from mobile_agent.agent.multi.verifier import Verifier, deterministic_check, reads_after
 from mobile_agent.agent.operations import BASIC_OPERATIONS, AskUser, Stop, TakeOver, Type
 from mobile_agent.agent.planner import Calls, HistoryEntry, PlanContext, PlanningError, calls_of
 from mobile_agent.agent.reflection import screen_changed
@@ -105,12 +106,14 @@ class MultiAgent:
         current: Image.Image | None = None
         outcome, error, exc_kept, completed = "step_limit", None, None, False
         deadline = set_run_end(t0 + s.time_limit_s if s.time_limit_s is not None else None)  # holds in model calls
+        self._ahead = ParseAhead(self._pieces)  # each screen parsed beside the model calls (ahead.py)
         try:
             for step in range(1, s.max_steps + 1):
                 if s.time_limit_s is not None and time.monotonic() - t0 - self._user_wait_s > s.time_limit_s:
                     raise _End("time_limit", f"the wall-clock limit of {s.time_limit_s:.0f} s was reached")
                 if current is None:
                     current = self.device.screenshot()
+                    self._ahead.screen(current)
                 after, done = self._step(instruction, step, current, writer)
                 self._steps = step
                 if done:
@@ -119,6 +122,8 @@ class MultiAgent:
                 current = after
         except (KeyboardInterrupt, Exception) as exc:  # noqa: BLE001 - a bug below must still leave a complete record
             outcome, error, exc_kept = run_ended(exc)
+        finally:
+            self._ahead.close()
         reset_run_end(deadline)
         save_final_screen(self.device, writer, s.dry_run, current)
         duration = time.monotonic() - t0
@@ -153,7 +158,7 @@ class MultiAgent:
         t_step = time.monotonic()
         calls = Calls()
         ctx = self._ctx(instruction, step, screen)
-        rec = StepRecord(step, screenshot=writer.save_screen(f"step_{step:03d}", screen), multi=MultiRecord())
+        rec = StepRecord(step, screenshot=self._ahead.save(writer, f"step_{step:03d}", screen), multi=MultiRecord())
         m = rec.multi
         assert m is not None
         tm = rec.timings
@@ -180,6 +185,7 @@ class MultiAgent:
             if calls.cost_usd is not None:
                 self._cost = (self._cost or 0.0) + calls.cost_usd
             self._steps = step
+            self._ahead.flush()  # the step's screenshots are on disk before its line says so
             writer.append_step(rec)
             if s.on_step is not None:
                 s.on_step(rec)
@@ -237,6 +243,7 @@ class MultiAgent:
             plan = self._pieces.plan(piece, record=False)
         except _End as end:
             fail(end.outcome, end.error or end.outcome, end.exc)
+        self._ahead.answered(calls.model_s)
         op = plan.operation
 
         def report(outcome_text: str) -> None:
@@ -285,7 +292,8 @@ class MultiAgent:
         point = gesture_point(gesture) if isinstance(gesture, (Tap, LongPress)) else None
         where = f" at ({point[0]}, {point[1]})" if point is not None else ""
         if s.save_annotated and (isinstance(gesture, (Tap, LongPress, Swipe)) or boxes):
-            rec.annotated = writer.save_screen(f"step_{step:03d}_annotated", draw_gesture(screen, gesture, boxes))
+            rec.annotated = self._ahead.save(writer, f"step_{step:03d}_annotated",
+                                             draw_gesture(screen, gesture, boxes))
         if grounding_fb is not None:
             rec.reflection.feedback = grounding_fb
             report("not carried out: nothing matched")
@@ -293,6 +301,8 @@ class MultiAgent:
             self.alerts.append(f"{op} could not be carried out: "
                                f"{(rec.grounding.message if rec.grounding else '') or 'nothing matched'}")
             return finish("dry_run" if s.dry_run else None, screen)
+        if s.confirm is not None:
+            self._ahead.quiet()
         risk = decide(act_op, grounding, self.perception, screen, s.risk_rules, piece.tree, gesture) \
             if s.confirm is not None else None
         if risk is not None and risk.risky:
@@ -308,8 +318,12 @@ class MultiAgent:
             tm.device_s += time.monotonic() - t
             fail("error", f"device: {exc}", exc)
         tm.device_s += time.monotonic() - t
+        # parsed beside the verifier and the next step's models, unless the verifier reads it at once
+        self._ahead.screen(after, ahead=not reads_after(op, typed, self.multi.read_tree))
+        self._ahead.prepare(after, s.image_max_side, s.jpeg_quality)  # for the verifier's and the next step's requests
 
-        # 5. the verifier: a deterministic check, then the reflection verdict
+        # 5. the verifier: a deterministic check (it waits for the parse only where it reads the
+        #    screen's text), then the reflection verdict
         t = time.monotonic()
         changed = screen_changed(self.perception, screen, after)
         tree = None
@@ -318,7 +332,7 @@ class MultiAgent:
                 tree = self.device.ui_tree()
             except (DeviceError, AttributeError) as exc:
                 log.warning("could not read the ui tree: %s", exc)
-        check = deterministic_check(op, typed, screen, after, self.perception, changed, tree)
+        check = deterministic_check(op, typed, screen, after, self._ahead.reading(self.perception), changed, tree)
         tm.perception_s += time.monotonic() - t
         rec.reflection.changed = changed
         outcome_text = f"done{where}; the screen {'changed' if changed else 'did not change'}"
@@ -383,7 +397,11 @@ class MultiAgent:
             self.notes.set(name, " ".join(answer.split())[:ANSWER_MAX], step)
             outcome += f"; kept as the note {name}"
         self.reports.append(HistoryEntry(step, op, outcome))
-        return None, (screen if kind == "question" else self.device.screenshot())
+        if kind == "question":
+            return None, screen
+        after = self.device.screenshot()  # the person used the phone: look at it again
+        self._ahead.screen(after)
+        return None, after
 
     def _apply(self, reply: ManagerReply, step: int) -> None:
         """Take the manager's plan and notes (notes merge: earlier ones stay unless rewritten)."""

@@ -26,9 +26,9 @@ from typing import Sequence
 from mobile_agent.agent import parser
 from mobile_agent.agent.multi.notes import Notes, valid_name
 from mobile_agent.agent.multi.prompts import system_prompt
-from mobile_agent.agent.planner import Calls, HistoryEntry, PlanContext, ask, request_summary
+from mobile_agent.agent.planner import Calls, HistoryEntry, PlanContext, ask, encoded, request_summary
 from mobile_agent.errors import ParseError
-from mobile_agent.model.base import ChatModel, Message, TextPart, encode_image
+from mobile_agent.model.base import ChatModel, Message, TextPart
 
 STATUSES = ("todo", "now", "done")
 _STATUS_WORDS = {
@@ -234,7 +234,7 @@ class Manager:
         With ``may_ask`` (someone can answer) its prompt lets it ask the user. Raises
         :class:`~mobile_agent.agent.planner.PlanningError` when no reply could be read."""
         text = manager_prompt(ctx.instruction, ctx.step, plan, notes, reports, alerts)
-        image = encode_image(ctx.screenshot, ctx.image_max_side, ctx.jpeg_quality)
+        image = encoded(ctx.screenshot, ctx.image_max_side, ctx.jpeg_quality)  # encoded once for every role
         messages = [Message.text("system", manager_system_prompt(may_ask)), Message("user", (TextPart(text), image))]
         calls = Calls()
         reply, _raw, errors = ask(self.model, messages, parse_manager_reply, calls, kind="plan",

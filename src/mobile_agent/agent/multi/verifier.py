@@ -25,9 +25,9 @@ from PIL import Image
 from mobile_agent.agent import parser, prompts
 from mobile_agent.agent.multi.prompts import system_prompt
 from mobile_agent.agent.operations import ClickIcon, ClickText, OpenApp, Operation, PageDown, PageUp, Type
-from mobile_agent.agent.planner import Calls, PlanContext, Reflection, ask
+from mobile_agent.agent.planner import Calls, PlanContext, Reflection, ask, encoded
 from mobile_agent.agent.reflection import screen_changed
-from mobile_agent.model.base import ChatModel, Message, TextPart, encode_image
+from mobile_agent.model.base import ChatModel, Message, TextPart
 from mobile_agent.types import quote_screen_text
 
 #: How alike (0..1) a line on screen must be to the typed text to be taken for the field showing it wrongly.
@@ -150,6 +150,15 @@ def deterministic_check(op: Operation, typed: str | None, before: Image.Image, a
     return None
 
 
+def reads_after(op: Operation, typed: str | None, read_tree: bool = False) -> bool:
+    """Whether :func:`deterministic_check` reads the text of the screen after ``op`` by OCR (a Type
+    read back, Open App's launcher label): the check needs that parse at once."""
+    if isinstance(op, Type):
+        text = typed if typed is not None else op.text
+        return not read_tree and "\n" not in text and bool(text.strip())
+    return isinstance(op, OpenApp)
+
+
 class Verifier:
     """The verifier role: deterministic checks, then (when ``model`` is given) the reflection call."""
 
@@ -165,8 +174,8 @@ class Verifier:
         if self.model is None:
             return Reflection(None)
         text = prompts.reflection_prompt(ctx.instruction, op, expectation)
-        images = (encode_image(before, ctx.image_max_side, ctx.jpeg_quality),
-                  encode_image(after, ctx.image_max_side, ctx.jpeg_quality))
+        images = (encoded(before, ctx.image_max_side, ctx.jpeg_quality),
+                  encoded(after, ctx.image_max_side, ctx.jpeg_quality))
         messages = [Message.text("system", system_prompt("verifier")), Message("user", (TextPart(text), *images))]
         calls = Calls()
         verdict, raw, _ = ask(self.model, messages, parser.parse_reflection, calls, kind="reflect",
