@@ -147,7 +147,6 @@ def main(argv: list[str] | None = None) -> int:
     bp.parse_tree = keep
     if chosen.module != "measure":  # the wide set reads its trees with its own name
         setattr(chosen.code(), "parse_tree", keep)
-    from mobile_agent.perception import Perception
     from mobile_agent.perception.ocr import make_ocr
 
     if args.cache:

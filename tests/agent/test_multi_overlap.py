@@ -13,7 +13,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from mobile_agent.agent import Agent, AgentSettings, LLMPlanner
+from mobile_agent.agent import AgentSettings, LLMPlanner
+from mobile_agent.agent.loop import StepLoop
 from mobile_agent.agent.multi import MultiAgent
 from mobile_agent.agent.trajectory import STEPS, read_steps, read_summary
 from mobile_agent.device.sim import SimPhone
@@ -215,7 +216,7 @@ def test_a_failing_parse_ends_the_run_as_in_single_mode(tmp_path, monkeypatch):
 
     with LocalChatServer(Script(FAILING)) as server:
         model = OpenAIChatModel(MODEL, base_url=server.openai_base_url, api_key=API_KEY, timeout_s=10)
-        ends["single"] = Agent(phone, LLMPlanner(model), perception,
+        ends["single"] = StepLoop(phone, LLMPlanner(model), perception,
                                AgentSettings(settle_interval_s=0.0, max_steps=12)).run("Write a note",
                                                                                       tmp_path / "single")
     for name, r in ends.items():

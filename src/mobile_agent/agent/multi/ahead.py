@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 from PIL import Image
 
-from mobile_agent.agent.loop import QUICK_MODEL_S, Agent
+from mobile_agent.agent.loop import QUICK_MODEL_S, StepLoop
 from mobile_agent.agent.planner import encoded
 from mobile_agent.agent.reflection import screen_changed
 from mobile_agent.agent.trajectory import TrajectoryWriter
@@ -40,7 +40,7 @@ class ParseAhead:
     run uses). Without ``AgentSettings.overlap_perception`` (or without a model to wait for, or a
     perception without a parse memo) every method does nothing and perception is used as before."""
 
-    def __init__(self, pieces: Agent) -> None:
+    def __init__(self, pieces: StepLoop) -> None:
         self._pieces = pieces
         self._prefetch = pieces._make_prefetch()
         pieces._prefetch = self._prefetch  # the pieces' grounding and gates wait for it

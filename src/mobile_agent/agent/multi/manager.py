@@ -20,7 +20,7 @@ or hand them the phone (``Ask: take over: sign in to Mail``); ``Ask: none`` othe
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Sequence
 
 from mobile_agent.agent import parser
