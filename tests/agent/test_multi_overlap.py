@@ -94,11 +94,11 @@ def _threads() -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("delay_s,reflect", [(0.4, True), (0.4, False), (0.0, False)])
+@pytest.mark.parametrize("delay_s,reflect", [(0.25, True), (0.25, False), (0.0, False)])
 def test_the_same_records_with_and_without_the_overlap(tmp_path, delay_s, reflect):
     """Open App, Click Text, Type, Click Icon, Page Down and Back, with and without the verifier's
     model: the grounding, the gestures, the checks, the verdicts, plans and notes are the same; only
-    the times differ. Models that think (0.4 s) get every screen parsed ahead; models that answer
+    the times differ. Models that think (0.25 s) get screens parsed ahead; models that answer
     at once none after the first (nothing to hide a parse behind)."""
     on, _ = _multi_run(tmp_path, "on", True, delay_s, reflect=reflect)
     off, _ = _multi_run(tmp_path, "off", False, delay_s, reflect=reflect)
