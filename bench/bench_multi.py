@@ -159,14 +159,6 @@ def run_one(task, multi: bool, reflect: bool, out: Path) -> dict:
 GROUNDING_OPS = ("Open App", "Click Text", "Click Icon", "Long Press")
 
 
-def _without_times(line: dict) -> dict:
-    d = json.loads(json.dumps(line))
-    d.pop("timings", None)
-    for c in d.get("calls") or []:
-        c.pop("duration_s", None)
-    return d
-
-
 def run_overlap(task, overlap: bool, latency: float, reflect: bool, perception, out: Path) -> list[dict]:
     """One multi-mode run of ``task`` with the parse ahead on or off; its steps.jsonl lines."""
     import os
@@ -193,6 +185,7 @@ def run_overlap(task, overlap: bool, latency: float, reflect: bool, perception, 
 def overlap_main(args) -> int:
     from mobile_agent.bench.suite import select
     from mobile_agent.perception import Perception
+    from tests.fakes.agent_harness import without_timings
 
     tasks = select(ids=[t.strip() for t in args.tasks.split(",") if t.strip()])
     perception = Perception()
@@ -207,7 +200,7 @@ def overlap_main(args) -> int:
                     got[overlap] = run_overlap(task, overlap, args.latency, args.reflect, perception,
                                                Path(tmp) / f"{task.key}-{n}-{overlap}")
                     steps[overlap] += got[overlap]
-                same = [_without_times(d) for d in got[True]] == [_without_times(d) for d in got[False]]
+                same = [without_timings(d) for d in got[True]] == [without_timings(d) for d in got[False]]
                 outcomes = "/".join(got[o][-1]["_outcome"] if got[o] else "-" for o in (True, False))
                 print(f"{task.key:<11}{n + 1:>4}{len(got[True]):>6}{outcomes:>22}{'yes' if same else 'NO':>14}",
                       flush=True)

@@ -17,7 +17,7 @@ from mobile_agent.agent.record import StepRecord
 from mobile_agent.agent.trajectory import STEPS, TrajectoryWriter, read_steps
 from mobile_agent.bench.suite import select
 from mobile_agent.perception import Perception
-from tests.fakes.agent_harness import API_KEY, MODEL, Script, is_choice, is_completion_check, react
+from tests.fakes.agent_harness import API_KEY, MODEL, Script, is_choice, is_completion_check, react, without_timings
 from tests.fakes.chatserver import LocalChatServer, Reply
 from tests.fakes.clock import hang_guard
 
@@ -38,14 +38,6 @@ def _task_replies(key: str) -> list[str]:
     task = select(ids=[key])[0]
     ops = [op for op in task.operations() if not isinstance(op, Stop)]
     return [react(str(op).replace("\n", "\\n")) for op in ops] + [react("Stop")]
-
-
-def _without_timings(d: dict) -> dict:
-    d = json.loads(json.dumps(d))
-    d.pop("timings", None)
-    for c in d.get("calls") or []:
-        c.pop("duration_s", None)
-    return d
 
 
 def _run(tmp_path, key: str, overlap: bool, delay_s: float = 0.0) -> tuple[list[dict], object]:
@@ -75,7 +67,7 @@ def test_the_same_records_with_and_without_the_overlap(tmp_path, key, delay_s):
     on, r_on = _run(tmp_path, key, True, delay_s)
     off, r_off = _run(tmp_path, key, False)
     assert r_on.outcome == r_off.outcome == "completed"
-    assert [_without_timings(d) for d in on] == [_without_timings(d) for d in off]
+    assert [without_timings(d) for d in on] == [without_timings(d) for d in off]
     assert any(d["grounding"] and d["grounding"]["candidates"] for d in on)
     # every screenshot a step names is on disk
     for d in on:

@@ -21,6 +21,7 @@ from mobile_agent.device.sim import SimPhone
 from mobile_agent.perception import Perception
 from mobile_agent.perception.core import _image_key
 from mobile_agent.types import load_image
+from tests.fakes.agent_harness import without_timings
 from tests.fakes.chatserver import LocalChatServer, Reply
 from tests.fakes.multi_harness import RoleScript, chat, mgr, react, staged
 
@@ -81,14 +82,6 @@ def _lines(out_dir) -> list[dict]:
     return [json.loads(x) for x in (out_dir / STEPS).read_text(encoding="utf-8").splitlines()]
 
 
-def _without_timings(d: dict) -> dict:
-    d = json.loads(json.dumps(d))
-    d.pop("timings", None)
-    for c in d.get("calls") or []:
-        c.pop("duration_s", None)
-    return d
-
-
 def _threads() -> list[str]:
     return sorted(t.name for t in threading.enumerate() if t.name.startswith("mobile-agent-"))
 
@@ -104,7 +97,7 @@ def test_the_same_records_with_and_without_the_overlap(tmp_path, delay_s, reflec
     off, _ = _multi_run(tmp_path, "off", False, delay_s, reflect=reflect)
     assert on.outcome == off.outcome == "completed", (on.error, off.error)
     a, b = _lines(on.out_dir), _lines(off.out_dir)
-    assert [_without_timings(d) for d in a] == [_without_timings(d) for d in b]
+    assert [without_timings(d) for d in a] == [without_timings(d) for d in b]
     assert [d["action"] for d in a] == ["Open App (Notes)", "Click Text (New note)", f"Type ({TEXT})",
                                         "Click Icon (check, top right)", "Page Down", "Back", "Stop"]
     assert sum(1 for d in a if d["grounding"] and d["grounding"]["candidates"]) == 3
@@ -227,8 +220,8 @@ def test_a_failing_parse_ends_the_run_as_in_single_mode(tmp_path, monkeypatch):
         assert all((r.out_dir / s.screenshot).is_file() for s in steps)
         summary = read_summary(r.out_dir)
         assert summary["outcome"] == "error" and "the OCR engine crashed" in summary["error"], name
-    assert ([_without_timings(d) for d in _lines(ends["multi-True"].out_dir)]
-            == [_without_timings(d) for d in _lines(ends["multi-False"].out_dir)])
+    assert ([without_timings(d) for d in _lines(ends["multi-True"].out_dir)]
+            == [without_timings(d) for d in _lines(ends["multi-False"].out_dir)])
 
 
 def test_a_screenshot_another_thread_is_encoding_is_waited_for_not_encoded_twice(monkeypatch):

@@ -3,6 +3,7 @@ agent wired to a real localhost chat server through the real openai SDK."""
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from functools import lru_cache
 from typing import Iterable
@@ -19,6 +20,16 @@ MODEL = "gpt-4o-test"
 
 def react(action: str, thought: str = "Next step.", observation: str = "The screen is shown.") -> str:
     return f"Observation: {observation}\nThought: {thought}\nAction: {action}"
+
+
+def without_timings(line: dict) -> dict:
+    """A record of ``steps.jsonl`` without what differs from run to run (its timings, each model
+    call's duration): two runs that did the same compare equal."""
+    d = json.loads(json.dumps(line))
+    d.pop("timings", None)
+    for c in d.get("calls") or []:
+        c.pop("duration_s", None)
+    return d
 
 
 def is_completion_check(req: Request) -> bool:
