@@ -267,3 +267,45 @@ def test_a_screenshot_another_thread_is_encoding_is_waited_for_not_encoded_twice
     request.join(timeout=20)
     assert encodes == ["ahead"]
     assert got["request"] is got["ahead"]
+
+
+@pytest.mark.parametrize("overlap", [True, False])
+def test_a_read_back_that_fails_keeps_the_step_whose_gesture_was_made(tmp_path, monkeypatch, overlap):
+    """The OCR engine fails once the text is typed: the verifier's read-back of the Type cannot be
+    made, but the text was typed, so that step is on record (its action, its gesture, the error)
+    and the run ends as an error naming the cause, its summary written."""
+    phone, perception = SimPhone(seed=0), Perception()
+    typed = threading.Event()
+    type_text = phone.type_text
+
+    def typing(*a, **k):
+        out = type_text(*a, **k)
+        typed.set()
+        return out
+
+    monkeypatch.setattr(phone, "type_text", typing)
+
+    def fail(original):
+        def read(*a, **k):
+            if typed.is_set():
+                raise RuntimeError("the OCR engine crashed")
+            return original(*a, **k)
+        return read
+
+    monkeypatch.setattr(perception.ocr, "read", fail(perception.ocr.read))
+    if hasattr(perception.ocr, "read_bands"):
+        monkeypatch.setattr(perception.ocr, "read_bands", fail(perception.ocr.read_bands))
+    script = RoleScript([mgr(staged(GOALS, i)) for i in range(4)], EXECUTOR[:3])
+    with LocalChatServer(lambda req: Reply(text=script(req), delay_s=0.1)) as server:
+        r = MultiAgent(phone, chat(server, "gpt-4o-test"), perception,
+                       AgentSettings(settle_interval_s=0.0, overlap_perception=overlap, max_steps=12)
+                       ).run("Write a note", tmp_path / "run")
+    assert r.outcome == "error" and r.error.startswith("internal error: RuntimeError: the OCR engine crashed"), r.error
+    assert f"checking Type ({TEXT})" in r.error
+    steps = read_steps(r.out_dir)
+    assert [s.action for s in steps] == ["Open App (Notes)", "Click Text (New note)", f"Type ({TEXT})"]
+    last = _lines(r.out_dir)[-1]
+    assert last["error"] == r.error and last["gesture"], last
+    assert all((r.out_dir / s.screenshot).is_file() for s in steps)
+    assert read_summary(r.out_dir)["outcome"] == "error"
+    assert _threads() == []

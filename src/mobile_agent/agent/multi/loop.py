@@ -325,14 +325,19 @@ class MultiAgent:
         # 5. the verifier: a deterministic check (it waits for the parse only where it reads the
         #    screen's text), then the reflection verdict
         t = time.monotonic()
-        changed = screen_changed(self.perception, screen, after)
-        tree = None
-        if self.multi.read_tree and isinstance(op, Type):
-            try:
-                tree = self.device.ui_tree()
-            except (DeviceError, AttributeError) as exc:
-                log.warning("could not read the ui tree: %s", exc)
-        check = deterministic_check(op, typed, screen, after, self._ahead.reading(self.perception), changed, tree)
+        try:
+            changed = screen_changed(self.perception, screen, after)
+            tree = None
+            if self.multi.read_tree and isinstance(op, Type):
+                try:
+                    tree = self.device.ui_tree()
+                except (DeviceError, AttributeError) as exc:
+                    log.warning("could not read the ui tree: %s", exc)
+            check = deterministic_check(op, typed, screen, after, self._ahead.reading(self.perception), changed, tree)
+        except Exception as exc:  # noqa: BLE001 - the gesture was made: its step is recorded with the error
+            tm.perception_s += time.monotonic() - t
+            outcome, error, kept = run_ended(exc)
+            fail(outcome, f"{error} (checking {op} after it was carried out)", kept)
         tm.perception_s += time.monotonic() - t
         rec.reflection.changed = changed
         outcome_text = f"done{where}; the screen {'changed' if changed else 'did not change'}"
