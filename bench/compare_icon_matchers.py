@@ -86,9 +86,10 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"error: --detectors: {exc}", file=sys.stderr)
         return 2
-    specs = [f"{d}/{s}" if len(detectors) > 1 else s for d in detectors for s in matcher_specs]
-    runs = {name: (perceptions[d], matchers[s]) for name, (d, s) in
-            zip(specs, [(d, s) for d in detectors for s in matcher_specs])}
+    # each row's name (DETECTOR/MATCHER where detectors are compared) and its Perception and matcher
+    runs = {f"{d}/{s}" if len(detectors) > 1 else s: (perceptions[d], matchers[s])
+            for d in detectors for s in matcher_specs}
+    specs = list(runs)
     hits: dict[str, dict[str, list[int]]] = {s: defaultdict(lambda: [0, 0, 0]) for s in specs}
     spent: dict[str, float] = defaultdict(float)
     last = None
@@ -100,8 +101,8 @@ def main(argv: list[str] | None = None) -> int:
             for each in perceptions.values():
                 each.parse(img, icons=True)
         for s in specs:
-            p = runs[s][0]
-            p.matcher = runs[s][1]
+            p, matcher = runs[s]
+            p.matcher = matcher
             t = time.perf_counter()
             g = p.ground_icon(img, desc)
             gh = p.ground_icon(img, desc, hint)

@@ -171,6 +171,11 @@ def _failing_ocr(monkeypatch, perception: Perception, phone) -> None:
         return tap(*a, **k)
 
     monkeypatch.setattr(phone, "tap", counting_tap)
+    _ocr_fails_from(monkeypatch, perception, armed)
+
+
+def _ocr_fails_from(monkeypatch, perception: Perception, armed: threading.Event) -> None:
+    """The OCR engine fails on every read once ``armed`` is set."""
 
     def fail(original):
         def read(*a, **k):
@@ -284,17 +289,7 @@ def test_a_read_back_that_fails_keeps_the_step_whose_gesture_was_made(tmp_path, 
         return out
 
     monkeypatch.setattr(phone, "type_text", typing)
-
-    def fail(original):
-        def read(*a, **k):
-            if typed.is_set():
-                raise RuntimeError("the OCR engine crashed")
-            return original(*a, **k)
-        return read
-
-    monkeypatch.setattr(perception.ocr, "read", fail(perception.ocr.read))
-    if hasattr(perception.ocr, "read_bands"):
-        monkeypatch.setattr(perception.ocr, "read_bands", fail(perception.ocr.read_bands))
+    _ocr_fails_from(monkeypatch, perception, typed)
     script = RoleScript([mgr(staged(GOALS, i)) for i in range(4)], EXECUTOR[:3])
     with LocalChatServer(lambda req: Reply(text=script(req), delay_s=0.1)) as server:
         r = MultiAgent(phone, chat(server, "gpt-4o-test"), perception,

@@ -129,8 +129,9 @@ def row_line(row: Row, table: Ablation) -> str:
 
     net = row.net_apps()
     halves = "".join(sorted({split_half(a) for a in net})) or "-"
+    verdict = row.verdict()
     return (f"{row.name:18} no hint {row.nohint - table.nohint:+3d}  hint {row.hint - table.hint:+3d}  "
-            f"wins on {len(net)} app(s), halves {halves:2}  {row.verdict().upper() if row.verdict() == 'goes' else row.verdict()}")
+            f"wins on {len(net)} app(s), halves {halves:2}  {'GOES' if verdict == 'goes' else verdict}")
 
 
 def markdown(table: Ablation) -> str:
