@@ -80,7 +80,7 @@ def test_the_environment_switches_priors_off_for_the_process(monkeypatch):
 
 def test_the_query_reads_a_description_once():
     q = IconQuery.parse("My profile picture")
-    assert q.avatar and q.own_avatar and not q.account
+    assert q.avatar and not q.account
     assert IconQuery.parse("@ann profile").holds is False
     assert IconQuery.parse("Wi-Fi").status and not IconQuery.parse("Search").status
     assert IconQuery.parse("Emoji keyboard").keyboard

@@ -200,15 +200,6 @@ def is_avatar_description(description: str) -> bool:
     return bool(words & {"avatar"}) or bool(words & AVATAR_WORDS and words & {"picture", "photo", "image", "pic"})
 
 
-def is_own_avatar(description: str) -> bool:
-    """Whether ``description`` asks for the user's own picture: an avatar description ("profile
-    picture", "Profile photo") or "Account" / "Profile" alone (or "My account", "Your profile") that
-    names nobody ("@ann profile picture" names someone, found by the name beside it)."""
-    own = context_phrase(description).lower() in ("", "my", "your")
-    return own and (is_avatar_description(description)
-                    or bool(set(description_words(description)) & {"account", "profile"}))
-
-
 def description_colors(description: str) -> list[str]:
     return [w for w in re.findall(r"[a-z]+", description.lower()) if w in COLORS]
 
@@ -245,7 +236,6 @@ class IconQuery:
     pictures: bool  # a picture's words: a photo, a cover, a thumbnail
     avatar: bool  # a profile picture ("profile photo", "avatar")
     account: bool  # "Account" or "Profile" alone: the user's own, a photo or a person glyph
-    own_avatar: bool  # the user's own picture (``is_own_avatar``)
     holds: bool  # what a round candidate holds counts (not a picture of a person)
     someone: bool  # a picture of a person: a profile picture, or someone's named profile ("@ann profile")
     switch: bool
@@ -267,7 +257,6 @@ class IconQuery:
             colors=tuple(description_colors(description)), context=context,
             pictures=bool(PICTURE_WORDS & raw), avatar=avatar,
             account=not avatar and bool(set(words) & {"account", "profile"}) and own,
-            own_avatar=is_own_avatar(description),
             holds=not avatar and not (set(words) & set(_FAMILY_WORDS["account"]) and not own),
             someone=avatar or bool(set(words) & AVATAR_WORDS and not own),
             switch=bool(SWITCH_WORDS & raw), frame=bool(FRAME_WORDS & raw),
