@@ -27,6 +27,11 @@ class DeviceNotFoundError(DeviceError):
     """No device matches the request (none attached, unknown serial, no adb server)."""
 
 
+class ProgramNotFoundError(DeviceNotFoundError, ConfigError):
+    """A program a device kind needs (``adb``) is not installed: a configuration error (CLI exit status 2),
+    not "nothing attached" (1). Still a :class:`DeviceNotFoundError` for code that catches those."""
+
+
 class DeviceDisconnectedError(DeviceError):
     """The device went away during a run."""
 

@@ -51,6 +51,7 @@ def test_no_devices(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_no_server(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))  # no adb program to start a server with
-    assert main(["devices", "--adb-port", str(free_port())]) == 1
+    # a missing program is a configuration error (2), not "nothing attached" (1)
+    assert main(["devices", "--adb-port", str(free_port())]) == 2
     err = capsys.readouterr().err
     assert "no adb server is listening" in err and "platform-tools" in err

@@ -18,7 +18,7 @@ import adbutils
 from adbutils.errors import AdbConnectionError, AdbError, AdbTimeout
 
 from mobile_agent.device.adb.parse import DeviceEntry, classify_adb_failure, parse_devices
-from mobile_agent.errors import ConfigError, DeviceError, DeviceNotFoundError
+from mobile_agent.errors import ConfigError, DeviceError, DeviceNotFoundError, ProgramNotFoundError
 
 __all__ = ["AdbServer", "select_device", "state_error", "DEFAULT_HOST", "DEFAULT_PORT"]
 
@@ -109,7 +109,7 @@ class AdbServer:
             )
         program = self.adb_path or shutil.which("adb")
         if not program or not os.path.isfile(program):
-            raise DeviceNotFoundError(
+            raise ProgramNotFoundError(
                 f"no adb server is listening on {self.address} and the adb program was not found"
                 + (f" at {program}" if program else " on PATH")
                 + f": install Android platform-tools ({PLATFORM_TOOLS_URL}) or your system's `adb` package "
