@@ -154,3 +154,22 @@ def test_two_processes_keeping_into_one_folder_leave_every_entry_whole(tmp_path,
         assert w.wait(120) == 0, w.stderr.read()
     assert seen > 0
     assert sorted(p.name for p in cache.iterdir()) == sorted([store.entries()[0].key, ".writer.lock"])
+
+
+def test_the_default_cache_is_the_users_cache_folder(tmp_path, monkeypatch, capsys):
+    # by the XDG Base Directory convention (Linux): $XDG_CACHE_HOME/<program>/...; `cache` commands
+    # without --cache and `run --cache default` use it
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    expected = tmp_path / "xdg" / "mobile-agent" / "runs"
+    assert main(["cache", "list"]) == 0  # nothing kept yet: said, not an error
+    assert f"no kept runs in {expected}" in " ".join(capsys.readouterr().out.split())
+    with LocalChatServer(Script(PLAN)) as server:
+        assert run(server, tmp_path / "first", "default") == 0
+    (entry,) = RunCache(expected).entries()
+    capsys.readouterr()
+    assert main(["cache", "list"]) == 0
+    assert " ".join(capsys.readouterr().out.split()).startswith(f"{entry.key} {KIND} 2 step(s) kept ")
+    assert main(["cache", "show", entry.key[:6]]) == 0 and "1. Open App (Settings)" in capsys.readouterr().out
+    assert main(["cache", "remove", entry.key]) == 0 and not (expected / entry.key).exists()
+    assert not (tmp_path / "default").exists()

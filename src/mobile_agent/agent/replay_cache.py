@@ -123,6 +123,27 @@ def device_kind(device: str, size: tuple[int, int]) -> str:
     return f"{device.partition(':')[0]}-{size[0]}x{size[1]}"
 
 
+#: ``--cache default``: the user's own cache folder (:func:`user_cache_folder`).
+DEFAULT_FOLDER = "default"
+
+
+def user_cache_folder() -> Path:
+    """The user's run cache by the platform's convention (``platformdirs.user_cache_dir``):
+    ``$XDG_CACHE_HOME/mobile-agent/runs`` or ``~/.cache/mobile-agent/runs`` on Linux,
+    ``~/Library/Caches/mobile-agent/runs`` on macOS, ``%LOCALAPPDATA%\\mobile-agent\\Cache\\runs`` on Windows."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("mobile-agent", appauthor=False)) / "runs"
+
+
+def cache_folder(value: str | Path | None) -> Path | None:
+    """``--cache VALUE`` as a folder: ``default`` is :func:`user_cache_folder` (a folder of that name
+    is ``./default``), None stays None (no cache)."""
+    if value is None:
+        return None
+    return user_cache_folder() if str(value) == DEFAULT_FOLDER else Path(value)
+
+
 class RunCache:
     """The folder of cached runs: one sub-folder a key, holding the run's ``steps.jsonl``,
     ``summary.json``, ``screens/step_*.png`` and ``cache.json`` (the instruction and device kind)."""

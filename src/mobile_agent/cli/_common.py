@@ -51,6 +51,14 @@ CacheModeOpt = Annotated[str, typer.Option("--cache-mode", help="How --cache DIR
                                            "write-only (never replay; keep the new run).")]
 
 
+def cache_option(value: Optional[Path]) -> Optional[Path]:
+    """``--cache``'s callback: ``--cache default`` is the user's cache folder by the platform's
+    convention (``~/.cache/mobile-agent/runs`` on Linux)."""
+    from mobile_agent.agent.replay_cache import cache_folder
+
+    return cache_folder(value)
+
+
 def perception_mode_of(value: str) -> str:
     """``--perception``'s value, checked (vision or hybrid)."""
     mode = value.strip().lower()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 import json
 from pathlib import Path
-from typing import Any, List
+from typing import Any, List, Optional
 
 import typer
 from rich.markup import escape
@@ -17,13 +17,22 @@ from mobile_agent.cli._common import console
 cache_app = typer.Typer(help="What a run cache (run --cache DIR) keeps: list, show or remove its kept runs.",
                         no_args_is_help=True, rich_markup_mode=None)
 
-CacheDir = Annotated[Path, typer.Option("--cache", help="The run cache folder (as run --cache DIR).")]
+CacheDir = Annotated[Optional[Path], typer.Option("--cache", help="The run cache folder (as run --cache DIR); "
+                                                  "default: your cache folder (run --cache default), "
+                                                  "~/.cache/mobile-agent/runs on Linux.")]
 
 
-def _store(folder: Path) -> Any:
+def _folder(folder: Optional[Path]) -> Path:
+    from mobile_agent.agent.replay_cache import cache_folder, user_cache_folder
+
+    return user_cache_folder() if folder is None else cache_folder(folder)  # type: ignore[return-value]
+
+
+def _store(folder: Optional[Path]) -> Any:
     from mobile_agent.agent.replay_cache import RunCache
     from mobile_agent.errors import ConfigError
 
+    folder = _folder(folder)
     if not folder.is_dir():
         raise ConfigError(f"--cache {folder} is not a folder: give the folder of `run --cache DIR`")
     return RunCache(folder, "read-only")  # looking never writes (a shared folder of another user's too)
@@ -48,15 +57,17 @@ def _as_dict(entry: Any) -> dict[str, Any]:
 
 
 @cache_app.command("list")
-def list_(cache: CacheDir, as_json: Annotated[bool, typer.Option("--json", help="One JSON list.")] = False) -> None:
+def list_(cache: CacheDir = None, as_json: Annotated[bool, typer.Option("--json", help="One JSON list.")] = False) -> None:
     """Every kept run: its key, instruction template, device kind, steps, when it was kept, and when
     it was last replayed and whether that replay diverged."""
-    entries = _store(cache).entries()
+    folder = _folder(cache)
+    # the default folder before anything was kept there: nothing kept, not an error
+    entries = [] if cache is None and not folder.exists() else _store(folder).entries()
     if as_json:
         typer.echo(json.dumps([_as_dict(e) for e in entries], ensure_ascii=False, indent=2))
         return
     if not entries:
-        console.print(escape(f"no kept runs in {cache}"), highlight=False)
+        console.print(escape(f"no kept runs in {folder}"), highlight=False, soft_wrap=True)
         return
     for e in entries:  # one line a kept run: the key and the figures first, the instruction last
         console.print(escape(f"{e.key}  {e.device_kind}  {len(e.steps)} step(s)  kept {_when(e.kept_at)}  "
@@ -65,7 +76,7 @@ def list_(cache: CacheDir, as_json: Annotated[bool, typer.Option("--json", help=
 
 @cache_app.command("show")
 def show(key: Annotated[str, typer.Argument(help="The kept run's key (or its first characters).")],
-         cache: CacheDir) -> None:
+         cache: CacheDir = None) -> None:
     """One kept run: its instruction template, device kind, each recorded step, where it was kept
     from, and its replays."""
     e = _store(cache).find(key)
@@ -82,12 +93,11 @@ def show(key: Annotated[str, typer.Argument(help="The kept run's key (or its fir
 
 @cache_app.command("remove")
 def remove(keys: Annotated[List[str], typer.Argument(help="The kept runs' keys (or their first characters).")],
-           cache: CacheDir) -> None:
+           cache: CacheDir = None) -> None:
     """Remove kept runs (one writer at a time, as a run that keeps one)."""
     from mobile_agent.agent.replay_cache import RunCache
 
-    _store(cache)
-    store = RunCache(cache)  # a folder of this user's own that no one else may write
+    store = RunCache(_store(cache).dir)  # a folder of this user's own that no one else may write
     for key in keys:
         e = store.remove(key)
         console.print(escape(f"removed {e.key}: {e.instruction} on {e.device_kind} ({len(e.steps)} step(s))"),

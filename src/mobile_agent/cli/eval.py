@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from mobile_agent.cli._common import CacheModeOpt
+from mobile_agent.cli._common import CacheModeOpt, cache_option
 from mobile_agent.errors import ConfigError, StorageError
 from mobile_agent.fsutil import FolderLock, atomic_write_text
 
@@ -60,7 +60,8 @@ def register(app: typer.Typer) -> None:
         perception: str = typer.Option("vision", "--perception", help="vision (eval's default: the paper's "
                                        "method, pixels only) or hybrid (the phone's accessibility tree beside "
                                        "the pixels; run's default)."),
-        cache: Optional[Path] = typer.Option(None, "--cache", help="A run cache folder (as run --cache): a task's "
+        cache: Optional[Path] = typer.Option(None, "--cache", callback=cache_option, help="A run cache folder (as "
+                                             "run --cache; `default`: your cache folder): a task's "
                                              "kept run replays first; a successful run is kept (single mode)."),
         cache_mode: CacheModeOpt = "read-write",
         model_family: Optional[str] = typer.Option(None, "--model-family", help="A point-output GUI model's family "

@@ -11,7 +11,7 @@ from rich.markup import escape
 
 from mobile_agent.agent.record import StepRecord
 from mobile_agent.cli._common import (ApiKeyEnvOpt, BaseUrlOpt, CacheModeOpt, ModelTimeoutOpt, OcrOpt, OverwriteOpt,
-                                      PerceptionOpt, SecretOpt, SeedOpt, TimeLimitOpt, cached_planner, check_out,
+                                      PerceptionOpt, SecretOpt, SeedOpt, TimeLimitOpt, cache_option, cached_planner, check_out,
                                       confirm_at_terminal, console, default_out, keep_in_cache, open_phone,
                                       perception_mode_of, run_in, step_line, terminal_ask)
 from mobile_agent.cli.fleet import phone_specs
@@ -108,8 +108,9 @@ def register(app: typer.Typer) -> None:
                                                       "(a label or a package; repeatable): an Open App of another "
                                                       "app, or a tap on its launcher icon, is refused and the model "
                                                       "told (single mode)."),
-        cache: Optional[Path] = typer.Option(None, "--cache", help="A folder of completed runs: a run of an "
-                                             "instruction kept there replays first (the model takes over where the "
+        cache: Optional[Path] = typer.Option(None, "--cache", callback=cache_option, help="A folder of completed "
+                                             "runs (`default`: your cache folder, ~/.cache/mobile-agent/runs on Linux): a run "
+                                             "of an instruction kept there replays first (the model takes over where the "
                                              "phone differs); a completed, confirmed run is kept (single mode)."),
         cache_mode: CacheModeOpt = "read-write",
         param: Optional[List[str]] = typer.Option(None, "--param", help="NAME=VALUE, with --cache: VALUE in the "
