@@ -83,6 +83,24 @@ def test_stdio_server_ends_cleanly_on_eof(tmp_path):
         assert proc.wait(timeout=30) == 0
 
 
+def test_stdio_answers_the_tool_call_in_flight_when_its_input_closes(tmp_path):
+    # a client that sends its last request and closes stdin (a pipe: `printf ... | mobile-agent mcp`)
+    # gets that request's answer before the server exits
+    with _server(tmp_path) as proc:
+        _initialized(proc)
+        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": "screen_elements", "arguments": {"icons": True}}}
+        proc.stdin.write((json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n"
+                          + json.dumps(call) + "\n").encode())
+        proc.stdin.close()
+        replies = [json.loads(line) for line in proc.stdout.read().splitlines() if line.strip()]
+        assert proc.wait(timeout=60) == 0
+    answer = [r for r in replies if r.get("id") == 2]
+    assert answer and "result" in answer[0], replies
+    assert not answer[0]["result"].get("isError") and "Dark theme" not in json.dumps(answer[0])
+    assert "Settings" in json.dumps(answer[0]["result"])
+
+
 def test_stdio_server_ends_cleanly_on_ctrl_c(tmp_path):
     with _server(tmp_path) as proc:
         _initialized(proc)

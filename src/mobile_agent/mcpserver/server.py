@@ -551,9 +551,55 @@ def serve_stdio(server: Any) -> None:
 
     previous = signal.signal(signal.SIGINT, stop)
     try:
-        anyio.run(server.run_stdio_async)
+        anyio.run(_stdio_answering_in_flight, server)
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+async def _stdio_answering_in_flight(server: Any) -> None:
+    """The SDK's stdio serving (``run_stdio_async``), except that the end of stdin ends the session
+    only once every request read before it is answered: a client that sends its last call and closes
+    its end of the pipe (``printf ... | mobile-agent mcp``) gets that call's answer (the SDK alone
+    cancels the calls in flight at EOF and exits without a word)."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+    from mcp_types import JSONRPCError, JSONRPCRequest, JSONRPCResponse
+
+    lowlevel = server._lowlevel_server  # what run_stdio_async runs (the SDK is pinned)
+    pending: set[Any] = set()
+    answered = anyio.Event()
+    async with stdio_server() as (read_stream, write_stream):
+        to_server, from_client = anyio.create_memory_object_stream[Any](16)
+        to_client, from_server = anyio.create_memory_object_stream[Any](16)
+
+        async def read() -> None:
+            nonlocal answered
+            async with to_server:
+                async for message in read_stream:
+                    if isinstance(getattr(message, "message", None), JSONRPCRequest):
+                        pending.add(message.message.id)
+                    await to_server.send(message)
+                while pending:  # stdin ended: answer what was asked, then end the session
+                    answered = anyio.Event()
+                    await answered.wait()
+
+        async def write() -> None:
+            async with write_stream:  # closed when the server is done: stdio_server's writer then ends
+                try:
+                    async for message in from_server:
+                        await write_stream.send(message)
+                        if isinstance(getattr(message, "message", None), (JSONRPCResponse, JSONRPCError)):
+                            pending.discard(message.message.id)
+                            answered.set()
+                except (anyio.BrokenResourceError, anyio.ClosedResourceError):  # stdout gone: no one to answer
+                    pending.clear()
+                    answered.set()
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(read)
+            tg.start_soon(write)
+            async with to_client:
+                await lowlevel.run(from_client, to_client, lowlevel.create_initialization_options())
 
 
 def serve_http(server: Any, sock: socket.socket, ready: Callable[[str], None] | None = None,
