@@ -16,6 +16,7 @@ from mobile_agent.device.uitree import parse_tree
 from mobile_agent.perception import Perception
 from mobile_agent.perception.hybrid import ScreenTree, parse_ui_tree
 from mobile_agent.types import Box
+from tests.devscreens import COMMITTED
 from tests.fakes.popupphone import popup_screen
 
 
@@ -220,10 +221,9 @@ def test_an_apps_own_window_is_no_dialogs(perception, mail):
     assert ScreenTree(ph.ui_tree(), 1080, 2400).window is None  # the simulator draws its dialog in the app's tree
 
 
-DEV_SET = Path(__file__).resolve().parents[2] / ".." / "shared" / "realscreens"
+DEV_SET = COMMITTED
 
 
-@pytest.mark.skipif(not DEV_SET.is_dir(), reason="the development set of real screens (../shared/realscreens) is absent")
 def test_a_real_popup_menus_dump_leaves_the_page_out(perception):
     # Vinyl's song menu, open over its search results: no scrim; its dump holds the menu's window,
     # [541,143][1080,1463]; the page's "Lofi Study" beside it is not answered with the tree.

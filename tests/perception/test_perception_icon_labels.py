@@ -182,8 +182,6 @@ def test_an_appcompat_switch_thumb_over_its_track(perception):
 ])
 def test_appcompat_switches_by_their_labels_on_the_development_set(perception, name, label, switch):
     # Not Click Icon targets of the set (the switches hold the text "ON"): their nodes' bounds.
-    if not (DEV_SET / "manifest.jsonl").exists():
-        pytest.skip("the development set of real screens (../shared/realscreens beside the clone) is absent")
     img = Image.open(DEV_SET / "img" / f"{name}.png").convert("RGB")
     g = perception.ground_icon(img, label)
     assert g.status == "found" and Box(*switch).contains_point(g.point)

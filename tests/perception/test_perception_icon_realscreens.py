@@ -16,10 +16,11 @@ from mobile_agent.perception.icons.offline import description_glyphs
 from mobile_agent.perception.icons.lexicon import description_families
 from mobile_agent.types import Box
 from tests.fakes import system
+from tests.devscreens import COMMITTED
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = (HERE / "fixtures" / "realicons", HERE.parent / "bench" / "fixtures" / "realscreens")
-DEV_SET = HERE.parents[1] / ".." / "shared" / "realscreens"
+DEV_SET = COMMITTED
 
 
 def _hint(box: Box, width: int, height: int) -> tuple[str, ...]:
@@ -44,8 +45,6 @@ def _target(name: str, target: str, folders: tuple[Path, ...] = FIXTURES) -> tup
 
 
 def _dev(name: str, target: str) -> tuple[Image.Image, Box]:
-    if not (DEV_SET / "manifest.jsonl").exists():
-        pytest.skip("the development set of real screens (../shared/realscreens beside the clone) is absent")
     return _target(name, target, (DEV_SET,))
 
 

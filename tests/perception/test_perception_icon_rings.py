@@ -19,8 +19,9 @@ from PIL import Image, ImageDraw
 from mobile_agent.perception import Perception
 from mobile_agent.perception.icons.cv import CvIconDetector
 from mobile_agent.types import Box
+from tests.devscreens import COMMITTED
 
-DEV = Path(__file__).resolve().parents[3] / "shared" / "realscreens"
+DEV = COMMITTED
 
 
 def test_a_checkerboard_or_a_code_gets_no_ring_boxes():
@@ -40,8 +41,6 @@ def test_a_checkerboard_or_a_code_gets_no_ring_boxes():
     assert det.ring_insides(holes[0], ink) == []
 
 
-@pytest.mark.skipif(not (DEV / "manifest.jsonl").is_file(),
-                    reason="needs the development set of real screens in ../shared/realscreens (not in a user's clone)")
 def test_firefox_theme_and_toolbar_radio_buttons_are_detected():
     # Firefox's customisation screen: Light/Dark theme and Top/Bottom toolbar, each a radio button
     # on its preview card's corner; none was detected before.

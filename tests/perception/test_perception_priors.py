@@ -17,6 +17,7 @@ from mobile_agent.perception.icons import priors
 from mobile_agent.perception.icons.lexicon import IconQuery
 from mobile_agent.screensets.ablation import ablate, markdown
 from mobile_agent.types import Box
+from tests.devscreens import COMMITTED
 
 REAL = Path(__file__).parent / "fixtures" / "realicons"
 
@@ -165,11 +166,10 @@ def test_a_signal_switches_its_parts_off_together():
     assert Row("recogniser", 0, 0).verdict() == "the model's" and Row("text_controls", 0, 0).verdict() == "goes"
 
 
-DEV_SET = Path(__file__).resolve().parents[2] / ".." / "shared" / "realscreens"
+DEV_SET = COMMITTED
 FIREFOX_THEMES = "Firefox_Fast_Private_Browser_v101.1.1__1588025648"
 
 
-@pytest.mark.skipif(not DEV_SET.is_dir(), reason="the development set of real screens (../shared/realscreens) is absent")
 def test_the_cli_ablates_a_folder_of_real_screens(tmp_path, capsys):
     """``bench perception --dir DIR --ablate``: one real screen of the development set (Firefox's
     theme radios, named by their labels) copied into a folder of its own; the nearby-labels signal

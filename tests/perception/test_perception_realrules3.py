@@ -17,10 +17,9 @@ from mobile_agent.perception.core import cursor_at_end
 from mobile_agent.perception.results import TextLine, Word
 from mobile_agent.types import Box
 from manifest_targets import target_box
+from tests.devscreens import COMMITTED
 
-DEV = Path(__file__).resolve().parents[3] / "shared" / "realscreens"
-needs_dev = pytest.mark.skipif(not (DEV / "manifest.jsonl").is_file(),
-                               reason="the development set of real screens (../shared/realscreens beside the clone) is absent")
+DEV = COMMITTED
 
 
 class _LinesOcr:
@@ -63,7 +62,6 @@ def test_a_value_that_is_no_time_is_not_found_in_the_status_bar_clock():
     assert g.found and g.point.y > 1400
 
 
-@needs_dev
 def test_real_slider_value_not_in_the_clock():
     name = "org.totschnig.myexpenses__1234201261"
     img = Image.open(DEV / "img" / f"{name}.png").convert("RGB")
@@ -103,7 +101,6 @@ def test_a_query_with_the_cursor_against_its_last_letter():
     assert not cursor_at_end(np.asarray(img), Box(196, 392, 330, 460))
 
 
-@needs_dev
 def test_real_search_query_with_its_cursor():
     name = "com.poupa.vinylmusicplayer__26861387"
     img = Image.open(DEV / "img" / f"{name}.png").convert("RGB")
@@ -150,7 +147,6 @@ def test_a_word_inside_a_line_of_one_colour_is_no_span_of_its_own():
     assert not _own_span(np.asarray(img), part, line)
 
 
-@needs_dev
 def test_real_word_between_two_links():
     name = "Tubi_Movies__1738806443"
     img = Image.open(DEV / "img" / f"{name}.png").convert("RGB")

@@ -15,9 +15,10 @@ from mobile_agent.perception.results import TextLine
 from mobile_agent.perception.textmatch import edge_cut_matches, match_lines
 from mobile_agent.types import Box
 from tests.fakes import system
+from tests.devscreens import COMMITTED
 
 FIXTURES = Path(__file__).parent / "fixtures" / "realtext"
-DEV_SET = Path(__file__).resolve().parents[2] / ".." / "shared" / "realscreens"
+DEV_SET = COMMITTED
 
 
 def _targets(folder: Path) -> list[dict]:
@@ -67,12 +68,8 @@ def test_arabic_script_compared_on_the_letters_skeletons():
     assert not match_lines("مصر", lines)  # another country's name
 
 
-needs_dev_set = pytest.mark.skipif(not (DEV_SET / "manifest.jsonl").is_file(),
-                                   reason="the development set of real screens (../shared/realscreens beside the "
-                                          "checkout) is not here; a user's clone has none")
 
 
-@needs_dev_set
 @system.needs_pack("kor")
 def test_korean_chip_titles_on_a_podcast_app():
     # Chips whose titles the detector splits at word gaps, or that mix a Latin word in.
@@ -84,7 +81,6 @@ def test_korean_chip_titles_on_a_podcast_app():
     assert all(hits.values()), hits
 
 
-@needs_dev_set
 @system.needs_pack("ara")
 def test_arabic_country_names_on_a_messenger():
     name = "BOTIM_Video_and_Voice_Call_v2.7.9__354963744"

@@ -17,9 +17,10 @@ from mobile_agent.perception.scrim import modal_card
 from mobile_agent.screensets.realscreens import force_dark
 from mobile_agent.types import Box
 from perception_synth import Painter
+from tests.devscreens import COMMITTED, WHOLE, needs_whole
 
 REAL = Path(__file__).resolve().parents[1] / "bench" / "fixtures" / "realscreens"
-DEV_SET = Path(__file__).resolve().parents[2] / ".." / "shared" / "realscreens"
+DEV_SET = COMMITTED
 
 
 def _first_point(g):
@@ -110,7 +111,6 @@ def test_a_real_dialog_over_its_page():
     assert _first_point(q.ground_text(img, "Search manga")) is None
 
 
-@pytest.mark.skipif(not DEV_SET.is_dir(), reason="the development set of real screens (../shared/realscreens) is absent")
 @pytest.mark.parametrize("name, behind", [
     ("BBC_News_v5.23.0__1383403505", "Top Stories"),
     ("Messenger__230704229", "greenmon@kaist.ac.kr"),
@@ -123,14 +123,17 @@ def test_real_pages_behind_dialogs_on_the_development_set(name, behind):
     assert _first_point(Perception().ground_text(Image.open(DEV_SET / "img" / f"{name}.png"), behind)) is None
 
 
-@pytest.mark.skipif(not DEV_SET.is_dir(), reason="the development set of real screens (../shared/realscreens) is absent")
-def test_no_dialog_is_seen_on_the_development_sets_other_screens():
+@pytest.mark.parametrize("where", [pytest.param(WHOLE, marks=needs_whole, id="whole"),
+                                   pytest.param(COMMITTED, id="committed")])
+def test_no_dialog_is_seen_on_the_development_sets_other_screens(where):
     # (Tubi's: a dark theme's dialog, a grey card over a dimmed dark photo; its dump's window is the
     # card's, [28,821][1052,1481])
     dialogs = {"BBC_News_v5.23.0__1383403505", "Messenger__230704229", "WhatsApp__1982526472",
                "org.koitharu.kotatsu__107684743", "org.koitharu.kotatsu__1255524253", "Tubi_Movies__1040301534"}
     seen = set()
-    for f in sorted((DEV_SET / "img").glob("*.png")):
+    images = sorted((where / "img").glob("*.png"))
+    dialogs &= {f.stem for f in images}
+    for f in images:
         rgb = np.asarray(Image.open(f).convert("RGB"))
         if modal_card(rgb, status_bar_height(rgb.shape[0], rgb.shape[1])) is not None:
             seen.add(f.stem)

@@ -17,9 +17,10 @@ from mobile_agent.perception.ocr.scripts import chip_box, read_script_lines
 from mobile_agent.types import Box
 from manifest_targets import target_box
 from tests.fakes import system
+from tests.devscreens import COMMITTED
 
 CJK_FONT = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
-DEV = Path(__file__).resolve().parents[3] / "shared" / "realscreens"
+DEV = COMMITTED
 
 needs_kor = system.needs_pack("kor")
 needs_font = system.needs("noto-cjk")
@@ -90,8 +91,6 @@ def _dev_target(name: str, text: str) -> Box:
 
 
 @system.needs_pack("kor", "ara")
-@pytest.mark.skipif(not (DEV / "manifest.jsonl").is_file(),
-                    reason="the development set of real screens (../shared/realscreens beside the clone) is absent")
 @pytest.mark.parametrize("name,text", [
     ("Podcast_Player_v7.0.0-220308033.rd0a0ae8__1405221607", "김어준"),  # the frame round a red chip
     ("Podcast_Player_v7.0.0-220308033.rd0a0ae8__1882408957", "법륜스님의 즉문즉설"),  # half boxed

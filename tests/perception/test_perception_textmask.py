@@ -16,9 +16,10 @@ from mobile_agent.perception import Perception
 from mobile_agent.perception.textmatch import MaskQuery, mask_query
 from mobile_agent.types import Box
 from perception_synth import Painter
+from tests.devscreens import COMMITTED
 
 FIXTURES = Path(__file__).parent / "fixtures" / "realtext"
-DEV_SET = Path(__file__).resolve().parents[2] / ".." / "shared" / "realscreens"
+DEV_SET = COMMITTED
 
 
 def _first_point(g):
@@ -127,7 +128,6 @@ def test_a_real_login_forms_password_mask_beside_its_eye():
     assert g.found and field.contains_point(g.point) and not eye.contains_point(g.point), g.point
 
 
-@pytest.mark.skipif(not DEV_SET.is_dir(), reason="the development set of real screens (../shared/realscreens) is absent")
 @pytest.mark.parametrize("name, target, bbox", [
     ("Messenger__1369021468", "\u2022" * 16, (55, 825, 1025, 968)),
     ("WhatsApp__1526074451", "\u2013\u2013\u2013\u00a0\u2013\u2013\u2013", (320, 392, 760, 474)),

@@ -10,9 +10,9 @@ import pytest
 
 from mobile_agent.perception.textmatch import normalize_text
 from mobile_agent.screensets.paraphrases import BY_APP, PARAPHRASES, wordings
+from tests.devscreens import COMMITTED, WHOLE, needs_whole
 
 FIXTURES = Path(__file__).resolve().parents[1] / "bench" / "fixtures" / "realscreens"
-DEV_SET = Path(__file__).resolve().parents[2] / ".." / "shared" / "realscreens"
 
 
 def _icon_targets(manifest: Path) -> set[tuple[str, str]]:
@@ -43,12 +43,12 @@ def test_every_table_entry_has_two_to_four_other_wordings():
 
 def test_the_fixture_screens_icon_descriptions_are_all_in_the_table():
     _check_covered(_icon_targets(FIXTURES / "manifest.jsonl"))
+    _check_covered(_icon_targets(COMMITTED / "manifest.jsonl"))
 
 
-@pytest.mark.skipif(not (DEV_SET / "manifest.jsonl").is_file(),
-                    reason="the development set of real screens (../shared/realscreens beside the checkout) is not there")
+@needs_whole
 def test_the_development_sets_icon_descriptions_are_all_in_the_table():
-    targets = _icon_targets(DEV_SET / "manifest.jsonl")
+    targets = _icon_targets(WHOLE / "manifest.jsonl")
     assert len({d for _, d in targets}) == 66
     _check_covered(targets)
 

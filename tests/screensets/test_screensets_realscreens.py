@@ -15,11 +15,7 @@ from mobile_agent.cli import main
 from mobile_agent.types import Box
 
 FIXTURES = Path(__file__).resolve().parents[1] / "bench" / "fixtures" / "realscreens"
-# The development set of real screens lives beside the checkout (a user's clone has none).
-DEV_SET = Path(__file__).resolve().parents[2] / ".." / "shared" / "realscreens"
-needs_dev_set = pytest.mark.skipif(not (DEV_SET / "manifest.jsonl").is_file(),
-                                   reason="the development set of real screens (../shared/realscreens beside the "
-                                          "checkout) is not there; the fixtures' tests still run")
+from tests.devscreens import COMMITTED, WHOLE, needs_whole
 
 
 def test_third_hint_says_vertical_then_horizontal_third():
@@ -171,12 +167,29 @@ def test_split_half_is_fixed_and_uses_both_halves():
     assert {split_half(a) for a in ("org.totschnig.myexpenses", "me.hackerchick.catima")} == {"A", "B"}
 
 
-@needs_dev_set
-def test_development_set_reads_whole_and_its_dumps_give_its_manifest():
-    folder = load_folder(DEV_SET)
-    assert folder.problems == [] and len(folder.screens) == 85
+@pytest.mark.parametrize("where, screens, texts, icons", [
+    pytest.param(WHOLE, 85, 612, 166, marks=needs_whole, id="whole"),
+    pytest.param(COMMITTED, 33, 273, 83, id="committed"),
+])
+def test_development_set_reads_whole_and_its_dumps_give_its_manifest(where, screens, texts, icons):
+    folder = load_folder(where)
+    assert folder.problems == [] and len(folder.screens) == screens
     kinds = [t.kind for s in folder.screens for t in s.targets]
-    assert kinds.count("text") == 612 and kinds.count("icon") == 166
+    assert kinds.count("text") == texts and kinds.count("icon") == icons
     for s in folder.screens:
         derived = derive_targets(read_dump(s.xml.read_bytes()), s.width, s.height)
         assert len(derived) == len(s.targets), s.name
+
+
+@needs_whole
+def test_the_committed_screens_are_the_development_sets_own():
+    # the committed copy (tests/perception/fixtures/devscreens) is the development set's files byte for
+    # byte, and its manifest is the whole set's lines for those screens, in the same order
+    names = sorted(p.stem for p in (COMMITTED / "img").glob("*.png"))
+    assert len(names) == 33
+    for name in names:
+        for sub, ext in (("img", "png"), ("xml", "xml")):
+            assert (COMMITTED / sub / f"{name}.{ext}").read_bytes() == (WHOLE / sub / f"{name}.{ext}").read_bytes(), name
+    whole = [line for line in (WHOLE / "manifest.jsonl").read_text(encoding="utf-8").splitlines()
+             if json.loads(line)["image"][len("img/"):-len(".png")] in names]
+    assert (COMMITTED / "manifest.jsonl").read_text(encoding="utf-8").splitlines() == whole
