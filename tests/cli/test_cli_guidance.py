@@ -173,3 +173,26 @@ def test_parse_lists_icons_as_icons_with_what_they_look_like(settings_png):
     everything = run_cli("parse", str(settings_png), "--all", columns=160)
     assert everything.returncode == 0 and "left out" not in everything.stdout
     assert len(_rows(everything.stdout)) == len(rows) + int(left.group(1)) + int(left.group(2))
+
+
+def test_parse_lists_no_glyph_read_as_a_letter_or_two_as_text(tmp_path):
+    # The dark Settings screen: OCR reads the search magnifier as "O" and the speaker as "D". Where
+    # the app drew its icons comes from the phone's own view tree (its ImageViews), not from parse.
+    from mobile_agent.device.sim import SimPhone
+
+    phone = SimPhone(dark=True)
+    phone.launch("Settings")
+    path = tmp_path / "dark-settings.png"
+    phone.screenshot().save(path)
+    glyphs = [tuple(int(v) for v in re.findall(r"\d+", m.group(1)))
+              for m in re.finditer(r'class="android.widget.ImageView"[^>]*bounds="([^"]+)"', phone.ui_tree())]
+    glyphs = [g for g in glyphs if g[2] - g[0] <= 100]  # the rows' and the search bar's icons
+    assert len(glyphs) >= 8
+    done = run_cli("parse", str(path), columns=160)
+    assert done.returncode == 0, done.stderr
+    for row in (r for r in _rows(done.stdout) if r[1] == "text"):
+        x1, y1, x2, y2 = json.loads(row[3])
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        assert not any(a <= cx <= c and b <= cy <= d for a, b, c, d in glyphs), row
+    left = re.search(r"left out: \d+ icon\(s\) OCR read as text \(([^)]*)\)", " ".join(done.stdout.split()))
+    assert left and {"O", "D"} <= {t.strip() for t in left.group(1).split(",")}, done.stdout[-600:]

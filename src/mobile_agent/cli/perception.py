@@ -38,12 +38,19 @@ def _inside(inner: Box, outer: Box) -> float:
 
 
 def _is_glyph_text(line, icons) -> bool:
-    """A one-character "line" that is an icon read as text: a sign or a non-Latin character (the Bluetooth
-    rune read as "*", a battery read as "白") on an icon box. Single Latin letters and digits stay text."""
-    text = line.text.strip()
-    if len(text) != 1 or (text.isascii() and text.isalnum()):
+    """A "line" that is an icon read as text: one sign or non-Latin character on an icon box (the
+    Bluetooth rune read as "*", a battery read as "白"), or one or two characters of any kind, letters
+    included, read off a glyph of their own size (a magnifier read as "O", a speaker as "D"): the
+    icon box holds the reading's centre and is no smaller than a third of it, no larger than twice
+    it. A letter on a larger shape (a button's "OK") or alone stays text."""
+    text = "".join(line.text.split())
+    if not 1 <= len(text) <= 2:
         return False
-    return any(i.box.contains_point(line.box.center) or line.box.contains_point(i.box.center) for i in icons)
+    if len(text) == 1 and not (text.isascii() and text.isalnum()) and any(
+            i.box.contains_point(line.box.center) or line.box.contains_point(i.box.center) for i in icons):
+        return True
+    area = max(1, line.box.area)
+    return any(i.box.contains_point(line.box.center) and area / 3 <= i.box.area <= 2 * area for i in icons)
 
 
 def split_for_display(res) -> tuple[list[int], list[int], list[int], list[int]]:
@@ -96,7 +103,7 @@ def parse_cmd(
 ) -> None:
     """Every text line and icon found on IMAGE, with what each icon looks like and timings.
 
-    Icons OCR read as a character (a "*" for Bluetooth) are listed as icons, and icon boxes on a letter
+    Icons OCR read as a character or two (a "*" for Bluetooth, an "O" for a magnifier) are listed as icons, and icon boxes on a letter
     or a sign of a text line (the "&" of "Network & internet") are left out; --all lists them too."""
     from mobile_agent.perception.marks import draw_marks
 
