@@ -1,7 +1,7 @@
 """What every test gets: a process that holds no API key from an earlier test (keys a test's run
 remembered are redacted from all later text in the process: mobile_agent.errors.remember_secret),
 and in which the system parts ``MOBILE_AGENT_TEST_WITHOUT`` names are missing (tests/fakes/system.py);
-the terminal summary prints each worker's peak memory (tests/fakes/memory.py)."""
+the terminal summary prints each worker's peak memory and the whole process tree's (tests/fakes/memory.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from tests.fakes import memory, system
 
 def pytest_configure(config: pytest.Config) -> None:
     system.hide_parts()
+    memory.controller_start(config)
 
 
 def pytest_runtest_logstart(nodeid: str) -> None:

@@ -1,8 +1,13 @@
 """What a test worker holds: its peak resident memory, and the tests after which its resident memory
-grew most, printed in pytest's terminal summary (one line per worker with ``-n``), so that the
-README's memory figure is measured, not guessed; and, between test files, the freed memory handed
-back to the system (:func:`after_test`), so that a worker does not carry one file's freed heap into
-the next.
+grew most, printed in pytest's terminal summary (one line per worker with ``-n``), beside the peak
+of the whole process tree (pytest, its workers and every process they started: subprocesses, Ray's
+processes), so that the README's memory figures are measured, not guessed; and, between test files,
+the freed memory handed back to the system (:func:`after_test`), so that a worker does not carry one
+file's freed heap into the next. Every figure is in GiB (1024 ** 3 bytes).
+
+The tree's peak is sampled (:class:`TreeSampler`: the sum of the resident memory of pytest's process
+and all its descendants, every half second, by psutil), so a spike shorter than that can be missed;
+a worker's peak is the kernel's own (``ru_maxrss``), exact.
 
 tests/conftest.py calls :func:`after_test` after each test, :func:`worker_done` at a worker's end
 and :func:`summary` in the terminal summary; a worker hands its figures to the controller through
@@ -16,6 +21,7 @@ import heapq
 import os
 import resource
 import sys
+import threading
 from typing import Any, Callable
 
 GB = 1024 ** 3
@@ -119,13 +125,67 @@ def lines() -> list[str]:
     per = dict(_seen) or {"this process": figures()}
     out = []
     for name, f in sorted(per.items()):
-        out.append(f"{name}: peak RSS {f['peak'] / GB:.2f} GB (largest subprocess {f['children_peak'] / GB:.2f} GB)")
+        out.append(f"{name}: peak RSS {f['peak'] / GB:.2f} GiB (largest subprocess {f['children_peak'] / GB:.2f} GiB)")
         for grown, nodeid in f["growth"]:
-            out.append(f"    +{grown / GB:.2f} GB after {nodeid}")
+            out.append(f"    +{grown / GB:.2f} GiB after {nodeid}")
     return out
 
 
+class TreeSampler:
+    """The peak of the summed resident memory of this process and all its descendants, sampled every
+    ``every_s`` seconds on a daemon thread from :meth:`start` to :meth:`stop` (psutil)."""
+
+    def __init__(self, every_s: float = 0.5) -> None:
+        self.every_s = every_s
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def sample(self) -> int:
+        import psutil
+
+        me = psutil.Process()
+        total = 0
+        for proc in [me, *me.children(recursive=True)]:
+            try:
+                total += proc.memory_info().rss
+            except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+                continue
+        self.peak = max(self.peak, total)
+        return total
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every_s):
+            self.sample()
+
+    def start(self) -> None:
+        self.sample()
+        self._thread = threading.Thread(target=self._run, name="memory-tree-sampler", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> int:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        return self.peak
+
+
+_tree: list[TreeSampler] = []
+
+
+def controller_start(config: Any) -> None:
+    """In pytest's own process (not in an xdist worker): start sampling the process tree."""
+    if getattr(config, "workerinput", None) is None and not _tree:
+        sampler = TreeSampler()
+        sampler.start()
+        _tree.append(sampler)
+
+
 def summary(reporter: Any) -> None:
-    reporter.write_sep("-", "memory per test worker")
+    reporter.write_sep("-", "memory per test worker (GiB)")
     for line in lines():
         reporter.write_line(line)
+    if _tree:
+        peak = _tree[0].stop()
+        reporter.write_line(f"whole process tree (pytest, its workers and their subprocesses): peak RSS "
+                            f"{peak / GB:.2f} GiB (sampled every {_tree[0].every_s:g} s)")
