@@ -19,9 +19,9 @@ def test_run_with_an_unknown_family_exits_2_naming_the_families(tmp_path):
 
 
 def test_eval_oracle_in_a_family_s_format(tmp_path):
-    done = run_cli("eval", "--planner", "oracle", "--model-family", "ui-venus", "--tasks", "settings-1",
+    done = run_cli("eval", "--planner", "oracle", "--model-family", "ui-venus-1.5", "--tasks", "settings-1",
                    "--out", str(tmp_path), "--json", str(tmp_path / "r.json"))
     assert done.returncode == 0, done.stderr
     assert "SU 1/1" in done.stdout
     data = json.loads((tmp_path / "r.json").read_text())
-    assert data["config"]["model_family"] == "ui-venus"
+    assert data["config"]["model_family"] == "ui-venus-1.5"

@@ -17,7 +17,9 @@ from PIL import Image
 
 from mobile_agent.agent.families.base import Family, Frame, Parsed
 from mobile_agent.agent.operations import USER_OPERATIONS, Operation
-from mobile_agent.agent.planner import BasePlanner, Calls, Completion, Plan, PlanContext, ask, request_summary
+from mobile_agent.agent.planner import (
+    BasePlanner, Calls, Completion, Plan, PlanContext, PlanningError, ask, request_summary,
+)
 from mobile_agent.errors import ParseError
 from mobile_agent.model.base import ChatModel, Message, TextPart, encode_image
 
@@ -32,13 +34,14 @@ def frame_for(family: Family, screenshot: Image.Image) -> Frame:
 
 
 def family_image(family: Family, screenshot: Image.Image, quality: int = 80) -> tuple[Any, Frame]:
-    """The screenshot as the family expects it (its ``smart_resize``), encoded, and the frame its
-    coordinates are read in."""
+    """The screenshot as the family expects it (its ``smart_resize``), encoded as the authors' runtime
+    encodes it (PNG; JPEG at ``quality`` for a family that says so), and the frame its coordinates are
+    read in."""
     frame = frame_for(family, screenshot)
     img = screenshot.convert("RGB")
     if img.size != (frame.image_w, frame.image_h):
         img = img.resize((frame.image_w, frame.image_h), Image.Resampling.LANCZOS)
-    return encode_image(img, None, quality), frame
+    return encode_image(img, None, quality, family.image_format), frame
 
 
 def read_reply(family: Family, reply: str, frame: Frame, operations: Any = None) -> Parsed:
@@ -62,9 +65,18 @@ def history_lines(ctx: PlanContext) -> list[str]:
     return [f"{h.operation} ({h.outcome})" for h in ctx.history]
 
 
+#: The most earlier steps a request holds for a family that sets no bound of its own.
+HISTORY_MOST = 30
+
+
+class ModelGaveUp(PlanningError):
+    """The model ended the task as failed (``terminate(status="failure")``): the run ends failed."""
+
+
 class FamilyPlanner(BasePlanner):
     """A planner for a point-output model of ``family`` on ``model`` (any chat-completions server:
-    vLLM, SGLang, a hosted API)."""
+    vLLM, SGLang, a hosted API). Each request is the conversation as the family's authors keep it
+    (:meth:`messages`)."""
 
     asks_model = True
     role: str | None = None
@@ -76,17 +88,63 @@ class FamilyPlanner(BasePlanner):
         self.name = model.name
         self.parse_retries = parse_retries
         self.max_tokens = max_tokens
+        #: the earlier screenshots the loop keeps in the history for this planner (HistoryEntry.screen)
+        self.screens_kept = max(0, family.images_kept - 1)
+        self._encoded: dict[int, tuple[Image.Image, Any]] = {}
 
     def summary_extra(self) -> dict[str, Any]:
         return {"model_family": self.family.name}
 
+    def _image(self, screen: Image.Image, quality: int) -> tuple[Any, Frame]:
+        """``screen`` encoded once for all the requests that carry it (the last ``images_kept``)."""
+        hit = self._encoded.get(id(screen))
+        if hit is not None and hit[0] is screen:
+            return hit[1]
+        out = family_image(self.family, screen, quality)
+        self._encoded[id(screen)] = (screen, out)
+        while len(self._encoded) > self.family.images_kept + 1:
+            self._encoded.pop(next(iter(self._encoded)))
+        return out
+
     def messages(self, ctx: PlanContext) -> tuple[list[Message], Frame]:
-        """The request: the family's system prompt, then the instruction, the history and the screenshot."""
-        image, frame = family_image(self.family, ctx.screenshot, ctx.jpeg_quality)
+        """The request as the family's authors build it: the prompt in the system message or opening the
+        first user message (``prompt_role``); the earlier steps as the model's own replies, either as
+        assistant turns (``turns``; the steps before the ``turn_window`` as history text) or as the
+        family's history text in the one user message; the screenshots of the last ``images_kept - 1``
+        earlier steps beside their turns, and the current one last."""
+        fam = self.family
+        image, frame = self._image(ctx.screenshot, ctx.jpeg_quality)
         ask_user = any(t in USER_OPERATIONS for t in ctx.operations)
-        text = self.family.user_text(ctx.instruction, history_lines(ctx), ctx.feedback)
-        return [Message.text("system", self.family.system_prompt(frame, ask_user)),
-                Message("user", (TextPart(text), image))], frame
+        system = fam.system_prompt(frame, ask_user)
+        earlier = list(ctx.history)[-(fam.history_kept or HISTORY_MOST):]
+
+        def item(h: Any) -> str:
+            return fam.history_item(h.reply, h.thought, h.operation)
+
+        def opening(text: str) -> str:
+            return f"{system}\n\n{text}" if fam.prompt_role == "user" and system else text
+
+        out: list[Message] = [Message.text("system", system)] if fam.prompt_role == "system" and system else []
+        if not fam.turns:
+            text = opening(fam.user_text(ctx.instruction, [item(h) for h in earlier], ctx.feedback))
+            return out + [Message("user", (TextPart(text), image))], frame
+        window = earlier[-fam.turn_window:] if fam.turn_window else earlier
+        older = earlier[:len(earlier) - len(window)]
+        head = opening(fam.user_text(ctx.instruction, [item(h) for h in older], ()))
+        with_image = len(window) - self.screens_kept  # the turns from this index on carry their screenshot
+        for i, h in enumerate(window):
+            parts: list[Any] = [TextPart(head)] if i == 0 else []
+            if i >= with_image and h.screen is not None:
+                parts.append(self._image(h.screen, ctx.jpeg_quality)[0])
+            elif i > 0:
+                parts.append(TextPart(f"(the screenshot of step {h.step}, no longer sent)"))
+            out.append(Message("user", tuple(parts)))
+            out.append(Message.text("assistant", h.reply or item(h)))
+        last: list[Any] = [] if window else [TextPart(head)]
+        if ctx.feedback:
+            last.append(TextPart("Feedback on your last action: " + " ".join(ctx.feedback)))
+        out.append(Message("user", tuple(last) + (image,)))
+        return out, frame
 
     def plan(self, ctx: PlanContext) -> Plan:
         messages, frame = self.messages(ctx)
@@ -96,6 +154,9 @@ class FamilyPlanner(BasePlanner):
                                   retry_text=self.family.retry_text, retries=self.parse_retries,
                                   max_tokens=self.max_tokens, role=self.role)
         op: Operation = parsed.operation
+        if parsed.gave_up:
+            raise ModelGaveUp(f"the model gave up: it ended the task as failed ({self.family.title}'s terminate with "
+                              f"status failure){': ' + parsed.thought if parsed.thought else ''}", raw, calls, errors)
         return Plan("", parsed.thought, op, raw, calls,
                     request_summary(messages) + f"; {self.family.name} image {frame.image_w}x{frame.image_h}", errors)
 
