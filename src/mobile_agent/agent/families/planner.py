@@ -11,6 +11,7 @@ through the one ``planner.ask`` every model call goes through. The model's own f
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 from PIL import Image
@@ -21,7 +22,7 @@ from mobile_agent.agent.planner import (
     BasePlanner, Calls, Completion, Plan, PlanContext, PlanningError, ask, request_summary,
 )
 from mobile_agent.errors import ParseError
-from mobile_agent.model.base import ChatModel, Message, TextPart, encode_image
+from mobile_agent.model.base import ChatModel, ImagePart, Message, TextPart, encode_image
 
 #: The completion reason recorded after a family's own finish.
 OWN_FINISH = "the model's own finish (a GUI model judges its task itself)"
@@ -33,15 +34,25 @@ def frame_for(family: Family, screenshot: Image.Image) -> Frame:
     return Frame(w, h, iw, ih)
 
 
+#: The most bytes a PNG screenshot may take in a request; a larger one (a photo-heavy screen) goes as JPEG
+#: at the run's quality, so that a request of five screenshots stays within a few megabytes.
+PNG_MOST = 2_000_000
+
+
 def family_image(family: Family, screenshot: Image.Image, quality: int = 80) -> tuple[Any, Frame]:
-    """The screenshot as the family expects it (its ``smart_resize``), encoded as the authors' runtime
-    encodes it (PNG; JPEG at ``quality`` for a family that says so), and the frame its coordinates are
-    read in."""
+    """The screenshot as the family expects it (its ``smart_resize``), encoded as the authors' runtimes
+    encode it (PNG, at a fast compression level; JPEG at ``quality`` for a family that says so, or for a
+    PNG over :data:`PNG_MOST`), and the frame its coordinates are read in."""
     frame = frame_for(family, screenshot)
     img = screenshot.convert("RGB")
     if img.size != (frame.image_w, frame.image_h):
         img = img.resize((frame.image_w, frame.image_h), Image.Resampling.LANCZOS)
-    return encode_image(img, None, quality, family.image_format), frame
+    if family.image_format.upper() == "PNG":
+        buf = io.BytesIO()
+        img.save(buf, "PNG", compress_level=1)  # optimize=True takes 0.5 s a screenshot for a fifth fewer bytes
+        if buf.tell() <= PNG_MOST:
+            return ImagePart(buf.getvalue(), "image/png", img.width, img.height), frame
+    return encode_image(img, None, quality), frame
 
 
 def read_reply(family: Family, reply: str, frame: Frame, operations: Any = None) -> Parsed:
@@ -118,8 +129,13 @@ class FamilyPlanner(BasePlanner):
         system = fam.system_prompt(frame, ask_user)
         earlier = list(ctx.history)[-(fam.history_kept or HISTORY_MOST):]
 
+        def told(h: Any) -> str:
+            """What the person said to a question or a hand-over of that step (no family's history has it)."""
+            return h.outcome if isinstance(h.operation, USER_OPERATIONS) else ""
+
         def item(h: Any) -> str:
-            return fam.history_item(h.reply, h.thought, h.operation)
+            said = fam.history_item(h.reply, h.thought, h.operation)
+            return f"{said} ({told(h)})" if told(h) else said
 
         def opening(text: str) -> str:
             return f"{system}\n\n{text}" if fam.prompt_role == "user" and system else text
@@ -132,15 +148,21 @@ class FamilyPlanner(BasePlanner):
         older = earlier[:len(earlier) - len(window)]
         head = opening(fam.user_text(ctx.instruction, [item(h) for h in older], ()))
         with_image = len(window) - self.screens_kept  # the turns from this index on carry their screenshot
+        answer = ""  # what the person said after the turn before
         for i, h in enumerate(window):
             parts: list[Any] = [TextPart(head)] if i == 0 else []
+            if answer:
+                parts.append(TextPart(answer))
             if i >= with_image and h.screen is not None:
                 parts.append(self._image(h.screen, ctx.jpeg_quality)[0])
-            elif i > 0:
+            elif i > 0 and not answer:
                 parts.append(TextPart(f"(the screenshot of step {h.step}, no longer sent)"))
             out.append(Message("user", tuple(parts)))
             out.append(Message.text("assistant", h.reply or item(h)))
+            answer = told(h)
         last: list[Any] = [] if window else [TextPart(head)]
+        if answer:
+            last.append(TextPart(answer))
         if ctx.feedback:
             last.append(TextPart("Feedback on your last action: " + " ".join(ctx.feedback)))
         out.append(Message("user", tuple(last) + (image,)))
