@@ -244,3 +244,14 @@ def test_a_question_the_family_asks_goes_to_the_person_and_back(tmp_path):
                                                                                   FORMATS[fam][2]])
     assert steps[0].model.parse_errors == ["Ask User is not available in this run: no person can answer; go on "
                                            "with the task or finish it"]
+
+
+def test_a_model_that_gives_up_ends_the_run_failed_not_done(tmp_path):
+    fam = "mai-ui"
+    give_up = "<thinking>\nno such setting\n</thinking>\n" + TOOL % '{"action":"terminate","status":"fail"}'
+    result, phone, server, steps = run_script(tmp_path, FORMATS[fam][0], [tap(fam, "Settings"), give_up])
+    assert not result.completed and result.outcome == "error" and result.answer is None
+    assert "the model gave up" in result.error and "no such setting" in result.error
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["outcome"] == "error" and summary["completed"] is False
+    assert '"status":"fail"' in steps[-1].model.raw
