@@ -24,29 +24,13 @@ from typing import Any
 
 from mobile_agent.agent.families.base import Frame
 from mobile_agent.agent.families.gui_owl_v3 import GUIOwlV3
-from mobile_agent.agent.families.mobile_use import MobileUseFamily, action_line, tool_schema, tools_system_prompt
+from mobile_agent.agent.families.mobile_use import (
+    QWEN_FORMAT, RESPONSE_FORMAT, MobileUseFamily, action_line, tool_schema, tools_system_prompt,
+)
 
 #: The two actions its tool has beyond Qwen's (the descriptions ours, in the authors' sense).
 EXTRA = {"answer": "Terminate the current task and output the answer.",
          "interact": "Resolve what blocks the task by asking the user; `text` is the question."}
-
-#: The response format (ours, saying what ``SYSTEM_PROMPT``'s "# Response format" says, in its order).
-RESPONSE_FORMAT = """# Response format
-
-Each step answers in two parts:
-1) Action: a short imperative sentence saying what to do on the screen.
-2) One <tool_call>...</tool_call> block holding only the JSON {"name": <function-name>, "arguments": <args-json-object>}.
-
-Rules:
-- Write the two parts in this order: Action, then <tool_call>.
-- Keep the Action to one sentence.
-- Write nothing outside these two parts.
-- To finish, call action=terminate."""
-
-QWEN_CALL = ("For each function call, return a json object with function name and arguments within "
-             "<tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": "
-             "<args-json-object>}\n</tool_call>")
-
 
 class GUIOwl15(GUIOwlV3):
     name = "gui-owl-1.5"
@@ -72,7 +56,7 @@ class GUIOwl15(GUIOwlV3):
     def system_prompt(self, frame: Frame, ask_user: bool) -> str:
         acts = tuple(a for a in self.actions if ask_user or a != "interact")
         schema = tool_schema(self.resolution(frame), acts, {k: v for k, v in EXTRA.items() if k in acts})
-        return tools_system_prompt(schema, QWEN_CALL + "\n\n" + RESPONSE_FORMAT).removeprefix(
+        return tools_system_prompt(schema, QWEN_FORMAT + "\n\n" + RESPONSE_FORMAT).removeprefix(
             "You are a helpful assistant.\n\n")
 
     def user_text(self, instruction, history, feedback) -> str:

@@ -38,6 +38,13 @@ class GUIOwlV3(MobileUseFamily):
     def system_prompt(self, frame: Frame, ask_user: bool) -> str:
         return tools_system_prompt(tool_schema(self.resolution(frame), self.actions), OWL_FORMAT)
 
+    def user_text(self, instruction, history, feedback) -> str:
+        """The query and the history (``generate_user_prompt_single_image``), then, in the authors' order, where
+        the reasoning and the summary go (the sentences ours)."""
+        return (super().user_text(instruction, history, feedback) +
+                "\nBefore the <tool_call></tool_call> tags, reason step by step inside <thinking></thinking> tags."
+                "\nAfter the <tool_call></tool_call> tags, sum up your action inside <conclusion></conclusion> tags.")
+
     def history_item(self, reply: str, thought: str, operation) -> str:
         said = tag(reply or "", "conclusion")
         if said is None:

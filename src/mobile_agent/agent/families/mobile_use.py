@@ -89,6 +89,20 @@ QWEN_FORMAT = ("For each function call, return a json object with function name 
                "<tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": "
                "<args-json-object>}\n</tool_call>")
 
+#: The response format of the models that write an ``Action:`` sentence before the tool call (Qwen3-VL's
+#: cookbook, GUI-Owl 1.5's ``SYSTEM_PROMPT`` "# Response format"): ours, saying what theirs says in its order.
+RESPONSE_FORMAT = """# Response format
+
+Each step answers in two parts:
+1) Action: a short imperative sentence saying what to do on the screen.
+2) One <tool_call>...</tool_call> block holding only the JSON {"name": <function-name>, "arguments": <args-json-object>}.
+
+Rules:
+- Write the two parts in this order: Action, then <tool_call>.
+- Keep the Action to one sentence.
+- Write nothing outside these two parts.
+- To finish, call action=terminate."""
+
 _TOOL_CALL = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
 
 

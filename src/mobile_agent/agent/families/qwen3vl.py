@@ -9,7 +9,10 @@ carries (1088x2400 for a 1080x2400 phone) instead of resizing it a second time.
 
 from __future__ import annotations
 
-from mobile_agent.agent.families.mobile_use import MobileUseFamily, action_line
+from mobile_agent.agent.families.base import Frame
+from mobile_agent.agent.families.mobile_use import (
+    QWEN_FORMAT, RESPONSE_FORMAT, MobileUseFamily, action_line, tool_schema, tools_system_prompt,
+)
 
 
 class Qwen3VL(MobileUseFamily):
@@ -22,6 +25,10 @@ class Qwen3VL(MobileUseFamily):
     factor = 32
     actions = MobileUseFamily.actions[:-1] + ("answer", "terminate")
     conversation_source = "QwenLM/Qwen3-VL: cookbooks/mobile_agent.ipynb (one user turn; history: the Action sentences)"
+
+    def system_prompt(self, frame: Frame, ask_user: bool) -> str:
+        return tools_system_prompt(tool_schema(self.resolution(frame), self.actions), QWEN_FORMAT + "\n\n" +
+                                   RESPONSE_FORMAT)
 
     def history_item(self, reply, thought, operation) -> str:
         return action_line(reply) or super().history_item(reply, thought, operation)
