@@ -152,7 +152,7 @@ def test_the_feedback_on_a_bad_reply_is_in_the_family_s_own_syntax(name):
 # --- the conversation --------------------------------------------------------------------------------------
 
 def _ctx(fam, steps, replies):
-    screens = [Image.new("RGB", (W, H), (10 * i, 0, 0)) for i in range(steps + 1)]
+    screens = [Image.new("RGB", (540, 1200), (10 * i, 0, 0)) for i in range(steps + 1)]
     hist = [HistoryEntry(i + 1, TapPoint(1, 1), "done", f"thought {i}", reply=replies[i % len(replies)],
                          screen=screens[i]) for i in range(steps)]
     keep = max(0, fam.images_kept - 1)
@@ -219,3 +219,14 @@ def test_text_families_hold_the_model_s_own_words_in_the_request():
     assert "Step 0: <think>t</think><action>Click(box=(1,2))</action>" in text and "Step 5:" not in text
     owl = _messages("gui-owl-v3", 2)
     assert "Step 1: Tapped the first row; Step 2: Tapped the first row;" in owl[-1].plain_text
+
+
+def test_the_history_is_bounded_by_characters_too():
+    from mobile_agent.agent.families import planner as fp
+
+    fam = get_family("mai-ui")
+    long_reply = "<thinking>\n" + "x" * (fp.HISTORY_CHARS // 3) + "\n</thinking>\n" + TOOL % '{"action":"wait"}'
+    from mobile_agent.model.scripted import ScriptedChatModel
+    msgs = FamilyPlanner(ScriptedChatModel(["unused"]), fam).messages(_ctx(fam, 6, [long_reply]))[0]
+    kept = [m for m in msgs if m.role == "assistant"]
+    assert 1 <= len(kept) < 6 and sum(len(m.plain_text) for m in kept) <= fp.HISTORY_CHARS

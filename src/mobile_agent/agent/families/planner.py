@@ -78,6 +78,8 @@ def history_lines(ctx: PlanContext) -> list[str]:
 
 #: The most earlier steps a request holds for a family that sets no bound of its own.
 HISTORY_MOST = 30
+#: The most characters of earlier replies a request holds (about 10,000 tokens): the oldest go first.
+HISTORY_CHARS = 40_000
 
 
 class ModelGaveUp(PlanningError):
@@ -128,6 +130,8 @@ class FamilyPlanner(BasePlanner):
         ask_user = any(t in USER_OPERATIONS for t in ctx.operations)
         system = fam.system_prompt(frame, ask_user)
         earlier = list(ctx.history)[-(fam.history_kept or HISTORY_MOST):]
+        while len(earlier) > 1 and sum(len(h.reply) for h in earlier) > HISTORY_CHARS:
+            earlier.pop(0)
 
         def told(h: Any) -> str:
             """What the person said to a question or a hand-over of that step (no family's history has it)."""
