@@ -45,9 +45,11 @@ CONVENTIONS: dict[str, Convention] = {c.family: c for c in (
                "bytedance/UI-TARS codes/ui_tars/action_parser.py: smart_resize(factor=28, min_pixels=100*28*28, "
                "max_pixels=16384*28*28); parse_action_to_structure_output (model_type qwen25vl) divides by the "
                "resized width and height; the coordinate times the screen, round()"),
-    Convention("ui-tars-v1", "grid", 1000, "round", 28, 100 * 28 * 28, 16384 * 28 * 28,
+    Convention("ui-tars-v1", "grid", 1000, "round", 28, 100 * 28 * 28, 2700 * 28 * 28,
                "bytedance/UI-TARS codes/ui_tars/action_parser.py: factor=1000 for models other than qwen25vl "
-               "(num / 1000), times the screen, round(); README_v1.md: relative coordinates 0-1000"),
+               "(num / 1000), times the screen, round(); README_v1.md: relative coordinates 0-1000; "
+               "bytedance/UI-TARS-desktop packages/ui-tars/shared/src/constants/vlm.ts line 12 MAX_PIXELS_V1_0 = "
+               "2700 * 28 * 28 (the image; the grid does not depend on it)"),
     Convention("autoglm-phone", "grid", 1000, "int", 28, QWEN_MIN, QWEN_MAX,
                "zai-org/Open-AutoGLM phone_agent/actions/handler.py _convert_relative_to_absolute: "
                "int(element[0] / 1000 * screen_width)"),

@@ -119,7 +119,8 @@ class UITars15(Family):
     turns = True
     images_kept = 5
     history_kept = 15
-    conversation_source = "bytedance/UI-TARS-desktop: packages/ui-tars/sdk/src/constants.ts (MAX_IMAGE_LENGTH 5), GUIAgent.ts"
+    conversation_source = ("bytedance/UI-TARS-desktop: packages/ui-tars/shared/src/constants/vlm.ts line 7 "
+                           "(MAX_IMAGE_LENGTH = 5)")
     min_pixels = 100 * 28 * 28
     max_pixels = 16384 * 28 * 28
 

@@ -39,6 +39,7 @@ class UITarsV1(UITars15):
     source = "bytedance/UI-TARS: codes/ui_tars/action_parser.py (model_type other than qwen25vl: factor 1000)"
     coordinates = "relative"
     scale = 1000
+    max_pixels = 2700 * 28 * 28  # UI-TARS-desktop packages/ui-tars/shared/src/constants/vlm.ts MAX_PIXELS_V1_0
     example = "Thought: ...\nAction: click(start_box='<|box_start|>(x1,y1)<|box_end|>')"
 
     def system_prompt(self, frame: Frame, ask_user: bool) -> str:
