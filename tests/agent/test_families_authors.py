@@ -189,7 +189,10 @@ def test_ui_tars_keeps_its_replies_as_turns_and_the_last_five_screens_with_the_p
 
 def test_mai_ui_three_screens_and_every_reply_on_its_own_scale():
     msgs = _messages("mai-ui", 4)
-    assert msgs[0].role == "system" and sum(len(m.images) for m in msgs) == 3
+    # _build_messages: system, the instruction alone, the replies (the last two after their screenshot), the screen
+    assert [m.role for m in msgs] == ["system", "user", "assistant", "assistant", "user", "assistant", "user",
+                                      "assistant", "user"]
+    assert msgs[1].plain_text == "Turn on the dark mode" and sum(len(m.images) for m in msgs) == 3
     assert [m.plain_text for m in msgs if m.role == "assistant"] == [REPLIES["mai-ui"]] * 4
 
 

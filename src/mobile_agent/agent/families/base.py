@@ -261,6 +261,9 @@ class Family:
     turn_window: int = 0                 # with turns: how many earlier steps are turns (0: all kept), older ones
     #                                      are history text (GUI-Owl 1.5: 4)
     images_kept: int = 1                 # screenshots a request carries, the current one included
+    instruction_apart: bool = False      # with turns: the instruction is a user message of its own (MAI-UI)
+    dropped_image: str = "(the screenshot of step {step}, no longer sent)"  # a user turn whose image is no longer
+    #                                      sent keeps this text; "": no user turn at all (MAI-UI: assistant turns follow)
     history_kept: int = 0                # earlier steps the request holds at all (0: up to HISTORY_MOST)
     image_format: str = "PNG"            # how the authors' runtime encodes the screenshot
     conversation_source: str = ""        # the authors' file that keeps the conversation so (docs/models.md)

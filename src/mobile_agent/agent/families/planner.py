@@ -153,15 +153,18 @@ class FamilyPlanner(BasePlanner):
         head = opening(fam.user_text(ctx.instruction, [item(h) for h in older], ()))
         with_image = len(window) - self.screens_kept  # the turns from this index on carry their screenshot
         answer = ""  # what the person said after the turn before
+        if fam.instruction_apart and window:
+            out.append(Message.text("user", head))
         for i, h in enumerate(window):
-            parts: list[Any] = [TextPart(head)] if i == 0 else []
+            parts: list[Any] = [TextPart(head)] if i == 0 and not fam.instruction_apart else []
             if answer:
                 parts.append(TextPart(answer))
             if i >= with_image and h.screen is not None:
                 parts.append(self._image(h.screen, ctx.jpeg_quality)[0])
-            elif i > 0 and not answer:
-                parts.append(TextPart(f"(the screenshot of step {h.step}, no longer sent)"))
-            out.append(Message("user", tuple(parts)))
+            elif i > 0 and not answer and fam.dropped_image:
+                parts.append(TextPart(fam.dropped_image.format(step=h.step)))
+            if parts:
+                out.append(Message("user", tuple(parts)))
             out.append(Message.text("assistant", h.reply or item(h)))
             answer = told(h)
         last: list[Any] = [] if window else [TextPart(head)]
