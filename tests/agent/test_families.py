@@ -1,5 +1,5 @@
-"""The family adapters (agent/families/): Qwen2.5-VL's smart_resize, each family's parser on the authors'
-own example replies (tests/agent/fixtures/families/replies.json names each one's source), coordinates
+"""The family adapters (agent/families/): Qwen2.5-VL's smart_resize, each family's parser on example replies
+(tests/agent/fixtures/families/replies.json names each one's source and whose it is: the authors' or ours), coordinates
 mapped back as the authors' code maps them, recognising a family from its served name, and the bad
 replies (a mixed format, a malformed tool call, a point outside the image, an unknown action)."""
 
@@ -50,6 +50,12 @@ def test_each_family_reads_its_authors_example_replies(case):
     w, h = case["screen"]
     parsed = fam.parse(case["reply"], frame(fam, w, h, case["image"]))
     assert parsed.operation == operation_from_dict(case["op"]), case["source"]
+
+
+def test_every_fixture_says_whose_it_is():
+    for case in FIXTURES:
+        assert case["provenance"].startswith(("the authors'", "authors' reply", "the point", "ours")), case["source"]
+    assert sum(c["provenance"].startswith("ours") for c in FIXTURES) == 7
 
 
 def test_every_family_has_a_fixture_or_a_written_reply_that_round_trips():
