@@ -33,3 +33,18 @@ def test_an_unknown_family_is_refused_naming_the_families():
     with pytest.raises(ConfigError, match="--model-family goes with --planner oracle, noisy, model or scripted"):
         EvalConfig(planner="model", model="gpt-4o", mode="multi", model_family="mai-ui")
     assert "model_family" not in EvalConfig().identity()  # the stored configurations keep their ids
+
+
+def test_an_adapter_mapping_by_another_convention_than_its_authors_fails_the_oracle(tmp_path, monkeypatch):
+    """The oracle writes points by the authors' conventions (bench/family_conventions.py), not by the adapter:
+    UI-Venus-Navi read on a 0-1000 grid (what the adapter did before issue 50) taps elsewhere."""
+    from mobile_agent.agent.families import FAMILIES
+
+    navi = FAMILIES["ui-venus-navi"]
+    ok = run_eval(EvalConfig(model_family="ui-venus-navi"), select(ids=["settings-1"]), tmp_path / "ok", workers=1)
+    assert ok.rows[0].success
+    monkeypatch.setattr(navi, "coordinates", "relative")
+    monkeypatch.setattr(navi, "scale", 1000)
+    wrong = run_eval(EvalConfig(model_family="ui-venus-navi"), select(ids=["settings-1"]), tmp_path / "wrong",
+                     workers=1)
+    assert not wrong.rows[0].success

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, NamedTuple, Protocol, Sequence
@@ -325,10 +325,11 @@ class StepLoop:
                     feedback=tuple(feedback), image_max_side=s.image_max_side, jpeg_quality=s.jpeg_quality,
                     operations=operations,
                 )
+                self._reply = ""
                 after, entry, new_feedback, done = self._step(ctx, writer, detector)
                 self._steps = step
                 if entry is not None:
-                    history.append(entry)
+                    history.append(self._turn(entry, current, history))
                 feedback = new_feedback
                 if done:
                     outcome, completed = done, done == "completed"
@@ -518,6 +519,16 @@ class StepLoop:
 
     _pending_device_s = 0.0
 
+    _reply = ""
+
+    def _turn(self, entry: HistoryEntry, screen: Image.Image, history: list[HistoryEntry]) -> HistoryEntry:
+        """``entry`` with the model's reply of its step and, for a planner that sends earlier screenshots
+        (``screens_kept``), the screen it planned on; the screens of older entries are let go."""
+        keep = int(getattr(self.planner, "screens_kept", 0) or 0)
+        if keep and len(history) >= keep and history[-keep].screen is not None:
+            history[-keep] = replace(history[-keep], screen=None)
+        return replace(entry, reply=self._reply, screen=screen if keep else None)
+
     def plan(self, step: StepRun, record: bool = True) -> Plan:
         """Ask the planner for the next operation and record its reply. Raises ``_End`` when the
         planner fails (the step is written first, unless ``record`` is False: the multi-agent loop
@@ -535,7 +546,7 @@ class StepLoop:
             raise _End("error", str(exc), exc)
         step.calls.merge(plan.calls)
         op = plan.operation
-        rec.model.raw = plan.raw
+        rec.model.raw = self._reply = plan.raw
         rec.model.input_summary = plan.input_summary
         if plan.parse_errors:
             rec.model.parse_errors = plan.parse_errors

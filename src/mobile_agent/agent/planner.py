@@ -26,12 +26,18 @@ from mobile_agent.model.base import ChatModel, ChatResponse, Message, TextPart, 
 @dataclass(frozen=True)
 class HistoryEntry:
     """One finished step as the planner sees it: its operation and what came of it, in words (in
-    multi mode, what the manager and the executor are told of the executor's steps)."""
+    multi mode, what the manager and the executor are told of the executor's steps).
+
+    ``reply``: the model's own reply that chose the operation (its words and coordinates, for a planner
+    that hands the model its earlier turns: the point-output families); ``screen``: the screenshot the
+    step planned on, kept by the loop for the last ``Planner.screens_kept`` steps only (None before)."""
 
     step: int
     operation: Operation
     outcome: str
     thought: str = ""
+    reply: str = field(default="", compare=False, repr=False)
+    screen: Image.Image | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

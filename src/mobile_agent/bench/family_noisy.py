@@ -11,9 +11,9 @@ writes it the way real replies of that family come back now and then:
 - **spacing and quoting variants**: spaces inside lists and points (``[ 540 , 1200 ]``,
   ``<point>540  1200</point>``, ``(540, 1200)``), compact or indented JSON, a tool call on one line
   without its closing tag, double quotes, spaces around ``=``, an AutoGLM action without ``<answer>``;
-- **an unknown action** first: an action of another action space (UI-TARS's desktop ``hotkey`` and
-  ``right_single``, Qwen's computer-use ``left_click`` and ``scroll``, AutoGLM's placeholders ``Note`` and
-  ``Call_API``, UI-Venus's ``DoubleClick`` and ``Hotkey``). The family's parser refuses it; the error is
+- **an unknown action** first: an action of another action space (UI-TARS's desktop ``hover`` and
+  ``right_single``, Qwen's computer-use ``left_click`` and ``scroll``, a ``Scroll`` and a ``Hotkey`` that
+  AutoGLM has not, UI-Venus's web ``DoubleClick`` and ``Hotkey``). The family's parser refuses it; the error is
   recorded in the step's ``parse_errors`` and what the planner would send back to the model
   (``Family.retry_text``) is in the run's noise log; then the reply comes again, as a model answers
   after that feedback, and the run goes on.
@@ -34,6 +34,7 @@ from typing import Any, Callable
 from mobile_agent.agent.families import Family, Frame
 from mobile_agent.agent.families.planner import read_reply
 from mobile_agent.agent.planner import Plan
+from mobile_agent.bench.family_conventions import model_point
 from mobile_agent.bench.family_oracle import FamilyOraclePlanner
 from mobile_agent.bench.noisy import NoiseLog
 from mobile_agent.bench.task import Task
@@ -107,23 +108,22 @@ SPACING: dict[str, list[tuple[str, Rewrite]]] = {
 
 #: Actions of another action space, by the family's syntax (``{x}``, ``{y}``: a point in its coordinates).
 UNKNOWN: dict[str, list[str]] = {
-    "UI-TARS call": ["Thought: Press Enter to submit.\nAction: hotkey(key='enter')",
+    "UI-TARS call": ["Thought: Hover over it.\nAction: hover(point='<point>{x} {y}</point>')",
                      "Thought: Open the context menu.\nAction: right_single(point='<point>{x} {y}</point>')"],
     "mobile_use tool call": ['Click it.\n<tool_call>\n{{"name": "mobile_use", "arguments": {{"action": "left_click", '
                              '"coordinate": [{x}, {y}]}}}}\n</tool_call>',
                              'Scroll down.\n<tool_call>\n{{"name": "mobile_use", "arguments": {{"action": "scroll", '
                              '"coordinate": [{x}, {y}], "pixels": -300}}}}\n</tool_call>'],
-    "AutoGLM do()/finish()": ['<think>Keep what the screen says.</think>\n<answer>do(action="Note", '
-                              'message="the screen")</answer>',
-                              '<think>Summarise the page.</think>\n<answer>do(action="Call_API", '
-                              'instruction="summarise")</answer>'],
+    "AutoGLM do()/finish()": ['<think>See more.</think>\n<answer>do(action="Scroll", direction="down")</answer>',
+                              '<think>Submit.</think>\n<answer>do(action="Hotkey", key="enter")</answer>'],
     "UI-Venus call": ["<think>Open it.</think>\n<action>DoubleClick(box=({x},{y}))</action>\n<conclusion>Open it."
                       "</conclusion>",
                       "<think>Submit.</think>\n<action>Hotkey(key='enter')</action>\n<conclusion>Submit.</conclusion>"],
 }
 
 #: Families that write a box where a point goes, and how (rewrite of the written point into the box).
-BOX_FORMS: dict[str, str] = {"ui-tars-1.5": "bbox", "ui-tars-v1": "bbox", "mai-ui": "coordinate", "ui-venus": "box"}
+BOX_FORMS: dict[str, str] = {"ui-tars-1.5": "bbox", "ui-tars-v1": "bbox", "mai-ui": "coordinate",
+                             "ui-venus-navi": "box", "ui-venus-1.5": "box"}
 
 
 def write_box(raw: str, family: Family, box: tuple[int, int, int, int]) -> str:
@@ -175,11 +175,15 @@ class NoisyFamilyOraclePlanner(FamilyOraclePlanner):
             x, y = args["x"], args["y"]
             args["x"], args["y"] = self._nudge(x, box.x1, box.x2), self._nudge(y, box.y1, box.y2)
             quirks.append(f"the point {args['x'] - x:+d}, {args['y'] - y:+d} px off")
-        plain = fam.write(action, args, thought, frame)
+        conv = self.convention
+
+        def pt(x: int, y: int) -> tuple[int, int]:  # the authors' coordinates (bench/family_conventions.py)
+            return model_point(x, y, frame.screen_w, frame.screen_h, conv)
+        plain = fam.write(action, args, thought, frame, point=pt)
         raw = plain
         if as_box:
-            bx1, by1 = fam.to_model(int(box.x1), int(box.y1), frame)
-            bx2, by2 = fam.to_model(int(box.x2), int(box.y2), frame)
+            bx1, by1 = pt(int(box.x1), int(box.y1))
+            bx2, by2 = pt(int(box.x2), int(box.y2))
             raw = write_box(raw, fam, (bx1, by1, bx2, by2))
             quirks.append("a box for the point")
         if syntax in SPACING and self._chance(r.spacing):
@@ -189,7 +193,7 @@ class NoisyFamilyOraclePlanner(FamilyOraclePlanner):
                 name, raw = self.rng.choice(variants)
                 quirks.append(f"spacing: {name}")
         if syntax in UNKNOWN and self._chance(r.unknown):
-            mx, my = fam.to_model(frame.screen_w // 2, frame.screen_h // 2, frame)
+            mx, my = pt(frame.screen_w // 2, frame.screen_h // 2)
             bad = self.rng.choice(UNKNOWN[syntax]).format(x=mx, y=my)
             try:
                 read_reply(fam, bad, frame)

@@ -1,7 +1,10 @@
 """The oracle planner speaking a point-output family's format: each reference step becomes the reply
-that family would write (a tap at the point of the reference element, in the family's coordinates and
-syntax), read back by the family's own parser into a typed operation, so that ``mobile-agent eval
---planner oracle --model-family F`` runs Mobile-Eval through each adapter with no model.
+that family would write (a tap at the point of the reference element, in the family's syntax and in its
+coordinates as its authors' code reads them: ``bench/family_conventions.py``, written apart from the
+adapters), read back by the family's own parser into a typed operation, so that ``mobile-agent eval
+--planner oracle --model-family F`` runs Mobile-Eval through each adapter with no model. The adapter's own
+``to_model`` is never used here: an adapter whose ``to_phone`` maps by another convention than its
+authors' taps elsewhere, and the task fails.
 
 The points come from what any planner sees: the screenshot, grounded by the same perception pipeline
 the oracle's words go through (``perception.ground_text`` / ``ground_icon``; the reference step's
@@ -19,6 +22,7 @@ from mobile_agent.agent.operations import (
     Back, ClickIcon, ClickText, Exit, Geometry, LongPress, OpenApp, PageDown, PageUp, Stop, Type, Wait,
 )
 from mobile_agent.agent.planner import Plan, PlanContext
+from mobile_agent.bench.family_conventions import convention, model_point
 from mobile_agent.bench.oracle import OraclePlanner, pick_candidate
 from mobile_agent.bench.task import Task
 
@@ -31,6 +35,7 @@ class FamilyOraclePlanner(OraclePlanner):
         self.family = family
         self.grounder = perception  # where the reference elements are (the oracle's own read may be off)
         self.name = f"oracle ({family.name})"
+        self.convention = convention(family.name)
 
     def _candidate(self, op: Any, ctx: PlanContext) -> Any:
         """Perception's candidate for the reference element of ``op`` (its box and point), or None."""
@@ -84,9 +89,11 @@ class FamilyOraclePlanner(OraclePlanner):
         return self.answer(action, args, plan.thought, frame, box)
 
     def answer(self, action: str, args: dict[str, Any], thought: str, frame: Frame, box: Any = None) -> Plan:
-        """``action`` written as the family writes it and read back by its parser (``box``: the element's
-        box, for a tap or a long press)."""
-        raw = self.family.write(action, args, thought, frame)
+        """``action`` written as the family writes it, its points in the authors' coordinates, and read back
+        by its parser (``box``: the element's box, for a tap or a long press)."""
+        conv = self.convention
+        raw = self.family.write(action, args, thought, frame,
+                                point=lambda x, y: model_point(x, y, frame.screen_w, frame.screen_h, conv))
         parsed = read_reply(self.family, raw, frame)
         return Plan("", parsed.thought, parsed.operation, raw=raw,
                     input_summary=f"oracle in {self.family.name}'s format: no model")

@@ -13,7 +13,7 @@ import ast
 import math
 import re
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from mobile_agent.agent.operations import Operation
 from mobile_agent.errors import ParseError
@@ -74,10 +74,12 @@ class Frame:
 
 @dataclass(frozen=True)
 class Parsed:
-    """A reply read: the model's thought and one operation (points in the phone's pixels)."""
+    """A reply read: the model's thought and one operation (points in the phone's pixels). ``gave_up``: the
+    model ended the task as failed (``terminate(status="failure")``): the run ends failed, not done."""
 
     thought: str
     operation: Operation
+    gave_up: bool = False
 
 
 #: The syntaxes replies come in, each recognised by its own marks (for a reply that mixes two).
@@ -86,11 +88,14 @@ SYNTAXES: dict[str, re.Pattern[str]] = {
                                        re.IGNORECASE),
     "AutoGLM do()/finish()": re.compile(r"\bdo\(\s*action\s*=|\bfinish\(\s*message\s*="),
     "UI-TARS call": re.compile(r"\b(?:click|long_press|left_double|scroll|drag|type|open_app|press_home|press_back|"
-                               r"finished|call_user|wait)\((?:\s*\)|\s*(?:start_box|point|start_point|content|"
-                               r"app_name|direction|end_box)\s*=)"),
+                               r"finished|call_user|wait|hotkey|swipe)\((?:\s*\)|\s*(?:start_box|point|start_point|content|"
+                               r"app_name|direction|end_box|text|key)\s*=)"),
     "UI-Venus call": re.compile(r"<action>|\b(?:Click|LongPress)\(\s*box\s*=|\b(?:Launch\(\s*app|Finished\(\s*content|"
                                 r"CallUser\(\s*content)\s*="),
-    "Mobile-Agent ReAct": re.compile(r"^\s*Action\s*:\s*(?:Open App|Click Text|Click Icon|Page (?:Up|Down)|Stop\b|Exit\b)",
+    # the paper's operations as its parser reads them: a name with its parenthesis (no key=value inside: that
+    # is a UI-TARS call), or a bare name ending the line; an "Action: Stop the download" summary line (Qwen3-VL's, GUI-Owl 1.5's) is no ReAct action
+    "Mobile-Agent ReAct": re.compile(r"^\s*Action\s*[:：]\s*(?:(?:Open App|Click Text|Click Icon|Long Press|Type)\s*\((?!\s*\w+\s*=)|"
+                                     r"(?:Page Up|Page Down|Back|Exit|Stop)\s*$)",
                                      re.IGNORECASE | re.MULTILINE),
 }
 
@@ -172,6 +177,45 @@ def call_of(text: str) -> tuple[str, dict[str, Any]]:
     return name, kwargs
 
 
+def lenient_call(text: str, keys: Sequence[str] = ()) -> tuple[str, dict[str, Any]]:
+    """``name(key=value, ...)`` read the way the authors' regular-expression parsers read it, for what Python's
+    syntax refuses: an apostrophe inside ``content='it's'``, unescaped quotes inside ``text="say "hi""``.
+    A value runs from its ``key=`` to the next ``, key=`` of a name in ``keys`` (any word where ``keys`` is
+    empty) or to the closing parenthesis; one quote pair around it is taken off; ``(x,y)`` and ``[x,y]``
+    stay texts (the point readers take their numbers). Raises :class:`ParseError`."""
+    m = re.match(r"\s*(\w+)\s*\((.*)\)\s*$", text, re.DOTALL)
+    if m is None:
+        raise ParseError(f"the action {text.strip()[:80]!r} is not a call name(key=value, ...)")
+    name, body = m.group(1), m.group(2)
+    word = "|".join(re.escape(k) for k in keys) if keys else r"\w+"
+    starts = list(re.finditer(rf"(?:^|,)\s*({word})\s*=\s*", body))
+    kwargs: dict[str, Any] = {}
+    for i, km in enumerate(starts):
+        end = starts[i + 1].start() if i + 1 < len(starts) else len(body)
+        value = body[km.end():end].strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1].replace("\\n", "\n").replace("\\'", "'").replace('\\"', '"')
+        kwargs[km.group(1)] = value
+    if body.strip() and not starts:
+        raise ParseError(f"the action {text.strip()[:80]!r} has no key=value argument")
+    return name, kwargs
+
+
+def any_call(text: str, keys: Sequence[str] = ()) -> tuple[str, dict[str, Any]]:
+    """:func:`call_of`, or where Python's syntax refuses the call, :func:`lenient_call` (the authors'
+    parsers split at the keys, not at Python's quotes)."""
+    try:
+        return call_of(text)
+    except ParseError:
+        return lenient_call(text, keys)
+
+
+def key_name(text: str) -> str:
+    """An adb or a hotkey key name as Press Key's: ``KEYCODE_ENTER``, ``Enter`` and ``enter`` are ``enter``."""
+    k = text.strip().lower().removeprefix("keycode_")
+    return re.sub(r"[^a-z0-9_]", "_", k)[:32] or "unknown"
+
+
 def text_arg(kwargs: dict[str, Any], key: str, action: str) -> str:
     v = kwargs.get(key)
     if not isinstance(v, str):
@@ -208,6 +252,26 @@ class Family:
     min_pixels: int = MIN_PIXELS
     max_pixels: int = MAX_PIXELS
     point_form: str = "[x,y]"            # how a point argument is written, for the error on a missing one
+    example: str = ""                    # one action in the family's own syntax, for the feedback on a bad reply
+
+    # --- the conversation, as the authors keep it (families/planner.py builds it) ---------------------
+    prompt_role: str = "system"          # "system": the prompt is a system message; "user": it opens the first
+    #                                      user message (UI-TARS, UI-Venus)
+    turns: bool = False                  # earlier replies as assistant turns; else as history text in the request
+    turn_window: int = 0                 # with turns: how many earlier steps are turns (0: all kept), older ones
+    #                                      are history text (GUI-Owl 1.5: 4)
+    images_kept: int = 1                 # screenshots a request carries, the current one included
+    instruction_apart: bool = False      # with turns: the instruction is a user message of its own (MAI-UI)
+    dropped_image: str = "(the screenshot of step {step}, no longer sent)"  # a user turn whose image is no longer
+    #                                      sent keeps this text; "": no user turn at all (MAI-UI: assistant turns follow)
+    history_kept: int = 0                # earlier steps the request holds at all (0: up to HISTORY_MOST)
+    image_format: str = "PNG"            # how the authors' runtime encodes the screenshot
+    conversation_source: str = ""        # the authors' file that keeps the conversation so (docs/models.md)
+
+    def history_item(self, reply: str, thought: str, operation: Any) -> str:
+        """An earlier step as the authors' history text writes it, from the model's own reply (its own
+        coordinates); a step no model wrote (a replayed one) falls back on our operation's words."""
+        return thought or str(operation) if not reply else reply.strip()
 
     # --- the image ---------------------------------------------------------------------------------
     def image_size(self, width: int, height: int) -> tuple[int, int]:
@@ -276,16 +340,27 @@ class Family:
         raise NotImplementedError
 
     def retry_text(self, error: str) -> str:
-        """What goes back to the model after an unreadable reply."""
+        """What goes back to the model after an unreadable reply: the error and one action written in the
+        family's own syntax (never another family's)."""
+        example = f", for example {self.example}" if self.example else ""
         return (f"Your reply could not be read: {error}. Answer again with exactly one action in the format "
-                f"of the system prompt.")
+                f"given above{example}.")
 
-    def write(self, action: str, args: dict[str, Any], thought: str, frame: Frame) -> str:  # pragma: no cover
+    def write(self, action: str, args: dict[str, Any], thought: str, frame: Frame,
+              point: PointWriter | None = None) -> str:  # pragma: no cover
         """A reply of this family for ``action`` (tap, long_press, swipe, type, open, back, home, wait,
         finish, answer) with ``args`` in the phone's pixels: what the oracle planner sends through the
-        family's own parser."""
+        family's own parser. ``point`` turns a phone pixel into the model's coordinates (the oracle passes
+        the authors' conventions, ``bench/family_conventions.py``); without it, :meth:`to_model`."""
         raise NotImplementedError
 
+    def model_point(self, frame: Frame, point: PointWriter | None) -> PointWriter:
+        """``point``, or this adapter's own :meth:`to_model` in ``frame``."""
+        return point if point is not None else (lambda x, y: self.to_model(x, y, frame))
+
+
+#: A phone pixel (x, y) to the model's coordinates.
+PointWriter = Callable[[int, int], tuple[int, int]]
 
 #: How far a scroll or a swipe by direction moves the finger, as a part of the screen's side.
 SWIPE_SPAN = 0.4

@@ -54,6 +54,17 @@ class MAIUI(MobileUseFamily):
     coordinates = "relative"
     scale = 999
     rounding = "floor"
+    example = ('<thinking>\n...\n</thinking>\n<tool_call>\n{"name": "mobile_use", "arguments": {"action": "click", '
+               '"coordinate": [x, y]}}\n</tool_call>')
+    # mai_naivigation_agent.py _build_messages: the system prompt, the instruction alone, every earlier step as
+    # the model's own reply (<thinking> + tool call, on its 0-999 scale), the last history_n = 3 screenshots (each
+    # before its reply; the older replies follow one another)
+    turns = True
+    images_kept = 3
+    instruction_apart = True
+    dropped_image = ""
+    history_kept = 20
+    conversation_source = "Tongyi-MAI/MAI-UI: src/mai_naivigation_agent.py (_build_messages, history_n 3)"
     actions = ("click", "long_press", "double_click", "type", "swipe", "open", "drag", "system_button", "wait",
                "terminate", "answer", "ask_user")
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from mobile_agent.agent import operations as ops
 from mobile_agent.agent.families.actions import Act, StrictArgs, to_operation
-from mobile_agent.agent.families.base import Family, Frame, Parsed, finger_direction, point_of, tag
+from mobile_agent.agent.families.base import Family, Frame, Parsed, PointWriter, finger_direction, key_name, point_of, tag
 from mobile_agent.errors import ParseError
 
 #: The tool's description, as Qwen's cookbook (QwenLM/Qwen2.5-VL cookbooks/utils/agent_function_call.py,
@@ -89,6 +89,20 @@ QWEN_FORMAT = ("For each function call, return a json object with function name 
                "<tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": "
                "<args-json-object>}\n</tool_call>")
 
+#: The response format of the models that write an ``Action:`` sentence before the tool call (Qwen3-VL's
+#: cookbook, GUI-Owl 1.5's ``SYSTEM_PROMPT`` "# Response format"): ours, saying what theirs says in its order.
+RESPONSE_FORMAT = """# Response format
+
+Each step answers in two parts:
+1) Action: a short imperative sentence saying what to do on the screen.
+2) One <tool_call>...</tool_call> block holding only the JSON {"name": <function-name>, "arguments": <args-json-object>}.
+
+Rules:
+- Write the two parts in this order: Action, then <tool_call>.
+- Keep the Action to one sentence.
+- Write nothing outside these two parts.
+- To finish, call action=terminate."""
+
 _TOOL_CALL = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
 
 
@@ -131,6 +145,7 @@ class MobileUseFamily(Family):
     """A family that answers with the ``mobile_use`` tool call."""
 
     syntax = "mobile_use tool call"
+    example = '<tool_call>\n{"name": "mobile_use", "arguments": {"action": "click", "coordinate": [x, y]}}\n</tool_call>'
     #: the actions of its prompt
     actions: tuple[str, ...] = ("key", "click", "long_press", "swipe", "type", "system_button", "open", "wait",
                                 "terminate")
@@ -160,6 +175,8 @@ class MobileUseFamily(Family):
             if t is not None:
                 return t
         before = reply.split("<tool_call>")[0]
+        if action_line(reply):
+            return action_line(reply)
         return re.sub(r"</?(?:thinking|think|conclusion)>", "", before).strip()
 
     def arguments(self, reply: str) -> dict[str, Any]:
@@ -191,7 +208,9 @@ class MobileUseFamily(Family):
     def parse_action(self, reply: str, frame: Frame) -> Parsed:
         thought = self.thought_of(reply)
         args = self.arguments(reply)
-        return Parsed(thought, self.operation(args, thought, frame))
+        gave_up = str(args.get("action", "")).strip().lower() == "terminate" and \
+            str(args.get("status", "")).strip().lower() in ("failure", "fail")
+        return Parsed(thought, self.operation(args, thought, frame), gave_up)
 
     def operation(self, args: dict[str, Any], thought: str, frame: Frame) -> ops.Operation:
         action = args["action"].strip()
@@ -204,13 +223,13 @@ class MobileUseFamily(Family):
         if a == "key":
             if not isinstance(text, str) or not text.strip():
                 raise ParseError('key needs "text": a key name such as "enter"')
-            return ops.PressKey(_key_name(text))
+            return ops.PressKey(key_name(text))
         if a == "system_button":
             button = args.get("button")
             if not isinstance(button, str) or button.strip().lower() not in ("back", "home", "menu", "enter"):
                 raise ParseError(f'system_button needs "button": Back, Home, Menu or Enter; got {button!r}')
             return ops.PressKey(button.strip().lower())
-        if a == "terminate":
+        if a == "terminate":  # the run ends here; "failure" (MAI-UI: "fail") ends it failed (families/planner.py)
             status = str(args.get("status", "success")).lower()
             if status not in ("success", "failure", "fail"):
                 raise ParseError(f'terminate needs "status": success or failure; got {status!r}')
@@ -222,13 +241,14 @@ class MobileUseFamily(Family):
         call = json.dumps({"name": "mobile_use", "arguments": arguments}, ensure_ascii=False)
         return f"{thought}\n<tool_call>\n{call}\n</tool_call>"
 
-    def write(self, action: str, args: dict[str, Any], thought: str, frame: Frame) -> str:
+    def write(self, action: str, args: dict[str, Any], thought: str, frame: Frame,
+              point: PointWriter | None = None) -> str:
+        pt = self.model_point(frame, point)
         if action in ("tap", "long_press"):
-            a = {"action": "click" if action == "tap" else "long_press",
-                 "coordinate": list(self.to_model(args["x"], args["y"], frame))}
+            a = {"action": "click" if action == "tap" else "long_press", "coordinate": list(pt(args["x"], args["y"]))}
         elif action == "swipe":
-            a = {"action": "swipe", "coordinate": list(self.to_model(args["x1"], args["y1"], frame)),
-                 "coordinate2": list(self.to_model(args["x2"], args["y2"], frame))}
+            a = {"action": "swipe", "coordinate": list(pt(args["x1"], args["y1"])),
+                 "coordinate2": list(pt(args["x2"], args["y2"]))}
         elif action == "type":
             a = {"action": "type", "text": args["text"]}
         elif action == "open":
@@ -244,11 +264,10 @@ class MobileUseFamily(Family):
         return self.wrap(thought, a)
 
 
-def _key_name(text: str) -> str:
-    """An adb key name as Press Key's: ``KEYCODE_ENTER`` and ``Enter`` are ``enter``."""
-    k = text.strip().lower()
-    k = k.removeprefix("keycode_")
-    return re.sub(r"[^a-z0-9_]", "_", k)[:32] or "unknown"
+def action_line(reply: str) -> str:
+    """The ``Action: ...`` sentence before a tool call (Qwen3-VL's, GUI-Owl 1.5's), or ""."""
+    m = re.search(r"Action\s*[:：]\s*(.*?)\s*(?=<tool_call>|$)", (reply or "").split("</tool_call>")[0], re.DOTALL)
+    return m.group(1).strip() if m else ""
 
 
-__all__ = ["MobileUseFamily", "finger_direction", "tool_schema", "tools_system_prompt"]
+__all__ = ["MobileUseFamily", "action_line", "finger_direction", "tool_schema", "tools_system_prompt"]

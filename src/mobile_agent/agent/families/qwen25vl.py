@@ -10,6 +10,8 @@ the processor's defaults) and the tool's description states that size ("The scre
 
 from __future__ import annotations
 
+import re
+
 from mobile_agent.agent.families.mobile_use import MobileUseFamily
 
 
@@ -20,3 +22,10 @@ class Qwen25VL(MobileUseFamily):
     source = ("QwenLM/Qwen2.5-VL: cookbooks/mobile_agent.ipynb, cookbooks/utils/agent_function_call.py "
               "(the notebook also in QwenLM/Qwen3-VL cookbooks/mobile_agent.ipynb)")
     coordinates = "absolute"
+    conversation_source = ("QwenLM/Qwen2.5-VL: cookbooks/mobile_agent.ipynb (one user turn; 'Task progress': Step i: "
+                           "the model's own tool call)")
+
+    def history_item(self, reply, thought, operation) -> str:
+        """The model's own tool call, as the cookbook's history line holds it."""
+        m = re.search(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", reply or "", re.DOTALL)
+        return m.group(1).strip() if m else super().history_item(reply, thought, operation)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from mobile_agent.agent.families.autoglm import AutoGLM
+from mobile_agent.agent.families.autoglm import AutoGLM, AutoGLMMultilingual
 from mobile_agent.agent.families.base import Family, syntaxes_in
 from mobile_agent.agent.families.gui_owl_15 import GUIOwl15
 from mobile_agent.agent.families.gui_owl_v3 import GUIOwlV3
@@ -16,12 +16,21 @@ from mobile_agent.agent.families.qwen3vl import Qwen3VL
 from mobile_agent.agent.families.qwen25vl import Qwen25VL
 from mobile_agent.agent.families.ui_tars_15 import UITars15
 from mobile_agent.agent.families.ui_tars_v1 import UITarsV1
-from mobile_agent.agent.families.ui_venus import UIVenus
+from mobile_agent.agent.families.ui_venus import UIVenus15, UIVenusNavi
 from mobile_agent.errors import ConfigError
 
 #: Every family, by its --model-family name (the order in which served names are tried).
 FAMILIES: dict[str, Family] = {f.name: f for f in (
-    UITars15(), UITarsV1(), AutoGLM(), Qwen25VL(), Qwen3VL(), GUIOwl15(), GUIOwlV3(), MAIUI(), UIVenus())}
+    UITars15(), UITarsV1(), AutoGLMMultilingual(), AutoGLM(), Qwen25VL(), Qwen3VL(), GUIOwl15(), GUIOwlV3(), MAIUI(),
+    UIVenusNavi(), UIVenus15())}
+
+#: Served names that do not say the version, and the families they could be: not guessed (the versions'
+#: coordinates differ, so a guess taps elsewhere); the run stops before its first step.
+AMBIGUOUS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"^ui-?tars(?:-(?:2b|7b|72b))?$", ("ui-tars-1.5", "ui-tars-v1")),
+    (r"^ui-?venus(?:-(?:7b|72b))?$", ("ui-venus-navi", "ui-venus-1.5")),
+    (r"^gui-?owl$", ("gui-owl-v3", "gui-owl-1.5")),
+)
 
 #: What --model-family also takes: the paper's ReAct planner (no family).
 REACT = "react"
@@ -34,6 +43,11 @@ def family_names() -> str:
 def get_family(name: str) -> Family:
     """The family called ``name`` (case-insensitive). Raises :class:`ConfigError` naming them all."""
     f = FAMILIES.get(name.strip().lower())
+    versions = {"ui-venus": ("ui-venus-navi", "ui-venus-1.5"), "ui-tars": ("ui-tars-1.5", "ui-tars-v1"),
+                "gui-owl": ("gui-owl-v3", "gui-owl-1.5")}.get(name.strip().lower())
+    if f is None and versions:
+        raise ConfigError(f"model family {name!r} has versions whose coordinates differ: name one of "
+                          f"{', '.join(versions)}")
     if f is None:
         raise ConfigError(f"unknown model family {name!r}; families: {family_names()} (or {REACT}: the paper's "
                           f"Observation / Thought / Action replies)")
@@ -43,8 +57,15 @@ def get_family(name: str) -> Family:
 def family_for_model(model: str) -> Family | None:
     """The family of a model as it is served (``ByteDance-Seed/UI-TARS-1.5-7B``, ``ui-tars-1.5-7b``,
     ``autoglm-phone-9b``, ``Qwen/Qwen2.5-VL-7B-Instruct``...): case-insensitive, with or without the
-    organisation, or None for a model of no family (GPT-4o, Claude: the ReAct planner)."""
+    organisation, or None for a model of no family (GPT-4o, Claude: the ReAct planner). A name that does not
+    say the version (``ui-tars``, ``ui-venus``) raises :class:`ConfigError` naming the families it could be
+    and ``--model-family``."""
     bare = model.strip().lower().rsplit("/", 1)[-1]
+    for pattern, names in AMBIGUOUS:
+        if re.search(pattern, bare):
+            raise ConfigError(f"the served model name {model!r} does not say which version it is: it could be "
+                              f"{' or '.join(names)}, whose coordinates differ; name it with --model-family "
+                              f"({', '.join(names)})")
     for f in FAMILIES.values():
         if any(re.search(p, bare) for p in f.served):
             return f

@@ -18,8 +18,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mobile_agent.agent.families.actions import Act, Args, read_call, written
-from mobile_agent.agent.families.base import Family, Frame, Parsed, point_of
+from mobile_agent.agent import operations as ops
+from mobile_agent.agent.families.actions import Act, Args, to_operation, written
+from mobile_agent.agent.families.base import Family, Frame, Parsed, PointWriter, any_call, key_name, point_of
 from mobile_agent.errors import ParseError
 
 PROMPT = """You are a GUI agent. You are given a task and your action history, with screenshots. You need to perform the next action to complete the task.
@@ -68,7 +69,19 @@ ACTS: dict[str, Act] = {
     "wait": Act("wait"),
     "finished": Act("finish", text="content"),
     "call_user": Act("take_over", fallback="the model calls the user"),
+    # the Android operator of UI-TARS-desktop (and v1 checkpoints): a swipe from a box to a box, a key
+    "swipe": Act("swipe", (AT, ("end_box", "end_point")), direction="direction"),
+    "press_enter": Act("key", key="enter"),
 }
+
+#: The argument names a UI-TARS call may hold (the lenient reading splits at them only).
+KEYS = ("point", "start_box", "start_point", "end_box", "end_point", "content", "text", "app_name", "direction",
+        "key", "time")
+
+#: Where the action begins: the first ``Action:`` (or the full-width ``Action：``) that starts a line, so that
+#: a typed text holding "Action: wait()" stays the text.
+_ACTION = re.compile(r"(?:^|\n)\s*Action\s*[:：]\s*")
+_THOUGHT = re.compile(r"(?:Thought|Reflection|Action_Summary)\s*[:：]\s*(.+?)(?=\n\s*Action\s*[:：]|$)", re.DOTALL)
 
 #: The oracle's replies (:func:`written`'s forms; ``{key}``: the family's point argument); a swipe is a page
 #: scroll: where the view goes, at the middle of the finger's path.
@@ -95,10 +108,19 @@ def _unwrap(text: str) -> str:
 class UITars15(Family):
     name = "ui-tars-1.5"
     title = "UI-TARS-1.5"
-    served = (r"ui-?tars-1\.5", r"^ui-?tars$")
+    served = (r"ui-?tars-1\.5",)
     source = "bytedance/UI-TARS: codes/ui_tars/action_parser.py, codes/tests/action_parser_test.py, README (MOBILE_USE)"
     syntax = "UI-TARS call"
+    example = "Thought: ...\nAction: click(point='<point>x y</point>')"
     coordinates = "absolute"
+    # the conversation of UI-TARS-desktop (packages/ui-tars/sdk: the prompt in the first user message, the
+    # model's replies as assistant turns, MAX_IMAGE_LENGTH = 5 screenshots)
+    prompt_role = "user"
+    turns = True
+    images_kept = 5
+    history_kept = 15
+    conversation_source = ("bytedance/UI-TARS-desktop: packages/ui-tars/shared/src/constants/vlm.ts line 7 "
+                           "(MAX_IMAGE_LENGTH = 5)")
     min_pixels = 100 * 28 * 28
     max_pixels = 16384 * 28 * 28
 
@@ -116,12 +138,13 @@ class UITars15(Family):
     def split(self, reply: str) -> tuple[str, str]:
         """(thought, the action's text)."""
         text = reply.strip()
-        m = re.search(r"(?:Thought|Reflection|Action_Summary):\s*(.+?)(?=\s*Action:|$)", text, re.DOTALL)
-        thought = m.group(1).strip() if m else ""
-        if "Action:" not in text:
+        m = _ACTION.search(text)
+        if m is None:
             raise ParseError("your reply has no 'Action:' line: write Thought: ... then Action: one call")
-        action = text.split("Action:")[-1].strip()
-        if "\n\n" in action.strip():  # the authors' parser splits several actions at ")\n\n"; one a step here
+        t = _THOUGHT.search(text[:m.start()] + "\n")
+        thought = t.group(1).strip() if t else text[:m.start()].strip()
+        action = text[m.end():].strip()
+        if ")\n\n" in action:  # the authors' parser splits several actions at ")\n\n"; one a step here
             action = action.split(")\n\n")[0] + ")"
         return thought, action
 
@@ -134,15 +157,27 @@ class UITars15(Family):
 
     def parse_action(self, reply: str, frame: Frame) -> Parsed:
         thought, action = self.split(reply)
-        return read_call(self, action, ACTS, _Args, frame, thought,
-                         "click, long_press, type, scroll, open_app, drag, press_home, press_back, finished")
+        name, kw = any_call(action, KEYS)
+        if name == "type" and "content" not in kw and "text" in kw:  # v1's type(text=..., start_box=...)
+            kw["content"] = kw["text"]
+        if name == "hotkey":  # the Android operator's keys: hotkey(key='enter'), 'home', 'back'
+            key = kw.get("key")
+            if not isinstance(key, str) or not key.strip():
+                raise ParseError("hotkey needs key='...': a key name such as enter, home or back")
+            return Parsed(thought, ops.PressKey(key_name(key)))
+        act = ACTS.get(name)
+        if act is None:
+            raise ParseError(f"{name}() is not one of {self.title}'s actions (click, long_press, type, scroll, open_app, "
+                             f"drag, press_home, press_back, finished)")
+        return Parsed(thought, to_operation(act, _Args(self, kw, frame, name), thought))
 
     _point_key = "point"
 
-    def _pt(self, px: int, py: int, frame: Frame) -> str:
-        x, y = self.to_model(px, py, frame)
-        return f"<point>{x} {y}</point>"
+    def _pt(self, xy: tuple[int, int]) -> str:
+        return "<point>{} {}</point>".format(*xy)
 
-    def write(self, action: str, args: dict[str, Any], thought: str, frame: Frame) -> str:
-        call = written(action, args, FORMS, lambda x, y: self._pt(x, y, frame), key=self._point_key)
+    def write(self, action: str, args: dict[str, Any], thought: str, frame: Frame,
+              point: PointWriter | None = None) -> str:
+        pt = self.model_point(frame, point)
+        call = written(action, args, FORMS, lambda x, y: self._pt(pt(x, y)), key=self._point_key)
         return f"Thought: {thought}\nAction: {call}"

@@ -39,6 +39,8 @@ class UITarsV1(UITars15):
     source = "bytedance/UI-TARS: codes/ui_tars/action_parser.py (model_type other than qwen25vl: factor 1000)"
     coordinates = "relative"
     scale = 1000
+    max_pixels = 2700 * 28 * 28  # UI-TARS-desktop packages/ui-tars/shared/src/constants/vlm.ts MAX_PIXELS_V1_0
+    example = "Thought: ...\nAction: click(start_box='<|box_start|>(x1,y1)<|box_end|>')"
 
     def system_prompt(self, frame: Frame, ask_user: bool) -> str:
         from mobile_agent.agent.families.ui_tars_15 import CALL_USER
@@ -47,6 +49,5 @@ class UITarsV1(UITars15):
 
     _point_key = "start_box"
 
-    def _pt(self, px: int, py: int, frame: Frame) -> str:
-        x, y = self.to_model(px, py, frame)
-        return f"<|box_start|>({x},{y})<|box_end|>"
+    def _pt(self, xy: tuple[int, int]) -> str:
+        return "<|box_start|>({},{})<|box_end|>".format(*xy)
