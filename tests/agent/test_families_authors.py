@@ -95,8 +95,10 @@ def test_ui_tars_replies_its_authors_read():
 def test_autoglm_replies_its_authors_handler_reads():
     glm = get_family("autoglm-phone")
     fr = frame(glm)
+    # the authors' Type clears the field first (phone_agent/actions/handler.py, _handle_type: clear_text, then
+    # type_text)
     assert glm.parse('<answer>do(action="Type", text="He said "hi" to me")</answer>', fr).operation == \
-        Type('He said "hi" to me')
+        Type('He said "hi" to me', clear=True)
     assert glm.parse('<answer>finish(message="The "Dark" theme is on")</answer>', fr).operation == \
         Answer('The "Dark" theme is on')
     for placeholder in ('do(action="Note", message="True")', 'do(action="Call_API", instruction="sum up")'):

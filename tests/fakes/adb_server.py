@@ -216,15 +216,18 @@ class FakePhone:
             self.gestures.append(("tap", int(args[1]), int(args[2])))
         elif kind == "swipe" and len(args) in (5, 6):
             self.gestures.append(("swipe", *(int(a) for a in args[1:])))
-        elif kind == "keyevent" and len(args) == 2:
-            code = int(args[1])
-            self.gestures.append(("key", code))
-            if code == 66:
-                self.typed += "\n"
-            elif code == 61:
-                self.typed += "\t"
-            elif code == 3:
-                self._at_home = True
+        elif kind == "keyevent" and len(args) >= 2:
+            # Android's `input keyevent <key code> ...` takes several key codes in one command
+            for code in map(int, args[1:]):
+                self.gestures.append(("key", code))
+                if code == 66:
+                    self.typed += "\n"
+                elif code == 61:
+                    self.typed += "\t"
+                elif code == 67:  # KEYCODE_DEL: the character before the cursor (kept at the end)
+                    self.typed = self.typed[:-1]
+                elif code == 3:
+                    self._at_home = True
         elif kind == "text" and len(args) == 2:
             self.typed += android_input_text(args[1])
         else:

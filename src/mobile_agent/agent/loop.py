@@ -682,7 +682,7 @@ class StepLoop:
         """Perform ``gesture`` on the device and return the screen once it is still (a typed
         secret's ``{NAME}`` is filled in here, on its way to the phone only)."""
         if self.settings.secrets and isinstance(gesture, TypeText):
-            gesture = TypeText(fill_secrets(gesture.text, self.settings.secrets))
+            gesture = TypeText(fill_secrets(gesture.text, self.settings.secrets), clear=gesture.clear)
         result = gesture.perform(self.device)
         if isinstance(gesture, Launch) and result is False:
             raise DeviceError(f"the phone could not launch {gesture.app!r}")

@@ -166,7 +166,12 @@ class LongPress(_Op):
 @dataclass(frozen=True)
 class Type(_Op):
     text: str
+    #: Empty the field before typing (AutoGLM's authors' Type: ``phone_agent/actions/handler.py``
+    #: ``_handle_type`` calls ``clear_text`` first). The paper's Type types at the cursor; the
+    #: parameter is not in the grammar, and records name it only when it is set.
+    clear: bool = field(default=False, metadata={"omit_default": True})
     op = "Type"
+    grammar = "Type (text)"
     help = ("type into the input field that has the focus. Use it only after clicking an input "
             "field, when it shows a cursor or the keyboard. End the text with \\n to press Enter.")
     pattern = r"type(?:[\s_-]*(?:the\s+)?text)?"
@@ -174,7 +179,7 @@ class Type(_Op):
     json_names = ("type", "input_text", "type_text", "input")
 
     def gesture(self, geo: Geometry) -> Gesture:
-        return g.TypeText(self.text)
+        return g.TypeText(self.text, clear=self.clear)
 
 
 class _Scroll(_Op):
@@ -495,6 +500,8 @@ def operation_to_dict(op: Operation) -> dict[str, Any]:
     d: dict[str, Any] = {"op": op.op}
     for f in fields(op):
         v = getattr(op, f.name)
+        if f.metadata.get("omit_default") and v == f.default:
+            continue
         d[f.name] = list(v) if isinstance(v, tuple) else v
     return d
 
@@ -520,6 +527,8 @@ def operation_from_dict(d: dict[str, Any]) -> Operation:
                 raise ValueError(f"{t.op}: {f.name!r} must be a string, got {v!r}")
             if f.type == "int" and (isinstance(v, bool) or not isinstance(v, int)):
                 raise ValueError(f"{t.op}: {f.name!r} must be a whole number of pixels, got {v!r}")
+            if f.type == "bool" and not isinstance(v, bool):
+                raise ValueError(f"{t.op}: {f.name!r} must be true or false, got {v!r}")
             kwargs[f.name] = tuple(v) if isinstance(v, list) else v
         elif f.default is MISSING and f.default_factory is MISSING:
             raise ValueError(f"{t.op} needs {f.name!r}, got {d!r}")

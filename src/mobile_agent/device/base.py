@@ -11,7 +11,7 @@ from PIL import Image
 #: ``wait_still`` (wait until the screen stops changing: the Wait operation, and settling after
 #: each gesture), ``launch`` (open an app by name without the launcher: the Open App fallback),
 #: ``ui_tree`` (a uiautomator-style XML dump).
-CAPABILITIES = frozenset({"long_press", "wait_still", "launch", "ui_tree"})
+CAPABILITIES = frozenset({"long_press", "wait_still", "launch", "ui_tree", "clear_text"})
 
 
 @runtime_checkable
@@ -60,6 +60,11 @@ class Device(Protocol):
 
     def ui_tree(self) -> str | None:
         """A uiautomator-style XML dump of the screen, or ``None`` where it cannot be had."""
+        ...
+
+    def clear_text(self) -> None:
+        """Empty the focused field (capability ``clear_text``): what a Type that replaces the field's
+        text, AutoGLM's, does before typing."""
         ...
 
 

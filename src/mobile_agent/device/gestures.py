@@ -52,7 +52,14 @@ def _str(d: dict[str, Any], key: str, default: Any = None) -> str:
     return v
 
 
-_READERS: dict[str, Callable[[dict[str, Any], str], Any]] = {"int": _int, "str": _str}
+def _bool(d: dict[str, Any], key: str) -> bool:
+    v = d.get(key)
+    if not isinstance(v, bool):
+        raise ValueError(f"gesture field {key!r} must be true or false, got {v!r}")
+    return v
+
+
+_READERS: dict[str, Callable[[dict[str, Any], str], Any]] = {"int": _int, "str": _str, "bool": _bool}
 
 
 class _Fields:
@@ -141,15 +148,29 @@ class Swipe:
 
 @dataclass(frozen=True)
 class TypeText(_Fields):
-    """Type into the focused field; a trailing newline presses Enter."""
+    """Type into the focused field; a trailing newline presses Enter. With ``clear``, what the field
+    holds is cleared first (where the device declares ``clear_text``), as AutoGLM's authors' Type does;
+    its JSON form names ``clear`` only when it is set, so that earlier records read the same."""
 
     text: str
+    clear: bool = False
     kind: ClassVar[str] = "type"
 
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        if not self.clear:
+            del d["clear"]
+        return d
+
     def describe(self) -> str:
-        return f"type {self.text!r}"
+        return f"clear the field, then type {self.text!r}" if self.clear else f"type {self.text!r}"
 
     def perform(self, device: Any) -> None:
+        if self.clear:
+            from mobile_agent.device.base import device_capabilities
+
+            if "clear_text" in device_capabilities(device):
+                device.clear_text()
         device.type_text(self.text)
 
 

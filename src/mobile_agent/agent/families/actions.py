@@ -35,7 +35,7 @@ class Act:
     ``key``: the key pressed; ``direction``: the argument of a swipe by direction, ``content`` true where
     it names where the view scrolls (the finger moves the other way); ``sensitive``: the argument that
     makes a tap a sensitive act; ``fallback``: a question's or a hand-over's words where neither the
-    text nor the thought gives any.
+    text nor the thought gives any; ``clear``: a type that empties the field first (AutoGLM's).
     """
 
     op: str
@@ -46,6 +46,7 @@ class Act:
     content: bool = False
     sensitive: str = ""
     fallback: str = ""
+    clear: bool = False
 
     def __post_init__(self) -> None:
         if self.op not in OPS:
@@ -124,7 +125,7 @@ def to_operation(act: Act, args: Args, thought: str) -> ops.Operation:
         x, y = args.point(start) if any(args.has(k) for k in start) else (f.screen_w // 2, f.screen_h // 2)
         return ops.SwipePoints(*swipe_toward(x, y, args.values.get(act.direction), f, content=act.content))
     if op == "type":
-        return ops.Type(args.text(act.text))
+        return ops.Type(args.text(act.text), clear=act.clear)
     if op == "open":
         return ops.OpenApp(args.app(act.text))
     if op == "key":

@@ -98,8 +98,9 @@ ACTS: dict[str, Act] = {
     "Double Tap": Act("double_tap", (("element",),)),
     "Long Press": Act("long_press", (("element",),)),
     "Swipe": Act("swipe", (("start",), ("end",))),
-    "Type": Act("type", text="text"),
-    "Type_Name": Act("type", text="text"),
+    # the authors' handler clears the field before typing (phone_agent/actions/handler.py _handle_type)
+    "Type": Act("type", text="text", clear=True),
+    "Type_Name": Act("type", text="text", clear=True),
     "Launch": Act("open", text="app"),
     "Back": Act("key", key="back"),
     "Home": Act("key", key="home"),

@@ -282,7 +282,7 @@ class MultiAgent:
                 self.feedback.append(fb)
                 rec.reflection.feedback = fb
                 return finish(None, screen)
-            act_op = Type(typed)
+            act_op = Type(typed, clear=op.clear)
             if typed != op.text:
                 m.typed = typed
         gesture, grounding_fb = self._pieces.ground(act_op, piece)

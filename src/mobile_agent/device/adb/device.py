@@ -49,6 +49,7 @@ from mobile_agent.device.adb.text import (
     unicode_pieces,
 )
 from mobile_agent.device.base import check_point
+from mobile_agent.device.uitree import parse_tree
 from mobile_agent.errors import DeviceDisconnectedError, DeviceError, ImageError, InvalidGestureError
 from mobile_agent.types import Box, check_pixels, to_rgb
 
@@ -61,6 +62,8 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 UI_DUMP_PATH = "/data/local/tmp/mobile_agent_ui.xml"
 KEYCODE_HOME = 3
 KEYCODE_BACK = 4
+KEYCODE_DEL = 67
+KEYCODE_MOVE_END = 123
 #: Keys the MCP server's press_key names, and their Android key codes.
 KEYCODES = {"enter": 66, "back": 4, "home": 3, "app_switch": 187, "volume_up": 24, "volume_down": 25,
             "volume_mute": 164, "delete": 67, "tab": 61, "escape": 111, "search": 84, "menu": 82}
@@ -90,7 +93,7 @@ class AdbDevice:
     """
 
     #: What a phone over adb does beyond the basic gestures (see ``device.base.CAPABILITIES``).
-    capabilities = frozenset({"long_press", "wait_still", "launch", "ui_tree"})
+    capabilities = frozenset({"long_press", "wait_still", "launch", "ui_tree", "clear_text"})
 
     def __init__(
         self,
@@ -426,6 +429,25 @@ class AdbDevice:
             for batch in batch_commands(commands):
                 self._input(" && ".join(batch), extra_s=0.5 * len(batch))
         self._settle()
+
+    def clear_text(self) -> None:
+        """Empty the focused field: the cursor to its end, then one Delete for each character the
+        tree shows in it (at least a few, for a field the dump shows empty or with its hint). With no
+        focused node in the dump (no dump to be had, or nothing focused), nothing is deleted."""
+        xml = self.ui_tree()
+        if not xml:
+            return
+        try:
+            focused = [n for n in parse_tree(xml) if n.focused]
+        except ValueError:
+            return
+        if not focused:
+            return
+        count = max(len(focused[-1].text), 8)
+        commands = [f"input keyevent {KEYCODE_MOVE_END}"]
+        commands += ["input keyevent " + " ".join([str(KEYCODE_DEL)] * min(50, count - i)) for i in range(0, count, 50)]
+        for batch in batch_commands(commands):
+            self._input(" && ".join(batch), extra_s=0.5 * len(batch))
 
     def typing_problem(self, text: str = "") -> str | None:
         """What this phone cannot type, said before a run starts: None where a keyboard that takes

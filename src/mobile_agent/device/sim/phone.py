@@ -195,7 +195,7 @@ class SimPhone:
     """
 
     #: What the simulated phone does beyond the basic gestures (see ``device.base.CAPABILITIES``).
-    capabilities = frozenset({"long_press", "wait_still", "launch", "ui_tree"})
+    capabilities = frozenset({"long_press", "wait_still", "launch", "ui_tree", "clear_text"})
 
     def __init__(self, seed: int = 0, width: int = 1080, height: int = 2400, dark: bool = False,
                  disturbances: Iterable[str] = (), look: Look | None = None) -> None:
@@ -523,6 +523,14 @@ class SimPhone:
                     break
             if part:
                 self._insert(part)
+
+    def clear_text(self) -> None:
+        """Empty the focused field (the part of a Type that replaces what it holds); with no focus,
+        nothing changes."""
+        f = self._focus
+        if f is None or not self.keyboard_shown or self.shade_open:
+            return
+        f.screen.fields[f.key] = ""
 
     def back(self) -> None:
         self._gesture()
