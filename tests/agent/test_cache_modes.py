@@ -173,3 +173,20 @@ def test_the_default_cache_is_the_users_cache_folder(tmp_path, monkeypatch, caps
     assert main(["cache", "show", entry.key[:6]]) == 0 and "1. Open App (Settings)" in capsys.readouterr().out
     assert main(["cache", "remove", entry.key]) == 0 and not (expected / entry.key).exists()
     assert not (tmp_path / "default").exists()
+
+
+def test_a_kept_instructions_escape_sequences_are_printed_as_text(filled, capsys):
+    # another user's kept run whose instruction holds a title-setting and a screen-clearing sequence
+    (entry,) = RunCache(filled).entries()
+    meta_file = entry.folder / "cache.json"
+    meta = json.loads(meta_file.read_text(encoding="utf-8"))
+    meta["instruction"] = "Open\x1b]0;owned\x07 the settings\x1b[2J\r"
+    meta_file.write_text(json.dumps(meta), encoding="utf-8")
+    capsys.readouterr()
+    for argv in (["cache", "list", "--cache", str(filled)], ["cache", "show", entry.key, "--cache", str(filled)]):
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert "\x1b" not in out and "\x07" not in out and "\r" not in out, argv
+        assert "Open\\x1b]0;owned\\x07 the settings\\x1b[2J\\r" in " ".join(out.split()), argv
+    assert main(["cache", "remove", entry.key, "--cache", str(filled)]) == 0
+    assert "\x1b" not in capsys.readouterr().out

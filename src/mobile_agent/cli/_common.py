@@ -51,6 +51,14 @@ CacheModeOpt = Annotated[str, typer.Option("--cache-mode", help="How --cache DIR
                                            "write-only (never replay; keep the new run).")]
 
 
+def shown(text: str) -> str:
+    """``text`` safe to print on a terminal: every control character (an escape sequence's ESC, a
+    carriage return, a bell, a newline) written as its escape (``\\x1b``, ``\\r``, ``\\n``), so that
+    a kept run's instruction, another user's included, cannot drive the terminal or hide a line."""
+    return "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
+                   for ch in text)
+
+
 def cache_option(value: Optional[Path]) -> Optional[Path]:
     """``--cache``'s callback: ``--cache default`` is the user's cache folder by the platform's
     convention (``~/.cache/mobile-agent/runs`` on Linux)."""

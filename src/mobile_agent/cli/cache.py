@@ -12,7 +12,7 @@ import typer
 from rich.markup import escape
 from typing_extensions import Annotated
 
-from mobile_agent.cli._common import console
+from mobile_agent.cli._common import console, shown
 
 cache_app = typer.Typer(help="What a run cache (run --cache DIR) keeps: list, show or remove its kept runs.",
                         no_args_is_help=True, rich_markup_mode=None)
@@ -71,7 +71,7 @@ def list_(cache: CacheDir = None, as_json: Annotated[bool, typer.Option("--json"
         return
     for e in entries:  # one line a kept run: the key and the figures first, the instruction last
         console.print(escape(f"{e.key}  {e.device_kind}  {len(e.steps)} step(s)  kept {_when(e.kept_at)}  "
-                             f"replayed {_replayed(e)}  {e.instruction}"), highlight=False, soft_wrap=True)
+                             f"replayed {_replayed(e)}  {shown(e.instruction)}"), highlight=False, soft_wrap=True)
 
 
 @cache_app.command("show")
@@ -80,13 +80,13 @@ def show(key: Annotated[str, typer.Argument(help="The kept run's key (or its fir
     """One kept run: its instruction template, device kind, each recorded step, where it was kept
     from, and its replays."""
     e = _store(cache).find(key)
-    lines = [f"key            {e.key}", f"instruction    {e.instruction}", f"device kind    {e.device_kind}",
+    lines = [f"key            {e.key}", f"instruction    {shown(e.instruction)}", f"device kind    {e.device_kind}",
              f"kept           {_when(e.kept_at)} from {e.kept_from or '?'}",
              f"last replayed  {_replayed(e)}"]
     if e.params or e.secrets:
         lines.append(f"values         {', '.join([*(f'{{{p}}}' for p in e.params), *(f'{{{s}}} (secret)' for s in e.secrets)])}")
     lines.append(f"steps          {len(e.steps)}")
-    lines += [f"  {i:>2}. {action}" for i, action in enumerate(e.steps, 1)]
+    lines += [f"  {i:>2}. {shown(action)}" for i, action in enumerate(e.steps, 1)]
     for line in lines:
         console.print(escape(line), highlight=False, soft_wrap=True)
 
@@ -100,7 +100,7 @@ def remove(keys: Annotated[List[str], typer.Argument(help="The kept runs' keys (
     store = RunCache(_store(cache).dir)  # a folder of this user's own that no one else may write
     for key in keys:
         e = store.remove(key)
-        console.print(escape(f"removed {e.key}: {e.instruction} on {e.device_kind} ({len(e.steps)} step(s))"),
+        console.print(escape(f"removed {e.key}: {shown(e.instruction)} on {e.device_kind} ({len(e.steps)} step(s))"),
                       highlight=False, soft_wrap=True)
 
 

@@ -14,7 +14,7 @@ from rich.markup import escape
 
 from mobile_agent.cli._common import (ApiKeyEnvOpt, BaseUrlOpt, ModelTimeoutOpt, OcrOpt, OverwriteOpt, PerceptionOpt,
                                       SecretOpt, SeedOpt, TimeLimitOpt, check_out, console, default_out, open_phone,
-                                      perception_mode_of, run_in, step_line, terminal_confirm)
+                                      perception_mode_of, run_in, shown, step_line, terminal_confirm)
 from mobile_agent.errors import ConfigError
 
 
@@ -102,7 +102,7 @@ def register(app: typer.Typer) -> None:
                                               highlight=False, soft_wrap=True),
             on_finish=write_report, overwrite=overwrite, secrets=secrets,
         )
-        console.print(f"[bold]{escape(recording.instruction)}[/bold]  " + escape(
+        console.print(f"[bold]{escape(shown(recording.instruction))}[/bold]  " + escape(
             f"(replay of {run_dir}: {len(recording.steps)} recorded step(s), "
             f"{'model ' + fallback.name if fallback else 'no model'}, on {device}; trajectory in {out_dir})"),
             highlight=False)
