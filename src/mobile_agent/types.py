@@ -193,6 +193,10 @@ def quote_screen_text(text: str, limit: int = 80) -> str:
 #: The most pixels a screenshot may have (decoded: 3 bytes each). Pillow's own limit (89 M, an
 #: error only at twice that) lets a small compressed file expand to gigabytes; 8K is 33 M.
 MAX_PIXELS = 40_000_000
+#: The longest side over the shortest a screen may have: phones are about 2.2 (20:9), a scrolling
+#: capture of several screens is under 10; a strip beyond it (a 1x5000 PNG) would be scaled up by the
+#: text detector's side limits until it asks for gigabytes.
+MAX_ASPECT = 25
 
 
 def check_pixels(image: Image.Image, name: str = "image") -> None:
@@ -201,6 +205,9 @@ def check_pixels(image: Image.Image, name: str = "image") -> None:
     if w * h > MAX_PIXELS:
         raise ImageError(f"{name} is {w}x{h} pixels, too large to be a screenshot (at most {MAX_PIXELS // 1_000_000} "
                          "million pixels)")
+    if max(w, h) > MAX_ASPECT * min(w, h):
+        raise ImageError(f"{name} is {w}x{h} pixels, not the shape of a screen (the longer side at most {MAX_ASPECT} "
+                         "times the shorter)")
 
 
 def open_checked(source: Any, name: str = "image") -> Image.Image:
@@ -227,6 +234,7 @@ def load_image(source: str | Path | bytes | Image.Image) -> Image.Image:
     if isinstance(source, Image.Image):
         if source.width == 0 or source.height == 0:
             raise ImageError(f"image has no pixels ({source.width}x{source.height})")
+        check_pixels(source)
         return to_rgb(source)
     if not isinstance(source, (str, Path, bytes, bytearray)):
         raise ImageError(f"expected an image path, PNG/JPEG bytes or a PIL image, got {type(source).__name__}")

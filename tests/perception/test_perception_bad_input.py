@@ -43,7 +43,7 @@ def odd(tmp_path_factory):
     return images, paths
 
 
-@pytest.mark.parametrize("kind", ["one_pixel", "black", "strip", "sliver", "tiny", "rgba_clear"])
+@pytest.mark.parametrize("kind", ["one_pixel", "black", "tiny", "rgba_clear"])
 def test_api_answers_none_found_on_images_without_the_target(perception, odd, kind):
     img = odd[0][kind]
     res = perception.parse(img, icons=True)
@@ -55,6 +55,15 @@ def test_api_answers_none_found_on_images_without_the_target(perception, odd, ki
     assert gi.status in ("none", "found")  # a stray shape may pass for an icon; never an exception
     if gi.status == "none":
         assert "no icon found" in gi.message
+
+
+@pytest.mark.parametrize("kind,size", [("strip", "3000x40"), ("sliver", "6x900")])
+def test_a_strip_or_sliver_is_refused_naming_its_shape(perception, odd, kind, size):
+    img = odd[0][kind]
+    for call in (lambda: perception.parse(img, icons=True), lambda: perception.ground_text(img, "Settings"),
+                 lambda: perception.ground_icon(img, "search", "top right")):
+        with pytest.raises(ImageError, match=f"{size} pixels, not the shape of a screen"):
+            call()
 
 
 def test_palette_and_landscape_images_still_ground_their_texts(perception, odd):
