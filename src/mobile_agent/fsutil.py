@@ -16,6 +16,8 @@
 
 from __future__ import annotations
 
+import errno as _errno
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -65,14 +67,33 @@ def private_folder(path: str | Path, option: str) -> Path:
     return path
 
 
+def load_json(text: str | bytes) -> Any:
+    """``json.loads`` for what a file on disk holds: a value nested too deeply for Python's decoder
+    (``[[[[...`` a hundred thousand deep, a ``RecursionError`` inside ``json``) is a
+    ``json.JSONDecodeError`` like any other text that is not a record, so that every reader that
+    refuses bad JSON with a message refuses this one too. The one JSON reader of records (run
+    folders, caches, benchmark results)."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        doc = text if isinstance(text, str) else text.decode("utf-8", "replace")
+        raise json.JSONDecodeError("nested too deeply to be a record", doc[:80], 0) from None
+
+
 def storage_error(exc: OSError, path: str | Path, what: str = "write") -> StorageError:
     """A :class:`StorageError` for ``exc`` (disk full, read-only folder...): the file, its folder and why."""
     if isinstance(exc, StorageError):
         return exc
     path = Path(path)
     reason = exc.strerror or str(exc)
-    err = StorageError(f"cannot {what} {path.name} in {path.parent}: {reason}; free some space or choose "
-                       "another folder (what was written before is kept)")
+    if exc.errno in (_errno.ENOSPC, _errno.EDQUOT):
+        advice = "free some space or choose another folder"
+    elif exc.errno in (_errno.EROFS, _errno.EACCES, _errno.EPERM):
+        advice = "make the folder writable or choose another folder"
+    else:
+        advice = "check the folder or choose another one"
+    err = StorageError(f"cannot {what} {path.name} in {path.parent}: {reason}; {advice} "
+                       "(what was written before is kept)")
     err.errno = exc.errno
     err.filename = str(path)
     return err

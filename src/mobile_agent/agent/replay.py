@@ -47,7 +47,7 @@ from mobile_agent.agent.planner import BasePlanner, Choice, Completion, Plan, Pl
 from mobile_agent.agent.record import StepRecord
 from mobile_agent.agent.trajectory import SUMMARY, read_steps
 from mobile_agent.errors import ConfigError, ImageError, MobileAgentError
-from mobile_agent.fsutil import atomic_write_text, path_inside
+from mobile_agent.fsutil import atomic_write_text, load_json, path_inside
 from mobile_agent.types import load_image, open_checked
 
 log = logging.getLogger(__name__)
@@ -271,7 +271,7 @@ class Recording:
         if not (folder / "steps.jsonl").is_file():
             raise ReplayError(f"{folder} is not a run folder: it has no steps.jsonl")
         try:
-            summary = json.loads((folder / SUMMARY).read_text(encoding="utf-8"))
+            summary = load_json((folder / SUMMARY).read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise ReplayError(f"{folder} holds no {SUMMARY}: the run did not finish, so it cannot be replayed") from None
         except (OSError, ValueError) as exc:
@@ -295,7 +295,7 @@ class Recording:
             _check_screenshot(folder, s)
         secrets: list[str] = []
         try:
-            meta = json.loads((folder / "cache.json").read_text(encoding="utf-8"))
+            meta = load_json((folder / "cache.json").read_text(encoding="utf-8"))
             secrets = [str(n) for n in meta.get("secrets") or []]
         except (OSError, ValueError, AttributeError, TypeError):
             pass  # not a cache entry
@@ -330,7 +330,7 @@ PARSES = "parses.json"
 def _read_parses(path: Path) -> dict[int, dict[str, Any]]:
     """The parses kept in ``path`` ({} when there are none or they cannot be read: the screens are read)."""
     try:
-        raw = json.loads(path.read_text(encoding="utf-8")) if not path.is_symlink() else {}
+        raw = load_json(path.read_text(encoding="utf-8")) if not path.is_symlink() else {}
         return {int(k): v for k, v in raw.items() if isinstance(v, dict)}
     except (OSError, ValueError, TypeError, AttributeError):
         return {}
@@ -339,7 +339,7 @@ def _read_parses(path: Path) -> dict[int, dict[str, Any]]:
 def _read_lines(path: Path) -> dict[int, tuple[int, list[tuple[str, int, int]]]]:
     """The lines kept in ``path`` (empty when there are none, or they cannot be read: they are read again)."""
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        raw = load_json(path.read_text(encoding="utf-8"))
         return {int(k): (int(v[0]), [(str(t), int(a), int(b)) for t, a, b in v[1]]) for k, v in raw.items()}
     except (OSError, ValueError, TypeError, KeyError, IndexError):
         return {}

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import logging
 import os
 import shutil
@@ -36,7 +37,7 @@ from mobile_agent.agent.planner import NOT_CHECKED
 from mobile_agent.agent.replay import LINES, PARSES, Recording, ReplayError
 from mobile_agent.agent.trajectory import SCREENS, STEPS, SUMMARY, read_steps, read_summary
 from mobile_agent.errors import ConfigError, StorageError
-from mobile_agent.fsutil import atomic_write_text, path_inside, private_folder, storage_error
+from mobile_agent.fsutil import atomic_write_text, load_json, path_inside, private_folder, storage_error
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +105,7 @@ def kept_from(recording: Recording) -> str:
 
     origin = when = ""
     try:
-        meta = json.loads((recording.folder / "cache.json").read_text(encoding="utf-8"))
+        meta = load_json((recording.folder / "cache.json").read_text(encoding="utf-8"))
         origin = str(meta.get("from") or "")
         stamp = (recording.folder / "cache.json").stat().st_mtime
         when = datetime.datetime.fromtimestamp(stamp).strftime("%Y-%m-%d %H:%M")
@@ -248,10 +249,12 @@ class RunCache:
         diverged = bool(replay.get("planned_steps")) or bool(replay.get("divergences")) or not summary.get("completed")
         with self.writing():
             try:
-                before = json.loads((folder / REPLAYS).read_text(encoding="utf-8"))
-                count = int(before.get("replays", 0)) if isinstance(before, dict) else 0
-            except (OSError, ValueError, TypeError):
+                before = load_json((folder / REPLAYS).read_text(encoding="utf-8"))
+                count = before.get("replays", 0) if isinstance(before, dict) else 0
+            except (OSError, ValueError):
                 count = 0
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                count = 0  # a count this cache did not write
             if not (folder / "cache.json").is_file():  # replaced meanwhile by another writer's run
                 return
             atomic_write_text(folder / REPLAYS, json.dumps(
@@ -277,12 +280,12 @@ class RunCache:
             log.warning("the cached run %s is a symbolic link, not a kept run: not used", folder)
             return None
         try:
-            meta = json.loads((folder / "cache.json").read_text(encoding="utf-8"))
+            meta = load_json((folder / "cache.json").read_text(encoding="utf-8"))
             if normalise_instruction(meta["instruction"]) != normalise_instruction(instruction) \
                     or meta["device_kind"] != kind:
                 return None
             return Recording.load(folder, {placeholder(k): v for k, v in params.items()})
-        except (OSError, ValueError, KeyError, TypeError, ReplayError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, ReplayError) as exc:
             log.warning("the cached run in %s cannot be used: %s", folder, exc)
             return None
 
@@ -398,7 +401,7 @@ class CacheEntry:
     @classmethod
     def read(cls, folder: Path) -> CacheEntry | None:
         try:
-            meta = json.loads((folder / "cache.json").read_text(encoding="utf-8"))
+            meta = load_json((folder / "cache.json").read_text(encoding="utf-8"))
             kept_at = (folder / "cache.json").stat().st_mtime
             steps = tuple(s.action or "?" for s in read_steps(folder))
         except (OSError, ValueError, TypeError):
@@ -407,15 +410,25 @@ class CacheEntry:
             return None
         replays: dict[str, Any] = {}
         try:
-            loaded = json.loads((folder / REPLAYS).read_text(encoding="utf-8"))
+            loaded = load_json((folder / REPLAYS).read_text(encoding="utf-8"))
             replays = loaded if isinstance(loaded, dict) else {}
         except (OSError, ValueError):
             pass
         last = replays.get("last_replayed")
+        count = replays.get("replays")
         return cls(folder.name, folder, meta["instruction"], str(meta.get("device_kind", "?")), steps, kept_at,
-                   str(meta.get("from") or ""), tuple(meta.get("params") or ()), tuple(meta.get("secrets") or ()),
-                   float(last) if isinstance(last, (int, float)) else None, int(replays.get("replays") or 0),
+                   str(meta.get("from") or ""), _names(meta.get("params")), _names(meta.get("secrets")),
+                   float(last) if isinstance(last, (int, float)) and math.isfinite(last) else None,
+                   count if isinstance(count, int) and not isinstance(count, bool) and count >= 0 else 0,
                    replays.get("diverged") if isinstance(replays.get("diverged"), bool) else None)
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    """A kept list of names (``params``, ``secrets``) as the entry holds it; anything else (a number,
+    a string, an object: a file not written by this cache) is no names."""
+    if not isinstance(value, list):
+        return ()
+    return tuple(v for v in value if isinstance(v, str))
 
 
 def _shared_folder(path: Path) -> None:
@@ -499,10 +512,10 @@ def _copy_json(src: Path, dst: Path, values: dict[str, str], lines: bool = False
     """Copy a JSON file (``lines``: JSON lines) with :func:`_replace_all` applied."""
     text = src.read_text(encoding="utf-8")
     if lines:
-        out = "".join(json.dumps(_replace_all(json.loads(ln), values), ensure_ascii=False) + "\n"
+        out = "".join(json.dumps(_replace_all(load_json(ln), values), ensure_ascii=False) + "\n"
                       for ln in text.splitlines() if ln.strip())
     else:
-        out = json.dumps(_replace_all(json.loads(text), values), ensure_ascii=False, indent=2) + "\n"
+        out = json.dumps(_replace_all(load_json(text), values), ensure_ascii=False, indent=2) + "\n"
     atomic_write_text(dst, out)
 
 

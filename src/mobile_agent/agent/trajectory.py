@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 from mobile_agent.agent.record import StepRecord
 from mobile_agent.device.gestures import Gesture, LongPress, Swipe, Tap
 from mobile_agent.errors import ConfigError, redact, redact_json
-from mobile_agent.fsutil import atomic_write_bytes, atomic_write_text, storage_error  # noqa: F401 - re-exported
+from mobile_agent.fsutil import atomic_write_bytes, atomic_write_text, load_json, storage_error  # noqa: F401 - re-exported
 
 SUMMARY = "summary.json"
 STEPS = "steps.jsonl"
@@ -136,7 +136,7 @@ def read_steps(run_dir: str | Path) -> list[StepRecord]:
         if not line.strip():
             continue
         try:
-            out.append(StepRecord.from_dict(json.loads(line)))
+            out.append(StepRecord.from_dict(load_json(line)))
         except ValueError as exc:  # json.JSONDecodeError is a ValueError too
             if i == len(lines) and not text.endswith("\n"):
                 break  # a last line cut off by a crash mid-write (a file of another writer): not a step
@@ -148,4 +148,4 @@ def read_summary(run_dir: str | Path) -> dict[str, Any] | None:
     p = Path(run_dir) / SUMMARY
     if not p.exists():
         return None
-    return json.loads(p.read_text(encoding="utf-8"))
+    return load_json(p.read_text(encoding="utf-8"))

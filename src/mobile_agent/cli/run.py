@@ -16,6 +16,7 @@ from mobile_agent.cli._common import (ApiKeyEnvOpt, BaseUrlOpt, CacheModeOpt, Mo
                                       perception_mode_of, run_in, step_line, terminal_ask)
 from mobile_agent.cli.fleet import phone_specs
 from mobile_agent.errors import ConfigError
+from mobile_agent.fsutil import load_json
 
 #: The exit status of a run that needed a person and could reach none (outcome ``needs_user``).
 EXIT_NEEDS_USER = 3
@@ -281,7 +282,7 @@ def register(app: typer.Typer) -> None:
                             final = im.convert("RGB")
                     except (OSError, ValueError):
                         pass
-                    view.finish(json.loads(summary_file.read_text(encoding="utf-8")), final)
+                    view.finish(load_json(summary_file.read_text(encoding="utf-8")), final)
                 view.close(wait_s=5.0)  # an open page is told how the run ended before the server stops
         keep(out_dir, result)
         cost = f", ${result.cost_usd:.4f}" if result.cost_usd is not None else ""

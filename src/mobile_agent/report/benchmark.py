@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from mobile_agent.errors import ConfigError
-from mobile_agent.fsutil import atomic_write_text
+from mobile_agent.fsutil import atomic_write_text, load_json
 from mobile_agent.report.htmlkit import fmt_cost, fmt_int, fmt_pct, fmt_seconds, relative_src, render_template
 from mobile_agent.report.runreport import REPORT_NAME, is_run_dir, write_report
 
@@ -148,7 +148,7 @@ def _as_int(v: Any) -> int | None:
 def _tokens(v: Any) -> int | None:
     if isinstance(v, str) and v.strip().startswith("{"):
         try:
-            v = json.loads(v)
+            v = load_json(v)
         except json.JSONDecodeError:
             return None
     if isinstance(v, dict):
@@ -159,7 +159,7 @@ def _tokens(v: Any) -> int | None:
 def _apps(v: Any) -> str:
     if isinstance(v, str) and v.strip().startswith("["):
         try:
-            v = json.loads(v)
+            v = load_json(v)
         except json.JSONDecodeError:
             pass
     if isinstance(v, (list, tuple)):
@@ -250,7 +250,7 @@ def _read_sqlite(eval_dir: Path, path: Path) -> BenchData:
             for r in con.execute('SELECT * FROM "configs"'):
                 d = dict(r)
                 try:
-                    cfg = json.loads(d.get("config") or "{}")
+                    cfg = load_json(d.get("config") or "{}")
                 except (TypeError, json.JSONDecodeError):
                     cfg = {}
                 configs[str(d.get("config_id"))] = (str(d.get("created_at") or ""), cfg if isinstance(cfg, dict) else {})
@@ -277,7 +277,7 @@ def _read_sqlite(eval_dir: Path, path: Path) -> BenchData:
     meta: dict[str, Any] = {}
     if order and order[0]:
         try:  # the newest configuration's results.json has the wall time of its last eval
-            newest = json.loads((eval_dir / order[0] / RESULTS_JSON).read_text(encoding="utf-8"))
+            newest = load_json((eval_dir / order[0] / RESULTS_JSON).read_text(encoding="utf-8"))
             if _as_float(newest.get("duration_s")) is not None:
                 meta["wall_s"] = float(newest["duration_s"])
         except (OSError, ValueError, AttributeError):
@@ -288,7 +288,7 @@ def _read_sqlite(eval_dir: Path, path: Path) -> BenchData:
 
 def _read_json(eval_dir: Path, path: Path) -> BenchData:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = load_json(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path} is not valid JSON ({exc}); rerun `mobile-agent eval` to rewrite it") from exc
     meta: dict[str, Any] = {}
@@ -314,7 +314,7 @@ def _read_run_folders(eval_dir: Path) -> BenchData:
     for sub in sorted(p for p in eval_dir.rglob("summary.json") if p.parent != eval_dir):
         run = sub.parent
         try:
-            s = json.loads(sub.read_text(encoding="utf-8"))
+            s = load_json(sub.read_text(encoding="utf-8"))
         except (json.JSONDecodeError, UnicodeDecodeError):
             s = {}
         if not isinstance(s, dict):
@@ -410,7 +410,7 @@ def _detail(row: TaskRow) -> dict[str, Any]:
     detail = row.extra.get("detail")
     if isinstance(detail, str):
         try:
-            detail = json.loads(detail)
+            detail = load_json(detail)
         except json.JSONDecodeError:
             detail = None
     return detail if isinstance(detail, dict) else {}

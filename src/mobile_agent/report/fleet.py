@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from mobile_agent.errors import ConfigError
-from mobile_agent.fsutil import atomic_write_text, path_inside
+from mobile_agent.fsutil import atomic_write_text, load_json, path_inside
 from mobile_agent.report.htmlkit import fmt_seconds, relative_src, render_template
 
 REPORT_NAME = "report.html"
@@ -19,7 +19,7 @@ def write_fleet_report(fleet_dir: str | Path) -> Path:
     folder holds no report (it never ran) is listed without a link."""
     root = Path(fleet_dir)
     try:
-        data = json.loads((root / FLEET_FILE).read_text(encoding="utf-8"))
+        data = load_json((root / FLEET_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ConfigError(f"{root} is not a run on several phones: cannot read its {FLEET_FILE} ({exc})") from None
     out = root / REPORT_NAME

@@ -16,7 +16,7 @@ from typing import Any
 from PIL import UnidentifiedImageError
 
 from mobile_agent.errors import ImageError
-from mobile_agent.fsutil import path_inside
+from mobile_agent.fsutil import load_json, path_inside
 from mobile_agent.types import open_checked
 
 SUMMARY = "summary.json"
@@ -105,7 +105,7 @@ def read_screen(run_dir: Path, rel: Any) -> Screen | None:
 def _read_json(p: Path) -> tuple[Any, json.JSONDecodeError | None]:
     """A JSON file's value, or the error that says why it is not JSON."""
     try:
-        return json.loads(p.read_text(encoding="utf-8", errors="replace")), None
+        return load_json(p.read_text(encoding="utf-8", errors="replace")), None
     except json.JSONDecodeError as exc:
         return None, exc
 
@@ -140,7 +140,7 @@ def _read_steps(run_dir: Path, gaps: list[Gap]) -> list[Step]:
         if not line.strip():
             continue
         try:
-            rec = json.loads(line)
+            rec = load_json(line)
         except json.JSONDecodeError:
             where = "the last line" if (i == len(lines) and cut_last) else f"line {i}"
             gaps.append(Gap(f"{STEPS}: {where} is cut off or not JSON ({len(line)} characters); "
