@@ -13,7 +13,7 @@ import _thread
 import pytest
 
 from mobile_agent.agent.fleet import exit_code, phone_names
-from mobile_agent.agent.trajectory import read_summary
+from mobile_agent.agent.trajectory import TrajectoryWriter, read_summary
 from mobile_agent.cli import main
 from mobile_agent.cli.fleet import phone_specs
 from mobile_agent.errors import ConfigError, DeviceDisconnectedError
@@ -57,6 +57,15 @@ def test_two_simulated_phones_each_get_a_folder_a_line_and_one_report_links_both
     assert [p["folder"] for p in fleet["phones"]] == ["sim-1", "sim-2"] and fleet["exit"] == 0
     page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     assert 'href="sim-1/report.html"' in page and 'href="sim-2/report.html"' in page
+    # a run on one phone into that folder is refused before any step (issue 51, item 10): it would
+    # write its report over the combined one; the Python API's writer refuses it the same
+    with LocalChatServer(by_history(SETTINGS)) as server:
+        assert cli(server, "--out", str(tmp_path / "out")) == 2
+        assert server.requests == []
+    assert "already holds a run (fleet.json)" in " ".join(capsys.readouterr().err.split())
+    with pytest.raises(ConfigError, match=r"already holds a run \(fleet.json\)"):
+        TrajectoryWriter(tmp_path / "out")
+    assert (tmp_path / "out" / "report.html").read_text(encoding="utf-8") == page
 
 
 def test_a_phone_that_cannot_be_opened_does_not_stop_the_other_and_the_exit_is_the_worst(tmp_path, capsys,

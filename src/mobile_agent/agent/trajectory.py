@@ -69,7 +69,9 @@ class TrajectoryWriter:
 
     def __init__(self, out_dir: str | Path, overwrite: bool = False) -> None:
         self.dir = Path(out_dir)
-        earlier = [name for name in (SUMMARY, STEPS) if (self.dir / name).exists()]
+        # fleet.json (agent.fleet.FLEET_FILE): the folder of a run on several phones, whose combined
+        # report.html a single run would write over
+        earlier = [name for name in (SUMMARY, STEPS, "fleet.json") if (self.dir / name).exists()]
         if earlier and not overwrite:
             raise ConfigError(f"{self.dir} already holds a run ({earlier[0]}): choose another folder, or "
                               f"overwrite it (--overwrite; AgentSettings(overwrite=True))")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -140,5 +142,41 @@ def _main(argv: list[str] | None) -> int:
     return 0
 
 
+class _ReaderMayLeave:
+    """Standard output that a reader may close (``mobile-agent run ... | head -1``): the first write
+    that meets a closed pipe points the descriptor at ``/dev/null``, so that the command goes on to
+    its end (a run finishes its task and writes its summary and report) and exits as it would have,
+    instead of click's silent exit 1 on ``EPIPE``. Only what was printed is lost; files are written."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def _gone(self) -> None:
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, self._stream.fileno())
+            os.close(null)
+        except (OSError, ValueError, AttributeError):
+            pass
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._gone()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._gone()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 def console_main() -> None:
+    if not isinstance(sys.stdout, _ReaderMayLeave) and sys.stdout is not None:
+        sys.stdout = _ReaderMayLeave(sys.stdout)  # type: ignore[assignment]
     sys.exit(main())

@@ -101,7 +101,8 @@ def refuse_earlier_run(folder: Path) -> None:
     if folder.exists() and not folder.is_dir():
         raise ConfigError(f"--out {folder} is a file; give a folder for the trajectory")
     screens = folder / "screens"
-    kept = [n for n in ("summary.json", "steps.jsonl") if (folder / n).exists()]
+    # fleet.json: a run on several phones (its combined report would be written over)
+    kept = [n for n in ("summary.json", "steps.jsonl", "fleet.json") if (folder / n).exists()]
     if screens.is_dir() and any(screens.iterdir()):
         kept.append("screens/")
     if kept:
