@@ -543,3 +543,27 @@ def test_a_recorded_screenshot_outside_the_run_folder_or_too_large_is_refused_be
     err = " ".join(capsys.readouterr().err.split())
     assert "points outside the run folder" in err
     assert not (tmp_path / "out" / "steps.jsonl").exists()
+
+
+def test_an_ad_banner_without_a_close_button_is_not_closed_by_a_weak_guess(recording, tmp_path, monkeypatch):
+    # issue 51, item 8: the replay's closing of an ad banner took Mail's "Mark unread" (score 0.151) as
+    # the close button. An ad drawn with no close button (ours: the simulated banner with its button
+    # left out): the replay taps nothing that scores under MIN_CLOSE_SCORE as a close button
+    from mobile_agent.agent.replay import MIN_CLOSE_SCORE
+    from mobile_agent.device.sim.phone import SimPhone as Phone
+
+    def ad_without_close(self, ui, app):
+        box = Box(ui.area.x1, ui.area.y2 - ui.dp(64), ui.area.x2, ui.area.y2)
+        with ui.group(box, cls="android.widget.FrameLayout", rid="ad_banner", on_tap=lambda: None,
+                      paint=lambda c, b: c.rect(b, fill=(255, 244, 214))):
+            ui.text(box.x1 + ui.dp(16), box.y1 + ui.dp(10), "Ad · SuperSaver VPN", 12, (120, 100, 40))
+            ui.text(box.x1 + ui.dp(16), box.y1 + ui.dp(30), "Browse faster. Try it free for 30 days!", 14,
+                    (60, 50, 20))
+
+    monkeypatch.setattr(Phone, "_ad", ad_without_close)
+    phone = SimPhone(seed=0, disturbances=["ads"])
+    replay(recording, phone, tmp_path / "weak")
+    for s in read_steps(tmp_path / "weak"):
+        if s.source == "dismissed" and s.grounding is not None and s.grounding.chosen is not None:
+            chosen = s.grounding.candidates[s.grounding.chosen]
+            assert chosen.score >= MIN_CLOSE_SCORE, (s.action, chosen)
