@@ -173,10 +173,77 @@ def redact(text: str) -> str:
     strings shaped like provider keys (``sk-...``)."""
     if not text:
         return text
-    for value in sorted(_NAMED, key=len, reverse=True):
+    for value in sorted(_NAMED, key=len, reverse=True):  # as OCR may read it back first, then as it is
+        text = _mask_near(text, value, "{" + _NAMED[value] + "}")
         if value in text:
             text = text.replace(value, "{" + _NAMED[value] + "}")
     return _redact_keys(text)
+
+
+#: Characters OCR confuses with one another, each mapped to one of its group (``l 1 I i | !``,
+#: ``o 0 O``, ``s 5 S``, ``b 8 B``, ``z 2 Z``, ``g 9 q``), so that a secret read back off the screen
+#: a character off ("cl1ck4ll" as "cl1ck411|") is still the secret.
+_OCR_SAME = {**{c: "l" for c in "1Ii|!"}, **{c: "o" for c in "0O"}, **{c: "s" for c in "5S"},
+             **{c: "b" for c in "8B"}, **{c: "z" for c in "2Z"}, **{c: "g" for c in "9q"}}
+
+
+def _ocr_form(text: str) -> str:
+    """``text`` lower-cased and with OCR's look-alike characters made one: one character for each, so
+    that a position in the form is the same position in ``text``."""
+    out = []
+    for c in text:
+        c = _OCR_SAME.get(c, c)
+        low = c.lower()
+        out.append(_OCR_SAME.get(low, low) if len(low) == 1 else c)
+    return "".join(out)
+
+
+def near_misses_allowed(value: str) -> int:
+    """How many characters a reading of ``value`` may differ by (after :func:`_ocr_form`) and still
+    be taken for it: none under 6 characters (a 4-digit PIN would take every number near it), one
+    up to 11, two from 12."""
+    n = len(value.strip())
+    return 0 if n < 6 else 1 if n < 12 else 2
+
+
+def _mask_near(text: str, value: str, mask: str) -> str:
+    """``text`` with every stretch that reads as ``value`` (OCR's look-alikes made one, and up to
+    :func:`near_misses_allowed` characters inserted, dropped or changed) written ``mask``."""
+    v = _ocr_form(value.strip())
+    if not v or len(text) < len(v) - near_misses_allowed(value):
+        return text
+    k = near_misses_allowed(value)
+    t = _ocr_form(text)
+    if k == 0:
+        spans, start = [], t.find(v)
+        while start >= 0:
+            spans.append((start, start + len(v)))
+            start = t.find(v, start + len(v))
+    else:
+        from rapidfuzz import fuzz
+        from rapidfuzz.distance import Levenshtein
+
+        if fuzz.partial_ratio(v, t) < 100.0 * (1 - (2 * k + 1) / (2 * len(v))):
+            return text
+        spans, i = [], 0
+        while i <= len(t) - (len(v) - k):
+            if text[i].isspace():  # a stretch begins with a character
+                i += 1
+                continue
+            # the longest stretch from i that reads as the value (a trailing look-alike is masked too)
+            n = next((n for n in range(min(len(v) + k, len(t) - i), len(v) - k - 1, -1)
+                      if Levenshtein.distance(t[i:i + n], v, score_cutoff=k) <= k), 0)
+            if n:
+                a, b = i, i + n
+                while b > a and text[b - 1].isspace():
+                    b -= 1
+                spans.append((a, b))
+                i += n
+            else:
+                i += 1
+    for a, b in reversed(spans):
+        text = text[:a] + mask + text[b:]
+    return text
 
 
 def _redact_keys(text: str) -> str:
