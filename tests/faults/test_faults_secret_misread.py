@@ -74,3 +74,15 @@ def test_the_misread_secret_is_in_no_request_and_no_file(tmp_path, monkeypatch, 
                 text = p.read_text(encoding="utf-8", errors="replace")
                 assert VALUE not in text and not _near(text), (p.relative_to(folder), _near(text))
     assert not _near(terminal.out + terminal.err)
+
+
+def test_a_secret_also_written_literally_in_the_instruction_is_not_printed(tmp_path, capsys):
+    # issue 51, low: the run's header printed the instruction as given
+    replies = tmp_path / "replies.txt"
+    replies.write_text("Observation: home\nThought: open\nAction: Open App (Notes)\n---\n"
+                       "Observation: notes\nThought: done\nAction: Stop\n", encoding="utf-8")
+    code = main(["run", f"Write {{pw}} in a new note, it is {VALUE}", "--secret", f"pw={VALUE}",
+                 "--model", f"scripted:{replies}", "--no-completion-check", "--out", str(tmp_path / "run")])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    assert VALUE not in out.out + out.err and "it is {pw}" in " ".join(out.out.split())

@@ -54,9 +54,12 @@ CacheModeOpt = Annotated[str, typer.Option("--cache-mode", help="How --cache DIR
 def shown(text: str) -> str:
     """``text`` safe to print on a terminal: every control character (an escape sequence's ESC, a
     carriage return, a bell, a newline) written as its escape (``\\x1b``, ``\\r``, ``\\n``), so that
-    a kept run's instruction, another user's included, cannot drive the terminal or hide a line."""
+    a kept run's instruction, another user's included, cannot drive the terminal or hide a line;
+    and without the secrets the process holds (a ``--secret`` value written literally is ``{NAME}``)."""
+    from mobile_agent.errors import redact
+
     return "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
-                   for ch in text)
+                   for ch in redact(text))
 
 
 def cache_option(value: Optional[Path]) -> Optional[Path]:

@@ -13,7 +13,7 @@ from mobile_agent.agent.record import StepRecord
 from mobile_agent.cli._common import (ApiKeyEnvOpt, BaseUrlOpt, CacheModeOpt, ModelTimeoutOpt, OcrOpt, OverwriteOpt,
                                       PerceptionOpt, SecretOpt, SeedOpt, TimeLimitOpt, cache_option, cached_planner, check_out,
                                       confirm_at_terminal, console, default_out, keep_in_cache, open_phone,
-                                      perception_mode_of, run_in, step_line, terminal_ask)
+                                      perception_mode_of, run_in, shown, step_line, terminal_ask)
 from mobile_agent.cli.fleet import phone_specs
 from mobile_agent.errors import ConfigError
 from mobile_agent.fsutil import load_json
@@ -263,7 +263,7 @@ def register(app: typer.Typer) -> None:
         phone, agent, keep = build(device, on_step, person)
         if view is not None:
             view.show_screen(phone.screenshot())
-        console.print(f"[bold]{escape(instruction)}[/bold]  " + escape(
+        console.print(f"[bold]{escape(shown(instruction))}[/bold]  " + escape(
             f"({getattr(agent, 'name', chat_name)} on {device}, {mode} mode, {perception_mode} perception; "
             f"trajectory in {out_dir})"), highlight=False)
         try:
