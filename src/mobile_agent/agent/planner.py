@@ -239,9 +239,22 @@ def ask(model: ChatModel, messages: list[Message], parse: Callable[[str], Any], 
         except ParseError as exc:
             record.error = f"could not be read: {exc}"
             errors.append(str(exc))
-            messages = messages + [Message.text("assistant", raw), Message.text("user", retry_text(str(exc)))]
+            messages = messages + [Message.text("assistant", echoed(raw)), Message.text("user", retry_text(str(exc)))]
     raise PlanningError(f"{what} could not be read after {retries + 1} replies; last problem: {errors[-1]}",
                         raw, calls, errors)
+
+
+#: The most of an unreadable reply that is sent back to the model with the request to answer again
+#: (a reply of a megabyte went back whole): its beginning, where the form it missed would be.
+MAX_ECHO_CHARS = 4000
+
+
+def echoed(raw: str) -> str:
+    """``raw`` as it is sent back to the model after it could not be read: at most
+    :data:`MAX_ECHO_CHARS` characters, and how many more there were."""
+    if len(raw) <= MAX_ECHO_CHARS:
+        return raw
+    return raw[:MAX_ECHO_CHARS] + f"\n[... {len(raw) - MAX_ECHO_CHARS} more characters of this reply not repeated]"
 
 
 def without_secrets(messages: list[Message]) -> list[Message]:
