@@ -6,7 +6,7 @@ itself stays light):
 ```python
 from mobile_agent import Agent, AgentSettings, LLMPlanner, Perception, ScriptedChatModel, open_device
 
-phone = open_device("sim")                    # or "adb", "adb:SERIAL"
+phone = open_device("sim")                    # or "adb", "adb:SERIAL", "ios", "ios:URL"
 model = ScriptedChatModel([...])              # or make_chat_model("gpt-4o")
 agent = Agent(phone, LLMPlanner(model), Perception(), AgentSettings(on_step=print, ask=lambda req: input(req.text)))
 result = agent.run("Open the display settings", "runs/display")

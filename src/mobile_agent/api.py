@@ -29,7 +29,8 @@ class Agent:
 
     Args:
         device: the phone: ``open_device("sim")`` (the simulated phone), ``open_device("adb")`` or
-            ``open_device("adb:SERIAL")`` (a real one), or any object with the ``Device`` methods.
+            ``open_device("adb:SERIAL")`` (a real one), ``open_device("ios:URL")`` (an iPhone's
+            WebDriverAgent), or any object with the ``Device`` methods.
         planner: what decides each step: ``LLMPlanner(make_chat_model("gpt-4o"))`` with a real
             model, ``LLMPlanner(ScriptedChatModel([...]))`` offline.
         perception: what finds where to tap (OCR, icon detection and matching). Default:

@@ -108,8 +108,11 @@ def test_device_adb_stands_for_every_ready_phone_and_a_phone_named_twice_is_refu
     with FakeAdbServer([]) as adb:
         monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(adb.port))
         assert phone_specs(["adb"]) == ["adb"]  # none attached: opening it says so, as with one phone
-    with pytest.raises(ConfigError, match="unknown device 'ios'"):
-        phone_specs(["ios"])
+    with pytest.raises(ConfigError, match="unknown device 'iphone'"):
+        phone_specs(["iphone"])
+    assert phone_specs(["ios", "ios:http://10.0.0.9:8100"]) == ["ios", "ios:http://10.0.0.9:8100"]
+    with pytest.raises(ConfigError, match="ios is given twice"):
+        phone_specs(["ios", "ios"])
     assert phone_names(["sim", "adb:PIXEL7", "sim", "adb:10.0.0.2:5555"]) == ["sim-1", "adb-PIXEL7", "sim-2",
                                                                               "adb-10.0.0.2-5555"]
     assert exit_code([0, 3, 1]) == 1 and exit_code([0, 3]) == 3 and exit_code([1, 2, 0]) == 2 and exit_code([]) == 0

@@ -1,7 +1,9 @@
-"""One contract for every ``Device``: the simulated phone and the adb device.
+"""One contract for every ``Device``: the simulated phone, the adb device and the iPhone.
 
 The adb device runs end to end against the fake adb server of tests/device_adb (the real adb host
-protocol over a localhost socket); the simulated phone runs as it is.
+protocol over a localhost socket); the iPhone against the WebDriverAgent of tests/fakes/wda_server.py
+(WDA's HTTP API on localhost, in front of a simulated phone at scale 3); the simulated phone runs as
+it is.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from mobile_agent.device.base import Device
 from mobile_agent.errors import InvalidGestureError
 from mobile_agent.types import Box
 from tests.fakes.adb_server import FakeAdbServer
+from tests.fakes.wda_server import FakeWda
 
 try:
     from mobile_agent.device.sim import SimPhone
@@ -35,11 +38,20 @@ def _sim_factory() -> Iterator[Device]:
     yield SimPhone()
 
 
-FACTORIES: dict[str, Callable[[], Iterator[Device]]] = {"adb": _adb_factory, "sim": _sim_factory}
+def _ios_factory() -> Iterator[Device]:
+    from mobile_agent.device import open_device
+
+    with FakeWda() as wda:
+        yield open_device(f"ios:{wda.url}", timeout_s=5.0)
+
+
+FACTORIES: dict[str, Callable[[], Iterator[Device]]] = {"adb": _adb_factory, "sim": _sim_factory,
+                                                        "ios": _ios_factory}
 
 
 @pytest.fixture(params=[
     pytest.param("adb", id="adb"),
+    pytest.param("ios", id="ios", marks=pytest.mark.skipif(SimPhone is None, reason="sim not available")),
     pytest.param("sim", id="sim", marks=pytest.mark.skipif(SimPhone is None, reason="sim not available")),
 ])
 def device(request) -> Iterator[Device]:

@@ -298,7 +298,8 @@ class StepLoop:
         self._usage, self._cost, self._steps = Usage(), None, 0
         self._pending_device_s = 0.0
         history: list[HistoryEntry] = []
-        feedback: list[str] = []
+        # A device's words for the model at the first step (an iPhone's Back: device/ios.py NOTES).
+        feedback: list[str] = [str(n) for n in getattr(self.device, "notes", ()) or ()]
         screens: list[Image.Image] = []
         detector = LoopDetector(s.loop_threshold)
         operations = supported(device_capabilities(self.device) | ({USER} if s.ask is not None else set()))

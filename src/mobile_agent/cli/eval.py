@@ -50,7 +50,8 @@ def register(app: typer.Typer) -> None:
         out: Path = typer.Option(Path("runs/eval"), "--out", help="Output folder: results.sqlite and trajectories."),
         json_path: Optional[Path] = typer.Option(None, "--json", help="Also write the tables and results to this file."),
         resume: bool = typer.Option(False, "--resume", help="Skip tasks already stored for the same configuration."),
-        device: str = typer.Option("sim", "--device", help="sim, or adb[:SERIAL] for a real phone (a person judges)."),
+        device: str = typer.Option("sim", "--device", help="sim, or adb[:SERIAL] / ios[:URL] for a real phone "
+                                   "(a person judges)."),
         ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
         reflect: bool = typer.Option(False, "--reflect", help="Reflection calls after each step (model planner)."),
         mode: str = typer.Option("single", "--mode", help="single (the paper's agent) or multi (manager, executor, "

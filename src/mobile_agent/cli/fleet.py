@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterator
 from rich.markup import escape
 
 from mobile_agent.cli._common import check_out, console, run_in, step_line, terminal_ask
+from mobile_agent.device import DEVICE_KINDS, DEVICE_SPECS
 from mobile_agent.errors import ConfigError
 
 __all__ = ["phone_specs", "run_fleet"]
@@ -25,8 +26,8 @@ def phone_specs(devices: list[str], attached: Callable[[], list[str]] | None = N
     for given in devices:
         spec = given.strip()
         kind = spec.partition(":")[0]
-        if kind not in ("sim", "adb"):
-            raise ConfigError(f"unknown device {given!r}: use 'sim', 'adb' or 'adb:SERIAL'")
+        if kind not in DEVICE_KINDS:
+            raise ConfigError(f"unknown device {given!r}: use {DEVICE_SPECS}")
         if spec == "adb":
             serials = (attached or _ready_serials)()
             specs.extend([f"adb:{s}" for s in serials] if serials else ["adb"])

@@ -12,9 +12,9 @@ from mobile_agent.errors import ConfigError
 
 
 def mcp_cmd(
-    device: Optional[List[str]] = typer.Option(None, "--device", help="sim, adb (every attached device) or "
-                                               "adb:SERIAL; repeat for several (--device sim --device sim: two "
-                                               "simulated phones). Default: sim."),
+    device: Optional[List[str]] = typer.Option(None, "--device", help="sim, adb (every attached device), "
+                                               "adb:SERIAL, ios or ios:URL; repeat for several (--device sim "
+                                               "--device sim: two simulated phones). Default: sim."),
     transport: str = typer.Option("stdio", "--transport", help="stdio (the client starts the server) or http "
                                   "(streamable HTTP at http://HOST:PORT/mcp)."),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (http only)."),
@@ -91,6 +91,8 @@ def _device_specs(given: List[str]) -> list[tuple[str, str]]:
     """(name, spec) of each device to serve: ``adb`` is every attached device that is ready
     (named by serial), ``adb:SERIAL`` that one, each ``sim`` a simulated phone (``sim``, then
     ``sim-2``...)."""
+    from mobile_agent.device import DEVICE_KINDS, DEVICE_SPECS
+
     out: list[tuple[str, str]] = []
     sims = sum(1 for g in given if g.partition(":")[0] == "sim")
     n_sim = 0
@@ -108,8 +110,10 @@ def _device_specs(given: List[str]) -> list[tuple[str, str]]:
             out += [(serial, f"adb:{serial}") for serial in ready]
         elif kind == "adb":
             out.append((arg, g))
+        elif kind in DEVICE_KINDS:  # ios, ios:URL: named by its kind
+            out.append((kind if sum(1 for x in given if x.partition(":")[0] == kind) == 1 else g, g))
         else:
-            raise ConfigError(f"unknown device {g!r}: use sim, adb or adb:SERIAL")
+            raise ConfigError(f"unknown device {g!r}: use {DEVICE_SPECS}")
     names = [n for n, _ in out]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:

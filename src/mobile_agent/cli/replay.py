@@ -36,7 +36,7 @@ def register(app: typer.Typer) -> None:
     @app.command("replay")
     def replay(
         run_dir: Path = typer.Argument(..., help="A completed run's folder (steps.jsonl, screens/, summary.json)."),
-        device: str = typer.Option("sim", "--device", help="sim, adb, or adb:SERIAL."),
+        device: str = typer.Option("sim", "--device", help="sim, adb, adb:SERIAL, ios or ios:URL."),
         model: Optional[str] = typer.Option(None, "--model", help="The model that takes over where the phone "
                                             "differs from the recording (gpt-4o, openai:NAME, scripted:FILE...), "
                                             "or none (default): a divergence ends the replay."),

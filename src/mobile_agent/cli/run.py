@@ -63,9 +63,10 @@ def register(app: typer.Typer) -> None:
     @app.command("run")
     def run(
         instruction: str = typer.Argument(..., help="What the agent should do, e.g. \"Turn on the dark mode\"."),
-        device: Optional[List[str]] = typer.Option(None, "--device", help="sim (the default), adb:SERIAL, or adb "
-                                                   "(every attached phone). Repeat it to run the instruction on "
-                                                   "several phones at once, each into OUT/NAME."),
+        device: Optional[List[str]] = typer.Option(None, "--device", help="sim (the default), adb:SERIAL, adb "
+                                                   "(every attached phone), ios or ios:URL (an iPhone's "
+                                                   "WebDriverAgent). Repeat it to run the instruction on several "
+                                                   "phones at once, each into OUT/NAME."),
         model: Optional[str] = typer.Option(None, "--model", help="Required: the model that plans. gpt-4o, "
                                             "claude-sonnet-4-5, a model on --base-url (qwen-vl-max, llava...), "
                                             "openai:NAME, anthropic:NAME, or scripted:FILE (replies from a file, "

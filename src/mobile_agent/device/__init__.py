@@ -1,15 +1,21 @@
-"""Phones the agent can operate: ``sim`` (the built-in simulated phone) and ``adb`` (real Android)."""
+"""Phones the agent can operate: ``sim`` (the built-in simulated phone), ``adb`` (real Android) and
+``ios`` (an iPhone through WebDriverAgent)."""
 
 from __future__ import annotations
 
 from mobile_agent.device.base import Device, check_point
 from mobile_agent.errors import ConfigError
 
-__all__ = ["Device", "check_point", "open_device"]
+__all__ = ["DEVICE_KINDS", "DEVICE_SPECS", "Device", "check_point", "open_device"]
+
+#: The kinds of device a spec names (``KIND`` or ``KIND:ARG``), and how to write them.
+DEVICE_KINDS = ("sim", "adb", "ios")
+DEVICE_SPECS = "'sim', 'adb', 'adb:SERIAL', 'ios' or 'ios:URL'"
 
 
 def open_device(spec: str = "sim", **options) -> Device:
-    """Open a device from a CLI spec: ``sim``, ``adb`` (the only attached device) or ``adb:SERIAL``.
+    """Open a device from a CLI spec: ``sim``, ``adb`` (the only attached device), ``adb:SERIAL``,
+    ``ios`` (WebDriverAgent at http://localhost:8100) or ``ios:URL``.
 
     ``options`` go to the device's constructor (for ``sim``: ``seed``, ``width``, ``height``,
     ``dark``...; for ``adb``: ``adb_host``, ``adb_port``...).
@@ -23,4 +29,8 @@ def open_device(spec: str = "sim", **options) -> Device:
         from mobile_agent.device.adb import AdbDevice
 
         return AdbDevice(serial=arg or None, **options)
-    raise ConfigError(f"unknown device {spec!r}: use 'sim', 'adb' or 'adb:SERIAL'")
+    if kind == "ios":
+        from mobile_agent.device.ios import IosDevice
+
+        return IosDevice(arg or None, **options)
+    raise ConfigError(f"unknown device {spec!r}: use {DEVICE_SPECS}")

@@ -100,6 +100,10 @@ class DoubleTap(Tap):
         return f"double tap at ({self.x}, {self.y})"
 
     def perform(self, device: Any) -> None:
+        double = getattr(device, "double_tap", None)  # a device that taps twice as one gesture (an iPhone)
+        if callable(double):
+            double(self.x, self.y)
+            return
         device.tap(self.x, self.y)
         device.tap(self.x, self.y)
 
