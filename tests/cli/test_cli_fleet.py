@@ -158,8 +158,13 @@ def test_the_python_api_runs_each_phone_and_a_phone_that_dies_ends_alone(tmp_pat
     assert (tmp_path / "out" / "sim" / "report.html").is_file() and (tmp_path / "out" / "report.html").is_file()
 
 
-def test_an_interrupt_ends_every_phones_run_interrupted_with_its_record(tmp_path):
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
+def test_an_interrupt_ends_every_phones_run_interrupted_with_its_record(tmp_path, how):
+    import os
+    import signal
+
     from mobile_agent import AgentSettings, Perception, run_on_phones
+    from mobile_agent.errors import Terminated
 
     plans = [react("Open App (Settings)"), react("Back")] * 50
     stepped: list[str] = []
@@ -175,17 +180,30 @@ def test_an_interrupt_ends_every_phones_run_interrupted_with_its_record(tmp_path
 
     def ctrl_c():  # Ctrl-C once each phone has made a step (a hang guard of 120 s): both runs have begun
         both_going.wait(120)
-        _thread.interrupt_main()
+        if how == "ctrl-c":
+            _thread.interrupt_main()
+        else:  # SIGTERM as the CLI takes it (cli._terminate): Terminated in the main thread
+            os.kill(os.getpid(), signal.SIGTERM)
 
+    def terminate(signum, frame):
+        raise Terminated("ended by SIGTERM")
+
+    previous = signal.signal(signal.SIGTERM, terminate)
     with LocalChatServer(by_history(plans, delay_s=0.1)) as server:
         threading.Thread(target=ctrl_c, daemon=True).start()
-        fleet = run_on_phones("Open Settings", ["sim", "sim"], _planner(server), tmp_path / "out",
+        try:
+            fleet = run_on_phones("Open Settings", ["sim", "sim"], _planner(server), tmp_path / "out",
                               perception=lambda: Perception(ocr="rapidocr"),
                               settings=AgentSettings(max_steps=100, loop_threshold=1000, settle_interval_s=0.0,
                                                      on_step=on_step))
+        finally:
+            signal.signal(signal.SIGTERM, previous)
     assert isinstance(fleet.interrupt, KeyboardInterrupt) and fleet.exit_code == 1
     for name in ("sim-1", "sim-2"):
-        assert read_summary(tmp_path / "out" / name)["outcome"] == "interrupted"
+        summary = read_summary(tmp_path / "out" / name)
+        assert summary["outcome"] == "interrupted"
+        # each phone's record says what ended it (issue 51, low: SIGTERM was recorded as Ctrl-C)
+        assert ("SIGTERM" if how == "sigterm" else "Ctrl-C") in summary["error"], summary["error"]
     phones = json.loads((tmp_path / "out" / "fleet.json").read_text())["phones"]
     assert [p["outcome"] for p in phones] == ["interrupted", "interrupted"]
     assert len(stepped) < 100  # ended by the interrupt, not by the step limit

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from mobile_agent.errors import ConfigError, MobileAgentError
+from mobile_agent.errors import ConfigError, MobileAgentError, Terminated
 from mobile_agent.fsutil import atomic_write_text
 
 __all__ = ["FLEET_FILE", "FleetResult", "PhoneRun", "exit_code", "phone_names", "run_each", "write_fleet_file"]
@@ -150,7 +150,7 @@ def run_each(instruction: str, starts: Mapping[str, tuple[str, Callable[[Path], 
                            config_error=isinstance(getattr(result, "exception", None), ConfigError), result=result)
         except KeyboardInterrupt as exc:  # the fleet was interrupted before this phone's run began
             run = PhoneRun(name, device, folder, "interrupted", duration_s=time.monotonic() - t,
-                           error=str(exc) or "interrupted")
+                           error=str(exc) or ("ended by SIGTERM" if isinstance(exc, Terminated) else "interrupted"))
         except (MobileAgentError, OSError, Exception) as exc:  # noqa: BLE001 - one phone's failure is its own
             run = PhoneRun(name, device, folder, "error", duration_s=time.monotonic() - t,
                            error=f"{type(exc).__name__}: {exc}" if not isinstance(exc, MobileAgentError) else str(exc),

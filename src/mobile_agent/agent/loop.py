@@ -39,7 +39,7 @@ from mobile_agent.agent.user import NEEDS_USER, AskFn, UserRequest, answer_outco
 from mobile_agent.device.base import device_capabilities
 from mobile_agent.device.gestures import Gesture, Launch, NoGesture, Swipe, Tap, TypeText, gesture_point
 from mobile_agent.device.gestures import LongPress as LongPressGesture
-from mobile_agent.errors import ConfigError, DeviceError, MobileAgentError, TimeLimitReached
+from mobile_agent.errors import ConfigError, DeviceError, MobileAgentError, Terminated, TimeLimitReached
 from mobile_agent.model.base import Usage
 from mobile_agent.model.deadline import reset_run_end, set_run_end
 
@@ -195,7 +195,9 @@ def run_ended(exc: BaseException) -> tuple[str, str | None, BaseException | None
     if isinstance(exc, TimeLimitReached):
         return "time_limit", str(exc), None
     if isinstance(exc, KeyboardInterrupt):  # Ctrl-C, or SIGTERM (errors.Terminated says which)
-        return "interrupted", str(exc) or "interrupted by the user (Ctrl-C)", None
+        # an interrupt raised in a phone's thread (agent/fleet.py) is its type alone, with no message
+        return "interrupted", str(exc) or ("ended by SIGTERM" if isinstance(exc, Terminated)
+                                           else "interrupted by the user (Ctrl-C)"), None
     if isinstance(exc, MobileAgentError):  # a model or device failure outside a step's own handling
         return "error", str(exc), exc
     log.exception("the run failed")
