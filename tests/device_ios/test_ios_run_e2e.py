@@ -117,3 +117,37 @@ def test_mcp_names_an_iphone_by_its_kind():
     assert _device_specs(["sim", "ios:http://10.0.0.9:8100"]) == [("sim", "sim"), ("ios", "ios:http://10.0.0.9:8100")]
     assert _device_specs(["ios", "ios:http://10.0.0.9:8100"]) == [("ios", "ios"),
                                                                  ("ios:http://10.0.0.9:8100", "ios:http://10.0.0.9:8100")]
+
+
+def test_devices_lists_a_reachable_wda_with_its_name_and_ios(capsys, monkeypatch):
+    from tests.fakes.adb_server import FakeAdbServer
+
+    monkeypatch.setenv("COLUMNS", "160")
+    with FakeWda() as wda, FakeAdbServer([]) as adb:
+        assert main(["devices", "--adb-port", str(adb.port), "--wda", wda.url]) == 0
+        out = capsys.readouterr().out
+        assert wda.url in out and "Test iPhone" in out and "17.4" in out and "ready" in out
+        assert main(["devices", "--adb-port", str(adb.port), "--wda", wda.url, "--json"]) == 0
+        rows = json.loads(capsys.readouterr().out)
+        ios = [r for r in rows if r.get("kind") == "ios"]
+        assert [(r["url"], r["state"], r["name"], r["ios"]) for r in ios] == [(wda.url, "ready", "Test iPhone", "17.4")]
+
+
+def test_mcp_device_info_says_it_is_an_iphone():
+    from mobile_agent.device import open_device
+    from mobile_agent.mcpserver import PhoneTools
+
+    with FakeWda() as wda:
+        info = PhoneTools(open_device(f"ios:{wda.url}", timeout_s=5.0)).device_info()
+    assert (info["kind"], info["ios"], info["width"], info["height"]) == ("ios", "17.4", 540, 1170)
+    assert info["foreground"] is None  # the home screen
+
+
+def test_devices_without_adb_still_lists_the_iphone(capsys, monkeypatch, tmp_path):
+    from tests.fakes.adb_server import free_port
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # no adb program
+    with FakeWda() as wda:
+        assert main(["devices", "--adb-port", str(free_port()), "--wda", wda.url]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Test iPhone" in out and "Android: no adb server is listening" in out

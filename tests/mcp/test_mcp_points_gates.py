@@ -304,4 +304,4 @@ def test_device_specs_name_several_phones():
     with pytest.raises(ConfigError, match="twice"):
         _device_specs(["adb:R58M", "adb:R58M"])
     with pytest.raises(ConfigError, match="unknown device"):
-        _device_specs(["blackberry"])
+        _device_specs(["iphone"])  # (ios is an iPhone: tests/device_ios)

@@ -1,10 +1,11 @@
-"""CLI commands: ``mobile-agent devices`` lists the Android phones and emulators adb can reach;
+"""CLI commands: ``mobile-agent devices`` lists the Android phones and emulators adb can reach, and the
+iPhones whose WebDriverAgent answers (at http://localhost:8100, and each ``--wda URL``);
 ``mobile-agent devices capture`` keeps a phone's screenshot with its uiautomator dump."""
 
 from __future__ import annotations
 
 import json
-from typing import Optional
+from typing import List, Optional
 
 import typer
 from rich.console import Console
@@ -18,21 +19,52 @@ def devices(
     adb_port: Optional[int] = typer.Option(None, "--adb-port", help="adb server port (default $ANDROID_ADB_SERVER_PORT or 5037)."),
     timeout: float = typer.Option(5.0, "--timeout", min=0.1, help="Seconds to wait for each answer."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    wda: Optional[List[str]] = typer.Option(None, "--wda", help="An iPhone's WebDriverAgent to ask as well, "
+                                            "http://HOST:PORT (repeatable; http://localhost:8100 is always asked)."),
 ) -> None:
-    """List attached Android devices with model, Android version, screen size and state."""
+    """List attached Android devices with model, Android version, screen size and state, and the
+    iPhones whose WebDriverAgent answers, with their name and iOS version."""
     if ctx.invoked_subcommand is not None:
         return
     from mobile_agent.device.adb import list_devices
+    from mobile_agent.device.ios import DEFAULT_URL, wda_status
+    from mobile_agent.errors import MobileAgentError
 
-    infos = list_devices(adb_host, adb_port, timeout_s=timeout)
+    named = list(dict.fromkeys(u.rstrip("/") for u in (wda or [])))
+    urls = [DEFAULT_URL] + [u for u in named if u != DEFAULT_URL]
+    statuses = [wda_status(u, timeout_s=min(timeout, 2.0)) for u in urls]
+    phones = [s for s in statuses if s.problem is None or s.url in named]  # the default only where one answers
+    try:
+        infos = list_devices(adb_host, adb_port, timeout_s=timeout)
+        adb_problem = None
+    except MobileAgentError as exc:
+        if not phones:
+            raise
+        infos, adb_problem = [], str(exc)
     if as_json:
         typer.echo(json.dumps([
             {"serial": i.serial, "state": i.state, "model": i.model, "android": i.android,
              "size": list(i.size) if i.size else None, "transport": i.transport, "problem": i.problem}
             for i in infos
-        ], indent=2))
+        ] + [{"kind": "ios", "url": s.url, "state": "ready" if s.ready else "unreachable", "name": s.name,
+              "model": s.model, "ios": s.ios, "problem": s.problem} for s in phones], indent=2))
         return
     console = Console()
+    if phones:
+        table = Table()
+        for name in ("iPhone (WebDriverAgent)", "state", "name", "iOS"):
+            table.add_column(name, overflow="fold")
+        for s in phones:
+            table.add_row(s.url, Text("ready" if s.ready else "unreachable", style="" if s.ready else "yellow"),
+                          s.name or "-", s.ios or "-")
+        console.print(table)
+        for s in phones:
+            if s.problem:
+                console.print(Text.assemble((s.url, "yellow"), f": {s.problem}"))
+        console.print(Text("Use an iPhone with --device ios (http://localhost:8100) or --device ios:URL."))
+        if adb_problem:
+            console.print(Text(f"Android: {adb_problem}"))
+            return
     if not infos:
         console.print(
             "No Android devices attached. Plug in a phone with USB debugging on, or start an emulator; "

@@ -206,6 +206,7 @@ class IosDevice:
 
     capabilities = frozenset({"long_press", "wait_still", "launch", "ui_tree", "clear_text"})
     notes = (NOTES,)
+    kind = "ios"
 
     def __init__(self, url: str | None = None, *, timeout_s: float = 20.0, unlock: bool = False) -> None:
         self.url = (url or DEFAULT_URL).rstrip("/")

@@ -583,7 +583,8 @@ class PhoneTools:
         """The device's name, kind, screen size and orientation, what it can do, and the app in front."""
         with self._lock:
             w, h = self.device.size()
-            info: dict[str, Any] = {"name": self.name, "kind": "adb" if hasattr(self.device, "serial") else "sim",
+            kind = getattr(self.device, "kind", None) or ("adb" if hasattr(self.device, "serial") else "sim")
+            info: dict[str, Any] = {"name": self.name, "kind": kind,
                                     "width": w, "height": h, "orientation": "landscape" if w > h else "portrait",
                                     "capabilities": sorted(device_capabilities(self.device))}
             shell = getattr(self.device, "shell", None)
@@ -593,6 +594,8 @@ class PhoneTools:
                     info["android"] = shell("getprop ro.build.version.release").strip() or None
                 except MobileAgentError:
                     pass
+            if getattr(self.device, "ios_version", None):
+                info["ios"] = self.device.ios_version
             info["foreground"] = self._foreground()
         return info
 
