@@ -72,9 +72,12 @@ class _Shapes:
 
 
 def _shapes(engine: RapidOcrEngine) -> _Shapes:
-    _, rec = engine._models()
-    rec.session = _Shapes(rec.session)
-    return rec.session
+    det, rec = engine._models()
+    # the models are shared by every engine of the same options (rapid._SHARED_MODELS): this
+    # engine gets its own copy of the recogniser, whose session alone is watched
+    engine._rec = copy.copy(rec)
+    engine._rec.session = _Shapes(rec.session)
+    return engine._rec.session
 
 
 def test_planned_batches_compute_fewer_columns_and_ground_texts_alike(screens: list[np.ndarray]) -> None:

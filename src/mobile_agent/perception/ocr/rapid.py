@@ -78,6 +78,15 @@ _BATCH_OVERHEAD = 64.0  # columns a batch costs beyond its inputs' (plan_batches
 # a core from that work and from other processes (docs/perception.md, "Full-parse speed").
 _SPIN_US = 50.0
 
+#: The PP-OCR detector and recogniser loaded in this process, by the options they were loaded
+#: with: every engine with the same options uses the same onnxruntime sessions (their ``run`` is
+#: thread-safe, and DB post-processing and CTC decoding keep no state between calls), so that a
+#: fresh ``Perception()`` (one a phone, one a benchmark task, one a test) costs neither the 0.8 s of
+#: loading four sessions nor their memory again. What an engine remembers (recognised crops, the
+#: detector's normalisation table) stays its own.
+_SHARED_MODELS: dict[tuple, tuple[Any, Any]] = {}
+_SHARED_LOCK = threading.Lock()
+
 WordTuple = tuple[str, float, tuple[int, int, int, int]]
 RecResult = tuple[str, float, list[WordTuple]]
 
@@ -120,6 +129,7 @@ class RapidOcrEngine:
         if threads is not None:
             params["EngineConfig.onnxruntime.intra_op_num_threads"] = int(threads)
         self._rapid = RapidOCR(params=params)
+        self._params = params
         self.det_max_side = det_max_side
         self.text_score = text_score
         self.word_boxes = word_boxes
@@ -160,15 +170,25 @@ class RapidOcrEngine:
 
     # -- models, loaded on first use ------------------------------------------------------------
     def _models(self) -> tuple[Any, Any]:
+        """The detector and recogniser, loaded once per process for each set of options (see
+        :data:`_SHARED_MODELS`); this engine's caches stay its own."""
         if self._det is None:
-            self._det = self._rapid._load_det_model()
-            self._rec = self._rapid._load_rec_model()
-            if self.flush_denormals or self.spin_us is not None:
-                for model in (self._det, self._rec):
-                    _tune_session(model.session, self.threads, flush=self.flush_denormals, spin_us=self.spin_us)
-            if self.det_int8:
-                _tune_session(self._det.session, self.threads, model_path=str(INT8_DET),
-                              flush=self.flush_denormals, spin_us=self.spin_us)
+            key = (tuple(sorted(self._params.items())), self.threads, self.flush_denormals, self.spin_us,
+                   self.det_int8)
+            with _SHARED_LOCK:
+                pair = _SHARED_MODELS.get(key)
+                if pair is None:
+                    det = self._rapid._load_det_model()
+                    rec = self._rapid._load_rec_model()
+                    if self.flush_denormals or self.spin_us is not None:
+                        for model in (det, rec):
+                            _tune_session(model.session, self.threads, flush=self.flush_denormals,
+                                          spin_us=self.spin_us)
+                    if self.det_int8:
+                        _tune_session(det.session, self.threads, model_path=str(INT8_DET),
+                                      flush=self.flush_denormals, spin_us=self.spin_us)
+                    pair = _SHARED_MODELS[key] = (det, rec)
+            self._det, self._rec = pair
         return self._det, self._rec
 
     # -- detection ------------------------------------------------------------------------------
