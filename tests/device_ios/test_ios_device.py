@@ -185,3 +185,17 @@ def test_devices_status_names_the_phone(wda):
 def test_unknown_device_kind_names_ios():
     with pytest.raises(ConfigError, match="'ios:URL'"):
         open_device("iphone")
+
+
+def test_the_gates_read_an_iphone_as_any_phone(wda):
+    from mobile_agent.agent.allowlist import is_allowed
+    from mobile_agent.agent.risk import tree_label_at
+
+    dev = ios(wda)
+    _network_page(dev)
+    # --confirm's reading of what lies at a point: the source tree's label there, in pixels
+    assert tree_label_at(dev.ui_tree(), (162, 339)) == "Airplane mode"
+    # --allow-app Settings knows Settings' bundle id; another app's is refused
+    apps = dev.installed_apps()
+    assert is_allowed("com.apple.Preferences", ["Settings"], apps)
+    assert not is_allowed("com.apple.mobilesafari", ["Settings"], apps)
