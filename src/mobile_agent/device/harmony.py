@@ -157,6 +157,8 @@ class HarmonyDevice:
             raise DeviceError(target.problem)
         self.serial = target.serial
         self._tmp = Path(tempfile.mkdtemp(prefix="mobile-agent-hdc-"))
+        # the frame wait_still found still, and when; None once anything is sent to the phone
+        self._still: tuple[Image.Image, float] | None = None
         self._size = self.screenshot().size
 
     def __repr__(self) -> str:
@@ -171,6 +173,7 @@ class HarmonyDevice:
         return self._run("shell", command, timeout_s=timeout_s)
 
     def _ui(self, command: str, extra_s: float = 0.0) -> None:
+        self._still = None
         out = self.shell(f"uitest uiInput {command}", timeout_s=self.timeout_s + extra_s)
         low = out.lower()
         if "error" in low or "fail" in low or "usage" in low:
@@ -190,7 +193,11 @@ class HarmonyDevice:
         return self._size
 
     def screenshot(self) -> Image.Image:
-        """The screen (``snapshot_display``: a JPEG) as RGB."""
+        """The screen (``snapshot_display``: a JPEG) as RGB; right after :meth:`wait_still` found
+        the screen still (within a second, nothing sent since), that frame."""
+        still = self._still
+        if still is not None and time.monotonic() - still[1] <= 1.0:
+            return still[0].copy()
         out = self.shell(f"snapshot_display -f {SHOT_PATH}")
         if "fail" in out.lower() or "error" in out.lower():
             raise DeviceError(f"snapshot_display failed on {self.serial}: {out.strip()[:300]} (is the screen on and "
@@ -210,11 +217,15 @@ class HarmonyDevice:
         """Wait until two successive screenshots are alike; False on timeout."""
         from mobile_agent.device.adb.still import frame_signature, frames_alike
 
+        if self._still is not None and time.monotonic() - self._still[1] <= 1.0:
+            return True
         deadline = time.monotonic() + max(0.0, timeout_s)
         previous = frame_signature(self.screenshot(), 0)
         while True:
-            current = frame_signature(self.screenshot(), 0)
+            frame = self.screenshot()
+            current = frame_signature(frame, 0)
             if frames_alike(previous, current):
+                self._still = (frame, time.monotonic())
                 return True
             if time.monotonic() >= deadline:
                 return False
@@ -311,6 +322,7 @@ class HarmonyDevice:
         if _BUNDLE_RE.match(name):
             bundle, _, ability = name.partition("/")
             ability = ability or ABILITIES.get(bundle, "EntryAbility")
+            self._still = None
             out = self.shell(f"aa start -b {shlex.quote(bundle)} -a {shlex.quote(ability)}")
             if "successfully" not in out:
                 log.warning("aa start could not start %s on %s: %s", name, self.serial, out.strip()[:200])
@@ -332,6 +344,7 @@ class HarmonyDevice:
         bundle = package.strip().split("/")[0]
         if bundle not in self.packages():
             return False
+        self._still = None
         self.shell(f"aa force-stop {shlex.quote(bundle)}")
         return True
 
