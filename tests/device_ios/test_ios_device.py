@@ -199,3 +199,21 @@ def test_the_gates_read_an_iphone_as_any_phone(wda):
     apps = dev.installed_apps()
     assert is_allowed("com.apple.Preferences", ["Settings"], apps)
     assert not is_allowed("com.apple.mobilesafari", ["Settings"], apps)
+
+
+def test_keys_urls_and_the_still_frame(wda):
+    dev = ios(wda)
+    dev.press_key("volume_up")
+    assert wda.gestures[-1] == ("button", "volumeUp")
+    with pytest.raises(InvalidGestureError, match="no 'tab' key"):
+        dev.press_key("tab")
+    dev.open_url("https://example.com/menu")
+    assert dev.foreground_app() == "com.apple.mobilesafari"
+    shots = lambda: sum(1 for m, p, _ in wda.requests if p == "/screenshot")  # noqa: E731
+    assert dev.wait_still(timeout_s=2.0)
+    n = shots()
+    dev.screenshot()  # the still frame: no capture
+    assert shots() == n
+    dev.tap(270, 600)
+    dev.screenshot()  # something was sent since: a new capture
+    assert shots() == n + 1
