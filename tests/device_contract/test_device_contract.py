@@ -2,8 +2,9 @@
 
 The adb device runs end to end against the fake adb server of tests/device_adb (the real adb host
 protocol over a localhost socket); the iPhone against the WebDriverAgent of tests/fakes/wda_server.py
-(WDA's HTTP API on localhost, in front of a simulated phone at scale 3); the simulated phone runs as
-it is.
+(WDA's HTTP API on localhost, in front of a simulated phone at scale 3); the HarmonyOS phone through the
+``hdc`` stand-in of tests/fakes/bin (hdc's commands, answered by tests/fakes/hdc_server.py in front of a
+simulated phone); the simulated phone runs as it is.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from mobile_agent.device.base import Device
 from mobile_agent.errors import InvalidGestureError
 from mobile_agent.types import Box
 from tests.fakes.adb_server import FakeAdbServer
+from tests.fakes.hdc_server import FakeHdc
 from tests.fakes.wda_server import FakeWda
 
 try:
@@ -45,13 +47,25 @@ def _ios_factory() -> Iterator[Device]:
         yield open_device(f"ios:{wda.url}", timeout_s=5.0)
 
 
+def _harmony_factory() -> Iterator[Device]:
+    import os
+
+    from mobile_agent.device import open_device
+
+    with FakeHdc() as hdc, pytest.MonkeyPatch.context() as mp:
+        for k, v in hdc.env(os.environ.get("PATH", "")).items():
+            mp.setenv(k, v)
+        yield open_device("harmony")
+
+
 FACTORIES: dict[str, Callable[[], Iterator[Device]]] = {"adb": _adb_factory, "sim": _sim_factory,
-                                                        "ios": _ios_factory}
+                                                        "ios": _ios_factory, "harmony": _harmony_factory}
 
 
 @pytest.fixture(params=[
     pytest.param("adb", id="adb"),
     pytest.param("ios", id="ios", marks=pytest.mark.skipif(SimPhone is None, reason="sim not available")),
+    pytest.param("harmony", id="harmony", marks=pytest.mark.skipif(SimPhone is None, reason="sim not available")),
     pytest.param("sim", id="sim", marks=pytest.mark.skipif(SimPhone is None, reason="sim not available")),
 ])
 def device(request) -> Iterator[Device]:

@@ -185,3 +185,35 @@ def test_devices_status_names_the_phone(wda):
 def test_unknown_device_kind_names_ios():
     with pytest.raises(ConfigError, match="'ios:URL'"):
         open_device("iphone")
+
+
+def test_the_gates_read_an_iphone_as_any_phone(wda):
+    from mobile_agent.agent.allowlist import is_allowed
+    from mobile_agent.agent.risk import tree_label_at
+
+    dev = ios(wda)
+    _network_page(dev)
+    # --confirm's reading of what lies at a point: the source tree's label there, in pixels
+    assert tree_label_at(dev.ui_tree(), (162, 339)) == "Airplane mode"
+    # --allow-app Settings knows Settings' bundle id; another app's is refused
+    apps = dev.installed_apps()
+    assert is_allowed("com.apple.Preferences", ["Settings"], apps)
+    assert not is_allowed("com.apple.mobilesafari", ["Settings"], apps)
+
+
+def test_keys_urls_and_the_still_frame(wda):
+    dev = ios(wda)
+    dev.press_key("volume_up")
+    assert wda.gestures[-1] == ("button", "volumeUp")
+    with pytest.raises(InvalidGestureError, match="no 'tab' key"):
+        dev.press_key("tab")
+    dev.open_url("https://example.com/menu")
+    assert dev.foreground_app() == "com.apple.mobilesafari"
+    shots = lambda: sum(1 for m, p, _ in wda.requests if p == "/screenshot")  # noqa: E731
+    assert dev.wait_still(timeout_s=2.0)
+    n = shots()
+    dev.screenshot()  # the still frame: no capture
+    assert shots() == n
+    dev.tap(270, 600)
+    dev.screenshot()  # something was sent since: a new capture
+    assert shots() == n + 1

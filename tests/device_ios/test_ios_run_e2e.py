@@ -59,6 +59,12 @@ def test_run_turns_on_the_airplane_mode_through_wda(tmp_path):
         pixels = [(s["gesture"]["x"], s["gesture"]["y"]) for s in steps if s.get("gesture", {}).get("kind") == "tap"]
         assert len(pixels) >= 2
         assert _taps(wda)[-len(pixels):] == [(round(x / 3, 2), round(y / 3, 2)) for x, y in pixels]
+    # the recorded run replayed on another iPhone, with no model: the same taps, in points
+    with FakeWda() as other:
+        assert main(["replay", str(tmp_path / "run"), "--device", f"ios:{other.url}", "--out",
+                     str(tmp_path / "replayed")]) == 0
+        assert other.phone.state.settings.airplane_mode
+        assert _taps(other)[-2:] == _taps(wda)[-2:]
 
 
 def test_the_python_api_drives_an_iphone_and_tells_the_model_about_back(tmp_path):

@@ -1,5 +1,6 @@
 """CLI commands: ``mobile-agent devices`` lists the Android phones and emulators adb can reach, and the
-iPhones whose WebDriverAgent answers (at http://localhost:8100, and each ``--wda URL``);
+iPhones whose WebDriverAgent answers (at http://localhost:8100, and each ``--wda URL``) and, where
+``hdc`` is installed, the HarmonyOS devices it sees;
 ``mobile-agent devices capture`` keeps a phone's screenshot with its uiautomator dump."""
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ def devices(
                                             "http://HOST:PORT (repeatable; http://localhost:8100 is always asked)."),
 ) -> None:
     """List attached Android devices with model, Android version, screen size and state, and the
-    iPhones whose WebDriverAgent answers, with their name and iOS version."""
+    iPhones whose WebDriverAgent answers, with their name and iOS version, and the HarmonyOS devices
+    hdc sees (where hdc is installed)."""
     if ctx.invoked_subcommand is not None:
         return
     from mobile_agent.device.adb import list_devices
@@ -34,11 +36,12 @@ def devices(
     urls = [DEFAULT_URL] + [u for u in named if u != DEFAULT_URL]
     statuses = [wda_status(u, timeout_s=min(timeout, 2.0)) for u in urls]
     phones = [s for s in statuses if s.problem is None or s.url in named]  # the default only where one answers
+    harmony = _harmony_targets(timeout)
     try:
         infos = list_devices(adb_host, adb_port, timeout_s=timeout)
         adb_problem = None
     except MobileAgentError as exc:
-        if not phones:
+        if not phones and not harmony:
             raise
         infos, adb_problem = [], str(exc)
     if as_json:
@@ -47,9 +50,22 @@ def devices(
              "size": list(i.size) if i.size else None, "transport": i.transport, "problem": i.problem}
             for i in infos
         ] + [{"kind": "ios", "url": s.url, "state": "ready" if s.ready else "unreachable", "name": s.name,
-              "model": s.model, "ios": s.ios, "problem": s.problem} for s in phones], indent=2))
+              "model": s.model, "ios": s.ios, "problem": s.problem} for s in phones]
+          + [{"kind": "harmony", "serial": t.serial, "state": t.state, "transport": t.transport, "problem": t.problem}
+             for t in harmony], indent=2))
         return
     console = Console()
+    if harmony:
+        table = Table()
+        for name in ("HarmonyOS (hdc)", "state", "transport"):
+            table.add_column(name, overflow="fold")
+        for t in harmony:
+            table.add_row(t.serial, Text(t.state, style="" if t.problem is None else "yellow"), t.transport or "-")
+        console.print(table)
+        for t in harmony:
+            if t.problem:
+                console.print(Text.assemble((t.serial, "yellow"), f": {t.problem}"))
+        console.print(Text("Use a HarmonyOS device with --device harmony (or --device harmony:SERIAL)."))
     if phones:
         table = Table()
         for name in ("iPhone (WebDriverAgent)", "state", "name", "iOS"):
@@ -62,9 +78,9 @@ def devices(
             if s.problem:
                 console.print(Text.assemble((s.url, "yellow"), f": {s.problem}"))
         console.print(Text("Use an iPhone with --device ios (http://localhost:8100) or --device ios:URL."))
-        if adb_problem:
-            console.print(Text(f"Android: {adb_problem}"))
-            return
+    if adb_problem:
+        console.print(Text(f"Android: {adb_problem}"))
+        return
     if not infos:
         console.print(
             "No Android devices attached. Plug in a phone with USB debugging on, or start an emulator; "
@@ -83,6 +99,19 @@ def devices(
     for i in infos:
         if i.problem:
             console.print(Text.assemble((i.serial, "yellow"), f": {i.problem}"))
+
+
+def _harmony_targets(timeout: float) -> list:
+    """The HarmonyOS devices hdc sees, where hdc is installed (none, quietly, where it is not or fails)."""
+    from mobile_agent.device.harmony import hdc_available, list_targets
+    from mobile_agent.errors import MobileAgentError
+
+    if not hdc_available():
+        return []
+    try:
+        return list_targets(timeout_s=max(timeout, 1.0))
+    except MobileAgentError:
+        return []
 
 
 def capture(

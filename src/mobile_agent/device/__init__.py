@@ -1,5 +1,5 @@
 """Phones the agent can operate: ``sim`` (the built-in simulated phone), ``adb`` (real Android) and
-``ios`` (an iPhone through WebDriverAgent)."""
+``ios`` (an iPhone through WebDriverAgent) and ``harmony`` (HarmonyOS through hdc)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,14 @@ from mobile_agent.errors import ConfigError
 __all__ = ["DEVICE_KINDS", "DEVICE_SPECS", "Device", "check_point", "open_device"]
 
 #: The kinds of device a spec names (``KIND`` or ``KIND:ARG``), and how to write them.
-DEVICE_KINDS = ("sim", "adb", "ios")
-DEVICE_SPECS = "'sim', 'adb', 'adb:SERIAL', 'ios' or 'ios:URL'"
+DEVICE_KINDS = ("sim", "adb", "ios", "harmony")
+DEVICE_SPECS = "'sim', 'adb', 'adb:SERIAL', 'ios', 'ios:URL', 'harmony' or 'harmony:SERIAL'"
 
 
 def open_device(spec: str = "sim", **options) -> Device:
     """Open a device from a CLI spec: ``sim``, ``adb`` (the only attached device), ``adb:SERIAL``,
-    ``ios`` (WebDriverAgent at http://localhost:8100) or ``ios:URL``.
+    ``ios`` (WebDriverAgent at http://localhost:8100), ``ios:URL``, ``harmony`` (the only HarmonyOS
+    device hdc sees) or ``harmony:SERIAL``.
 
     ``options`` go to the device's constructor (for ``sim``: ``seed``, ``width``, ``height``,
     ``dark``...; for ``adb``: ``adb_host``, ``adb_port``...).
@@ -33,4 +34,8 @@ def open_device(spec: str = "sim", **options) -> Device:
         from mobile_agent.device.ios import IosDevice
 
         return IosDevice(arg or None, **options)
+    if kind == "harmony":
+        from mobile_agent.device.harmony import HarmonyDevice
+
+        return HarmonyDevice(arg or None, **options)
     raise ConfigError(f"unknown device {spec!r}: use {DEVICE_SPECS}")

@@ -228,6 +228,8 @@ class IosDevice:
         bar_h = bar.get("height") if isinstance(bar, dict) else None
         self.status_bar_px = int(round(float(bar_h) * self.scale)) if isinstance(bar_h, (int, float)) else 0
         self._points = self._window_size()
+        # the frame wait_still found still, and when; None once anything is sent to the phone
+        self._still: tuple[Image.Image, float] | None = None
 
     def __repr__(self) -> str:
         return f"IosDevice(url={self.url!r}, scale={self.scale:g})"
@@ -260,6 +262,8 @@ class IosDevice:
         """A command of the session. A session WDA no longer knows (WDA restarted, or its session
         timed out) is created afresh and the command sent once more: WDA refused it before doing
         anything. An alert over the app, or a locked phone, becomes a message that says so."""
+        if method != "GET":
+            self._still = None
         for attempt in range(2):
             try:
                 return self._http.request(method, f"/session/{self.session_id}{path}", body, timeout_s)
@@ -321,7 +325,12 @@ class IosDevice:
         return int(round(x * self.scale)), int(round(y * self.scale))
 
     def screenshot(self) -> Image.Image:
-        """The screen as RGB pixels of :meth:`size` (a rotation since the last one is followed)."""
+        """The screen as RGB pixels of :meth:`size` (a rotation since the last one is followed).
+        Right after :meth:`wait_still` found the screen still (within a second, nothing sent to the
+        phone since), that frame is the screenshot."""
+        still = self._still
+        if still is not None and time.monotonic() - still[1] <= 1.0:
+            return still[0].copy()
         data = self._http.request("GET", "/screenshot", timeout_s=self.timeout_s + 10)
         try:
             opened = Image.open(io.BytesIO(base64.b64decode(str(data or ""), validate=False)))
@@ -342,11 +351,15 @@ class IosDevice:
         """Wait until two successive screenshots are alike (the status bar aside); False on timeout."""
         from mobile_agent.device.adb.still import frame_signature, frames_alike
 
+        if self._still is not None and time.monotonic() - self._still[1] <= 1.0:
+            return True
         deadline = time.monotonic() + max(0.0, timeout_s)
         previous = frame_signature(self.screenshot(), self.status_bar_px)
         while True:
-            current = frame_signature(self.screenshot(), self.status_bar_px)
+            frame = self.screenshot()
+            current = frame_signature(frame, self.status_bar_px)
             if frames_alike(previous, current):
+                self._still = (frame, time.monotonic())
                 return True
             if time.monotonic() >= deadline:
                 return False
@@ -425,6 +438,7 @@ class IosDevice:
             self._call("POST", f"/element/{uuid}/clear", {})
 
     def home(self) -> None:
+        self._still = None
         self._http.request("POST", "/wda/homescreen", {})
 
     def back(self) -> None:
