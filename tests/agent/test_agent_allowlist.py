@@ -61,11 +61,13 @@ def test_the_gate_reads_the_launcher_icon_at_the_point(home):
     gate = AllowGate(phone, perception(), ("Settings", "Notes"))
     assert gate.home() is True
     # Mail's icon (above its label), its label, and a short swipe there: all Mail's
-    for gesture in (Tap(945, 551), Tap(945, 655), Swipe(945, 551, 947, 552, 100)):
+    # Mail's icon (above its label), its label, a short swipe there, and the padding of its cell below
+    # the label (the launcher cell 810-1080 x 457-730 takes that touch, as Android delivers it: issue 51)
+    for gesture in (Tap(945, 551), Tap(945, 655), Swipe(945, 551, 947, 552, 100), Tap(900, 715)):
         why = gate.refusal(ClickIcon("blue envelope"), gesture, img)
         assert why is not None and '"Mail"' in why and "(Settings, Notes)" in why, gesture
-    for gesture in (Tap(945, 824), Tap(677, 824), Tap(300, 200), Tap(900, 715), Swipe(540, 1800, 540, 600, 300)):
-        assert gate.refusal(ClickText("x"), gesture, img) is None, gesture  # Settings, Notes, the date, between
+    for gesture in (Tap(945, 824), Tap(677, 824), Tap(300, 200), Swipe(540, 1800, 540, 600, 300)):
+        assert gate.refusal(ClickText("x"), gesture, img) is None, gesture  # Settings, Notes, the date
     assert gate.refusal(OpenApp("com.sim.notes"), None, img) is None
     assert "not in this run's allow-list" in gate.refusal(OpenApp("Weather"), None, img)
     assert AllowGate(phone, perception(), ()).refusal(OpenApp("Weather"), None, img) is None

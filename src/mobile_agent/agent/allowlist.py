@@ -203,11 +203,54 @@ class AllowGate:
         home = self.home()
         if home is False:
             return None
-        app = launcher_app_at(self.perception, screenshot, point[0], point[1], self._names(home))
-        if app is None or self.allows(app):
-            return None
-        return (f'({point[0]}, {point[1]}) is on the launcher icon of "{app}", which is not in this run\'s '
-                f'allow-list ({", ".join(self.allowed)})')
+        x, y = point
+        names = self._names(home)
+        app, unknown = self._app_at(screenshot, x, y, names)
+        if app is not None:
+            if self.allows(app):
+                return None
+            return (f'({x}, {y}) is on the launcher icon of "{app}", which is not in this run\'s '
+                    f'allow-list ({", ".join(self.allowed)})')
+        if unknown and home:
+            return (f"({x}, {y}) is on {unknown} of the home screen that opens an app this run cannot name (no label "
+                    f"there says which); with an allow-list ({', '.join(self.allowed)}) open apps with Open App")
+        return None
+
+    def _app_at(self, screenshot: Image.Image, x: int, y: int, names: Any) -> tuple[str | None, str]:
+        """The app a press at (x, y) of the home screen opens, and, where none can be named, what lies
+        there that would open one ('' for nothing: the wallpaper). The element the phone gives the
+        touch to (agent/touch.py: the launcher cell or dock slot in the tree, with its label) names it
+        first, else the label under an icon (:func:`launcher_app_at`); an icon with no label the tree or
+        the screen shows (a dock's) cannot be named."""
+        from mobile_agent.agent.touch import in_tree
+
+        tree = None
+        get = getattr(self.device, "ui_tree", None)
+        if callable(get):
+            try:
+                tree = get()
+            except MobileAgentError:
+                tree = None
+        got = in_tree(tree, x, y) if tree else None
+        if got is not None and "systemui" in got.package:
+            return None, ""  # the status and navigation bars: Back, Home, Overview open no app
+        if got is not None:
+            for word in got.words:
+                app = names(word)
+                if app is not None:
+                    return app, ""
+        app = launcher_app_at(self.perception, screenshot, x, y, names)
+        if app is not None:
+            return app, ""
+        if got is not None:
+            return None, "an element" if not got.words else f"{got.summary()}"
+        try:
+            icons = self.perception.parse(screenshot, icons=True).icons or []
+        except Exception:  # noqa: BLE001 - a screen that cannot be read: nothing named, nothing known there
+            return None, ""
+        if any(ic.box.x1 <= x <= ic.box.x2 and ic.box.y1 <= y <= ic.box.y2 for ic in icons):
+            return None, "an icon"
+        return None, ""
 
 
 def press_point(gesture: Any, width: int) -> tuple[int, int] | None:

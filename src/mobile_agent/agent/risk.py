@@ -219,6 +219,26 @@ def tree_label_at(tree: str | None, point: Sequence[int] | None) -> str | None:
     return under[0].label.strip() if under else None
 
 
+def received_label(tree: str | None, point: Sequence[int] | None, rules: RiskRules | None = None) -> str | None:
+    """The tree's label of what a touch at ``point`` reaches: of the innermost clickable node that
+    holds it (agent/touch.py), the first of its subtree's words that ``rules`` find risky, else its
+    first word; where no clickable node holds the point, the smallest labelled node there
+    (:func:`tree_label_at`). A node behind a menu or a dialog over the point is never the label."""
+    if not tree or point is None or len(point) < 2:
+        return None
+    from mobile_agent.agent.touch import in_tree
+
+    got = in_tree(tree, int(point[0]), int(point[1]))
+    if got is None:
+        return tree_label_at(tree, point)
+    words = got.words
+    if rules is not None:
+        for w in words:
+            if rules.match(w) is not None:
+                return w
+    return words[0] if words else None
+
+
 def assess(op: Any, *, touched_text: str | None = None, screen_text: Sequence[str] | Iterable[str] = (),
            rules: RiskRules | None = None, glyph: tuple[str, float] | None = None,
            tree_label: str | None = None) -> RiskDecision:
@@ -350,9 +370,41 @@ def decide(op: Any, grounding: Any, perception: Any = None, screenshot: Any = No
     if get is not None:
         if not text and get("box"):  # an icon: what is it?
             glyph = glyph_at(perception, screenshot, get("box"))
-        tree_label = tree_label_at(tree, get("point"))
-    return assess(op, touched_text=text, screen_text=screen_lines(perception, screenshot), rules=rules,
-                  glyph=glyph, tree_label=tree_label)
+        tree_label = received_label(tree, get("point"), rules)
+    decision = assess(op, touched_text=text, screen_text=screen_lines(perception, screenshot), rules=rules,
+                      glyph=glyph, tree_label=tree_label)
+    point = get("point") if get is not None else None
+    if decision.risky or not point or len(point) < 2:
+        return decision
+    return _received(decision, perception, screenshot, (int(point[0]), int(point[1])), rules, tree,
+                     skip_glyph=glyph is not None)
+
+
+def _received(decision: RiskDecision, perception: Any, screenshot: Any, point: tuple[int, int], rules: RiskRules,
+              tree: str | None, skip_glyph: bool = False) -> RiskDecision:
+    """``decision`` (on what lies under ``point``), or the decision on the element the phone gives
+    the touch to (:func:`mobile_agent.agent.touch.receiver`: the innermost clickable node, or a text
+    line's row, or an icon) where its words or its glyph are risky: a tap right of a menu's
+    "Delete", inside its row, deletes."""
+    from mobile_agent.agent.touch import receiver
+
+    if screenshot is None and not tree:
+        return decision
+    got = receiver(perception, screenshot, point[0], point[1], tree)
+    for word in got.words:
+        hit = rules.match(word)
+        if hit is not None:
+            act, matched = hit
+            return RiskDecision(True, f"the tap at {point} reaches {got.summary()}, and {word!r} {act} "
+                                      f"(matches {matched!r})", word)
+    if not skip_glyph:
+        for box in got.icon_boxes[:2]:
+            glyph = glyph_at(perception, screenshot, box.as_tuple())
+            if glyph is not None:
+                name, _ = glyph
+                return RiskDecision(True, f"the tap at {point} reaches the {name} icon, which "
+                                          f"{RISKY_GLYPHS[name]} (the glyph there)", f"the {name} icon")
+    return decision
 
 
 def press_decision(perception: Any, screenshot: Any, point: Sequence[int], rules: RiskRules,
@@ -375,8 +427,10 @@ def press_decision(perception: Any, screenshot: Any, point: Sequence[int], rules
     except Exception:  # noqa: BLE001 - no perception: the tree's label still decides
         pass
     decision = assess(ClickText(text or ""), touched_text=text, rules=rules, glyph=glyph,
-                      tree_label=tree_label_at(tree, (x, y)),
+                      tree_label=received_label(tree, (x, y), rules),
                       screen_text=screen_lines(perception, screenshot))
+    if not decision.risky:
+        decision = _received(decision, perception, screenshot, (x, y), rules, tree, skip_glyph=glyph is not None)
     if decision.risky:
         return RiskDecision(True, f"a swipe this short is a tap at ({x}, {y}): {decision.why}", decision.touched)
     return decision

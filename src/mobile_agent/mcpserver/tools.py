@@ -821,10 +821,23 @@ class PhoneTools:
         (or of ``glyph_box``), each judged by the agent's confirm rule."""
         if not self.options.confirm or confirm:
             return
+        from mobile_agent.agent.touch import receiver
+
         rules = self._risk_rules()
-        t = gates.touched_at(self.perception, img, x, y, tree_elements(self._tree_xml()))
+        xml = self._tree_xml()
+        t = gates.touched_at(self.perception, img, x, y, tree_elements(xml))
         if glyph_box is not None:
             t.glyphs = gates.glyph_names(self.perception, np.asarray(img), glyph_box, img.size[0]) or t.glyphs
+        # what the phone gives the touch to: the innermost clickable node (the menu row around its
+        # word), or the text line's row, or the icon there (agent/touch.py)
+        got = receiver(self.perception, img, x, y, xml)
+        t.texts += [w for w in got.texts if w not in t.texts]
+        t.descriptions += [w for w in got.descriptions if w not in t.descriptions]
+        if not t.glyphs:
+            for box in got.icon_boxes[:2]:
+                t.glyphs = gates.glyph_names(self.perception, np.asarray(img), box, img.size[0])
+                if t.glyphs:
+                    break
         ctx = t.screen_texts
         checks: list[tuple[str, bool, str | None, str]] = []
         if said:

@@ -1,0 +1,145 @@
+"""What receives a touch (agent/touch.py) and the gates that judge by it (issue 51, items 1-2).
+
+The expected element of each point comes from Android's rule, not from this code: a touch goes to
+the topmost, innermost view that contains the point and takes clicks (View.dispatchTouchEvent). On
+the simulated phone's screens that is read off its own tree, written by the phone, not by the gate:
+the menu row around "Delete", the launcher cell or dock slot around an app's icon. Real parts: the
+simulated phone's screens and trees, the bundled OCR and icon detector."""
+
+from __future__ import annotations
+
+import pytest
+
+from mobile_agent.agent.allowlist import AllowGate
+from mobile_agent.agent.operations import ClickText, TapPoint
+from mobile_agent.agent.points import ground_point
+from mobile_agent.agent.risk import decide
+from mobile_agent.agent.touch import in_picture, receiver
+from mobile_agent.device.gestures import Tap
+from mobile_agent.device.sim import SimPhone
+from mobile_agent.perception.elements import tree_elements
+from mobile_agent.perception.hybrid import parse_ui_tree
+from mobile_agent.types import Box
+from tests.fakes.agent_harness import perception
+
+#: where in a box the sample points lie (shares of its width and height): 15 points in a row
+SHARES = [(fx, fy) for fx in (0.05, 0.3, 0.5, 0.75, 0.95) for fy in (0.1, 0.5, 0.9)]
+
+
+def _points(box: Box, shares=SHARES) -> list[tuple[int, int]]:
+    return [(int(box.x1 + (box.x2 - box.x1) * fx), int(box.y1 + (box.y2 - box.y1) * fy)) for fx, fy in shares]
+
+
+def _clickable_around(tree: str, node_box: Box) -> Box:
+    """The innermost clickable node holding ``node_box``: the phone's own answer, from its tree."""
+    nodes, _ = parse_ui_tree(tree)
+    holders = [n for n in nodes if n.clickable and n.box.x1 <= node_box.x1 and n.box.y1 <= node_box.y1
+               and n.box.x2 >= node_box.x2 and n.box.y2 >= node_box.y2]
+    return holders[-1].box
+
+
+@pytest.fixture(scope="module")
+def menus():
+    """Mail's and Notes' long-press menus, each with its screenshot, tree, and the Delete row's box."""
+    out = {}
+    for app in ("Mail", "Notes"):
+        phone = SimPhone(seed=0)
+        phone.launch(app)
+        row = [e for e in tree_elements(phone.ui_tree()) if e.clickable and 300 < e.box.y1 < 900
+               and e.box.width > 900][0]
+        phone.long_press(row.box.center.x, row.box.center.y)
+        tree = phone.ui_tree()
+        word = [e for e in tree_elements(tree) if e.text == "Delete"][0]
+        out[app] = (phone.screenshot(), tree, _clickable_around(tree, word.box), word.box)
+    return out
+
+
+@pytest.mark.parametrize("app", ["Mail", "Notes"])
+@pytest.mark.parametrize("mode", ["hybrid", "vision"])
+def test_every_point_of_a_menus_delete_row_reaches_delete_and_asks(menus, app, mode):
+    img, tree, row, word = menus[app]
+    assert row.width > 3 * word.width  # the row is wider than its word: most of it is off the word
+    p = perception()
+    given = tree if mode == "hybrid" else None
+    for x, y in _points(row):
+        got = receiver(p, img, x, y, given)
+        assert "Delete" in got.words, (app, mode, (x, y), got)
+        op = TapPoint(x, y)
+        grounding, _ = ground_point(op, img, p)
+        decision = decide(op, grounding, p, img, tree=given)
+        assert decision.risky and "delete" in decision.why.lower(), (app, mode, (x, y), decision)
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "vision"])
+def test_the_other_rows_of_the_menu_do_not_ask(menus, mode):
+    img, tree, row, _ = menus["Mail"]
+    nodes, _ = parse_ui_tree(tree)
+    others = [n for n in nodes if n.clickable and n.box.x1 == row.x1 and n.box.x2 == row.x2 and n.box != row]
+    assert others, "the menu has other rows"
+    p = perception()
+    for n in others:
+        x, y = n.box.x2 - 20, n.box.center.y  # right of the row's word
+        got = receiver(p, img, x, y, tree if mode == "hybrid" else None)
+        assert "Delete" not in got.words, (n.box, got)
+        op = TapPoint(x, y)
+        assert not decide(op, ground_point(op, img, p)[0], p, img, tree=tree if mode == "hybrid" else None).risky
+
+
+class _NoTree:
+    """A phone whose tree cannot be read (vision alone)."""
+
+    def __init__(self, phone):
+        self._phone = phone
+
+    def __getattr__(self, name):
+        if name == "ui_tree":
+            raise AttributeError(name)
+        return getattr(self._phone, name)
+
+
+def test_every_point_of_each_launcher_cell_and_dock_slot_is_judged_as_its_app():
+    phone = SimPhone(seed=0)
+    img, tree = phone.screenshot(), phone.ui_tree()
+    nodes, _ = parse_ui_tree(tree)
+    # the launcher's cells and the dock's slots, as the phone's tree draws them (its labels are
+    # content-descs: the dock's icons have no text under them)
+    slots = [n for n in nodes if n.clickable and n.desc and "systemui" not in n.package and n.box.area < 0.1 * 1080 * 2400]
+    assert len(slots) >= 16 and any(n.box.y1 > 1900 for n in slots)  # the grid and the dock
+    gate = AllowGate(phone, perception(), ("Settings",))
+    for n in slots:
+        for x, y in _points(n.box, [(fx, fy) for fx in (0.1, 0.3, 0.5, 0.7, 0.9) for fy in (0.1, 0.3, 0.5, 0.7, 0.9)]):
+            why = gate.refusal(ClickText("x"), Tap(x, y), img)
+            if n.desc == "Settings":
+                assert why is None, (n.desc, (x, y), why)
+            else:
+                assert why is not None and f'"{n.desc}"' in why, (n.desc, (x, y), why)
+    for x, y in ((540, 2337), (324, 2337), (756, 2337)):  # the navigation bar opens no app
+        assert gate.refusal(ClickText("x"), Tap(x, y), img) is None
+
+
+def test_without_the_tree_a_dock_icon_no_label_names_is_refused():
+    phone = SimPhone(seed=0)
+    img, tree = phone.screenshot(), phone.ui_tree()
+    nodes, _ = parse_ui_tree(tree)
+    dock = [n for n in nodes if n.clickable and n.desc and n.box.y1 > 1900 and "systemui" not in n.package]
+    assert dock
+    gate = AllowGate(_NoTree(phone), perception(), ("Settings",))
+    for n in dock:
+        why = gate.refusal(ClickText("x"), Tap(n.box.center.x, n.box.center.y), img)
+        assert why is not None, n.desc
+
+
+def test_in_picture_reads_rows_and_columns():
+    # ours: two menu rows stacked, a label far left of each, and a toolbar with two buttons side by side
+    class L:
+        def __init__(self, text, box):
+            self.text, self.box = text, Box(*box)
+
+    lines = [L("Archive", (300, 600, 420, 650)), L("Delete", (300, 740, 420, 790)),
+             L("Share", (40, 1500, 160, 1550)), L("Delete", (900, 1500, 1040, 1550))]
+    assert in_picture(lines, [], 800, 770).texts == ("Delete",)  # right of the word, in its row
+    assert in_picture(lines, [], 800, 700).texts in (("Archive",), ("Delete",))  # between: the nearer row
+    assert in_picture(lines, [], 800, 630).texts == ("Archive",)
+    assert in_picture(lines, [], 200, 1520).texts == ("Share",)  # the nearer button across
+    assert in_picture(lines, [], 850, 1520).texts == ("Delete",)
+    assert in_picture(lines, [], 800, 1200).source == "point"  # far from every line: nothing readable
