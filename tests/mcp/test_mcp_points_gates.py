@@ -305,3 +305,29 @@ def test_device_specs_name_several_phones():
         _device_specs(["adb:R58M", "adb:R58M"])
     with pytest.raises(ConfigError, match="unknown device"):
         _device_specs(["iphone"])  # (ios is an iPhone: tests/device_ios)
+
+
+@pytest.mark.parametrize("device", ["tree", "pixels"])
+def test_a_tap_off_the_word_inside_a_menu_row_is_judged_by_the_row(perception, device):
+    # issue 51, item 1: the phone gives a touch right of "Delete" to its menu row (the innermost
+    # clickable node that holds the point: Android's rule, read off the phone's own tree), so the
+    # gate asks there as on the word; with and without the tree
+    phone = SimPhone(seed=0)
+    phone.launch("Mail")
+    row = [n for n in parse_tree(phone.ui_tree()) if n.clickable and 300 < n.bounds.y1 < 900][0]
+    phone.long_press(int(row.bounds.center.x), int(row.bounds.center.y))
+    word = [n for n in parse_tree(phone.ui_tree()) if n.text == "Delete"][0]
+    x, y = int(word.bounds.x2 + 300), int(word.bounds.center.y)  # in the row, far right of the word
+    served = phone if device == "tree" else NoTree(phone)
+
+    async def scenario():
+        async with serve(served, perception) as client:
+            return [await client.call_tool(tool, args) for tool, args in (
+                ("tap", {"x": x, "y": y}), ("long_press", {"x": x, "y": y}), ("double_tap", {"x": x, "y": y}),
+                ("swipe", {"direction": "left", "x": x, "y": y, "distance": 5}))]
+
+    before = len(phone.state.mail.inbox) if hasattr(phone.state, "mail") else None
+    for r in run(scenario):
+        assert r.is_error and "deletes" in text_of(r) and "confirm=true" in text_of(r), text_of(r)
+    if before is not None:
+        assert len(phone.state.mail.inbox) == before  # nothing was deleted
