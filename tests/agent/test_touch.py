@@ -143,3 +143,19 @@ def test_in_picture_reads_rows_and_columns():
     assert in_picture(lines, [], 200, 1520).texts == ("Share",)  # the nearer button across
     assert in_picture(lines, [], 850, 1520).texts == ("Delete",)
     assert in_picture(lines, [], 800, 1200).source == "point"  # far from every line: nothing readable
+
+
+def test_a_tap_on_the_paper_plane_send_asks_in_vision_mode_where_ocr_reads_it_as_a_letter():
+    # issue 51, item 3: OCR reads Mail's paper-plane Send as "V"; the glyph under the letter is judged
+    phone = SimPhone(seed=0)
+    phone.launch("Mail")
+    compose = [n for n in parse_ui_tree(phone.ui_tree())[0] if n.text == "Compose"][0]
+    phone.tap(compose.box.center.x, compose.box.center.y)
+    send = [n for n in parse_ui_tree(phone.ui_tree())[0] if n.desc == "Send"][0]  # the phone's own button
+    img, p = phone.screenshot(), perception()
+    assert any(len(ln.text.strip()) <= 2 and send.box.x1 <= ln.box.center.x <= send.box.x2
+               for ln in p.parse(img).lines), "OCR reads the glyph as a letter or two"
+    for x, y in _points(send.box, [(fx, fy) for fx in (0.25, 0.5, 0.75) for fy in (0.25, 0.5, 0.75)]):
+        op = TapPoint(x, y)
+        decision = decide(op, ground_point(op, img, p)[0], p, img, tree=None)
+        assert decision.risky and "sends" in decision.why, ((x, y), decision)

@@ -398,7 +398,7 @@ def _received(decision: RiskDecision, perception: Any, screenshot: Any, point: t
             return RiskDecision(True, f"the tap at {point} reaches {got.summary()}, and {word!r} {act} "
                                       f"(matches {matched!r})", word)
     if not skip_glyph:
-        for box in got.icon_boxes[:2]:
+        for box in got.icon_boxes[:3]:
             glyph = glyph_at(perception, screenshot, box.as_tuple())
             if glyph is not None:
                 name, _ = glyph

@@ -30,6 +30,8 @@ from mobile_agent.types import Box
 #: How far a text line's band reaches above and below it, in line heights, where no other line is
 #: nearer: a menu item or a list row is about two and a half lines tall around its label.
 BAND_REACH = 1.5
+#: A text line this short is a glyph OCR read as letters (parse lists such readings as icons too).
+GLYPH_CHARS = 2
 
 
 #: A clickable node larger than this share of the screen is a page, not an element (a scrim that
@@ -129,10 +131,18 @@ def in_picture(lines: Sequence[Any], icons: Sequence[Any], x: int, y: int) -> Re
 
     under = [ic for ic in icons if _inside(ic.box, x, y)]
     on_line = [ln for ln in lines if _inside(ln.box, x, y)]
+    def glyph_of(line: Any) -> list[Box]:
+        """A line of one or two characters is a glyph OCR read as letters (a paper plane as "V"):
+        the icon boxes on it, smallest first, so that the gate reads what it looks like."""
+        if len(str(line.text).strip()) > GLYPH_CHARS:
+            return []
+        on = [ic.box for ic in icons if _inside(line.box, *_centre(ic.box)) or _inside(ic.box, *_centre(line.box))]
+        return sorted(on, key=lambda b: b.area)
+
     if on_line:
         line = min(on_line, key=lambda ln: ln.box.area)
         inner = [ic.box for ic in under if ic.box.area < line.box.area and not _inside(line.box, *_centre(ic.box))]
-        return Receiver((x, y), "vision", line.box, (str(line.text),), (), tuple(inner))
+        return Receiver((x, y), "vision", line.box, (str(line.text),), (), tuple(glyph_of(line) + inner))
     banded = [(across(ln.box), i) for i, ln in enumerate(lines)
               if band(i)[0] <= y <= band(i)[1]]
     icon = min(under, key=lambda ic: ic.box.area) if under else None
@@ -143,8 +153,8 @@ def in_picture(lines: Sequence[Any], icons: Sequence[Any], x: int, y: int) -> Re
                                                       and dist == 0):
             top, bottom = band(i)
             row = Box(min(line.box.x1, x), int(top), max(line.box.x2, x), int(bottom))
-            glyphs = tuple(ic.box for ic in icons if ic.box.y1 <= y <= ic.box.y2 and across(ic.box) <= dist
-                           and ic.box.area < line.box.area)
+            glyphs = tuple(glyph_of(line) + [ic.box for ic in icons if ic.box.y1 <= y <= ic.box.y2
+                                             and across(ic.box) <= dist and ic.box.area < line.box.area])
             return Receiver((x, y), "vision", row, (str(line.text),), (), glyphs)
     if icon is not None:
         return Receiver((x, y), "vision", icon.box, (), (), (icon.box,))
