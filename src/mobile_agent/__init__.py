@@ -27,6 +27,8 @@ __version__ = "0.1.0"
 _LAZY: dict[str, str] = {
     "Agent": "mobile_agent.api",
     "run_on_phones": "mobile_agent.api",
+    "run_flow": "mobile_agent.flows",
+    "load_flows": "mobile_agent.flows",
     "AgentSettings": "mobile_agent.agent",
     "RunResult": "mobile_agent.agent",
     "LLMPlanner": "mobile_agent.agent",
@@ -55,6 +57,7 @@ if _typing.TYPE_CHECKING:  # for type checkers and editors; at run time the name
     from mobile_agent.api import Agent, run_on_phones
     from mobile_agent.device import Device, open_device
     from mobile_agent.errors import ConfigError, DeviceError, MobileAgentError, ModelError
+    from mobile_agent.flows import load_flows, run_flow
     from mobile_agent.model import ScriptedChatModel, make_chat_model
     from mobile_agent.perception import Grounding, ParseResult, Perception
     from mobile_agent.types import Box, Point

@@ -40,6 +40,7 @@ SUMMARIES: dict[str, str] = {
     "sim": "The built-in simulated phone: apps, shots, ui tree, serve.",
     "bench": "Benchmarks that print figures.",
     "cache": "What a run cache keeps: list, show, remove.",
+    "test": "Run YAML test flows; JUnit for CI.",
 }
 
 
@@ -74,8 +75,9 @@ def version() -> None:
 
 def _register_all() -> None:
     from mobile_agent.cli import bench, cache, devices, eval as eval_cmd, mcp, perception, replay, report, run, sim
+    from mobile_agent.cli import test as test_cmd
 
-    for module in (sim, devices, perception, run, replay, cache, eval_cmd, report, bench, mcp):
+    for module in (sim, devices, perception, run, replay, cache, test_cmd, eval_cmd, report, bench, mcp):
         module.register(app)
     _summarise(app)
 

@@ -1,0 +1,77 @@
+"""CLI command: ``mobile-agent test FLOW... [--device D] [--model M] [--out DIR] [--junit FILE]``: run
+YAML test flows (mobile_agent/flows, docs/flows.md) and say which passed, as CI reads it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.markup import escape
+
+from mobile_agent.cli._common import ApiKeyEnvOpt, BaseUrlOpt, ModelTimeoutOpt, console, shown
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("test")
+    def test(
+        paths: List[Path] = typer.Argument(..., help="Flow files (YAML), or folders of them."),
+        device: Optional[List[str]] = typer.Option(None, "--device", help="sim (the default: a fresh simulated "
+                                                   "phone for each flow), adb:SERIAL, ios:URL, harmony:SERIAL. "
+                                                   "Repeat it to run each flow on each device."),
+        model: Optional[str] = typer.Option(None, "--model", help="The model of ai:, assert: and query: steps "
+                                            "(gpt-4o, openai:NAME on --base-url, scripted:FILE...). Flows of "
+                                            "plain steps need none."),
+        base_url: BaseUrlOpt = None,
+        api_key_env: ApiKeyEnvOpt = None,
+        model_timeout: ModelTimeoutOpt = 120.0,
+        out: Path = typer.Option(Path("flows-out"), "--out", help="Where each flow's results go "
+                                 "(OUT/<flow>/flow.json, its failing screenshot, its ai: runs) and OUT/summary.json."),
+        junit: Optional[Path] = typer.Option(None, "--junit", help="Write JUnit XML here (one testcase a flow)."),
+        fail_fast: bool = typer.Option(False, "--fail-fast", help="Stop at the first flow that fails."),
+        tag: Optional[List[str]] = typer.Option(None, "--tag", help="Run only the flows with this tag (repeatable)."),
+    ) -> None:
+        """Run test flows: exit 0 when every flow passed, 1 when one failed, 2 for a flow file that
+        cannot be run as written (the file, the line and why)."""
+        from mobile_agent.flows import junit_xml, load_flows, run_flows
+
+        flows = load_flows(paths)
+        if tag:
+            flows = [f for f in flows if set(tag) & set(f.tags)]
+            if not flows:
+                console.print(escape(f"no flow has the tag(s) {', '.join(tag)}"), highlight=False)
+                raise typer.Exit(2)
+        chat = None
+        if any(f.needs_model for f in flows):
+            if not model:
+                from mobile_agent.errors import ConfigError
+
+                needing = ", ".join(f"{f.path}:{s.line} ({s.kind})" for f in flows for s in f.steps
+                                    if s.kind in ("ai", "assert", "query"))[:300]
+                raise ConfigError(f"these steps ask the model: {needing}; give --model (and --base-url for a "
+                                  "local server)")
+            from mobile_agent.model import make_chat_model
+
+            chat = make_chat_model(model, base_url=base_url, api_key_env=api_key_env, timeout_s=model_timeout)
+
+        def said(r) -> None:  # noqa: ANN001 - a FlowResult
+            mark = "[green]passed[/green]" if r.passed else "[red]failed[/red]"
+            where = f" on {r.device}" if len(device or ["sim"]) > 1 else ""
+            console.print(f"{mark} " + escape(f"{shown(r.name)}{where} ({r.duration_s:.1f} s, "
+                                               f"{len(r.steps)} step(s))"), highlight=False, soft_wrap=True)
+            if not r.passed:
+                console.print("  " + escape(shown(r.failure)), highlight=False, soft_wrap=True)
+
+        results = run_flows(flows, device or ["sim"], out, model=chat, fail_fast=fail_fast, on_flow=said)
+        if junit is not None:
+            from mobile_agent.fsutil import atomic_write_text
+
+            junit.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_text(junit, junit_xml(results))
+        passed = sum(r.passed for r in results)
+        calls = sum(r.model_calls for r in results)
+        console.print(escape(f"{passed} of {len(results)} flow(s) passed; {calls} model call(s); results in "
+                             f"{out / 'summary.json'}" + (f", JUnit in {junit}" if junit else "")), highlight=False,
+                      soft_wrap=True)
+        raise typer.Exit(0 if passed == len(results) and len(results) == len(flows) * len(device or ["sim"])
+                         else 1)

@@ -1,0 +1,137 @@
+"""Test flows (mobile_agent/flows, `mobile-agent test`, issue 55): the examples for the simulated
+phone's apps pass; a failing step ends its flow with the step, its line, why and a screenshot, and
+later steps are skipped; bad files exit 2 naming the line and the step names meant; the model's
+steps (ai:, assert:, query:) run against the localhost chat server; JUnit XML as CI reads it.
+Real parts: the simulated phone, the bundled perception, the CLI in-process, a real HTTP server
+speaking chat completions."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+import mobile_agent
+from mobile_agent.cli import main
+from tests.fakes.agent_harness import is_completion_check, react
+from tests.fakes.chatserver import LocalChatServer, Reply
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "flows"
+
+
+def _cli(capsys, *argv: str) -> tuple[int, str]:
+    rc = main(list(argv))
+    out = capsys.readouterr()
+    return rc, " ".join((out.out + out.err).split())
+
+
+def test_the_example_flows_pass_and_junit_has_a_case_each(tmp_path, capsys):
+    junit = tmp_path / "junit.xml"
+    rc, text = _cli(capsys, "test", str(EXAMPLES), "--out", str(tmp_path / "out"), "--junit", str(junit))
+    examples = sorted(EXAMPLES.glob("*.yaml"))
+    assert rc == 0 and f"{len(examples)} of {len(examples)} flow(s) passed" in text, text
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert suite.get("tests") == str(len(examples)) and suite.get("failures") == "0"
+    assert len(suite.findall("testcase")) == len(examples)
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
+    assert summary["passed"] == len(examples) and summary["model_calls"] == 0
+
+
+def test_a_failing_step_fails_its_flow_with_its_line_and_screenshot_and_the_others_still_run(tmp_path, capsys):
+    bad = tmp_path / "flows" / "a-bad.yaml"
+    good = tmp_path / "flows" / "b-good.yaml"
+    bad.parent.mkdir()
+    bad.write_text("name: Wrong page\napp: Settings\nsteps:\n  - tap: Display\n  - assertVisible: Bluetooth pairing\n"
+                   "  - back\n", encoding="utf-8")
+    good.write_text("name: Right page\napp: Settings\nsteps:\n  - assertVisible: Display\n", encoding="utf-8")
+    junit = tmp_path / "junit.xml"
+    rc, text = _cli(capsys, "test", str(bad.parent), "--out", str(tmp_path / "out"), "--junit", str(junit))
+    assert rc == 1 and "1 of 2 flow(s) passed" in text, text
+    assert "(line 5), assertVisible: Bluetooth pairing: 'Bluetooth pairing' is not on the screen" in text, text
+    cases = {c.get("name"): c for c in ET.parse(junit).getroot().iter("testcase")}
+    failure = cases["Wrong page"].find("failure")
+    assert failure is not None and "line 5" in failure.get("message") and cases["Right page"].find("failure") is None
+    flow = json.loads((tmp_path / "out" / "wrong-page" / "flow.json").read_text(encoding="utf-8"))
+    assert [s["status"] for s in flow["steps"]] == ["passed", "passed", "failed", "skipped"]
+    assert Path(flow["screenshot"]).is_file()
+    rc, text = _cli(capsys, "test", str(bad), str(good), "--out", str(tmp_path / "ff"), "--fail-fast")
+    assert rc == 1 and "Right page" not in text  # stopped at the first failing flow
+
+
+@pytest.mark.parametrize("body,line,said", [
+    ("steps:\n  - tap: Display\n  - tapp: Wi-Fi\n", 3, "unknown step 'tapp' (did you mean tap"),
+    ("steps:\n  - tap: Display\n  - wait: soon\n", 3, "wait: needs a number of seconds"),
+    ("steps:\n  - swipe: upward\n", 2, "'upward' is not a direction (did you mean up"),
+    ("steps:\n  - tap: [Display\n", 3, "not valid YAML"),
+    ("steps:\n  - query: {ask: \"How many\", type: number}\n", 2, "query: needs {name: NAME"),
+    ("steps:\n  - query: {name: n, ask: \"How many\", type: integer}\n", 2, "type 'integer' is not one of"),
+    ("name: x\nstep:\n  - back\n", None, "unknown flow key 'step' (did you mean steps"),
+])
+def test_a_flow_that_cannot_be_run_as_written_exits_2_naming_its_line(tmp_path, capsys, body, line, said):
+    f = tmp_path / "flow.yaml"
+    f.write_text(body, encoding="utf-8")
+    rc, text = _cli(capsys, "test", str(f), "--out", str(tmp_path / "out"))
+    assert rc == 2 and said in text, text
+    if line is not None:
+        assert f"flow.yaml:{line}:" in text, text
+    assert not (tmp_path / "out").exists()  # nothing ran
+
+
+def _model(asks: dict[str, str], plan: list[str]):
+    """A chat server's answers: a plan of replies for the agent's steps, an answer for each question
+    the flow's assert:/query: steps ask (by a word of the question)."""
+    replies = iter(plan)
+
+    def respond(req):
+        text = req.last_user_text
+        if is_completion_check(req):
+            return Reply("Verdict: complete\nReason: the display page is open")
+        for word, answer in asks.items():
+            if word in text:
+                return Reply(answer)
+        return Reply(next(replies, react("Stop")))
+
+    return respond
+
+
+def test_ai_assert_and_query_steps_ask_the_model_and_a_query_is_used_later(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    f = tmp_path / "model.yaml"
+    f.write_text("name: With the model\napp: Settings\nsteps:\n"
+                 "  - query: {name: page, ask: \"Which entry opens the display settings?\", type: string}\n"
+                 "  - ai: Open the ${page} settings\n"
+                 "  - assert: The dark theme option is shown\n"
+                 "  - query: {name: count, ask: \"How many switches are on?\", type: number}\n"
+                 "  - assertVisible: Dark theme\n", encoding="utf-8")
+    asks = {"display settings?": 'Answer: "Display"', "Statement: The dark theme": "Verdict: true\nReason: it is there",
+            "How many switches": "Answer: 2"}
+    with LocalChatServer(_model(asks, [react("Click Text (Display)"), react("Stop")])) as server:
+        rc, text = _cli(capsys, "test", str(f), "--model", "openai:test-model", "--base-url", server.openai_base_url,
+                        "--out", str(tmp_path / "out"))
+        asked = [r.last_user_text for r in server.requests]
+    assert rc == 0, text
+    assert any("Open the Display settings" in t for t in asked)  # ${page} from the query
+    flow = json.loads((tmp_path / "out" / "with-the-model" / "flow.json").read_text(encoding="utf-8"))
+    assert flow["values"] == {"page": "Display", "count": 2} and flow["model_calls"] == len(asked)
+    assert re.search(rf"{len(asked)} model call\(s\)", text), text
+
+
+def test_a_false_assert_fails_the_flow_with_the_models_reason(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    f = tmp_path / "assert.yaml"
+    f.write_text("app: Settings\nsteps:\n  - assert: The screen is dark\n  - back\n", encoding="utf-8")
+    with LocalChatServer(_model({"Statement:": "Verdict: false\nReason: the screen is light"}, [])) as server:
+        rc, text = _cli(capsys, "test", str(f), "--model", "openai:test-model", "--base-url", server.openai_base_url,
+                        "--out", str(tmp_path / "out"))
+    assert rc == 1 and "the model judges it false: the screen is light" in text, text
+    rc, text = _cli(capsys, "test", str(f), "--out", str(tmp_path / "none"))
+    assert rc == 2 and "give --model" in text and "assert.yaml:3 (assert)" in text, text
+
+
+def test_the_python_api_runs_a_flow_file():
+    result = mobile_agent.run_flow(EXAMPLES / "settings-display.yaml", "sim", Path(__import__("tempfile").mkdtemp()))
+    assert result.passed, result.failure
+    assert [s.status for s in result.steps] == ["passed"] * len(result.steps)
