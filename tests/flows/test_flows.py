@@ -135,3 +135,25 @@ def test_the_python_api_runs_a_flow_file():
     result = mobile_agent.run_flow(EXAMPLES / "settings-display.yaml", "sim", Path(__import__("tempfile").mkdtemp()))
     assert result.passed, result.failure
     assert [s.status for s in result.steps] == ["passed"] * len(result.steps)
+
+
+def test_a_run_saved_as_a_flow_repeats_with_no_model_and_keeps_the_secret_a_name(tmp_path, capsys, monkeypatch):
+    # issue 55 item 4: run --save-flow writes the run's steps as plain steps (taps by the text they
+    # hit, the typed secret as ${pw}); mobile-agent test repeats it on a fresh phone with no model
+    from tests.fakes.agent_harness import Script
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    plan = [react("Open App (Notes)"), react("Click Text (New note)"), react("Type ({pw})"),
+            react("Click Icon (check, top right)"), react("Stop")]
+    flow = tmp_path / "recorded.yaml"
+    with LocalChatServer(Script(plan)) as server:
+        rc, text = _cli(capsys, "run", "Write {pw} in a new note", "--secret", "pw=cl1ck4ll", "--model",
+                        "openai:test-model", "--base-url", server.openai_base_url, "--out", str(tmp_path / "run"),
+                        "--save-flow", str(flow))
+    assert rc == 0 and f"flow: {flow}" in text, text
+    written = flow.read_text(encoding="utf-8")
+    assert "cl1ck4ll" not in written and "type: ${pw}" in written and "launch: Notes" in written, written
+    assert "tap: New note" in written
+    monkeypatch.setenv("pw", "cl1ck4ll")
+    rc, text = _cli(capsys, "test", str(flow), "--out", str(tmp_path / "again"))
+    assert rc == 0 and "1 of 1 flow(s) passed; 0 model call(s)" in text, text

@@ -128,6 +128,9 @@ def register(app: typer.Typer) -> None:
                                                "OCR and the icon detector check its point and stand in for it."),
         grounder_base_url: Optional[str] = typer.Option(None, "--grounder-base-url", help="The --grounder's "
                                                         "OpenAI-compatible endpoint (default: --base-url)."),
+        save_flow: Optional[Path] = typer.Option(None, "--save-flow", help="When the run completes, write it as a "
+                                                 "test flow of plain steps to this YAML file (mobile-agent test "
+                                                 "repeats it with no model; docs/flows.md)."),
     ) -> None:
         """Carry out INSTRUCTION on a phone with a model that plans each step.
 
@@ -231,6 +234,9 @@ def register(app: typer.Typer) -> None:
         if len(specs) > 1:
             from mobile_agent.cli.fleet import run_fleet
 
+            if save_flow is not None:
+                raise ConfigError("--save-flow writes the run of one phone: give one --device")
+
             raise typer.Exit(run_fleet(instruction, specs, out or default_out(instruction), overwrite, build,
                                        asks=not no_ask, title=f"{mode} mode, {perception_mode} perception"))
         device = specs[0]
@@ -286,6 +292,15 @@ def register(app: typer.Typer) -> None:
                     view.finish(load_json(summary_file.read_text(encoding="utf-8")), final)
                 view.close(wait_s=5.0)  # an open page is told how the run ended before the server stops
         keep(out_dir, result)
+        if save_flow is not None:
+            if result.completed:
+                from mobile_agent.flows.record import save_flow as write_flow
+
+                console.print(escape(f"flow: {write_flow(out_dir, save_flow, names=[*params, *secrets])}"),
+                              highlight=False, soft_wrap=True)
+            else:
+                console.print(escape(f"flow: not written, the run did not complete ({result.outcome})"),
+                              highlight=False, soft_wrap=True)
         cost = f", ${result.cost_usd:.4f}" if result.cost_usd is not None else ""
         colour = "green" if result.completed else "red"
         console.print(
