@@ -157,3 +157,23 @@ def test_a_run_saved_as_a_flow_repeats_with_no_model_and_keeps_the_secret_a_name
     monkeypatch.setenv("pw", "cl1ck4ll")
     rc, text = _cli(capsys, "test", str(flow), "--out", str(tmp_path / "again"))
     assert rc == 0 and "1 of 1 flow(s) passed; 0 model call(s)" in text, text
+
+
+def test_ai_steps_replay_from_the_cache_and_a_rerun_needs_no_model(tmp_path, capsys, monkeypatch):
+    # issue 55 item 3: with --cache the first run keeps the ai: step's run; a rerun in read-only mode
+    # replays it, with no --model at all and no model call
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    f = tmp_path / "cached.yaml"
+    f.write_text("name: Cached\napp: Settings\nsteps:\n  - ai: Open the display settings\n"
+                 "  - assertVisible: Dark theme\n", encoding="utf-8")
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    with LocalChatServer(_model({}, [react("Click Text (Display)"), react("Stop")])) as server:
+        rc, text = _cli(capsys, "test", str(f), "--model", "openai:test-model", "--base-url", server.openai_base_url,
+                        "--cache", str(cache), "--out", str(tmp_path / "first"))
+        first = len(server.requests)
+    assert rc == 0 and first >= 2 and f"{first} model call(s)" in text, text
+    assert [p for p in cache.iterdir() if p.is_dir()], "the ai: step's run was kept"
+    rc, text = _cli(capsys, "test", str(f), "--cache", str(cache), "--cache-mode", "read-only",
+                    "--out", str(tmp_path / "again"))
+    assert rc == 0 and "1 of 1 flow(s) passed; 0 model call(s)" in text, text

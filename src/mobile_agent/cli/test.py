@@ -9,7 +9,8 @@ from typing import List, Optional
 import typer
 from rich.markup import escape
 
-from mobile_agent.cli._common import ApiKeyEnvOpt, BaseUrlOpt, ModelTimeoutOpt, console, shown
+from mobile_agent.cli._common import (ApiKeyEnvOpt, BaseUrlOpt, CacheModeOpt, ModelTimeoutOpt, cache_option, console,
+                                      shown)
 
 
 def register(app: typer.Typer) -> None:
@@ -30,6 +31,11 @@ def register(app: typer.Typer) -> None:
         junit: Optional[Path] = typer.Option(None, "--junit", help="Write JUnit XML here (one testcase a flow)."),
         fail_fast: bool = typer.Option(False, "--fail-fast", help="Stop at the first flow that fails."),
         tag: Optional[List[str]] = typer.Option(None, "--tag", help="Run only the flows with this tag (repeatable)."),
+        cache: Optional[Path] = typer.Option(None, "--cache", callback=cache_option, help="A run cache folder (as run "
+                                             "--cache): each ai: step replays a kept run of its instruction, the "
+                                             "model only where the phone differs; a completed one is kept. "
+                                             "assert: and query: are never cached."),
+        cache_mode: CacheModeOpt = "read-write",
     ) -> None:
         """Run test flows: exit 0 when every flow passed, 1 when one failed, 2 for a flow file that
         cannot be run as written (the file, the line and why)."""
@@ -41,8 +47,14 @@ def register(app: typer.Typer) -> None:
             if not flows:
                 console.print(escape(f"no flow has the tag(s) {', '.join(tag)}"), highlight=False)
                 raise typer.Exit(2)
+        store = None
+        if cache is not None:
+            from mobile_agent.agent.replay_cache import RunCache
+
+            store = RunCache(cache, cache_mode)
         chat = None
-        if any(f.needs_model for f in flows):
+        needs = any(s.kind in ("assert", "query") or (s.kind == "ai" and store is None) for f in flows for s in f.steps)
+        if model or needs:
             if not model:
                 from mobile_agent.errors import ConfigError
 
@@ -62,7 +74,7 @@ def register(app: typer.Typer) -> None:
             if not r.passed:
                 console.print("  " + escape(shown(r.failure)), highlight=False, soft_wrap=True)
 
-        results = run_flows(flows, device or ["sim"], out, model=chat, fail_fast=fail_fast, on_flow=said)
+        results = run_flows(flows, device or ["sim"], out, model=chat, fail_fast=fail_fast, on_flow=said, cache=store)
         if junit is not None:
             from mobile_agent.fsutil import atomic_write_text
 

@@ -78,8 +78,10 @@ def _phone(device: str, flow: Flow) -> Any:
 
 
 class _Runner:
-    def __init__(self, flow: Flow, phone: Any, perception: Any, model: Any, out: Path, device: str) -> None:
+    def __init__(self, flow: Flow, phone: Any, perception: Any, model: Any, out: Path, device: str,
+                 cache: Any = None) -> None:
         self.flow, self.phone, self.perception, self.out, self.device = flow, phone, perception, out, device
+        self.cache = cache  # a RunCache for ai: steps, or None
         self.model = None if model is None else _Counting(model, self)
         self.values: dict[str, Any] = {}
         self.calls = 0
@@ -219,11 +221,32 @@ class _Runner:
         from mobile_agent.agent.planner import LLMPlanner
         from mobile_agent.api import Agent
 
-        if self.model is None:
-            raise StepFailed("an ai: step needs the model: give --model (and --base-url for a local server)")
-        agent = Agent(self.phone, LLMPlanner(self.model), self.perception,
+        planner: Any = None if self.model is None else LLMPlanner(self.model)
+        kind = recording = None
+        if self.cache is not None:  # a kept run of this instruction replays; the model where the phone differs
+            from mobile_agent.agent.replay import ReplayPlanner
+            from mobile_agent.agent.replay_cache import device_kind
+
+            kind = device_kind(self.device, self.phone.screenshot().size)
+            if self.cache.mode != "write-only":
+                recording = self.cache.lookup(instruction, kind)
+            if recording is not None:
+                planner = ReplayPlanner(recording, self.perception, planner)
+                planner.write_lines = self.cache.mode != "read-only"
+        if planner is None:
+            raise StepFailed("an ai: step needs the model: give --model (and --base-url for a local server), or "
+                             "--cache holding a kept run of it")
+        agent = Agent(self.phone, planner, self.perception,
                       AgentSettings(max_steps=self.flow.max_steps, settle_interval_s=0.0))
-        result = agent.run(instruction, self.out / f"step-{index:02d}-ai")
+        folder = self.out / f"step-{index:02d}-ai"
+        result = agent.run(instruction, folder)
+        if self.cache is not None and kind is not None:
+            from mobile_agent.agent.trajectory import read_summary
+
+            if recording is not None:
+                self.cache.note_replay(recording.folder, read_summary(folder) or {})
+            if self.cache.mode != "read-only":
+                self.cache.keep(folder, instruction, kind)
         if not result.completed:
             raise StepFailed(f"the agent's run ended {result.outcome} after {result.steps} step(s)"
                              + (f": {result.error}" if result.error else "") + f" ({result.out_dir})")
@@ -284,7 +307,7 @@ def _typed(text: str, kind: str) -> Any:
 
 
 def run_flow(flow: Flow | str | Path, device: str = "sim", out_dir: str | Path = "flows-out", *, model: Any = None,
-             perception: Any = None, phone: Any = None) -> FlowResult:
+             perception: Any = None, phone: Any = None, cache: Any = None) -> FlowResult:
     """Run ``flow`` (a :class:`Flow`, or the path of a flow file) on a phone of ``device`` (a fresh
     one for the simulated phone; ``phone`` to give one), writing its ``flow.json``, its failing
     screenshot and each ai: step's run under ``out_dir``; ``model`` (a chat model,
@@ -316,7 +339,7 @@ def run_flow(flow: Flow | str | Path, device: str = "sim", out_dir: str | Path =
         result.failure = f"the phone could not be opened: {exc}"
         result.duration_s = time.monotonic() - t0
         return result
-    runner = _Runner(flow, phone, perception, model, out, device)
+    runner = _Runner(flow, phone, perception, model, out, device, cache)
     steps = list(flow.steps)
     if flow.app:
         steps.insert(0, Step("launch", flow.app, 0, flow.retry))
@@ -369,7 +392,7 @@ def _slug(name: str) -> str:
 
 def run_flows(flows: Sequence[Flow], devices: Sequence[str] = ("sim",), out_dir: str | Path = "flows-out", *,
               model: Any = None, perception: Any = None, fail_fast: bool = False,
-              on_flow: Callable[[FlowResult], None] | None = None) -> list[FlowResult]:
+              on_flow: Callable[[FlowResult], None] | None = None, cache: Any = None) -> list[FlowResult]:
     """Each flow on each device, in order, under ``out_dir/<flow>[/<device>]``; ``fail_fast`` stops
     at the first failing flow. Writes ``out_dir/summary.json``."""
     out = Path(out_dir)
@@ -384,7 +407,7 @@ def run_flows(flows: Sequence[Flow], devices: Sequence[str] = ("sim",), out_dir:
         used.add(slug)
         for device in devices:
             folder = out / slug if len(devices) == 1 else out / slug / re.sub(r"[^A-Za-z0-9._-]+", "-", device)
-            r = run_flow(flow, device, folder, model=model, perception=perception)
+            r = run_flow(flow, device, folder, model=model, perception=perception, cache=cache)
             results.append(r)
             if on_flow is not None:
                 on_flow(r)
