@@ -159,3 +159,20 @@ def test_a_tap_on_the_paper_plane_send_asks_in_vision_mode_where_ocr_reads_it_as
         op = TapPoint(x, y)
         decision = decide(op, ground_point(op, img, p)[0], p, img, tree=None)
         assert decision.risky and "sends" in decision.why, ((x, y), decision)
+
+
+def test_the_keyboards_backspace_labelled_delete_does_not_ask_and_a_menus_delete_still_does(menus):
+    # issue 51, low: the keyboard's Backspace (content-desc "Delete", as on Android's own keyboards)
+    # erases a typed character; it asked as if it deleted something kept
+    phone = SimPhone(seed=0)
+    phone.launch("Notes")
+    new = [n for n in parse_ui_tree(phone.ui_tree())[0] if n.text == "New note"][0]
+    phone.tap(new.box.center.x, new.box.center.y)
+    phone.type_text("Hello")
+    tree, img, p = phone.ui_tree(), phone.screenshot(), perception()
+    key = [n for n in parse_ui_tree(tree)[0] if n.desc == "Delete" and "inputmethod" in n.package][0]
+    op = TapPoint(key.box.center.x, key.box.center.y)
+    assert not decide(op, ground_point(op, img, p)[0], p, img, tree=tree).risky
+    img, tree, row, _ = menus["Mail"]
+    op = TapPoint(row.x2 - 20, row.center.y)
+    assert decide(op, ground_point(op, img, p)[0], p, img, tree=tree).risky

@@ -231,6 +231,8 @@ def received_label(tree: str | None, point: Sequence[int] | None, rules: RiskRul
     got = in_tree(tree, int(point[0]), int(point[1]))
     if got is None:
         return tree_label_at(tree, point)
+    if got.on_keyboard and not got.words:
+        return None  # the keyboard's Backspace: it erases a typed character
     words = got.words
     if rules is not None:
         for w in words:

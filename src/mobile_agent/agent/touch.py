@@ -34,6 +34,8 @@ BAND_REACH = 1.5
 GLYPH_CHARS = 2
 
 
+#: the labels of a keyboard's Backspace key
+KEYBOARD_ERASERS = frozenset({"delete", "backspace", "del", "删除", "⌫"})
 #: A clickable node larger than this share of the screen is a page, not an element (a scrim that
 #: closes its dialog, a list's whole-page click handler): :func:`in_tree` does not judge by its words.
 PAGE_SHARE = 0.4
@@ -55,9 +57,19 @@ class Receiver:
     package: str = ""
 
     @property
+    def on_keyboard(self) -> bool:
+        """Whether it is a key of the on-screen keyboard (an input method's node)."""
+        return "inputmethod" in self.package or "keyboard" in self.package.lower()
+
+    @property
     def words(self) -> tuple[str, ...]:
-        """Its texts and descriptions, each once, in order."""
-        return tuple(dict.fromkeys(w for w in (*self.texts, *self.descriptions) if w.strip()))
+        """Its texts and descriptions, each once, in order; a keyboard's Backspace (its label is
+        "Delete" on Android's keyboards) deletes a character of what is being typed, nothing kept,
+        and is left out."""
+        words = dict.fromkeys(w for w in (*self.texts, *self.descriptions) if w.strip())
+        if self.on_keyboard:
+            words = {w: None for w in words if w.strip().lower() not in KEYBOARD_ERASERS}
+        return tuple(words)
 
     def summary(self) -> str:
         return ", ".join(repr(w) for w in self.words) or "nothing readable"
