@@ -92,30 +92,51 @@ def check_allowed_apps(apps: Iterable[str]) -> tuple[str, ...]:
     return out
 
 
+#: Without a tree: the top and bottom shares of the screen that are the system's bars, and how far
+#: (a share of its size) an unlabelled icon's slot reaches around it
+STATUS_SHARE, NAV_SHARE, ICON_PAD = 0.04, 0.055, 0.4
+
+
 def launcher_app_at(perception: Any, image: Image.Image, x: int, y: int, names: Any) -> str | None:
-    """The app whose launcher icon (its label, and the icon drawn above it) lies at (x, y) of
-    ``image``, as ``names(label_text)`` reads a label (the app's name, or None for a text that
-    names no app); None where the point is on no app."""
+    """The app whose launcher cell lies at (x, y) of ``image``, as ``names(label_text)`` reads a label
+    (the app's name, or None for a text that names no app); None where the point is in no app's cell.
+
+    A launcher cell takes the touch all over, its padding included (the launcher's view is the whole
+    cell): each app's icon (drawn above its label) and label make its group, and its cell is the
+    group's centre give or take half the launcher's pitch, the distance to the next group across and
+    down (a lone group: its own size and a third more)."""
     from mobile_agent.perception.core import icon_above_label
 
     lines = list(perception.parse(image).lines)
     rgb: np.ndarray | None = None
-    hits: list[tuple[int, str]] = []
+    groups: list[tuple[Any, str]] = []  # (box of icon and label, app)
     for line in lines:
-        b = line.box
-        if not (b.x1 - b.height <= x <= b.x2 + b.height) or y > b.y2:
-            continue  # a launcher label lies below its icon, about under the point
         app = names(str(line.text))
         if app is None:
             continue
+        b = line.box
         if b.x1 <= x <= b.x2 and b.y1 <= y <= b.y2:
-            hits.append((b.width * b.height, app))
-            continue
+            return app  # on the label itself
         if rgb is None:
             rgb = np.asarray(image.convert("RGB"))
         icon = icon_above_label(rgb, b, [o.box for o in lines if o is not line])
-        if icon is not None and icon.x1 <= x <= icon.x2 and icon.y1 <= y <= b.y2:
-            hits.append((icon.width * (b.y2 - icon.y1), app))
+        if icon is None:
+            continue
+        from mobile_agent.types import Box
+
+        groups.append((Box(min(b.x1, icon.x1), icon.y1, max(b.x2, icon.x2), b.y2), app))
+    hits: list[tuple[float, str]] = []
+    for g, app in groups:
+        cx, cy = (g.x1 + g.x2) / 2, (g.y1 + g.y2) / 2
+        across = [abs((o.x1 + o.x2) / 2 - cx) for o, _ in groups
+                  if o is not g and abs((o.y1 + o.y2) / 2 - cy) < (g.y2 - g.y1) / 2 and abs((o.x1 + o.x2) / 2 - cx) > 1]
+        down = [abs((o.y1 + o.y2) / 2 - cy) for o, _ in groups
+                if o is not g and abs((o.x1 + o.x2) / 2 - cx) < (g.x2 - g.x1) / 2 and abs((o.y1 + o.y2) / 2 - cy) > 1]
+        half_w = (min(across) if across else (g.x2 - g.x1) * 4 / 3) / 2
+        half_h = (min(down) if down else (g.y2 - g.y1) * 4 / 3) / 2
+        half_w, half_h = max(half_w, (g.x2 - g.x1) / 2), max(half_h, (g.y2 - g.y1) / 2)
+        if abs(x - cx) <= half_w and abs(y - cy) <= half_h:
+            hits.append((abs(x - cx) + abs(y - cy), app))
     return min(hits)[1] if hits else None
 
 
@@ -244,12 +265,19 @@ class AllowGate:
             return app, ""
         if got is not None:
             return None, "an element" if not got.words else f"{got.summary()}"
+        h = screenshot.height
+        if y < STATUS_SHARE * h or y > (1 - NAV_SHARE) * h:
+            return None, ""  # the status and navigation bars (no tree to say so): they open no app
         try:
             icons = self.perception.parse(screenshot, icons=True).icons or []
         except Exception:  # noqa: BLE001 - a screen that cannot be read: nothing named, nothing known there
             return None, ""
-        if any(ic.box.x1 <= x <= ic.box.x2 and ic.box.y1 <= y <= ic.box.y2 for ic in icons):
-            return None, "an icon"
+        # an icon with no label (a dock's), its padding too: its slot takes the touch
+        for ic in icons:
+            b = ic.box
+            pad_x, pad_y = (b.x2 - b.x1) * ICON_PAD, (b.y2 - b.y1) * ICON_PAD
+            if b.x1 - pad_x <= x <= b.x2 + pad_x and b.y1 - pad_y <= y <= b.y2 + pad_y and b.y1 > STATUS_SHARE * h:
+                return None, "an icon"
         return None, ""
 
 
