@@ -108,7 +108,10 @@ def test_every_point_of_each_launcher_cell_and_dock_slot_is_judged_as_its_app(mo
     assert len(slots) >= 16 and any(n.box.y1 > 1900 for n in slots)  # the grid and the dock
     gate = AllowGate(phone if mode == "tree" else _NoTree(phone), perception(), ("Settings",))
     for n in slots:
-        for x, y in _points(n.box, [(fx, fy) for fx in (0.1, 0.3, 0.5, 0.7, 0.9) for fy in (0.1, 0.3, 0.5, 0.7, 0.9)]):
+        # the tree: 25 points of each slot; the pixels: its corners, edges' middles and centre (each
+        # refusal reads the screen's labels and icons again: 9 keep the test short)
+        shares = (0.1, 0.3, 0.5, 0.7, 0.9) if mode == "tree" else (0.1, 0.5, 0.9)
+        for x, y in _points(n.box, [(fx, fy) for fx in shares for fy in shares]):
             why = gate.refusal(ClickText("x"), Tap(x, y), img)
             if n.desc == "Settings":
                 assert why is None, (n.desc, (x, y), why)
@@ -158,7 +161,7 @@ def test_a_tap_on_the_paper_plane_send_asks_in_vision_mode_where_ocr_reads_it_as
     img, p = phone.screenshot(), perception()
     assert any(len(ln.text.strip()) <= 2 and send.box.x1 <= ln.box.center.x <= send.box.x2
                for ln in p.parse(img).lines), "OCR reads the glyph as a letter or two"
-    for x, y in _points(send.box, [(fx, fy) for fx in (0.25, 0.5, 0.75) for fy in (0.25, 0.5, 0.75)]):
+    for x, y in _points(send.box, [(0.5, 0.5), (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)]):
         op = TapPoint(x, y)
         decision = decide(op, ground_point(op, img, p)[0], p, img, tree=None)
         assert decision.risky and "sends" in decision.why, ((x, y), decision)
@@ -179,3 +182,41 @@ def test_the_keyboards_backspace_labelled_delete_does_not_ask_and_a_menus_delete
     img, tree, row, _ = menus["Mail"]
     op = TapPoint(row.x2 - 20, row.center.y)
     assert decide(op, ground_point(op, img, p)[0], p, img, tree=tree).risky
+
+
+def test_a_double_tap_whose_first_tap_opens_a_page_is_judged_again_on_that_page(tmp_path):
+    # issue 51, item 4: a double tap on a video of the list at the point where the video's page then
+    # shows Subscribe (the phone's own tree says where); the first tap opens the page, the second is
+    # asked about there and, declined, not made: nobody is subscribed to
+    from mobile_agent.agent import AgentSettings, StepLoop
+    from mobile_agent.agent.operations import DoubleTapPoint, Stop
+    from mobile_agent.agent.planner import BasePlanner, Plan
+
+    class Points(BasePlanner):  # a point-output model's plan, as its family's adapter hands it on
+        def __init__(self, ops):
+            self.ops = list(ops)
+
+        def plan(self, ctx):
+            op = self.ops.pop(0)
+            return Plan("the list of videos", "double tap it", op, raw=str(op))
+
+    probe = SimPhone(seed=0)
+    probe.launch("Video")
+    item = [n for n in parse_ui_tree(probe.ui_tree())[0] if n.clickable and n.box.width > 500 and n.box.y1 > 300][0]
+    probe.tap(item.box.center.x, item.box.center.y)
+    sub = [n for n in parse_ui_tree(probe.ui_tree())[0] if n.text == "Subscribe"][0]
+    x, y = sub.box.center.x, sub.box.center.y
+    assert item.box.x1 <= x <= item.box.x2 and item.box.y1 <= y <= item.box.y2  # the same point on both screens
+    phone = SimPhone(seed=0)
+    phone.launch("Video")
+    before = phone.ui_tree()
+    asked: list[str] = []
+    result = StepLoop(phone, Points([DoubleTapPoint(x, y), Stop()]), perception(), AgentSettings(
+        max_steps=3, settle_interval_s=0.0, settle_timeout_s=1.0,
+        confirm=lambda op, why: asked.append(why) or False)).run(
+        "Watch the first video", tmp_path / "run")
+    assert asked and "second tap" in asked[-1] and "Subscribe" in asked[-1], asked
+    assert result.outcome == "interrupted"
+    after = [n for n in parse_ui_tree(phone.ui_tree())[0] if n.text in ("Subscribe", "Subscribed")]
+    assert after and after[0].text == "Subscribe"  # the second tap was not made
+    assert before != phone.ui_tree()  # the first tap was: the video's page is open

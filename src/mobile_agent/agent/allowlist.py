@@ -105,38 +105,53 @@ def launcher_app_at(perception: Any, image: Image.Image, x: int, y: int, names: 
     cell): each app's icon (drawn above its label) and label make its group, and its cell is the
     group's centre give or take half the launcher's pitch, the distance to the next group across and
     down (a lone group: its own size and a third more)."""
+    return app_in_cells(launcher_cells(perception, image, names), x, y)
+
+
+def launcher_cells(perception: Any, image: Image.Image, names: Any) -> list[tuple[Any, Any, str]]:
+    """The launcher's cells on ``image``: (label box, cell box, app) for each label ``names`` reads
+    as an app's (see :func:`launcher_app_at`)."""
     from mobile_agent.perception.core import icon_above_label
+    from mobile_agent.types import Box
 
     lines = list(perception.parse(image).lines)
     rgb: np.ndarray | None = None
-    groups: list[tuple[Any, str]] = []  # (box of icon and label, app)
+    groups: list[tuple[Any, Any, str]] = []  # (label box, box of icon and label, app)
     for line in lines:
         app = names(str(line.text))
         if app is None:
             continue
         b = line.box
-        if b.x1 <= x <= b.x2 and b.y1 <= y <= b.y2:
-            return app  # on the label itself
         if rgb is None:
             rgb = np.asarray(image.convert("RGB"))
         icon = icon_above_label(rgb, b, [o.box for o in lines if o is not line])
-        if icon is None:
+        group = b if icon is None else Box(min(b.x1, icon.x1), icon.y1, max(b.x2, icon.x2), b.y2)
+        groups.append((b, group, app, icon is not None))
+    cells: list[tuple[Any, Any, str]] = []
+    for b, g, app, has_icon in groups:
+        if not has_icon:
+            cells.append((b, b, app))  # a text that names an app, with no icon over it: the label alone
             continue
-        from mobile_agent.types import Box
-
-        groups.append((Box(min(b.x1, icon.x1), icon.y1, max(b.x2, icon.x2), b.y2), app))
-    hits: list[tuple[float, str]] = []
-    for g, app in groups:
         cx, cy = (g.x1 + g.x2) / 2, (g.y1 + g.y2) / 2
-        across = [abs((o.x1 + o.x2) / 2 - cx) for o, _ in groups
-                  if o is not g and abs((o.y1 + o.y2) / 2 - cy) < (g.y2 - g.y1) / 2 and abs((o.x1 + o.x2) / 2 - cx) > 1]
-        down = [abs((o.y1 + o.y2) / 2 - cy) for o, _ in groups
-                if o is not g and abs((o.x1 + o.x2) / 2 - cx) < (g.x2 - g.x1) / 2 and abs((o.y1 + o.y2) / 2 - cy) > 1]
-        half_w = (min(across) if across else (g.x2 - g.x1) * 4 / 3) / 2
-        half_h = (min(down) if down else (g.y2 - g.y1) * 4 / 3) / 2
-        half_w, half_h = max(half_w, (g.x2 - g.x1) / 2), max(half_h, (g.y2 - g.y1) / 2)
-        if abs(x - cx) <= half_w and abs(y - cy) <= half_h:
-            hits.append((abs(x - cx) + abs(y - cy), app))
+        others = [o for _, o, _, i in groups if i and o is not g]
+        across = [abs((o.x1 + o.x2) / 2 - cx) for o in others
+                  if abs((o.y1 + o.y2) / 2 - cy) < (g.y2 - g.y1) / 2 and abs((o.x1 + o.x2) / 2 - cx) > 1]
+        down = [abs((o.y1 + o.y2) / 2 - cy) for o in others
+                if abs((o.x1 + o.x2) / 2 - cx) < (g.x2 - g.x1) / 2 and abs((o.y1 + o.y2) / 2 - cy) > 1]
+        half_w = max((min(across) if across else (g.x2 - g.x1) * 4 / 3) / 2, (g.x2 - g.x1) / 2)
+        half_h = max((min(down) if down else (g.y2 - g.y1) * 4 / 3) / 2, (g.y2 - g.y1) / 2)
+        cells.append((b, Box(int(cx - half_w), int(cy - half_h), int(cx + half_w), int(cy + half_h)), app))
+    return cells
+
+
+def app_in_cells(cells: Sequence[tuple[Any, Any, str]], x: int, y: int) -> str | None:
+    """The app of the cell of ``cells`` (:func:`launcher_cells`) that holds (x, y): a label under the
+    point first, else the cell whose centre is nearest."""
+    for label, _, app in cells:
+        if label.x1 <= x <= label.x2 and label.y1 <= y <= label.y2:
+            return app
+    hits = [(abs(x - (c.x1 + c.x2) / 2) + abs(y - (c.y1 + c.y2) / 2), app) for _, c, app in cells
+            if c.x1 <= x <= c.x2 and c.y1 <= y <= c.y2]
     return min(hits)[1] if hits else None
 
 
@@ -168,6 +183,7 @@ class AllowGate:
     def __init__(self, device: Any, perception: Any, allowed: Sequence[str]) -> None:
         self.device, self.perception, self.allowed = device, perception, tuple(allowed)
         self.installed = InstalledApps(device)
+        self._cells: tuple[Image.Image, list] | None = None  # the launcher's cells of the last screen read
 
     def allows(self, app: str) -> bool:
         return is_allowed(app, self.allowed, self.installed())
@@ -260,7 +276,9 @@ class AllowGate:
                 app = names(word)
                 if app is not None:
                     return app, ""
-        app = launcher_app_at(self.perception, screenshot, x, y, names)
+        if self._cells is None or self._cells[0] is not screenshot:  # read once a screen
+            self._cells = (screenshot, launcher_cells(self.perception, screenshot, names))
+        app = app_in_cells(self._cells[1], x, y)
         if app is not None:
             return app, ""
         if got is not None:

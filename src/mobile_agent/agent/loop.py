@@ -37,7 +37,7 @@ from mobile_agent.agent.risk import decide
 from mobile_agent.agent.trajectory import TrajectoryWriter, draw_gesture
 from mobile_agent.agent.user import NEEDS_USER, AskFn, UserRequest, answer_outcome
 from mobile_agent.device.base import device_capabilities
-from mobile_agent.device.gestures import Gesture, Launch, NoGesture, Swipe, Tap, TypeText, gesture_point
+from mobile_agent.device.gestures import DoubleTap, Gesture, Launch, NoGesture, Swipe, Tap, TypeText, gesture_point
 from mobile_agent.device.gestures import LongPress as LongPressGesture
 from mobile_agent.errors import ConfigError, DeviceError, MobileAgentError, Terminated, TimeLimitReached
 from mobile_agent.model.base import Usage
@@ -503,7 +503,10 @@ class StepLoop:
         s, rec = self.settings, step.rec
         t = time.monotonic()
         try:
-            after = self.act(gesture, step.ctx.screenshot)
+            if isinstance(gesture, DoubleTap) and s.confirm is not None:
+                after = self._double_tap_judged(step, gesture)
+            else:
+                after = self.act(gesture, step.ctx.screenshot)
         except DeviceError as exc:
             rec.timings.device_s += time.monotonic() - t
             raise self._end_run(step, "error", f"device: {exc}", exc)
@@ -513,6 +516,30 @@ class StepLoop:
         if self._prefetch is not None and prepare is not None:
             self._prefetch.aside(lambda: _quietly(prepare, after, s.image_max_side, s.jpeg_quality))
         return after
+
+    def _double_tap_judged(self, step: StepRun, gesture: DoubleTap) -> Image.Image:
+        """With ``--confirm``, a double tap's second tap is judged on the screen it meets: the first
+        tap is made, and where it changed the screen (a list item that opened its page), what now lies
+        under the point is judged as a tap there (a video page's Subscribe); declined, the second tap
+        is not made and the run ends. On a phone a double tap made so is two taps with a look between
+        them (the screenshot's time apart), which an app that waits for a double tap reads as two taps."""
+        from mobile_agent.agent.operations import TapPoint
+
+        before = step.ctx.screenshot
+        self.device.tap(gesture.x, gesture.y)
+        mid = self._settle(before)
+        if screen_changed(self.perception, before, mid):
+            op = TapPoint(gesture.x, gesture.y)
+            tree = self._ui_tree() if self.settings.perception_mode == "hybrid" else None
+            grounding, _ = ground_point(op, mid, self.perception)
+            risk = decide(op, grounding.to_dict(), self.perception, mid, self.settings.risk_rules, tree)
+            if risk.risky and not self.settings.confirm(
+                    op, f"the second tap of the double tap at ({gesture.x}, {gesture.y}) meets the screen its first "
+                        f"tap opened: {risk.why}"):
+                raise self._end_run(step, "interrupted", f"the user declined the second tap at ({gesture.x}, "
+                                                         f"{gesture.y})")
+        self.device.tap(gesture.x, gesture.y)
+        return self._settle(mid)
 
     def _reflect_step(self, step: StepRun, plan: Plan, gesture: Gesture, after: Image.Image) -> StepEnd:
         """Did the screen change, and (with ``--reflect``) was it the page expected?"""
