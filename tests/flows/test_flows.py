@@ -22,6 +22,28 @@ from tests.fakes.chatserver import LocalChatServer, Reply
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "flows"
 
 
+def _links(page: Path) -> dict[str, str]:
+    """The text and href of each link of an HTML page (read with the standard library's parser)."""
+    from html.parser import HTMLParser
+
+    found: dict[str, str] = {}
+
+    class Links(HTMLParser):
+        href: str | None = None
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "a":
+                self.href = dict(attrs).get("href")
+
+        def handle_data(self, data):
+            if self.href is not None:
+                found[data] = self.href
+                self.href = None
+
+    Links().feed(page.read_text(encoding="utf-8"))
+    return found
+
+
 def _cli(capsys, *argv: str) -> tuple[int, str]:
     rc = main(list(argv))
     out = capsys.readouterr()
@@ -56,6 +78,9 @@ def test_the_example_flows_pass_a_false_assertion_fails_and_a_cached_rerun_needs
     assert "line 4" in cases["Dark theme is on"].find("failure").get("message")
     summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
     assert (summary["passed"], summary["failed"], summary["model_calls"]) == (len(examples), 1, 5)
+    page = tmp_path / "out" / "the-agent-opens-the-display-settings" / "report.html"
+    run_page = (page.parent / _links(page)["run report"]).resolve()  # the ai: step's own run report
+    assert run_page == (page.parent / "step-02-ai" / "report.html").resolve() and run_page.is_file()
     rc, text = _cli(capsys, "test", str(EXAMPLES / "with-model" / "open-display.yaml"), "--cache", str(cache),
                     "--cache-mode", "read-only", "--out", str(tmp_path / "again"))
     assert rc == 0 and "1 of 1 flow(s) passed; 0 model call(s)" in text, text
@@ -78,6 +103,16 @@ def test_a_failing_step_fails_its_flow_with_its_line_and_screenshot_and_the_othe
     flow = json.loads((tmp_path / "out" / "wrong-page" / "flow.json").read_text(encoding="utf-8"))
     assert [s["status"] for s in flow["steps"]] == ["passed", "passed", "failed", "skipped"]
     assert Path(flow["screenshot"]).is_file()
+    # the HTML: an index linking each flow's page; the failing flow's page names the step, shows the screen
+    index = tmp_path / "out" / "index.html"
+    links = _links(index)
+    assert sorted(links) == ["Right page", "Wrong page"] and "1 of 2 passed" in index.read_text(encoding="utf-8")
+    page = (index.parent / links["Wrong page"]).resolve()
+    assert page == (tmp_path / "out" / "wrong-page" / "report.html").resolve()
+    html = page.read_text(encoding="utf-8")
+    assert "step 3 (line 5), assertVisible: Bluetooth pairing" in html and ">skipped<" in html
+    shots = re.findall(r'<img src="([^"]+)"', html)
+    assert len(shots) == 1 and (page.parent / shots[0]).resolve() == Path(flow["screenshot"]).resolve()
     rc, text = _cli(capsys, "test", str(bad), str(good), "--out", str(tmp_path / "ff"), "--fail-fast")
     assert rc == 1 and "Right page" not in text  # stopped at the first failing flow
 

@@ -346,7 +346,7 @@ def run_flow(flow: Flow | str | Path, device: str = "sim", out_dir: str | Path =
              perception: Any = None, phone: Any = None, cache: Any = None,
              secrets: dict[str, str] | None = None) -> FlowResult:
     """Run ``flow`` (a :class:`Flow`, or the path of a flow file) on a phone of ``device`` (a fresh
-    one for the simulated phone; ``phone`` to give one), writing its ``flow.json``, its failing
+    one for the simulated phone; ``phone`` to give one), writing its ``flow.json``, ``report.html``, its failing
     screenshot and each ai: step's run under ``out_dir``; ``model`` (a chat model,
     ``make_chat_model(...)``) for its ai:, assert: and query: steps; ``secrets`` the values of the
     flow's ``secrets:`` names (else read from the environment).
@@ -427,10 +427,13 @@ def run_flow(flow: Flow | str | Path, device: str = "sim", out_dir: str | Path =
     return result
 
 
-def _write_result(out: Path, result: FlowResult) -> None:
+def _write_result(out: Path, result: FlowResult, index: Path | None = None) -> None:
+    """``out/flow.json`` and ``out/report.html`` (linking ``index`` where given)."""
     from mobile_agent.errors import redact_json
+    from mobile_agent.flows.report import write_flow_report
 
     atomic_write_text(out / "flow.json", redact_json(result.to_dict(), indent=2, ensure_ascii=False, default=str))
+    write_flow_report(result, out, index)
 
 
 def _slug(name: str) -> str:
@@ -442,9 +445,13 @@ def run_flows(flows: Sequence[Flow], devices: Sequence[str] = ("sim",), out_dir:
               on_flow: Callable[[FlowResult], None] | None = None, cache: Any = None,
               secrets: dict[str, str] | None = None) -> list[FlowResult]:
     """Each flow on each device, in order, under ``out_dir/<flow>[/<device>]``; ``fail_fast`` stops
-    at the first failing flow. Writes ``out_dir/summary.json``."""
+    at the first failing flow. Writes ``out_dir/summary.json`` and ``out_dir/index.html`` (linking
+    each flow's ``report.html``)."""
+    from mobile_agent.flows.report import INDEX_NAME, write_flow_report, write_index
+
     out = Path(out_dir)
     results: list[FlowResult] = []
+    folders: list[Path] = []
     used: set[str] = set()
     for flow in flows:
         slug = _slug(flow.name)
@@ -456,7 +463,9 @@ def run_flows(flows: Sequence[Flow], devices: Sequence[str] = ("sim",), out_dir:
         for device in devices:
             folder = out / slug if len(devices) == 1 else out / slug / re.sub(r"[^A-Za-z0-9._-]+", "-", device)
             r = run_flow(flow, device, folder, model=model, perception=perception, cache=cache, secrets=secrets)
+            write_flow_report(r, folder, out / INDEX_NAME)  # now with its link to the index
             results.append(r)
+            folders.append(folder)
             if on_flow is not None:
                 on_flow(r)
             if fail_fast and not r.passed:
@@ -464,6 +473,7 @@ def run_flows(flows: Sequence[Flow], devices: Sequence[str] = ("sim",), out_dir:
         if fail_fast and results and not results[-1].passed:
             break
     write_summary(results, out / "summary.json")
+    write_index(results, folders, out)
     return results
 
 
