@@ -25,7 +25,8 @@ ALLOWED: dict[str, set[str]] = {
     # Mobile-Eval (bench) is not needed by them
     "screensets": {"perception", "device", "device.sim", "types", "errors", "fsutil"},
     "bench": {"agent", "perception", "model", "device", "device.sim", "report", "types", "errors", "fsutil"},
-    "mcpserver": {"bench", "report", "agent", "perception", "model", "device", "types", "errors", "fsutil", "root"},
+    "mcpserver": {"bench", "report", "agent", "perception", "model", "device", "types", "errors", "fsutil", "root",
+                  "flows"},  # the run_flow tool
     "cli": {"mcpserver", "bench", "screensets", "report", "agent", "perception", "model", "device", "device.sim",
             "types", "errors", "fsutil", "root", "flows"},
     # test flows (mobile-agent test): plain steps on a device through perception, ai: steps through the API's Agent
