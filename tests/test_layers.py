@@ -25,11 +25,13 @@ ALLOWED: dict[str, set[str]] = {
     # Mobile-Eval (bench) is not needed by them
     "screensets": {"perception", "device", "device.sim", "types", "errors", "fsutil"},
     "bench": {"agent", "perception", "model", "device", "device.sim", "report", "types", "errors", "fsutil"},
-    "mcpserver": {"bench", "report", "agent", "perception", "model", "device", "types", "errors", "fsutil", "root"},
+    "mcpserver": {"bench", "report", "agent", "perception", "model", "device", "types", "errors", "fsutil", "root",
+                  "flows"},  # the run_flow tool
     "cli": {"mcpserver", "bench", "screensets", "report", "agent", "perception", "model", "device", "device.sim",
             "types", "errors", "fsutil", "root", "flows"},
     # test flows (mobile-agent test): plain steps on a device through perception, ai: steps through the API's Agent
-    "flows": {"api", "agent", "perception", "model", "device", "types", "errors", "fsutil"},
+    # (device.sim for a flow's look:, report for its report.html and the index)
+    "flows": {"api", "agent", "report", "perception", "model", "device", "device.sim", "types", "errors", "fsutil"},
     # the Python API's Agent: the step loop with what `mobile-agent run` adds (report.html)
     "api": {"agent", "report", "perception", "model", "device", "types", "errors", "fsutil"},
     # the package itself: lazy names for the Python API (mobile_agent.Agent, open_device, Perception...)

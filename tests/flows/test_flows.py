@@ -22,22 +22,68 @@ from tests.fakes.chatserver import LocalChatServer, Reply
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "flows"
 
 
+def _links(page: Path) -> dict[str, str]:
+    """The text and href of each link of an HTML page (read with the standard library's parser)."""
+    from html.parser import HTMLParser
+
+    found: dict[str, str] = {}
+
+    class Links(HTMLParser):
+        href: str | None = None
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "a":
+                self.href = dict(attrs).get("href")
+
+        def handle_data(self, data):
+            if self.href is not None:
+                found[data] = self.href
+                self.href = None
+
+    Links().feed(page.read_text(encoding="utf-8"))
+    return found
+
+
 def _cli(capsys, *argv: str) -> tuple[int, str]:
     rc = main(list(argv))
     out = capsys.readouterr()
     return rc, " ".join((out.out + out.err).split())
 
 
-def test_the_example_flows_pass_and_junit_has_a_case_each(tmp_path, capsys):
-    junit = tmp_path / "junit.xml"
-    rc, text = _cli(capsys, "test", str(EXAMPLES), "--out", str(tmp_path / "out"), "--junit", str(junit))
-    examples = sorted(EXAMPLES.glob("*.yaml"))
-    assert rc == 0 and f"{len(examples)} of {len(examples)} flow(s) passed" in text, text
+def test_the_example_flows_pass_a_false_assertion_fails_and_a_cached_rerun_needs_no_model(tmp_path, capsys):
+    # issue 55's "done when": the example folders (plain flows, and flows with ai: and assert: steps
+    # through --model scripted:FILE) pass; one more flow whose assertion does not hold fails naming its
+    # step; the JUnit file has a testcase per flow with that failure; exit 1; a rerun of the ai: flow
+    # with a read-only cache makes no model call. The replies are ours (examples/flows/with-model).
+    replies = tmp_path / "replies.txt"
+    replies.write_text((EXAMPLES / "with-model" / "replies.txt").read_text(encoding="utf-8")
+                       + "\n---\nVerdict: false\nReason: the switch is off.\n", encoding="utf-8")
+    wrong = tmp_path / "wrong" / "dark.yaml"
+    wrong.parent.mkdir()
+    wrong.write_text("name: Dark theme is on\napp: Settings\nsteps:\n  - assert: The dark theme switch is on\n",
+                     encoding="utf-8")
+    junit, cache = tmp_path / "junit.xml", tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    rc, text = _cli(capsys, "test", str(EXAMPLES), str(EXAMPLES / "with-model"), str(wrong.parent), "--model",
+                    f"scripted:{replies}", "--cache", str(cache), "--out", str(tmp_path / "out"), "--junit", str(junit))
+    examples = sorted(EXAMPLES.glob("*.yaml")) + sorted((EXAMPLES / "with-model").glob("*.yaml"))
+    assert rc == 1 and f"{len(examples)} of {len(examples) + 1} flow(s) passed; 5 model call(s)" in text, text
+    assert "step 2 (line 4), assert: The dark theme switch is on: the model judges it false: the switch is off." \
+        in text, text
     suite = ET.parse(junit).getroot().find("testsuite")
-    assert suite.get("tests") == str(len(examples)) and suite.get("failures") == "0"
-    assert len(suite.findall("testcase")) == len(examples)
+    assert suite.get("tests") == str(len(examples) + 1) and suite.get("failures") == "1"
+    cases = {c.get("name"): c for c in suite.findall("testcase")}
+    assert len(cases) == len(examples) + 1
+    assert [n for n, c in cases.items() if c.find("failure") is not None] == ["Dark theme is on"]
+    assert "line 4" in cases["Dark theme is on"].find("failure").get("message")
     summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
-    assert summary["passed"] == len(examples) and summary["model_calls"] == 0
+    assert (summary["passed"], summary["failed"], summary["model_calls"]) == (len(examples), 1, 5)
+    page = tmp_path / "out" / "the-agent-opens-the-display-settings" / "report.html"
+    run_page = (page.parent / _links(page)["run report"]).resolve()  # the ai: step's own run report
+    assert run_page == (page.parent / "step-02-ai" / "report.html").resolve() and run_page.is_file()
+    rc, text = _cli(capsys, "test", str(EXAMPLES / "with-model" / "open-display.yaml"), "--cache", str(cache),
+                    "--cache-mode", "read-only", "--out", str(tmp_path / "again"))
+    assert rc == 0 and "1 of 1 flow(s) passed; 0 model call(s)" in text, text
 
 
 def test_a_failing_step_fails_its_flow_with_its_line_and_screenshot_and_the_others_still_run(tmp_path, capsys):
@@ -57,6 +103,16 @@ def test_a_failing_step_fails_its_flow_with_its_line_and_screenshot_and_the_othe
     flow = json.loads((tmp_path / "out" / "wrong-page" / "flow.json").read_text(encoding="utf-8"))
     assert [s["status"] for s in flow["steps"]] == ["passed", "passed", "failed", "skipped"]
     assert Path(flow["screenshot"]).is_file()
+    # the HTML: an index linking each flow's page; the failing flow's page names the step, shows the screen
+    index = tmp_path / "out" / "index.html"
+    links = _links(index)
+    assert sorted(links) == ["Right page", "Wrong page"] and "1 of 2 passed" in index.read_text(encoding="utf-8")
+    page = (index.parent / links["Wrong page"]).resolve()
+    assert page == (tmp_path / "out" / "wrong-page" / "report.html").resolve()
+    html = page.read_text(encoding="utf-8")
+    assert "step 3 (line 5), assertVisible: Bluetooth pairing" in html and ">skipped<" in html
+    shots = re.findall(r'<img src="([^"]+)"', html)
+    assert len(shots) == 1 and (page.parent / shots[0]).resolve() == Path(flow["screenshot"]).resolve()
     rc, text = _cli(capsys, "test", str(bad), str(good), "--out", str(tmp_path / "ff"), "--fail-fast")
     assert rc == 1 and "Right page" not in text  # stopped at the first failing flow
 
@@ -69,6 +125,9 @@ def test_a_failing_step_fails_its_flow_with_its_line_and_screenshot_and_the_othe
     ("steps:\n  - query: {ask: \"How many\", type: number}\n", 2, "query: needs {name: NAME"),
     ("steps:\n  - query: {name: n, ask: \"How many\", type: integer}\n", 2, "type 'integer' is not one of"),
     ("name: x\nstep:\n  - back\n", None, "unknown flow key 'step' (did you mean steps"),
+    ("look: {langs: zh}\nsteps:\n  - back\n", None, "look: unknown key 'langs' (did you mean lang"),
+    ("look: {lang: fr}\nsteps:\n  - back\n", None, "look: unknown language 'fr'"),
+    ("env: {PIN: '4711'}\nsecrets: [PIN]\nsteps:\n  - type: ${PIN}\n", None, "secrets: PIN has its value in env:"),
 ])
 def test_a_flow_that_cannot_be_run_as_written_exits_2_naming_its_line(tmp_path, capsys, body, line, said):
     f = tmp_path / "flow.yaml"
@@ -154,26 +213,20 @@ def test_a_run_saved_as_a_flow_repeats_with_no_model_and_keeps_the_secret_a_name
     written = flow.read_text(encoding="utf-8")
     assert "cl1ck4ll" not in written and "type: ${pw}" in written and "launch: Notes" in written, written
     assert "tap: New note" in written
-    monkeypatch.setenv("pw", "cl1ck4ll")
-    rc, text = _cli(capsys, "test", str(flow), "--out", str(tmp_path / "again"))
+    rc, text = _cli(capsys, "test", str(flow), "--secret", "pw=cl1ck4ll", "--out", str(tmp_path / "again"))
     assert rc == 0 and "1 of 1 flow(s) passed; 0 model call(s)" in text, text
+    kept = [p.read_text(encoding="utf-8") for p in (tmp_path / "again").rglob("*.json")]
+    assert kept and not any("cl1ck4ll" in t for t in kept)  # the secret is written {pw} in the results
 
 
-def test_ai_steps_replay_from_the_cache_and_a_rerun_needs_no_model(tmp_path, capsys, monkeypatch):
-    # issue 55 item 3: with --cache the first run keeps the ai: step's run; a rerun in read-only mode
-    # replays it, with no --model at all and no model call
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-    f = tmp_path / "cached.yaml"
-    f.write_text("name: Cached\napp: Settings\nsteps:\n  - ai: Open the display settings\n"
-                 "  - assertVisible: Dark theme\n", encoding="utf-8")
-    cache = tmp_path / "cache"
-    cache.mkdir(mode=0o700)
-    with LocalChatServer(_model({}, [react("Click Text (Display)"), react("Stop")])) as server:
-        rc, text = _cli(capsys, "test", str(f), "--model", "openai:test-model", "--base-url", server.openai_base_url,
-                        "--cache", str(cache), "--out", str(tmp_path / "first"))
-        first = len(server.requests)
-    assert rc == 0 and first >= 2 and f"{first} model call(s)" in text, text
-    assert [p for p in cache.iterdir() if p.is_dir()], "the ai: step's run was kept"
-    rc, text = _cli(capsys, "test", str(f), "--cache", str(cache), "--cache-mode", "read-only",
-                    "--out", str(tmp_path / "again"))
-    assert rc == 0 and "1 of 1 flow(s) passed; 0 model call(s)" in text, text
+def test_a_flows_secrets_come_from_the_environment_and_its_look_draws_the_phone(tmp_path, monkeypatch):
+    from mobile_agent.flows.runner import StepFailed, _phone, _secret_values
+    from mobile_agent.flows.spec import parse_flow
+
+    flow = parse_flow("look: {lang: zh}\nsecrets: [PIN]\nsteps:\n  - type: ${PIN}\n", tmp_path / "f.yaml")
+    monkeypatch.delenv("PIN", raising=False)
+    with pytest.raises(StepFailed, match="the secret PIN has no value: give --secret PIN=VALUE"):
+        _secret_values(flow, {})
+    monkeypatch.setenv("PIN", "4711")
+    assert _secret_values(flow, {}) == {"PIN": "4711"}
+    assert _phone("sim", flow).look.lang == "zh"

@@ -19,7 +19,7 @@ CLI = "import sys; from mobile_agent.cli import console_main; sys.argv[0] = 'mob
 
 EXPECTED_TOOLS = {"list_devices", "device_info", "screenshot", "screen_elements", "tap_text", "tap_icon", "tap_element",
                   "tap", "double_tap", "long_press", "type_text", "press_key", "swipe", "page", "back", "home",
-                  "open_app", "list_apps", "current_app", "launch_app", "stop_app", "open_url"}
+                  "open_app", "list_apps", "current_app", "launch_app", "stop_app", "open_url", "run_flow"}
 
 
 def run(scenario: Callable[[], Awaitable[Any]]) -> Any:

@@ -36,11 +36,22 @@ def register(app: typer.Typer) -> None:
                                              "model only where the phone differs; a completed one is kept. "
                                              "assert: and query: are never cached."),
         cache_mode: CacheModeOpt = "read-write",
+        secret: Optional[List[str]] = typer.Option(None, "--secret", help="NAME=VALUE for a flow's secrets: NAME "
+                                                   "(else read from the environment); a typed ${NAME} reaches the "
+                                                   "phone as VALUE, the model and the results see {NAME} "
+                                                   "(repeatable)."),
     ) -> None:
         """Run test flows: exit 0 when every flow passed, 1 when one failed, 2 for a flow file that
         cannot be run as written (the file, the line and why)."""
         from mobile_agent.flows import junit_xml, load_flows, run_flows
+        from mobile_agent.flows.runner import total_cost
 
+        from mobile_agent.agent.replay_cache import parse_values
+        from mobile_agent.errors import check_user_secret
+
+        secrets = parse_values(secret or [], "--secret")
+        for name, value in secrets.items():
+            check_user_secret(name, value)
         flows = load_flows(paths)
         if tag:
             flows = [f for f in flows if set(tag) & set(f.tags)]
@@ -74,15 +85,17 @@ def register(app: typer.Typer) -> None:
             if not r.passed:
                 console.print("  " + escape(shown(r.failure)), highlight=False, soft_wrap=True)
 
-        results = run_flows(flows, device or ["sim"], out, model=chat, fail_fast=fail_fast, on_flow=said, cache=store)
+        results = run_flows(flows, device or ["sim"], out, model=chat, fail_fast=fail_fast, on_flow=said, cache=store,
+                            secrets=secrets)
         if junit is not None:
             from mobile_agent.fsutil import atomic_write_text
 
             junit.parent.mkdir(parents=True, exist_ok=True)
             atomic_write_text(junit, junit_xml(results))
         passed = sum(r.passed for r in results)
-        calls = sum(r.model_calls for r in results)
-        console.print(escape(f"{passed} of {len(results)} flow(s) passed; {calls} model call(s); results in "
+        calls, cost = sum(r.model_calls for r in results), total_cost(results)
+        priced = f" (${cost:.4f})" if cost is not None else (" (cost unknown: no price for the model)" if calls else "")
+        console.print(escape(f"{passed} of {len(results)} flow(s) passed; {calls} model call(s){priced}; results in "
                              f"{out / 'summary.json'}" + (f", JUnit in {junit}" if junit else "")), highlight=False,
                       soft_wrap=True)
         raise typer.Exit(0 if passed == len(results) and len(results) == len(flows) * len(device or ["sim"])

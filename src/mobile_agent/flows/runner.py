@@ -61,6 +61,8 @@ class FlowResult:
     screenshot: str | None = None
     values: dict[str, Any] = field(default_factory=dict)
     model_calls: int = 0
+    #: USD of those calls where the model's price is known (None: unknown, or no call)
+    cost_usd: float | None = None
     tags: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
@@ -73,19 +75,45 @@ def _phone(device: str, flow: Flow) -> Any:
     from mobile_agent.device import open_device
 
     if device.partition(":")[0] == "sim":
-        return open_device(device, seed=flow.seed)
+        look: dict[str, Any] = {}
+        if flow.look:
+            from mobile_agent.device.sim.look import Look
+
+            look = {"look": Look(**flow.look)}
+        return open_device(device, seed=flow.seed, **look)
     return open_device(device)
+
+
+def _secret_values(flow: Flow, given: dict[str, str] | None) -> dict[str, str]:
+    """The secrets of the flow: every ``--secret`` given, and the flow's ``secrets:`` names (from
+    ``given``, else the environment), each kept out of every record from here on; a
+    :class:`StepFailed` naming one that has no value."""
+    from mobile_agent.errors import remember_secret
+
+    values: dict[str, str] = dict(given or {})
+    for value_name, given_value in values.items():
+        remember_secret(given_value, value_name)
+    for name in flow.secrets:
+        found = values.get(name) or os.environ.get(name)
+        if not found:
+            raise StepFailed(f"the secret {name} has no value: give --secret {name}=VALUE or set {name} in the "
+                             "environment")
+        remember_secret(found, name)
+        values[name] = found
+    return values
 
 
 class _Runner:
     def __init__(self, flow: Flow, phone: Any, perception: Any, model: Any, out: Path, device: str,
-                 cache: Any = None) -> None:
+                 cache: Any = None, secrets: dict[str, str] | None = None) -> None:
         self.flow, self.phone, self.perception, self.out, self.device = flow, phone, perception, out, device
         self.cache = cache  # a RunCache for ai: steps, or None
         self.model = None if model is None else _Counting(model, self)
         self.values: dict[str, Any] = {}
         self.calls = 0
-        self.variables = {**{k: v for k, v in os.environ.items()}, **flow.env}
+        self.cost: float | None = None
+        self.secrets = dict(secrets or {})
+        self.variables = {**{k: v for k, v in os.environ.items()}, **flow.env, **self.secrets}
 
     # -- helpers -------------------------------------------------------------------------------
     def _tree(self) -> str | None:
@@ -154,7 +182,10 @@ class _Runner:
 
     # -- steps ---------------------------------------------------------------------------------
     def do(self, step: Step, index: int) -> Any:
-        value = substitute(step.value, {**self.variables, **{k: _as_text(v) for k, v in self.values.items()}})
+        variables = {**self.variables, **{k: _as_text(v) for k, v in self.values.items()}}
+        if step.kind == "ai":  # the model reads a secret as {NAME}; the phone gets its value when typed
+            variables.update({k: "{" + k + "}" for k in self.secrets})
+        value = substitute(step.value, variables)
         kind, p = step.kind, self.phone
         if kind == "launch":
             app = value["app"] if isinstance(value, dict) else value
@@ -237,7 +268,8 @@ class _Runner:
             raise StepFailed("an ai: step needs the model: give --model (and --base-url for a local server), or "
                              "--cache holding a kept run of it")
         agent = Agent(self.phone, planner, self.perception,
-                      AgentSettings(max_steps=self.flow.max_steps, settle_interval_s=0.0))
+                      AgentSettings(max_steps=self.flow.max_steps, settle_interval_s=0.0, secrets=self.secrets,
+                                    overwrite=True, device_name=self.device))
         folder = self.out / f"step-{index:02d}-ai"
         result = agent.run(instruction, folder)
         if self.cache is not None and kind is not None:
@@ -261,7 +293,11 @@ class _Counting:
 
     def complete(self, messages: Any, **kw: Any) -> Any:
         self._runner.calls += 1
-        return self._model.complete(messages, **kw)
+        resp = self._model.complete(messages, **kw)
+        cost = getattr(resp, "cost_usd", None)
+        if cost is not None:  # the client's price table knows the model
+            self._runner.cost = (self._runner.cost or 0.0) + float(cost)
+        return resp
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._model, name)
@@ -307,11 +343,13 @@ def _typed(text: str, kind: str) -> Any:
 
 
 def run_flow(flow: Flow | str | Path, device: str = "sim", out_dir: str | Path = "flows-out", *, model: Any = None,
-             perception: Any = None, phone: Any = None, cache: Any = None) -> FlowResult:
+             perception: Any = None, phone: Any = None, cache: Any = None,
+             secrets: dict[str, str] | None = None) -> FlowResult:
     """Run ``flow`` (a :class:`Flow`, or the path of a flow file) on a phone of ``device`` (a fresh
-    one for the simulated phone; ``phone`` to give one), writing its ``flow.json``, its failing
+    one for the simulated phone; ``phone`` to give one), writing its ``flow.json``, ``report.html``, its failing
     screenshot and each ai: step's run under ``out_dir``; ``model`` (a chat model,
-    ``make_chat_model(...)``) for its ai:, assert: and query: steps.
+    ``make_chat_model(...)``) for its ai:, assert: and query: steps; ``secrets`` the values of the
+    flow's ``secrets:`` names (else read from the environment).
 
     Example::
 
@@ -334,12 +372,14 @@ def run_flow(flow: Flow | str | Path, device: str = "sim", out_dir: str | Path =
     t0 = time.monotonic()
     result = FlowResult(flow.name, str(flow.path), device, False, 0.0, tags=flow.tags)
     try:
+        values = _secret_values(flow, secrets)
         phone = phone if phone is not None else _phone(device, flow)
-    except MobileAgentError as exc:
-        result.failure = f"the phone could not be opened: {exc}"
+    except (MobileAgentError, StepFailed) as exc:
+        result.failure = str(exc) if isinstance(exc, StepFailed) else f"the phone could not be opened: {exc}"
         result.duration_s = time.monotonic() - t0
+        _write_result(out, result)
         return result
-    runner = _Runner(flow, phone, perception, model, out, device, cache)
+    runner = _Runner(flow, phone, perception, model, out, device, cache, values)
     steps = list(flow.steps)
     if flow.app:
         steps.insert(0, Step("launch", flow.app, 0, flow.retry))
@@ -381,9 +421,19 @@ def run_flow(flow: Flow | str | Path, device: str = "sim", out_dir: str | Path =
     result.passed = not failed
     result.values = dict(runner.values)
     result.model_calls = runner.calls
+    result.cost_usd = None if runner.cost is None else round(runner.cost, 6)
     result.duration_s = time.monotonic() - t0
-    atomic_write_text(out / "flow.json", json.dumps(result.to_dict(), indent=2, ensure_ascii=False, default=str))
+    _write_result(out, result)
     return result
+
+
+def _write_result(out: Path, result: FlowResult, index: Path | None = None) -> None:
+    """``out/flow.json`` and ``out/report.html`` (linking ``index`` where given)."""
+    from mobile_agent.errors import redact_json
+    from mobile_agent.flows.report import write_flow_report
+
+    atomic_write_text(out / "flow.json", redact_json(result.to_dict(), indent=2, ensure_ascii=False, default=str))
+    write_flow_report(result, out, index)
 
 
 def _slug(name: str) -> str:
@@ -392,11 +442,16 @@ def _slug(name: str) -> str:
 
 def run_flows(flows: Sequence[Flow], devices: Sequence[str] = ("sim",), out_dir: str | Path = "flows-out", *,
               model: Any = None, perception: Any = None, fail_fast: bool = False,
-              on_flow: Callable[[FlowResult], None] | None = None, cache: Any = None) -> list[FlowResult]:
+              on_flow: Callable[[FlowResult], None] | None = None, cache: Any = None,
+              secrets: dict[str, str] | None = None) -> list[FlowResult]:
     """Each flow on each device, in order, under ``out_dir/<flow>[/<device>]``; ``fail_fast`` stops
-    at the first failing flow. Writes ``out_dir/summary.json``."""
+    at the first failing flow. Writes ``out_dir/summary.json`` and ``out_dir/index.html`` (linking
+    each flow's ``report.html``)."""
+    from mobile_agent.flows.report import INDEX_NAME, write_flow_report, write_index
+
     out = Path(out_dir)
     results: list[FlowResult] = []
+    folders: list[Path] = []
     used: set[str] = set()
     for flow in flows:
         slug = _slug(flow.name)
@@ -407,8 +462,10 @@ def run_flows(flows: Sequence[Flow], devices: Sequence[str] = ("sim",), out_dir:
         used.add(slug)
         for device in devices:
             folder = out / slug if len(devices) == 1 else out / slug / re.sub(r"[^A-Za-z0-9._-]+", "-", device)
-            r = run_flow(flow, device, folder, model=model, perception=perception, cache=cache)
+            r = run_flow(flow, device, folder, model=model, perception=perception, cache=cache, secrets=secrets)
+            write_flow_report(r, folder, out / INDEX_NAME)  # now with its link to the index
             results.append(r)
+            folders.append(folder)
             if on_flow is not None:
                 on_flow(r)
             if fail_fast and not r.passed:
@@ -416,14 +473,24 @@ def run_flows(flows: Sequence[Flow], devices: Sequence[str] = ("sim",), out_dir:
         if fail_fast and results and not results[-1].passed:
             break
     write_summary(results, out / "summary.json")
+    write_index(results, folders, out)
     return results
 
 
+def total_cost(results: Sequence[FlowResult]) -> float | None:
+    """USD of the flows' model calls where known (None when no price was known)."""
+    known = [r.cost_usd for r in results if r.cost_usd is not None]
+    return round(sum(known), 6) if known else None
+
+
 def write_summary(results: Sequence[FlowResult], path: Path) -> Path:
+    from mobile_agent.errors import redact_json
+
     data = {"passed": sum(r.passed for r in results), "failed": sum(not r.passed for r in results),
-            "model_calls": sum(r.model_calls for r in results), "flows": [r.to_dict() for r in results]}
+            "model_calls": sum(r.model_calls for r in results), "cost_usd": total_cost(results),
+            "flows": [r.to_dict() for r in results]}
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, json.dumps(data, indent=2, ensure_ascii=False, default=str))
+    atomic_write_text(path, redact_json(data, indent=2, ensure_ascii=False, default=str))
     return path
 
 
@@ -447,4 +514,6 @@ def junit_xml(results: Sequence[FlowResult]) -> str:
     root = ET.Element("testsuites")
     root.append(suite)
     ET.indent(root)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+    from mobile_agent.errors import redact
+
+    return redact('<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n")

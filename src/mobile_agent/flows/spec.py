@@ -11,6 +11,8 @@ A flow::
     retry: 1                 # tries again each failing step once (a step may say its own retry)
     timeout: 300             # seconds for the whole flow
     tags: [smoke]
+    secrets: [PIN]           # ${PIN}'s value from --secret PIN=... or the environment, never the file
+    look: {lang: zh}         # how the simulated phone draws (device/sim/look.py's Look)
     steps:
       - tap: Display
       - assertVisible: ${THEME} theme
@@ -46,9 +48,10 @@ STEPS: dict[str, str] = {
     "query": "{name: NAME, ask: QUESTION, type: string|number|boolean|list|object}",
 }
 MODEL_STEPS = frozenset({"ai", "assert", "query"})
-FLOW_KEYS = ("name", "app", "seed", "env", "retry", "timeout", "tags", "steps", "maxSteps")
+FLOW_KEYS = ("name", "app", "seed", "look", "env", "secrets", "retry", "timeout", "tags", "steps", "maxSteps")
 QUERY_TYPES = ("string", "number", "boolean", "list", "object")
 DIRECTIONS = ("up", "down", "left", "right")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
@@ -86,6 +89,10 @@ class Flow:
     timeout: float = 600.0
     tags: tuple[str, ...] = ()
     max_steps: int = 20
+    #: names whose values are secrets (``--secret NAME=VALUE`` or the environment), never in the file
+    secrets: tuple[str, ...] = ()
+    #: the simulated phone's look (keyword arguments of ``Look``), {} for the default
+    look: dict[str, Any] = field(default_factory=dict)
 
     @property
     def needs_model(self) -> bool:
@@ -247,10 +254,43 @@ def parse_flow(text: str, path: str | Path = "<flow>") -> Flow:
     app = data.get("app")
     if app is not None and (not isinstance(app, str) or not app.strip()):
         raise _fail(path, None, f"app: needs an app's name (got {app!r})")
+    secrets = data.get("secrets") or []
+    if isinstance(secrets, str):
+        secrets = [secrets]
+    if not isinstance(secrets, list) or not all(isinstance(n, str) and _NAME.fullmatch(n) for n in secrets):
+        raise _fail(path, None, f"secrets: needs a list of names of letters, digits and _ (got {secrets!r}); "
+                                "their values come from --secret NAME=VALUE or the environment")
+    in_env = [n for n in secrets if n in env]
+    if in_env:
+        raise _fail(path, None, f"secrets: {in_env[0]} has its value in env:, in the file; give it with --secret "
+                                f"{in_env[0]}=VALUE or the environment instead")
+    look = _look(path, data.get("look"))
     name = data.get("name") or path.stem
     return Flow(path, str(name), steps, app, num("seed", 0, int, 0, 2 ** 31 - 1),
                 {k: str(v) for k, v in env.items()}, retry, num("timeout", 600, float, 1, 86400),
-                tuple(str(t) for t in tags), num("maxSteps", 20, int, 1, 200))
+                tuple(str(t) for t in tags), num("maxSteps", 20, int, 1, 200), tuple(secrets), look)
+
+
+def _look(path: Path, raw: Any) -> dict[str, Any]:
+    """The ``look:`` mapping, checked by building the simulated phone's ``Look`` from it."""
+    if raw is None:
+        return {}
+    from dataclasses import fields
+
+    from mobile_agent.device.sim.look import Look
+
+    keys = [f.name for f in fields(Look)]
+    if not isinstance(raw, dict):
+        raise _fail(path, None, f"look: needs a mapping of {', '.join(keys)} (got {raw!r})")
+    unknown = [k for k in raw if k not in keys]
+    if unknown:
+        raise _fail(path, None, f"look: unknown key {unknown[0]!r}{_suggest(str(unknown[0]), keys)}; a look has "
+                                f"{', '.join(keys)}")
+    try:
+        Look(**raw)
+    except (ConfigError, TypeError) as exc:
+        raise _fail(path, None, f"look: {exc}") from None
+    return dict(raw)
 
 
 def load_flows(paths: Any) -> list[Flow]:

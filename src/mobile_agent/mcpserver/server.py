@@ -26,6 +26,7 @@ from mobile_agent.mcpserver.tools import (
     KEYS, MAX_COORD, MAX_INSTRUCTION_CHARS, MAX_NAME_CHARS, MAX_RUN_STEPS, MAX_SIDE, MAX_TARGET_CHARS, MAX_TYPE_CHARS,
     MAX_URL_CHARS, MIN_SIDE, POSITION_WORDS, PhoneTools,
 )
+from mobile_agent.mcpserver.flowtool import MAX_FLOW_CHARS
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +141,26 @@ class Question(TypedDict):
     kind: Literal["question", "take_over"]
     text: str
     step: int
+
+
+class FlowStep(TypedDict):
+    n: int
+    step: str
+    status: str
+    reason: str
+
+
+class FlowOutcome(TypedDict):
+    """How a run_flow flow went: ``passed``, the failing step (``failure``), each step, the values
+    its queries read, its model calls, its folder and HTML page."""
+
+    passed: bool
+    failure: str
+    steps: list[FlowStep]
+    values: dict[str, Any]
+    model_calls: int
+    folder: str
+    report: str
 
 
 class RunOutcome(TypedDict, total=False):
@@ -487,6 +508,21 @@ def build_server(tools: PhoneTools | Mapping[str, PhoneTools], name: str = "mobi
                  device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
         """Open a web address in the app that handles it (the browser)."""
         return on(device, "open_url", url)
+
+    @tool(risky)
+    def run_flow(flow: Annotated[str, Field(max_length=MAX_FLOW_CHARS, description=(
+                     "A test flow's YAML, as a flow file holds it (docs/flows.md): name, app, steps of tap, "
+                     "type, swipe, back, assertVisible, waitFor...; ai:, assert: and query: need the server's "
+                     "--model."))],
+                 allow_risky: Annotated[bool, Field(description=(
+                     "Let the flow tap what sends, pays, deletes, installs or signs out (ask the user "
+                     "first)."))] = False,
+                 device: DeviceArg = None) -> Annotated[CallToolResult, FlowOutcome]:
+        """Run a test flow on the phone and say whether it passed: each step's status and reason, the
+        failing step, the values its queries read, and the folder with flow.json and report.html.
+        Every tap goes through the same confirm gate and allow-list as tap; a refused one fails its
+        step. A flow that cannot be run as written is refused naming its line."""
+        return on(device, "run_flow", flow, allow_risky)
 
     if phones.has_model:
         @tool(risky)

@@ -600,6 +600,13 @@ class PhoneTools:
         return info
 
     # ------------------------------------------------------------------------------ the agent
+    def run_flow(self, flow: str, allow_risky: bool = False) -> dict[str, Any]:
+        """Run a test flow (its YAML text, docs/flows.md) on this phone through this server's gates
+        (:mod:`mobile_agent.mcpserver.flowtool`) and return how it went and its folder."""
+        from mobile_agent.mcpserver.flowtool import run_flow_tool
+
+        return run_flow_tool(self, flow, allow_risky)
+
     def run_instruction(self, instruction: str, max_steps: int = 20, allow_risky: bool = False) -> dict[str, Any]:
         """Carry out ``instruction`` with the whole agent (its own model, set when the server
         started) and return how it ended and its run folder. When the agent asks the user
