@@ -331,3 +331,22 @@ def test_a_tap_off_the_word_inside_a_menu_row_is_judged_by_the_row(perception, d
         assert r.is_error and "deletes" in text_of(r) and "confirm=true" in text_of(r), text_of(r)
     if before is not None:
         assert len(phone.state.mail.inbox) == before  # nothing was deleted
+
+
+def test_a_coordinate_given_as_true_or_false_is_refused_not_read_as_one(perception):
+    # issue 51, low: x=true was read as 1 (a tap at the screen's left edge)
+    phone = SimPhone(seed=0)
+    taps: list[tuple[int, int]] = []
+    real_tap = phone.tap
+    phone.tap = lambda x, y: (taps.append((x, y)), real_tap(x, y))[1]
+
+    async def scenario():
+        async with serve(phone, perception) as client:
+            return [await client.call_tool("tap", {"x": True, "y": 500}),
+                    await client.call_tool("long_press", {"x": 300, "y": False}),
+                    await client.call_tool("tap", {"x": 300, "y": 500})]
+
+    bad_x, bad_y, good = run(scenario)
+    assert bad_x.is_error and "not true" in text_of(bad_x), text_of(bad_x)
+    assert bad_y.is_error and "not false" in text_of(bad_y), text_of(bad_y)
+    assert not good.is_error and taps == [(300, 500)]

@@ -17,7 +17,7 @@ import sys
 from typing import Annotated, Any, Callable, Literal, Mapping
 
 from mcp.types import CallToolResult
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 from typing_extensions import NotRequired, Required, TypedDict
 
 from mobile_agent import __version__
@@ -53,8 +53,16 @@ Confirm = Annotated[bool, Field(description="Set true only after the user agreed
                                             "refused as risky (send, pay, delete, install, sign out, Enter).")]
 Force = Annotated[bool, Field(description="Set true to tap an element marked behind_dialog anyway (a tap on "
                                         "the page behind a dialog closes the dialog or does nothing).")]
-Coord = Annotated[int, Field(ge=0, le=MAX_COORD, description="Screen pixels (the screenshot's coordinates "
-                                                             "divided by its scale).")]
+def _no_bool(value: Any) -> Any:
+    """A number argument given as true or false is refused (pydantic alone reads true as 1: a tap at x=1)."""
+    if isinstance(value, bool):
+        raise ValueError(f"a whole number of screen pixels, not {str(value).lower()}")
+    return value
+
+
+Pixel = BeforeValidator(_no_bool)
+Coord = Annotated[int, Pixel, Field(ge=0, le=MAX_COORD, description="Screen pixels (the screenshot's coordinates "
+                                                                    "divided by its scale).")]
 DeviceArg = Annotated[str | None, Field(max_length=100, description="Which device (a name from list_devices); "
                                                                     "may be left out when the server has one.")]
 
@@ -411,8 +419,8 @@ def build_server(tools: PhoneTools | Mapping[str, PhoneTools], name: str = "mobi
                                                      description="A text on the screen to press.")] = None,
                    number: Annotated[int | None, Field(ge=1, le=100_000, description=(
                        "Or: an element number from the last screen_elements answer."))] = None,
-                   x: Annotated[int | None, Field(ge=0, le=MAX_COORD, description="Or: a point's x.")] = None,
-                   y: Annotated[int | None, Field(ge=0, le=MAX_COORD, description="and its y.")] = None,
+                   x: Annotated[int | None, Pixel, Field(ge=0, le=MAX_COORD, description="Or: a point's x.")] = None,
+                   y: Annotated[int | None, Pixel, Field(ge=0, le=MAX_COORD, description="and its y.")] = None,
                    duration_ms: Annotated[int, Field(ge=100, le=10000, description="How long to hold.")] = 800,
                    confirm: Confirm = False, force: Force = False,
                    device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
@@ -441,9 +449,9 @@ def build_server(tools: PhoneTools | Mapping[str, PhoneTools], name: str = "mobi
                   "Which way the finger moves: up reveals what is below, left the next page."))],
               fraction: Annotated[float, Field(ge=0.1, le=0.9, description=(
                   "How far, as a part of the screen."))] = 0.5,
-              x: Annotated[int | None, Field(ge=0, le=MAX_COORD, description=(
+              x: Annotated[int | None, Pixel, Field(ge=0, le=MAX_COORD, description=(
                   "Start here instead of the middle (with y)."))] = None,
-              y: Annotated[int | None, Field(ge=0, le=MAX_COORD, description="The start's y.")] = None,
+              y: Annotated[int | None, Pixel, Field(ge=0, le=MAX_COORD, description="The start's y.")] = None,
               distance: Annotated[int | None, Field(ge=1, le=MAX_COORD, description=(
                   "From a start point: how many pixels (default: fraction of the screen's side)."))] = None,
               confirm: Confirm = False, device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
