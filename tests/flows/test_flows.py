@@ -212,6 +212,7 @@ def test_a_run_saved_as_a_flow_repeats_with_no_model_and_keeps_the_secret_a_name
     assert rc == 0 and f"flow: {flow}" in text, text
     written = flow.read_text(encoding="utf-8")
     assert "cl1ck4ll" not in written and "type: ${pw}" in written and "launch: Notes" in written, written
+    assert mobile_agent.load_flows(flow)[0].secrets == ("pw",)  # declared: a test without its value says so
     assert "tap: New note" in written
     rc, text = _cli(capsys, "test", str(flow), "--secret", "pw=cl1ck4ll", "--out", str(tmp_path / "again"))
     assert rc == 0 and "1 of 1 flow(s) passed; 0 model call(s)" in text, text
