@@ -125,6 +125,9 @@ def test_a_failing_step_fails_its_flow_with_its_line_and_screenshot_and_the_othe
     ("steps:\n  - query: {ask: \"How many\", type: number}\n", 2, "query: needs {name: NAME"),
     ("steps:\n  - query: {name: n, ask: \"How many\", type: integer}\n", 2, "type 'integer' is not one of"),
     ("name: x\nstep:\n  - back\n", None, "unknown flow key 'step' (did you mean steps"),
+    ("steps:\n  - back\n  - waitFor: {text: Saved, timout: 5}\n", 3, "waitFor: unknown key 'timout' (did you mean "
+                                                                    "timeout?)"),
+    ("steps:\n  - launch: {app: Notes, fresh: 'no'}\n", 2, "launch: fresh: input should be a valid boolean"),
     ("look: {langs: zh}\nsteps:\n  - back\n", None, "look: unknown key 'langs' (did you mean lang"),
     ("look: {lang: fr}\nsteps:\n  - back\n", None, "look: unknown language 'fr'"),
     ("env: {PIN: '4711'}\nsecrets: [PIN]\nsteps:\n  - type: ${PIN}\n", None, "secrets: PIN has its value in env:"),
