@@ -186,9 +186,12 @@ def test_a_false_assert_fails_the_flow_with_the_models_reason(tmp_path, capsys, 
     f = tmp_path / "assert.yaml"
     f.write_text("app: Settings\nsteps:\n  - assert: The screen is dark\n  - back\n", encoding="utf-8")
     with LocalChatServer(_model({"Statement:": "Verdict: false\nReason: the screen is light"}, [])) as server:
-        rc, text = _cli(capsys, "test", str(f), "--model", "openai:test-model", "--base-url", server.openai_base_url,
+        rc, text = _cli(capsys, "test", str(f), "--model", "openai:gpt-4o", "--base-url", server.openai_base_url,
                         "--out", str(tmp_path / "out"))
     assert rc == 1 and "the model judges it false: the screen is light" in text, text
+    # gpt-4o is in the built-in price table: the run says what its one call cost, from the server's usage
+    cost = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))["cost_usd"]
+    assert cost is not None and cost > 0 and f"1 model call(s) (${cost:.4f})" in text, text
     rc, text = _cli(capsys, "test", str(f), "--out", str(tmp_path / "none"))
     assert rc == 2 and "give --model" in text and "assert.yaml:3 (assert)" in text, text
 
