@@ -125,6 +125,9 @@ def test_a_failing_step_fails_its_flow_with_its_line_and_screenshot_and_the_othe
     ("steps:\n  - query: {ask: \"How many\", type: number}\n", 2, "query: needs {name: NAME"),
     ("steps:\n  - query: {name: n, ask: \"How many\", type: integer}\n", 2, "type 'integer' is not one of"),
     ("name: x\nstep:\n  - back\n", None, "unknown flow key 'step' (did you mean steps"),
+    ("steps:\n  - back\n  - waitFor: {text: Saved, timout: 5}\n", 3, "waitFor: unknown key 'timout' (did you mean "
+                                                                    "timeout?)"),
+    ("steps:\n  - launch: {app: Notes, fresh: 'no'}\n", 2, "launch: fresh: input should be a valid boolean"),
     ("look: {langs: zh}\nsteps:\n  - back\n", None, "look: unknown key 'langs' (did you mean lang"),
     ("look: {lang: fr}\nsteps:\n  - back\n", None, "look: unknown language 'fr'"),
     ("env: {PIN: '4711'}\nsecrets: [PIN]\nsteps:\n  - type: ${PIN}\n", None, "secrets: PIN has its value in env:"),
@@ -183,9 +186,12 @@ def test_a_false_assert_fails_the_flow_with_the_models_reason(tmp_path, capsys, 
     f = tmp_path / "assert.yaml"
     f.write_text("app: Settings\nsteps:\n  - assert: The screen is dark\n  - back\n", encoding="utf-8")
     with LocalChatServer(_model({"Statement:": "Verdict: false\nReason: the screen is light"}, [])) as server:
-        rc, text = _cli(capsys, "test", str(f), "--model", "openai:test-model", "--base-url", server.openai_base_url,
+        rc, text = _cli(capsys, "test", str(f), "--model", "openai:gpt-4o", "--base-url", server.openai_base_url,
                         "--out", str(tmp_path / "out"))
     assert rc == 1 and "the model judges it false: the screen is light" in text, text
+    # gpt-4o is in the built-in price table: the run says what its one call cost, from the server's usage
+    cost = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))["cost_usd"]
+    assert cost is not None and cost > 0 and f"1 model call(s) (${cost:.4f})" in text, text
     rc, text = _cli(capsys, "test", str(f), "--out", str(tmp_path / "none"))
     assert rc == 2 and "give --model" in text and "assert.yaml:3 (assert)" in text, text
 
@@ -212,6 +218,7 @@ def test_a_run_saved_as_a_flow_repeats_with_no_model_and_keeps_the_secret_a_name
     assert rc == 0 and f"flow: {flow}" in text, text
     written = flow.read_text(encoding="utf-8")
     assert "cl1ck4ll" not in written and "type: ${pw}" in written and "launch: Notes" in written, written
+    assert mobile_agent.load_flows(flow)[0].secrets == ("pw",)  # declared: a test without its value says so
     assert "tap: New note" in written
     rc, text = _cli(capsys, "test", str(flow), "--secret", "pw=cl1ck4ll", "--out", str(tmp_path / "again"))
     assert rc == 0 and "1 of 1 flow(s) passed; 0 model call(s)" in text, text

@@ -296,7 +296,7 @@ def register(app: typer.Typer) -> None:
             if result.completed:
                 from mobile_agent.flows.record import save_flow as write_flow
 
-                console.print(escape(f"flow: {write_flow(out_dir, save_flow, names=[*params, *secrets])}"),
+                console.print(escape(f"flow: {write_flow(out_dir, save_flow, names=[*params, *secrets], secrets=secrets)}"),
                               highlight=False, soft_wrap=True)
             else:
                 console.print(escape(f"flow: not written, the run did not complete ({result.outcome})"),

@@ -27,7 +27,8 @@ def register(app: typer.Typer) -> None:
         api_key_env: ApiKeyEnvOpt = None,
         model_timeout: ModelTimeoutOpt = 120.0,
         out: Path = typer.Option(Path("flows-out"), "--out", help="Where each flow's results go "
-                                 "(OUT/<flow>/flow.json, its failing screenshot, its ai: runs) and OUT/summary.json."),
+                                 "(OUT/<flow>/flow.json and report.html, its failing screenshot, its ai: runs), OUT/summary.json "
+                                 "and OUT/index.html."),
         junit: Optional[Path] = typer.Option(None, "--junit", help="Write JUnit XML here (one testcase a flow)."),
         fail_fast: bool = typer.Option(False, "--fail-fast", help="Stop at the first flow that fails."),
         tag: Optional[List[str]] = typer.Option(None, "--tag", help="Run only the flows with this tag (repeatable)."),
@@ -96,7 +97,8 @@ def register(app: typer.Typer) -> None:
         calls, cost = sum(r.model_calls for r in results), total_cost(results)
         priced = f" (${cost:.4f})" if cost is not None else (" (cost unknown: no price for the model)" if calls else "")
         console.print(escape(f"{passed} of {len(results)} flow(s) passed; {calls} model call(s){priced}; results in "
-                             f"{out / 'summary.json'}" + (f", JUnit in {junit}" if junit else "")), highlight=False,
+                             f"{out / 'summary.json'}, pages from {out / 'index.html'}"
+                             + (f", JUnit in {junit}" if junit else "")), highlight=False,
                       soft_wrap=True)
         raise typer.Exit(0 if passed == len(results) and len(results) == len(flows) * len(device or ["sim"])
                          else 1)

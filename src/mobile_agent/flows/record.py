@@ -78,13 +78,18 @@ def steps_of_run(records: Iterable[Any], names: Iterable[str] = ()) -> tuple[lis
     return steps, notes
 
 
-def save_flow(run_dir: str | Path, path: str | Path, names: Iterable[str] = (), name: str | None = None) -> Path:
+def save_flow(run_dir: str | Path, path: str | Path, names: Iterable[str] = (), name: str | None = None,
+              secrets: Iterable[str] = ()) -> Path:
     """Write the run in ``run_dir`` as a flow file at ``path`` (see the module's words); ``names``:
-    the run's ``--secret`` and ``--param`` names (written ``${NAME}``)."""
+    the run's ``--secret`` and ``--param`` names (written ``${NAME}``); ``secrets``: those that are
+    ``--secret`` names, declared in the flow's ``secrets:`` (their values given to ``mobile-agent test
+    --secret`` or in the environment)."""
     import yaml
 
     from mobile_agent.agent.trajectory import read_steps, read_summary
 
+    secrets = set(secrets)
+    names = set(names) | secrets
     summary = read_summary(run_dir) or {}
     steps, notes = steps_of_run(read_steps(run_dir), names)
     if not steps:
@@ -92,12 +97,17 @@ def save_flow(run_dir: str | Path, path: str | Path, names: Iterable[str] = (), 
 
         raise ConfigError(f"the run in {run_dir} carried out no step a flow can repeat: no flow written")
     instruction = str(summary.get("instruction") or "")
-    flow = {"name": name or _placeholders(instruction, set(names)) or Path(path).stem, "steps": steps}
+    flow: dict[str, Any] = {"name": name or _placeholders(instruction, names) or Path(path).stem}
+    if secrets:
+        flow["secrets"] = sorted(secrets)
+    flow["steps"] = steps
     head = [f"# Recorded from the run in {run_dir} ({summary.get('outcome', '?')}, {len(steps)} step(s)):",
             f"# {instruction}", "# Plain steps: `mobile-agent test FILE` repeats it with no model."]
     head += [f"# {n}" for n in notes]
-    if names:
-        head.append("# Give the values of " + ", ".join("${" + n + "}" for n in sorted(set(names)))
+    if secrets:
+        head.append("# Give the secrets' values with mobile-agent test --secret NAME=VALUE or the environment.")
+    if names - secrets:
+        head.append("# Give the values of " + ", ".join("${" + n + "}" for n in sorted(names - secrets))
                     + " in env: or the environment.")
     text = "\n".join(head) + "\n" + yaml.safe_dump(flow, sort_keys=False, allow_unicode=True, width=120)
     atomic_write_text(path, text)

@@ -1,6 +1,8 @@
 """Flow files: YAML test flows of plain steps (no model) and the agent's steps, read and checked
 before any phone is touched. One flow a file; a bad file is a :class:`FlowError` naming the file, the
-line and what is wrong (an unknown step with the step names it could have meant).
+line and what is wrong (an unknown step with the step names it could have meant). The mapping forms
+of the steps (``{app, fresh}``, ``{icon, position}``, ``{text, timeout}``, ``{name, ask, type}``...) are
+pydantic models that allow no other key and coerce no type, so a misspelt key is refused, not ignored.
 
 A flow::
 
@@ -127,6 +129,79 @@ def _fail(path: Path, line: int | None, what: str) -> FlowError:
     return FlowError(f"{where}: {what}")
 
 
+def _forms() -> dict[str, Any]:
+    """The mapping forms of the steps that take one, as pydantic models (no other key allowed,
+    no type coerced): {step: model}."""
+    from typing import Literal, Optional
+
+    from pydantic import BaseModel, ConfigDict, Field
+
+    strict = ConfigDict(extra="forbid", strict=True)
+
+    class Launch(BaseModel):
+        model_config = strict
+        app: str = Field(min_length=1)
+        fresh: bool = False
+
+    class Target(BaseModel):
+        model_config = strict
+        icon: Optional[str] = None
+        text: Optional[str] = None
+        position: Optional[str] = None
+        point: Optional[list[int]] = Field(default=None, min_length=2, max_length=2)
+
+    class Swipe(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
+        start: list[int] = Field(alias="from", min_length=2, max_length=2)
+        to: list[int] = Field(min_length=2, max_length=2)
+
+    class WaitFor(BaseModel):
+        model_config = strict
+        text: str = Field(min_length=1)
+        timeout: float = Field(default=10, ge=0, le=600)
+
+    class Query(BaseModel):
+        model_config = strict
+        name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+        ask: str = Field(min_length=1)
+        type: Literal["string", "number", "boolean", "list", "object"] = "string"
+
+    return {"launch": Launch, "tap": Target, "longPress": Target, "swipe": Swipe, "waitFor": WaitFor,
+            "query": Query}
+
+
+_FORMS: dict[str, Any] = {}
+
+
+def _check_form(path: Path, line: int, kind: str, value: dict[str, Any]) -> None:
+    """``value``, the mapping form of step ``kind``, checked by its pydantic model; a
+    :class:`FlowError` naming the first key that is wrong (and, for an unknown key, the keys meant)."""
+    from pydantic import ValidationError
+
+    if not _FORMS:
+        _FORMS.update(_forms())
+    model = _FORMS[kind]
+    try:
+        model.model_validate(value)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        key = str(err["loc"][0]) if err["loc"] else ""
+        keys = [f.alias or n for n, f in model.model_fields.items()]
+        if err["type"] == "extra_forbidden":
+            why = f"unknown key {key!r}{_suggest(key, keys)}"
+        elif err["type"] == "literal_error" and kind == "query":
+            why = f"type {value.get('type')!r} is not one of {', '.join(QUERY_TYPES)}" \
+                  f"{_suggest(str(value.get('type')), QUERY_TYPES)}"
+        else:
+            why = f"{key}: {err['msg'].lower()} (got {_short(err.get('input'))})" if key else err["msg"].lower()
+        raise _fail(path, line, f"{kind}: {why}; it takes {STEPS[kind]}") from None
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _check_value(path: Path, line: int, kind: str, value: Any) -> None:
     def bad(why: str) -> FlowError:
         return _fail(path, line, f"{kind}: {why}; it takes {STEPS[kind]}")
@@ -185,6 +260,8 @@ def _check_value(path: Path, line: int, kind: str, value: Any) -> None:
         if value.get("type", "string") not in QUERY_TYPES:
             raise bad(f"type {value.get('type')!r} is not one of {', '.join(QUERY_TYPES)}"
                       f"{_suggest(str(value.get('type')), QUERY_TYPES)}")
+    if isinstance(value, dict) and kind in ("launch", "tap", "longPress", "swipe", "waitFor", "query"):
+        _check_form(path, line, kind, value)
 
 
 def parse_flow(text: str, path: str | Path = "<flow>") -> Flow:
