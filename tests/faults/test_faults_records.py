@@ -135,3 +135,17 @@ def _read_only_copy(cache, where):
         yield where / "cache"
     finally:
         subprocess.run(["umount", "-l", str(where)], capture_output=True)
+
+
+def test_a_run_on_a_cache_that_cannot_be_written_says_nothing_was_kept_and_stands(kept, tmp_path, capsys):
+    # issue 51, low: "kept in" was said of a cache nothing could be written to (or the run ended on
+    # the writer lock's error): the run's own end stands, and the cache says it kept nothing
+    replies = tmp_path / "replies.txt"
+    replies.write_text("Observation: home\nThought: open\nAction: Open App (Notes)\n---\nObservation: notes\n"
+                       "Thought: done\nAction: Stop\n---\nVerdict: complete\nReason: ok\n", encoding="utf-8")
+    _, cache, _ = kept
+    with _read_only_copy(cache, tmp_path / "ro") as ro:
+        rc, text = _cli(capsys, "run", INSTRUCTION, "--model", f"scripted:{replies}", "--cache", str(ro),
+                        "--out", str(tmp_path / "run"))
+    assert rc == 0 and "cache: not kept:" in text and "kept in" not in text, text
+    assert "make the folder writable" in text

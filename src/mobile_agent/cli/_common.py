@@ -274,9 +274,20 @@ def keep_in_cache(cache: Any, out_dir: Path, result: Any, values: dict[str, str]
     from mobile_agent.agent.trajectory import read_summary
 
     say = say or (lambda text: console.print(escape(text), highlight=False))
+    from mobile_agent.errors import StorageError
+
     store, instruction, kind, replayed = cache
-    if replayed is not None:
-        store.note_replay(replayed, read_summary(out_dir) or {})
-    why = store.keep(out_dir, instruction, kind, values=values, secret_names=secret_names, perception=perception)
+    try:
+        if replayed is not None:
+            store.note_replay(replayed, read_summary(out_dir) or {})
+        why = store.keep(out_dir, instruction, kind, values=values, secret_names=secret_names, perception=perception)
+    except StorageError as exc:  # a cache nothing can be written to: the run stands, nothing is kept
+        say(f"cache: not kept: {exc}")
+        return
     entry = store.entry(with_placeholders(instruction, values or {}), kind)
-    say(f"cache: {why}" if why else f"cache: kept in {entry}")
+    if why:
+        say(f"cache: {why}")
+    elif replayed is not None and Path(replayed).resolve() == entry.resolve():
+        say(f"cache: the kept run in {entry} replayed whole, and stays as it was")
+    else:
+        say(f"cache: kept in {entry}")
