@@ -37,7 +37,7 @@ from mobile_agent.agent.risk import decide
 from mobile_agent.agent.trajectory import TrajectoryWriter, draw_gesture
 from mobile_agent.agent.user import NEEDS_USER, AskFn, UserRequest, answer_outcome
 from mobile_agent.device.base import device_capabilities
-from mobile_agent.device.gestures import Gesture, Launch, NoGesture, Swipe, Tap, TypeText, gesture_point
+from mobile_agent.device.gestures import DoubleTap, Gesture, Launch, NoGesture, Swipe, Tap, TypeText, gesture_point
 from mobile_agent.device.gestures import LongPress as LongPressGesture
 from mobile_agent.errors import ConfigError, DeviceError, MobileAgentError, Terminated, TimeLimitReached
 from mobile_agent.model.base import Usage
@@ -503,7 +503,10 @@ class StepLoop:
         s, rec = self.settings, step.rec
         t = time.monotonic()
         try:
-            after = self.act(gesture, step.ctx.screenshot)
+            if isinstance(gesture, DoubleTap) and s.confirm is not None:
+                after = self._double_tap_asking(step, gesture)
+            else:
+                after = self.act(gesture, step.ctx.screenshot)
         except DeviceError as exc:
             rec.timings.device_s += time.monotonic() - t
             raise self._end_run(step, "error", f"device: {exc}", exc)
@@ -680,6 +683,32 @@ class StepLoop:
             return Launch(op.name), None
         msg = message or f"nothing on the screen matches {op}."
         return NoGesture(), prompts.grounding_feedback(op, msg)
+
+    def _double_tap_asking(self, step: StepRun, gesture: DoubleTap) -> Image.Image:
+        """With ``--confirm``, a double tap as two taps, each judged on the screen it meets (issue 51,
+        item 4): the first tap may open a page whose Subscribe lies under the same point; the second is
+        asked about there (declined: the run ends, the first tap carried out)."""
+        from mobile_agent.agent.operations import DoubleTapPoint, TapPoint
+        from mobile_agent.agent.points import ground_point
+
+        s, x, y = self.settings, gesture.x, gesture.y
+        self.device.tap(x, y)
+        mid = self._settle(step.ctx.screenshot)
+        tree = None
+        if step.tree is not None and callable(getattr(self.device, "ui_tree", None)):
+            try:
+                tree = self.device.ui_tree()
+            except DeviceError:
+                tree = None
+        second = TapPoint(x, y)
+        risk = decide(second, ground_point(second, mid, self.perception)[0], self.perception, mid, s.risk_rules,
+                      tree)
+        if risk.risky and s.confirm is not None and not s.confirm(
+                DoubleTapPoint(x, y), f"the second tap of the double tap at ({x}, {y}), on the screen its first tap opened: {risk.why}"):
+            raise self._end_run(step, "interrupted", f"the user declined the second tap at ({x}, {y}) (the first "
+                                                     f"was carried out)")
+        self.device.tap(x, y)
+        return self._settle(mid)
 
     def act(self, gesture: Gesture, before: Image.Image) -> Image.Image:
         """Perform ``gesture`` on the device and return the screen once it is still (a typed
