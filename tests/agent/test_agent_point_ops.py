@@ -162,3 +162,18 @@ def test_dry_run_draws_the_point_and_touches_nothing(tmp_path):
     step = read_steps(tmp_path)[0]
     assert isinstance(step.gesture, Tap) and step.annotated
     assert phone.screenshot().tobytes() == before.tobytes()
+
+
+def test_confirm_judges_a_double_taps_second_tap_on_the_screen_the_first_tap_opened(tmp_path):
+    # issue 51, item 4: on Video's home (900, 960) is on the first video's card (the phone's tree: a
+    # clickable card 0..1080 x 325..1173), which opens the video's page on the first tap; there
+    # Subscribe lies under the same point (776..1038 x 915..1010). The second tap asks; declined,
+    # nothing is subscribed and the first tap's page is in front
+    phone = SimPhone(seed=0)
+    asked = []
+    result = run(phone, [OpenApp("Video"), DoubleTapPoint(900, 960)], tmp_path,
+                 confirm=lambda op, why: asked.append(why) or False)
+    assert result.outcome == "interrupted" and len(asked) == 1, (result.outcome, asked)
+    assert "second tap" in asked[0] and "Subscribe" in asked[0] and "pays" in asked[0], asked
+    assert not phone.state.video.subscribed
+    assert TreeDriver(phone).find(text="Subscribe") is not None

@@ -220,3 +220,58 @@ def test_a_double_tap_whose_first_tap_opens_a_page_is_judged_again_on_that_page(
     after = [n for n in parse_ui_tree(phone.ui_tree())[0] if n.text in ("Subscribe", "Subscribed")]
     assert after and after[0].text == "Subscribe"  # the second tap was not made
     assert before != phone.ui_tree()  # the first tap was: the video's page is open
+
+# (screen, point) -> the element that receives the touch, by Android's rule (the topmost, innermost
+# clickable or long-clickable view holding the point: View.dispatchTouchEvent / View.onTouchEvent,
+# which consumes a touch when the view is CLICKABLE or LONG_CLICKABLE). The expected bounds are read
+# by hand off the simulated phone's own dumps (seed 0), written here independently of agent/touch.py.
+RECEIVERS = [
+    # Mail's long-press menu: right of the word "Delete", inside its row (issue 51's sample point)
+    ("mail-menu", (750, 823), Box(252, 755, 828, 891), "Delete"),
+    ("mail-menu", (310, 760), Box(252, 755, 828, 891), "Delete"),  # the row's top-left corner, above the word
+    ("mail-menu", (800, 700), Box(252, 619, 828, 755), "Mark as read"),  # the row above: not Delete
+    # Notes' long-press menu: the Delete row, far right of its word
+    ("notes-menu", (800, 1117), Box(252, 1049, 828, 1185), "Delete"),
+    ("notes-menu", (700, 1060), Box(252, 1049, 828, 1185), "Delete"),
+    ("notes-menu", (700, 1000), Box(252, 913, 828, 1049), "Make a copy"),
+    # Mail's inbox: a row's padding right of its sender takes the whole row (its subtree's texts)
+    ("mail", (700, 880), Box(0, 818, 1080, 1059), "Weekly update"),
+]
+
+
+@pytest.fixture(scope="module")
+def screens(menus):
+    phone = SimPhone(seed=0)
+    phone.launch("Mail")
+    out = {"mail-menu": menus["Mail"][:2], "notes-menu": menus["Notes"][:2],
+           "mail": (phone.screenshot(), phone.ui_tree())}
+    return out
+
+
+@pytest.mark.parametrize("screen,point,box,word", RECEIVERS)
+def test_the_receiver_is_the_innermost_clickable_node_as_android_dispatches(screens, screen, point, box, word):
+    img, tree = screens[screen]
+    got = receiver(perception(), img, *point, tree)
+    assert got.source == "tree" and got.box == box, got
+    assert word in got.words, got
+    risky = decide(TapPoint(*point), ground_point(TapPoint(*point), img, perception())[0], perception(), img,
+                   tree=tree).risky
+    assert risky == (word == "Delete"), (point, got)
+
+
+def test_a_long_clickable_node_takes_the_touch_as_a_clickable_one_does():
+    # ours: a dump of a list whose row is long-clickable only (a tap does nothing, a long press opens
+    # its menu) inside a page that is not clickable; Android gives the row the touch (View.onTouchEvent
+    # consumes it for LONG_CLICKABLE), so a press right of the row's word is judged by that word
+    tree = ('<?xml version="1.0"?><hierarchy rotation="0">'
+            '<node class="android.widget.FrameLayout" package="com.example" clickable="false" '
+            'bounds="[0,0][1080,2400]">'
+            '<node class="android.widget.LinearLayout" package="com.example" clickable="false" long-clickable="true" '
+            'bounds="[0,600][1080,780]">'
+            '<node class="android.widget.TextView" text="Delete forever" package="com.example" clickable="false" '
+            'bounds="[40,660][330,720]"/></node></node></hierarchy>')
+    got = receiver(None, None, 900, 690, tree)
+    assert got.source == "tree" and got.box == Box(0, 600, 1080, 780) and got.words == ("Delete forever",)
+    from mobile_agent.agent.risk import received_label
+
+    assert received_label(tree, (900, 690)) == "Delete forever"

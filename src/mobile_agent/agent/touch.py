@@ -7,9 +7,9 @@ last-drawn child first, down to a clickable one), so a tap right of a menu's wor
 its row, deletes. :func:`receiver` answers as the phone would:
 
 - **with the screen's tree** (a uiautomator dump, or an iPhone's source read into one): the
-  clickable node that contains the point and comes last in drawing order (an overlay's row before
-  the page under it, a child before its parent), with the texts and descriptions of its whole
-  subtree, the words the element shows;
+  clickable or long-clickable node that contains the point and comes last in drawing order (an
+  overlay's row before the page under it, a child before its parent), with the texts and
+  descriptions of its whole subtree, the words the element shows;
 - **without a tree** (vision): the band of the text line the point lies beside. Each OCR line owns
   the rows from the midpoints to the lines above and below it (at most a line and a half either
   way, as a menu item or a list row extends around its label); a point in a band belongs to the
@@ -79,6 +79,12 @@ def _inside(box: Box, x: int, y: int) -> bool:
     return box.x1 <= x <= box.x2 and box.y1 <= y <= box.y2
 
 
+def takes_touch(node: Any) -> bool:
+    """Whether a tree node consumes a touch: clickable or long-clickable, as ``View.onTouchEvent``
+    counts it (a long-clickable view that does nothing on a tap still takes the tap from its parent)."""
+    return bool(node.clickable or getattr(node, "long_clickable", False))
+
+
 def in_tree(tree: str | bytes | None, x: int, y: int) -> Receiver | None:
     """The clickable node of the uiautomator dump ``tree`` that receives a touch at (x, y), with
     the words of its subtree; None where the dump is unreadable or no clickable node holds the
@@ -88,7 +94,7 @@ def in_tree(tree: str | bytes | None, x: int, y: int) -> Receiver | None:
     nodes, problem = parse_ui_tree(tree)
     if problem is not None or not nodes:
         return None
-    hits = [n for n in nodes if n.clickable and n.enabled and not n.box.is_empty() and _inside(n.box, x, y)]
+    hits = [n for n in nodes if takes_touch(n) and n.enabled and not n.box.is_empty() and _inside(n.box, x, y)]
     if not hits:
         return None
     target = hits[-1]  # drawing order: the last one drawn over the point, the innermost of its ancestors

@@ -308,6 +308,11 @@ class PhoneTools:
             for i in range(times):
                 if i:
                     time.sleep(DOUBLE_TAP_GAP_S)
+                    # issue 51, item 4: each tap is judged on the screen it meets (the first may open a
+                    # page whose Subscribe lies under the same point)
+                    self._gate_at(self.device.screenshot(), x, y, confirm,
+                                  refused=f"tapped once at ({x}, {y}); the second tap was not sent, the screen "
+                                          f"the first tap left is in front: ")
                 self.device.tap(x, y)
             return self._after(before, f"{done} ({x}, {y})", point=[x, y])
 

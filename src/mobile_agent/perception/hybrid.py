@@ -47,6 +47,8 @@ class TreeNode:
     package: str = ""
     #: which of :data:`FLAGS` the dump sets ``true``
     flags: frozenset[str] = frozenset()
+    #: the dump's ``long-clickable``: such a node takes a touch as a clickable one does (agent/touch.py)
+    long_clickable: bool = False
 
     @property
     def rid_words(self) -> str:
@@ -82,7 +84,8 @@ def parse_ui_tree(xml: str | bytes | None) -> tuple[list[TreeNode], str | None]:
             nodes.append(TreeNode(idx, parent, a.get("text", "") or "", a.get("content-desc", "") or "",
                                   a.get("resource-id", "") or "", a.get("class", "") or "", box,
                                   a.get("clickable") == "true", a.get("enabled", "true") != "false",
-                                  a.get("package", "") or "", frozenset(f for f in FLAGS if a.get(f) == "true")))
+                                  a.get("package", "") or "", frozenset(f for f in FLAGS if a.get(f) == "true"),
+                                  a.get("long-clickable") == "true"))
             visit(child, idx)
 
     visit(root, None)
