@@ -215,21 +215,15 @@ class HarmonyDevice:
 
     def wait_still(self, timeout_s: float = 3.0) -> bool:
         """Wait until two successive screenshots are alike; False on timeout."""
-        from mobile_agent.device.adb.still import frame_signature, frames_alike
+        from mobile_agent.device.adb.still import still_frame
 
         if self._still is not None and time.monotonic() - self._still[1] <= 1.0:
             return True
-        deadline = time.monotonic() + max(0.0, timeout_s)
-        previous = frame_signature(self.screenshot(), 0)
-        while True:
-            frame = self.screenshot()
-            current = frame_signature(frame, 0)
-            if frames_alike(previous, current):
-                self._still = (frame, time.monotonic())
-                return True
-            if time.monotonic() >= deadline:
-                return False
-            previous = current
+        frame = still_frame(self.screenshot, 0, timeout_s)
+        if frame is None:
+            return False
+        self._still = (frame, time.monotonic())
+        return True
 
     # ----------------------------------------------------------------- gestures
 

@@ -349,22 +349,15 @@ class IosDevice:
 
     def wait_still(self, timeout_s: float = 3.0) -> bool:
         """Wait until two successive screenshots are alike (the status bar aside); False on timeout."""
-        from mobile_agent.device.adb.still import frame_signature, frames_alike
+        from mobile_agent.device.adb.still import still_frame
 
         if self._still is not None and time.monotonic() - self._still[1] <= 1.0:
             return True
-        deadline = time.monotonic() + max(0.0, timeout_s)
-        previous = frame_signature(self.screenshot(), self.status_bar_px)
-        while True:
-            frame = self.screenshot()
-            current = frame_signature(frame, self.status_bar_px)
-            if frames_alike(previous, current):
-                self._still = (frame, time.monotonic())
-                return True
-            if time.monotonic() >= deadline:
-                return False
-            previous = current
-            time.sleep(0.1)
+        frame = still_frame(self.screenshot, self.status_bar_px, timeout_s, pause_s=0.1)
+        if frame is None:
+            return False
+        self._still = (frame, time.monotonic())
+        return True
 
     # ----------------------------------------------------------------- gestures
 
