@@ -85,28 +85,50 @@ def takes_touch(node: Any) -> bool:
     return bool(node.clickable or getattr(node, "long_clickable", False))
 
 
-def in_tree(tree: str | bytes | None, x: int, y: int) -> Receiver | None:
-    """The clickable node of the uiautomator dump ``tree`` that receives a touch at (x, y), with
-    the words of its subtree; None where the dump is unreadable or no clickable node holds the
-    point (the screen's own tree says nothing takes it)."""
+#: The last dump read by :func:`_parsed` and what it holds: every gate of one step (the risk
+#: decision, its label, the allow-list, each point of a gesture) asks about the same dump.
+_LAST: tuple[Any, Any] | None = None
+
+
+def _parsed(tree: str | bytes | None) -> tuple[list[Any], dict[int, list[int]], int] | None:
+    """The nodes of the dump ``tree`` in drawing order, each node's children, and the screen's area;
+    None where the dump is unreadable or empty. The last dump's reading is kept."""
+    global _LAST
+    last = _LAST
+    if last is not None and last[0] == tree:
+        return last[1]
     from mobile_agent.perception.hybrid import parse_ui_tree
 
     nodes, problem = parse_ui_tree(tree)
     if problem is not None or not nodes:
+        result = None
+    else:
+        children: dict[int, list[int]] = {}
+        for n in nodes:
+            if n.parent is not None:
+                children.setdefault(n.parent, []).append(n.index)
+        screen = max((n.box.area for n in nodes if n.parent is None), default=0) or max(n.box.area for n in nodes)
+        result = (nodes, children, screen)
+    _LAST = (tree, result)
+    return result
+
+
+def in_tree(tree: str | bytes | None, x: int, y: int) -> Receiver | None:
+    """The clickable node of the uiautomator dump ``tree`` that receives a touch at (x, y), with
+    the words of its subtree; None where the dump is unreadable or no clickable node holds the
+    point (the screen's own tree says nothing takes it)."""
+    parsed = _parsed(tree)
+    if parsed is None:
         return None
+    nodes, children, screen = parsed
     hits = [n for n in nodes if takes_touch(n) and n.enabled and not n.box.is_empty() and _inside(n.box, x, y)]
     if not hits:
         return None
     target = hits[-1]  # drawing order: the last one drawn over the point, the innermost of its ancestors
-    screen = max((n.box.area for n in nodes if n.parent is None), default=0) or max(n.box.area for n in nodes)
     if target.box.area > PAGE_SHARE * screen:
         # a page-sized element (a dialog's scrim, a whole-page click handler): what a tap on it does
         # is not said by every word it holds; the pixels at the point are read instead
         return None
-    children: dict[int, list[int]] = {}
-    for n in nodes:
-        if n.parent is not None:
-            children.setdefault(n.parent, []).append(n.index)
     texts: list[str] = []
     descs: list[str] = []
     icons: list[Box] = []
