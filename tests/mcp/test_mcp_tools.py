@@ -102,6 +102,42 @@ def test_tap_element_then_stale_numbers_are_refused(perception):
     assert again.is_error and "call screen_elements again" in text_of(again)
 
 
+def test_each_client_keeps_its_own_element_numbers(perception):
+    """Two clients of one server (two agents on one HTTP server; MCP's requests carry no client
+    identity): the second's listing, numbered differently (icons left out), does not renumber the
+    first's. A number given with its listing taps that listing's element; a number without one, where
+    the two lists disagree on it, is refused naming both; a gesture makes every list stale, since the
+    screen is shared (issue 51, low item)."""
+    phone = SimPhone()
+    phone.launch("Settings")
+    server = build_server(PhoneTools(phone, perception, ToolOptions(tree=False)))
+
+    async def scenario():
+        async with Client(server) as a, Client(server) as b:
+            mine = data_of(await a.call_tool("screen_elements", {"icons": True}))
+            theirs = data_of(await b.call_tool("screen_elements", {"icons": False}))
+            display_a = next(e for e in mine["elements"] if e.get("text") == "Display")
+            unnamed = await a.call_tool("tap_element", {"number": display_a["n"]})
+            unknown = await a.call_tool("tap_element", {"number": display_a["n"], "listing": "L99"})
+            tapped = data_of(await a.call_tool("tap_element", {"number": display_a["n"],
+                                                               "listing": mine["listing"]}))
+            stale = await b.call_tool("tap_element", {"number": 1, "listing": theirs["listing"]})
+            return mine, theirs, display_a, unnamed, unknown, tapped, stale
+
+    mine, theirs, display_a, unnamed, unknown, tapped, stale = run(scenario)
+    assert mine["listing"] != theirs["listing"]
+    display_b = next(e for e in theirs["elements"] if e.get("text") == "Display")
+    # the two lists number "Display" differently: with the other's numbers, a would tap something else
+    assert display_a["n"] != display_b["n"] and mine["count"] > theirs["count"]
+    assert unnamed.is_error and "not the same in the element lists" in text_of(unnamed)
+    assert mine["listing"] in text_of(unnamed) and theirs["listing"] in text_of(unnamed)
+    assert unknown.is_error and "no element list 'L99'" in text_of(unknown)
+    assert tapped["point"] == display_a["center"] and "Display" in tapped["done"]
+    assert "Dark theme" in phone.ui_tree()
+    # a's gesture changed the shared screen: b's numbers are refused as stale, not taken
+    assert stale.is_error and "call screen_elements again" in text_of(stale)
+
+
 def test_risky_tap_needs_confirm_and_allow_list(perception):
     phone = SimPhone()
 

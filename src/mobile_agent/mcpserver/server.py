@@ -63,6 +63,9 @@ def _no_bool(value: Any) -> Any:
 Pixel = BeforeValidator(_no_bool)
 Coord = Annotated[int, Pixel, Field(ge=0, le=MAX_COORD, description="Screen pixels (the screenshot's coordinates "
                                                                     "divided by its scale).")]
+Listing = Annotated[str | None, Field(max_length=20, description=(
+    "The listing of the screen_elements answer the number comes from (its \"listing\", e.g. \"L3\"); "
+    "left out: the newest list."))]
 DeviceArg = Annotated[str | None, Field(max_length=100, description="Which device (a name from list_devices); "
                                                                     "may be left out when the server has one.")]
 
@@ -97,6 +100,7 @@ class Element(TypedDict, total=False):
 
 
 class Elements(TypedDict):
+    listing: str  # pass it with a number to tap_element / long_press: another client's list does not renumber it
     width: int
     height: int
     tree: Literal["read", "none", "off"]
@@ -256,7 +260,8 @@ def _answer(result: Any, text: str | None = None) -> Any:
 def elements_text(listing: dict[str, Any]) -> str:
     """screen_elements as lines a model reads easily: ``#7 text "Display" [194,1902,334,1975]``."""
     lines = [f"{listing['width']}x{listing['height']} screen, {listing['count']} elements (ui tree: "
-             f"{listing['tree']}); pass a number to tap_element or long_press until the next gesture."]
+             f"{listing['tree']}), listing {listing['listing']}; pass a number to tap_element or long_press "
+             "until the next gesture."]
     if listing.get("dialog"):
         lines[0] += (" A dialog is up at [" + ",".join(str(v) for v in listing["dialog"]) + "]: elements marked "
                      "behind-dialog lie on the page its scrim dims, where a tap closes the dialog or does nothing "
@@ -393,12 +398,13 @@ def build_server(tools: PhoneTools | Mapping[str, PhoneTools], name: str = "mobi
     @tool(risky)
     def tap_element(number: Annotated[int, Field(ge=1, le=100_000, description=(
                         "The element's number in the last screen_elements answer."))],
-                    confirm: Confirm = False, force: Force = False,
+                    confirm: Confirm = False, force: Force = False, listing: Listing = None,
                     device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
-        """Tap the centre of an element listed by the last screen_elements call. Refused when a
-        gesture was made since (the numbers may be stale: call screen_elements again), and for an
-        element marked behind_dialog (a tap there closes the dialog or does nothing) unless force."""
-        return on(device, "tap_element", number, confirm, force)
+        """Tap the centre of an element listed by screen_elements. Refused when a gesture was made
+        since (the numbers may be stale: call screen_elements again), and for an element marked
+        behind_dialog (a tap there closes the dialog or does nothing) unless force. Where several
+        clients share this server, pass the listing your screen_elements answer gave."""
+        return on(device, "tap_element", number, confirm, force, listing)
 
     @tool(risky)
     def tap(x: Coord, y: Coord, confirm: Confirm = False, device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
@@ -422,11 +428,11 @@ def build_server(tools: PhoneTools | Mapping[str, PhoneTools], name: str = "mobi
                    x: Annotated[int | None, Pixel, Field(ge=0, le=MAX_COORD, description="Or: a point's x.")] = None,
                    y: Annotated[int | None, Pixel, Field(ge=0, le=MAX_COORD, description="and its y.")] = None,
                    duration_ms: Annotated[int, Field(ge=100, le=10000, description="How long to hold.")] = 800,
-                   confirm: Confirm = False, force: Force = False,
+                   confirm: Confirm = False, force: Force = False, listing: Listing = None,
                    device: DeviceArg = None) -> Annotated[CallToolResult, Action]:
         """Press and hold on a text, an element or a point (opens context menus, starts selection);
         gated as tap; an element behind a dialog is refused as by tap_element, unless force."""
-        return on(device, "long_press", text, number, duration_ms, x, y, confirm, force)
+        return on(device, "long_press", text, number, duration_ms, x, y, confirm, force, listing)
 
     @tool(act)
     def type_text(text: Annotated[str, Field(max_length=MAX_TYPE_CHARS, description="What to type.")],

@@ -22,11 +22,11 @@ import re
 import threading
 import time
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Sequence
-
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -39,6 +39,22 @@ from mobile_agent.mcpserver import gates
 from mobile_agent.perception.elements import Element, list_screen, tree_elements
 from mobile_agent.perception.hybrid import ScreenTree
 from mobile_agent.types import POSITIONS, Box, quote_screen_text
+
+#: Element lists kept for tap_element's ``listing`` (the oldest is forgotten past this many).
+MAX_LISTINGS = 64
+
+
+@dataclass
+class _Listing:
+    """One screen_elements answer: its numbers hold until the next gesture. Several clients of one
+    server (the MCP protocol's stateless requests carry no client identity) each name theirs by its
+    id, so that another client's listing never renumbers theirs."""
+
+    id: str
+    elements: list[Element]
+    at: int  # the gesture count when it was made: a later gesture makes its numbers stale
+    dialog: tuple[list[int], str] | None  # a dialog over the page: its box and its first text
+
 
 #: Longest texts the tools take (a longer one is refused with a message, never truncated silently).
 MAX_TARGET_CHARS = 300
@@ -174,9 +190,8 @@ class PhoneTools:
         self._chat_model_factory = chat_model_factory
         self._lock = lock if lock is not None else threading.RLock()
         self._gestures = 0
-        self._elements: list[Element] | None = None
-        self._elements_at = -1
-        self._dialog: tuple[list[int], str] | None = None  # the last list's dialog: its box, its first text
+        self._listings: OrderedDict[str, _Listing] = OrderedDict()  # the element lists by id, newest last
+        self._listed = 0
         self._rules: Any = None
         self._apps: Any = None  # agent.allowlist.InstalledApps, made at its first use
         self._waiting: _Run | None = None  # a run_instruction run waiting for the user's answer
@@ -229,14 +244,18 @@ class PhoneTools:
                 listed.set_dialog(dialog)
             elements = list_screen((w, h), res.lines, found_icons, st if tree == "read" else None, dialog,
                                    max_icon_width=gates.MAX_GLYPH_WIDTH)
-            self._elements, self._elements_at = elements, self._gestures
-            self._dialog = None
+            named = None
             if dialog is not None:
                 # named by its topmost text wholly on the card (its title)
                 own = [e.label for e in sorted(elements, key=lambda e: e.box.y1)
                        if not e.behind_dialog and dialog.intersect(e.box).area >= 0.95 * e.box.area and e.label]
-                self._dialog = (list(dialog.as_tuple()), own[0] if own else "")
-            listing = {"width": w, "height": h, "tree": tree, "count": len(elements),
+                named = (list(dialog.as_tuple()), own[0] if own else "")
+            self._listed += 1
+            ident = f"L{self._listed}"
+            self._listings[ident] = _Listing(ident, elements, self._gestures, named)
+            while len(self._listings) > MAX_LISTINGS:
+                self._listings.popitem(last=False)
+            listing = {"listing": ident, "width": w, "height": h, "tree": tree, "count": len(elements),
                        "elements": [e.to_json() for e in elements]}
             if dialog is not None:
                 listing["dialog"] = list(dialog.as_tuple())
@@ -275,12 +294,15 @@ class PhoneTools:
             g = self.perception.ground_icon(img, description, position=pos)
             return self._tap_grounding(g, img, f'the icon "{description}"', description, confirm, icon=True)
 
-    def tap_element(self, number: int, confirm: bool = False, force: bool = False) -> dict[str, Any]:
-        """Tap the centre of element ``number`` of the last :meth:`screen_elements` list. An element
-        on the page behind a dialog (``behind_dialog``) is refused, naming the dialog, unless
-        ``force``: a tap there closes the dialog or does nothing."""
+    def tap_element(self, number: int, confirm: bool = False, force: bool = False,
+                    listing: str | None = None) -> dict[str, Any]:
+        """Tap the centre of element ``number`` of the :meth:`screen_elements` list ``listing`` (its
+        answer's ``listing``; left out: the newest list, refused where lists made since the last
+        gesture disagree on that number). An element on the page behind a dialog
+        (``behind_dialog``) is refused, naming the dialog, unless ``force``: a tap there closes the
+        dialog or does nothing."""
         with self._lock:
-            el = self._element(number, force)
+            el = self._element(number, force, listing)
             label = el.label
             x, y = int(el.center.x), int(el.center.y)
             before = self.device.screenshot()
@@ -318,8 +340,9 @@ class PhoneTools:
 
     def long_press(self, text: str | None = None, number: int | None = None,
                    duration_ms: int = LONG_PRESS_MS, x: int | None = None, y: int | None = None,
-                   confirm: bool = False, force: bool = False) -> dict[str, Any]:
-        """Press and hold on a text on the screen, on element ``number`` of the last list, or at (x, y)."""
+                   confirm: bool = False, force: bool = False, listing: str | None = None) -> dict[str, Any]:
+        """Press and hold on a text on the screen, on element ``number`` of a list (``listing``, as for
+        :meth:`tap_element`), or at (x, y)."""
         given = sum(v is not None for v in (text, number)) + (x is not None or y is not None)
         if given != 1:
             raise ConfigError("long_press needs exactly one of text (a text on the screen), number (an element) "
@@ -337,7 +360,7 @@ class PhoneTools:
                 x, y = int(g.point.x), int(g.point.y)
                 what = f'"{text}"'
             elif number is not None:
-                c = self._element(number, force).center
+                c = self._element(number, force, listing).center
                 x, y = int(c.x), int(c.y)
                 what = f"element {number}"
             else:
@@ -349,20 +372,47 @@ class PhoneTools:
             self._long_press(x, y, duration_ms)
             return self._after(before, f"pressed {what} at ({x}, {y}) for {duration_ms} ms", point=[x, y])
 
-    def _element(self, number: Any, force: bool = False) -> Element:
-        if isinstance(number, bool) or not isinstance(number, int):
-            raise ConfigError(f"the element number must be a whole number, got {_short(number)}")
-        if self._elements is None:
+    def _listing_of(self, number: int, listing_id: str | None) -> _Listing:
+        """The element list ``number`` refers to: the one named ``listing_id``, else the newest one;
+        refused where the lists made since the last gesture (several clients', or one with icons
+        and one without) number ``number`` differently and none is named."""
+        if not self._listings:
             raise ConfigError("no element list yet: call screen_elements first, then pass a number from it")
-        if self._elements_at != self._gestures:
+        if listing_id is not None:
+            listing = self._listings.get(str(listing_id))
+            if listing is None:
+                newest = next(reversed(self._listings))
+                raise ConfigError(f"there is no element list {_short(listing_id)} (the newest is {newest!r}): "
+                                  "pass the listing of your last screen_elements answer, or call it again")
+        else:
+            listing = self._listings[next(reversed(self._listings))]
+        if listing.at != self._gestures:
             raise ConfigError("the screen may have changed since screen_elements (a gesture was made since): "
                               "call screen_elements again for current numbers")
-        if not 1 <= number <= len(self._elements):
+        if listing_id is None:
+            def at(lst: _Listing) -> Any:
+                return lst.elements[number - 1].to_json() if 1 <= number <= len(lst.elements) else None
+
+            others = [lst for lst in self._listings.values() if lst.at == self._gestures and lst is not listing
+                      and at(lst) != at(listing)]
+            if others:
+                names = ", ".join(repr(lst.id) for lst in others + [listing])
+                raise ConfigError(f"element {number} is not the same in the element lists {names}, all made "
+                                  "since the last gesture (another client's, or a list with icons and one "
+                                  "without): pass listing= with the listing of your screen_elements answer")
+        return listing
+
+    def _element(self, number: Any, force: bool = False, listing_id: str | None = None) -> Element:
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise ConfigError(f"the element number must be a whole number, got {_short(number)}")
+        listing = self._listing_of(number, listing_id)
+        elements = listing.elements
+        if not 1 <= number <= len(elements):
             raise ConfigError(f"there is no element {number} on the screen: the last screen_elements list "
-                              f"has {len(self._elements)} element(s), numbered 1..{len(self._elements)}")
-        el = self._elements[number - 1]
+                              f"has {len(elements)} element(s), numbered 1..{len(elements)}")
+        el = elements[number - 1]
         if el.behind_dialog and not force:
-            box, title = self._dialog or ([], "")
+            box, title = listing.dialog or ([], "")
             label = el.label
             named = f" {quote_screen_text(title)}" if title else ""
             raise ConfigError(
