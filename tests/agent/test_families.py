@@ -206,3 +206,39 @@ def test_the_shared_facts_of_the_parse_table_hold_in_every_family_that_has_them(
         Act("fly")
     # the tool's prompt still describes each action in Qwen's words (the parse table is not the prompt's)
     assert "* `click`: Click the point on the screen with coordinate (x, y)." in owl.system_prompt(frame(owl), False)
+
+
+@pytest.mark.parametrize("family, reply, calls", [
+    # the authors' parser splits at ")\n\n" and runs both; ours takes one a step and says so (ours: issue 51)
+    ("ui-tars-1.5", "Thought: open it.\nAction: click(start_box='<|box_start|>(100,200)<|box_end|>')\n\n"
+                    "type(content='hello')", 2),
+    ("ui-tars-1.5", "Thought: open it.\nAction: click(start_box='(100,200)')\nclick(start_box='(300,400)')", 2),
+    ("ui-tars-1.5", "Thought: x\nAction: click(start_box='(1,2)')\nAction: press_back()", 2),
+    ("autoglm-phone", '<think>go</think><answer>do(action="Tap", element=[500,500])\ndo(action="Back")</answer>', 2),
+    ("autoglm-phone", '<think>go</think><answer>do(action="Back")</answer><answer>do(action="Home")</answer>', 2),
+    ("ui-venus-navi", "<think>t</think><action>Click(box=(10,20))\nPressBack()</action>", 2),
+])
+def test_a_reply_with_two_actions_is_refused_naming_them(family, reply, calls):
+    """Before: UI-TARS took the last of two calls on adjacent lines, AutoGLM the first; neither said so."""
+    fam = get_family(family)
+    with pytest.raises(ParseError, match=rf"holds {calls} (actions|<answer> blocks)") as err:
+        fam.parse(reply, frame(fam))
+    assert "one action a step" in str(err.value)
+
+
+@pytest.mark.parametrize("family, reply, key", [
+    ("ui-tars-1.5", "Thought: x\nAction: click(start_box='(100,200)', start_box='(300,400)')", "start_box"),
+    ("ui-tars-1.5", "Thought: x\nAction: type(content='it's', content='other')", "content"),  # the lenient reader
+    ("autoglm-phone", '<answer>do(action="Tap", element=[1,2], element=[3,4])</answer>', "element"),
+])
+def test_a_keyword_given_twice_is_refused(family, reply, key):
+    """Before: the last value was taken silently (ours: issue 51)."""
+    fam = get_family(family)
+    with pytest.raises(ParseError, match=rf"{key}= is given twice"):
+        fam.parse(reply, frame(fam))
+
+
+def test_one_action_whose_text_names_a_call_is_still_one_action():
+    fam = get_family("ui-tars-1.5")
+    parsed = fam.parse("Thought: type it\nAction: type(content='call click(x) then type(y)')", frame(fam))
+    assert parsed.operation == Type("call click(x) then type(y)")

@@ -18,7 +18,7 @@ from datetime import date
 from typing import Any
 
 from mobile_agent.agent.families.actions import Act, Args, to_operation, written
-from mobile_agent.agent.families.base import Family, Frame, Parsed, PointWriter, any_call, tag
+from mobile_agent.agent.families.base import Family, Frame, Parsed, PointWriter, any_call, single_call, tag
 from mobile_agent.errors import ParseError
 
 #: The English prompt (for ``AutoGLM-Phone-9B-Multilingual``; ``prompts_en.py``): ours, saying what the authors'
@@ -158,12 +158,16 @@ class AutoGLM(Family):
     def parse_action(self, reply: str, frame: Frame) -> Parsed:
         thought = tag(reply, "think") or reply.split("<answer>")[0].replace("<think>", "").replace("</think>", "").strip()
         answer = tag(reply, "answer")
+        if reply.count("<answer>") > 1:
+            raise ParseError(f"your reply holds {reply.count('<answer>')} <answer> blocks: write one action a step; "
+                             "the next screenshot comes after it")
         if answer is None:
             m = re.search(r"(do\(.*|finish\(.*)", reply, re.DOTALL)
             if m is None:
                 raise ParseError('your reply has no action: write <answer>do(action="...", ...)</answer> '
                                  'or finish(message="...")')
             answer = m.group(1).strip()
+        single_call(answer, ("do", "finish"))
         name, kw = any_call(answer, KEYS)
         if name == "finish":
             return Parsed(thought, to_operation(FINISH, Args(self, kw, frame, name), thought))

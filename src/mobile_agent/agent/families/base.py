@@ -164,6 +164,7 @@ def call_of(text: str) -> tuple[str, dict[str, Any]]:
     if name is None:
         raise ParseError(f"the action {text.strip()[:80]!r} has no name")
     kwargs: dict[str, Any] = {}
+    _no_repeat(name, [str(kw.arg) for kw in node.keywords if kw.arg is not None])
     for kw in node.keywords:
         try:
             kwargs[str(kw.arg)] = ast.literal_eval(kw.value)
@@ -189,6 +190,7 @@ def lenient_call(text: str, keys: Sequence[str] = ()) -> tuple[str, dict[str, An
     name, body = m.group(1), m.group(2)
     word = "|".join(re.escape(k) for k in keys) if keys else r"\w+"
     starts = list(re.finditer(rf"(?:^|,)\s*({word})\s*=\s*", body))
+    _no_repeat(name, [km.group(1) for km in starts])
     kwargs: dict[str, Any] = {}
     for i, km in enumerate(starts):
         end = starts[i + 1].start() if i + 1 < len(starts) else len(body)
@@ -199,6 +201,26 @@ def lenient_call(text: str, keys: Sequence[str] = ()) -> tuple[str, dict[str, An
     if body.strip() and not starts:
         raise ParseError(f"the action {text.strip()[:80]!r} has no key=value argument")
     return name, kwargs
+
+
+def single_call(text: str, names: Sequence[str]) -> None:
+    """Refuse ``text`` where it holds more than one action: a call of one of ``names`` that begins a line
+    (or follows another call's closing parenthesis) after the first. The authors' parsers split such a
+    reply into several actions; this agent takes one a step and looks at the screen before the next, so
+    the model is told which calls it wrote instead of one being taken and the others dropped unsaid."""
+    word = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    starts = [m.group(1) for m in re.finditer(rf"(?:^|\n|\))\s*(?:Action\s*[:：]\s*)?({word})\s*\(", text)]
+    if len(starts) > 1:
+        raise ParseError(f"your reply holds {len(starts)} actions ({', '.join(n + '(...)' for n in starts)}): "
+                         "write one action a step; the next screenshot comes after it")
+
+
+def _no_repeat(name: str, keys: Sequence[str]) -> None:
+    seen: set[str] = set()
+    for k in keys:
+        if k in seen:
+            raise ParseError(f"{name}: {k}= is given twice; give each argument once")
+        seen.add(k)
 
 
 def any_call(text: str, keys: Sequence[str] = ()) -> tuple[str, dict[str, Any]]:

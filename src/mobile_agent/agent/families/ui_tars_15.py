@@ -20,7 +20,8 @@ from typing import Any
 
 from mobile_agent.agent import operations as ops
 from mobile_agent.agent.families.actions import Act, Args, to_operation, written
-from mobile_agent.agent.families.base import Family, Frame, Parsed, PointWriter, any_call, key_name, point_of
+from mobile_agent.agent.families.base import (Family, Frame, Parsed, PointWriter, any_call, key_name, point_of,
+                                               single_call)
 from mobile_agent.errors import ParseError
 
 PROMPT = """You are a GUI agent. You are given a task and your action history, with screenshots. You need to perform the next action to complete the task.
@@ -144,8 +145,8 @@ class UITars15(Family):
         t = _THOUGHT.search(text[:m.start()] + "\n")
         thought = t.group(1).strip() if t else text[:m.start()].strip()
         action = text[m.end():].strip()
-        if ")\n\n" in action:  # the authors' parser splits several actions at ")\n\n"; one a step here
-            action = action.split(")\n\n")[0] + ")"
+        # the authors' parser splits several actions at ")\n\n" and runs each: one a step here, said
+        single_call(action, [*ACTS, "hotkey"])
         return thought, action
 
     def point(self, kwargs: dict[str, Any], keys: tuple[str, ...], frame: Frame, action: str) -> tuple[int, int]:

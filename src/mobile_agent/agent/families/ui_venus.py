@@ -25,7 +25,7 @@ import re
 from typing import Any
 
 from mobile_agent.agent.families.actions import Act, StrictArgs, to_operation, written
-from mobile_agent.agent.families.base import Family, Frame, Parsed, PointWriter, any_call, tag
+from mobile_agent.agent.families.base import Family, Frame, Parsed, PointWriter, any_call, single_call, tag
 from mobile_agent.errors import ParseError
 
 PROMPT = """**You are a GUI agent on a phone.**
@@ -135,6 +135,7 @@ class UIVenus(Family):
             if m is None:
                 raise ParseError("your reply has no <action>...</action>")
             action = reply.strip()
+        single_call(action, list(ACTS))
         name, kw = any_call(action, KEYS)
         act = ACTS.get(name)
         if act is None:
