@@ -57,7 +57,7 @@ class Agent:
         if perception is None:
             from mobile_agent.perception import Perception
 
-            perception = Perception()
+            perception = Perception()  # AgentSettings.icon_model, where given, is put in by the loop's Agent
         self.device = device
         self.planner = planner
         self.perception = perception

@@ -121,9 +121,12 @@ def test_concepts_of_vocabulary_specs():
 
 
 def test_a_missing_or_corrupt_model_is_named(tmp_path):
-    with pytest.raises(RecogniserError, match="icon_recogniser.json"):
+    with pytest.raises(RecogniserError, match="icon_recogniser.onnx is missing"):
         IconRecogniser(tmp_path / "icon_recogniser.onnx")
     bad = tmp_path / "icon_recogniser.onnx"
+    shutil.copy(recogniser.DEFAULT_MODEL, bad)
+    with pytest.raises(RecogniserError, match="icon_recogniser.json is missing"):
+        IconRecogniser(bad)
     shutil.copy(recogniser.DEFAULT_MODEL.with_suffix(".json"), bad.with_suffix(".json"))
     bad.write_bytes(b"not a model")
     with pytest.raises(RecogniserError, match=str(bad).replace("\\", "\\\\")):

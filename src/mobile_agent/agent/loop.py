@@ -147,6 +147,9 @@ class AgentSettings:
     #: and a run cache keep ``{NAME}`` (:func:`fill_secrets`)
     secrets: dict[str, str] = field(default_factory=dict)
     allowed_apps: tuple[str, ...] = ()
+    #: the icon recogniser Click Icon uses: a folder ``mobile-agent perception learn`` wrote, or its
+    #: ``.onnx`` file (None: the perception's own, the shipped one by default)
+    icon_model: str | Path | None = None
 
     def __post_init__(self) -> None:
         self.allowed_apps = check_allowed_apps(self.allowed_apps)
@@ -287,6 +290,11 @@ class StepLoop:
         self.planner = planner
         self.perception = perception
         self.settings = settings or AgentSettings()
+        if self.settings.icon_model is not None and perception is not None:
+            use = getattr(perception, "use_icon_model", None)
+            if not callable(use):
+                raise ConfigError(f"settings.icon_model: the perception {type(perception).__name__} takes no icon model")
+            use(self.settings.icon_model)
 
     # --- the run ---------------------------------------------------------------------------------
 

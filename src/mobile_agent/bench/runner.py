@@ -49,6 +49,7 @@ class EvalConfig:
     cache: str | None = None  # a run cache folder (agent/replay_cache.py): kept runs replay first
     cache_mode: str = "read-write"  # --cache-mode: read-write, read-only (never written), write-only (never replayed)
     model_family: str | None = None  # a point-output family (agent/families/): its replies, its coordinates
+    icon_model: str | None = None  # --icon-model: the icon recogniser a user taught (perception learn); None: shipped
 
     def __post_init__(self) -> None:
         if self.planner not in PLANNERS:
@@ -113,6 +114,8 @@ class EvalConfig:
             d.pop("cache_mode")  # the configurations stored before the option keep their ids
         if d["model_family"] is None:
             d.pop("model_family")  # the configurations stored before the families keep their ids
+        if d["icon_model"] is None:
+            d.pop("icon_model")  # the configurations stored before the option keep their ids
         return d
 
     def step_budget(self, task: Task) -> int:
@@ -153,15 +156,16 @@ def environment_failure(exc: BaseException | None) -> str | None:
 _PERCEPTION: dict[str, Any] = {}
 
 
-def _perception(ocr: str, threads: int | None = None) -> Any:
+def _perception(ocr: str, threads: int | None = None, icon_model: str | None = None) -> Any:
     """One perception pipeline per process (loading the OCR models takes a few seconds). ``threads``
     bounds RapidOCR's threads, so that parallel workers do not fight over the cores."""
-    if ocr not in _PERCEPTION:
+    key = f"{ocr}|{icon_model or ''}"
+    if key not in _PERCEPTION:
         from mobile_agent.perception import Perception
 
         options = {"threads": threads} if threads and ocr == "rapidocr" else None
-        _PERCEPTION[ocr] = Perception(ocr=ocr, ocr_options=options)
-    return _PERCEPTION[ocr]
+        _PERCEPTION[key] = Perception(ocr=ocr, ocr_options=options, icon_model=icon_model)
+    return _PERCEPTION[key]
 
 
 def make_planner(config: EvalConfig, task: Task, perception: Any = None) -> Any:
@@ -279,10 +283,10 @@ def run_task(config: EvalConfig, task: Task, out_dir: Path, cid: str, *, device:
                                    timeout_s=config.model_timeout_s)
 
         planner = None
-        agent: Any = MultiAgent(phone, chat(config.model or ""), _perception(config.ocr, threads), settings,
+        agent: Any = MultiAgent(phone, chat(config.model or ""), _perception(config.ocr, threads, config.icon_model), settings,
                                 executor_model=chat(config.executor_model) if config.executor_model else None)
     else:
-        perception = _perception(config.ocr, threads)
+        perception = _perception(config.ocr, threads, config.icon_model)
         planner = make_planner(config, task, perception)
         cached = _cached(config, instruction, phone, perception, planner)
         agent = StepLoop(phone, cached[0] if cached else planner, perception, settings)

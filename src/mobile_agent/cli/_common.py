@@ -35,6 +35,9 @@ ModelTimeoutOpt = Annotated[float, typer.Option("--model-timeout", min=1.0, help
 TimeLimitOpt = Annotated[float, typer.Option("--time-limit", min=1.0, help="Wall-clock limit in seconds.")]
 OverwriteOpt = Annotated[bool, typer.Option("--overwrite", help="Replace the run in --out.")]
 OcrOpt = Annotated[str, typer.Option("--ocr", help="OCR engine: rapidocr or tesseract.")]
+IconModelOpt = Annotated[Optional[Path], typer.Option("--icon-model", help="The icon recogniser to use: a folder "
+                                                     "`mobile-agent perception learn` wrote (or its .onnx file); "
+                                                     "default: the one shipped in the package.")]
 PerceptionOpt = Annotated[str, typer.Option("--perception", help="hybrid (run's default, and replay's: the phone's "
                                             "accessibility tree beside the pixels, where the device gives one; "
                                             "vision where it does not) or vision (pixels only; eval's default, "

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Optional
 
 import typer
@@ -28,6 +29,8 @@ def add_perception_commands(group: typer.Typer) -> None:
         ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
         matcher: Optional[str] = typer.Option(None, "--matcher", help="Icon matcher: learned (default), "
                                               "learned:PATH, offline (the shape matcher alone), marks or clip:PATH."),
+        icon_model: Optional[Path] = typer.Option(None, "--icon-model", help="The icon recogniser: a folder "
+                                                  "`mobile-agent perception learn` wrote (or its .onnx file)."),
         repeat: int = typer.Option(1, "--repeat", help="Cold full parses per screen (for timing spread)."),
         reference: bool = typer.Option(True, "--reference/--no-reference",
                                        help="Time RapidOCR's own defaults on each screen beside the full parse."),
@@ -66,6 +69,10 @@ def add_perception_commands(group: typer.Typer) -> None:
         from mobile_agent.errors import ConfigError
         from mobile_agent.perception.ocr import make_ocr
 
+        if icon_model is not None:
+            from mobile_agent.perception.core import learned_spec
+
+            matcher = learned_spec(matcher or "learned", icon_model)
         chosen_matcher = {"matcher": matcher} if matcher else {}
 
         if folder is not None and screen_set is not None:

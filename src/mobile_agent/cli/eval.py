@@ -53,6 +53,7 @@ def register(app: typer.Typer) -> None:
         device: str = typer.Option("sim", "--device", help="sim, or adb[:SERIAL] / ios[:URL] for a real phone "
                                    "(a person judges)."),
         ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
+        icon_model: Optional[Path] = typer.Option(None, "--icon-model", help="The icon recogniser: a folder `mobile-agent perception learn` wrote (or its .onnx file); default: the shipped one."),
         reflect: bool = typer.Option(False, "--reflect", help="Reflection calls after each step (model planner)."),
         mode: str = typer.Option("single", "--mode", help="single (the paper's agent) or multi (manager, executor, "
                                  "verifier, notes; needs --planner model)."),
@@ -103,6 +104,7 @@ def register(app: typer.Typer) -> None:
             device = "adb"  # a pool of real phones: judged by a person, as --device adb
         config = EvalConfig(suite=suite, planner=planner, model=model, base_url=base_url, api_key_env=api_key_env,
                             replies=str(replies) if replies else None, max_steps=max_steps, ocr=ocr, device=device,
+                            icon_model=str(icon_model) if icon_model is not None else None,
                             base_seed=seed, reflect=reflect, mode=mode, executor_model=executor_model,
                             perception=perception.strip().lower(), model_timeout_s=model_timeout,
                             cache=str(cache) if cache is not None else None, cache_mode=cache_mode,

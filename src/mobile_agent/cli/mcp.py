@@ -33,6 +33,7 @@ def mcp_cmd(
                                  "or sign out unless the call says confirm=true (default on)."),
     tree: bool = typer.Option(True, "--tree/--no-tree", help="List the device's ui tree nodes in screen_elements."),
     ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
+    icon_model: Optional[Path] = typer.Option(None, "--icon-model", help="The icon recogniser: a folder `mobile-agent perception learn` wrote (or its .onnx file); default: the shipped one."),
     seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone (sim only)."),
     dark: bool = typer.Option(False, "--dark", help="Dark theme (sim only)."),
     no_ask: bool = typer.Option(False, "--no-ask", help="run_instruction's agent never asks the user (no Ask User "
@@ -60,7 +61,7 @@ def mcp_cmd(
 
         split_spec(model)  # a bad spec is a usage error now, not at the first run_instruction
     specs = _device_specs(device or ["sim"])
-    perception = Perception(ocr=ocr)
+    perception = Perception(ocr=ocr, icon_model=icon_model)
     lock = threading.RLock()  # one perception for every device: one call at a time
     phones = {}
     for name, spec in specs:

@@ -25,10 +25,10 @@ def _load(image: Path):
         raise ConfigError(str(exc)) from None
 
 
-def _perception(ocr: str, detector: str, matcher: str = "learned"):
+def _perception(ocr: str, detector: str, matcher: str = "learned", icon_model: Optional[Path] = None):
     from mobile_agent.perception import Perception
 
-    return Perception(ocr=ocr, detector=detector, matcher=matcher, incremental=False)
+    return Perception(ocr=ocr, detector=detector, matcher=matcher, incremental=False, icon_model=icon_model)
 
 
 def _inside(inner: Box, outer: Box) -> float:
@@ -100,6 +100,7 @@ def parse_cmd(
                                   "boxes on letters or signs of a text line."),
     ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr or tesseract."),
     detector: str = typer.Option("cv", "--detector", help="Icon detector: cv, yolo:PATH or gdino:PATH."),
+    icon_model: Optional[Path] = typer.Option(None, "--icon-model", help="The icon recogniser: a folder `mobile-agent perception learn` wrote (or its .onnx file); default: the shipped one."),
 ) -> None:
     """Every text line and icon found on IMAGE, with what each icon looks like and timings.
 
@@ -108,7 +109,7 @@ def parse_cmd(
     from mobile_agent.perception.marks import draw_marks
 
     img = _load(image)
-    p = _perception(ocr, detector)
+    p = _perception(ocr, detector, icon_model=icon_model)
     res = p.parse(img, icons=icons)
     if show_all:
         text_ids, icon_ids, glyphs, on_text = list(range(len(res.lines))), list(range(len(res.icons or []))), [], []
@@ -159,6 +160,7 @@ def locate_cmd(
     detector: str = typer.Option("cv", "--detector", help="Icon detector: cv, yolo:PATH or gdino:PATH."),
     matcher: str = typer.Option("learned", "--matcher", help="Icon matcher: learned (the trained recogniser beside "
                                 "the shape matcher), learned:PATH, offline (the shape matcher alone), marks or clip:PATH."),
+    icon_model: Optional[Path] = typer.Option(None, "--icon-model", help="The icon recogniser: a folder `mobile-agent perception learn` wrote (or its .onnx file); default: the shipped one."),
 ) -> None:
     """The candidates for a target on IMAGE, best first: the one chosen (marked *), then the others by score.
 
@@ -171,7 +173,7 @@ def locate_cmd(
     if app_name is not None and position:
         raise ConfigError("--position applies to --text and --icon, not to --app")
     img = _load(image)
-    p = _perception(ocr, detector, matcher)
+    p = _perception(ocr, detector, matcher, icon_model)
     pos = position or ()
     if text is not None:
         g = p.ground_text(img, text, position=pos)
@@ -196,7 +198,58 @@ def locate_cmd(
     raise typer.Exit(0 if g.candidates else 1)
 
 
+def learn_cmd(
+    folders: list[Path] = typer.Argument(..., help="Folders of screenshots with their uiautomator dumps (what "
+                                         "`mobile-agent devices capture` keeps: img/NAME.png beside xml/NAME.xml)."),
+    out: Path = typer.Option(..., "--out", help="The folder the taught model is written to (icon_recogniser.onnx "
+                             "and .json); pass it to --icon-model."),
+    base: Optional[Path] = typer.Option(None, "--base", help="The model to start from (a folder or .onnx file); "
+                                        "default: the shipped recogniser. It is never written."),
+    epochs: int = typer.Option(6, "--epochs", min=1, max=50, help="Passes over the crops."),
+    replay: int = typer.Option(60, "--replay", min=0, max=1000, help="Rendered crops of each concept beside "
+                               "yours, so that what the model knew of drawn icons stays (0: none; then only "
+                               "its last layers learn). Drawn where the repository's train/ folder is there."),
+    seed: int = typer.Option(20261207, "--seed", help="The same seed, screens and machine give the same model."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace a model already in --out."),
+    verbose: bool = typer.Option(False, "-v", "--verbose", help="Each screen's crops and each epoch."),
+) -> None:
+    """Teach the icon recogniser your apps: fine-tune it on the icons your captured screens name.
+
+    Each clickable image node of a dump with a content-desc names an icon for free: its crop is
+    labelled with the concept the description names, beside rendered icons so that what the model
+    knew stays. Needs the train extra (pip install -e ".[train]"); minutes on two cores. Exit 0 when
+    the model is written, 2 for screens or options it cannot use."""
+    from mobile_agent.perception.core import model_path_of
+    from mobile_agent.perception.icons import learn
+    from mobile_agent.perception.icons.recogniser import IconRecogniser
+
+    if not learn.has_torch():
+        raise ConfigError('perception learn needs torch and onnx, the train extra: pip install -e ".[train]"')
+    target = out / learn.MODEL_FILE
+    if target.exists() and not overwrite:
+        raise ConfigError(f"{target} exists: pass --overwrite to replace it, or name another --out")
+    base_file = model_path_of(base) if base is not None else None
+    rec = IconRecogniser(base_file)  # a missing, corrupt or foreign base is refused here, naming the file
+    say = typer.echo if verbose else (lambda _m: None)
+    crops = learn.screen_crops([str(f) for f in folders], rec.classes, log=say)
+    for problem in crops.problems:
+        typer.echo(f"skipped: {problem}", err=True)
+    c = crops.counts()
+    typer.echo(f"{c['screens']} screens of {c['apps']} apps: {c['icon_nodes']} labelled icons of {c['concepts']} "
+               f"concepts, {c['negatives']} text crops as no-icon; {c['unknown_descriptions']} icon(s) whose "
+               f"description names no concept and {c['repeated']} sharing one description with two or more "
+               "others on their screen were left out")
+    settings = learn.LearnSettings(epochs=epochs, seed=seed, replay_per_class=replay)
+    meta = learn.finetune(crops, out, base=base_file, settings=settings, log=typer.echo)
+    typer.echo(f"wrote {target} ({meta['bytes'] / 1e6:.1f} MB) in {meta['data_s'] + meta['train_s']:.0f} s; "
+               f"use it with --icon-model {out}")
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``parse`` and ``locate`` to the main app."""
+    """Add ``parse`` and ``locate`` to the main app, and the ``perception`` group (``learn``)."""
     app.command("parse")(parse_cmd)
     app.command("locate")(locate_cmd)
+    group = typer.Typer(help="What perception knows: `perception learn` teaches the icon recogniser your apps "
+                        "from captured screens.")
+    group.command(name="learn")(learn_cmd)
+    app.add_typer(group, name="perception")

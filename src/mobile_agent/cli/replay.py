@@ -12,7 +12,8 @@ from typing import Any, List, Optional
 import typer
 from rich.markup import escape
 
-from mobile_agent.cli._common import (ApiKeyEnvOpt, BaseUrlOpt, ModelTimeoutOpt, OcrOpt, OverwriteOpt, PerceptionOpt,
+from mobile_agent.cli._common import (ApiKeyEnvOpt, BaseUrlOpt, IconModelOpt, ModelTimeoutOpt, OcrOpt, OverwriteOpt,
+                                      PerceptionOpt,
                                       SecretOpt, SeedOpt, TimeLimitOpt, check_out, console, default_out, open_phone,
                                       perception_mode_of, run_in, shown, step_line, terminal_confirm)
 from mobile_agent.errors import ConfigError
@@ -55,6 +56,7 @@ def register(app: typer.Typer) -> None:
                                                 "recorded steps, at least 10)."),
         time_limit: TimeLimitOpt = 900.0,
         ocr: OcrOpt = "rapidocr",
+        icon_model: IconModelOpt = None,
         perception_mode: PerceptionOpt = "hybrid",
         seed: SeedOpt = 0,
     ) -> None:
@@ -91,7 +93,7 @@ def register(app: typer.Typer) -> None:
             fallback = LLMPlanner(make_chat_model(model, base_url=base_url, api_key_env=api_key_env,
                                                   timeout_s=model_timeout))
         phone = open_phone(device, seed)
-        perception = Perception(ocr=ocr)
+        perception = Perception(ocr=ocr, icon_model=icon_model)
         planner = ReplayPlanner(recording, perception, fallback, params=params, secrets=secrets)
         out_dir = out or default_out(recording.instruction)
         steps = max_steps or max(10, 2 * len(recording.steps))

@@ -10,7 +10,8 @@ import typer
 from rich.markup import escape
 
 from mobile_agent.agent.record import StepRecord
-from mobile_agent.cli._common import (ApiKeyEnvOpt, BaseUrlOpt, CacheModeOpt, ModelTimeoutOpt, OcrOpt, OverwriteOpt,
+from mobile_agent.cli._common import (ApiKeyEnvOpt, BaseUrlOpt, CacheModeOpt, IconModelOpt, ModelTimeoutOpt, OcrOpt,
+                                      OverwriteOpt,
                                       PerceptionOpt, SecretOpt, SeedOpt, TimeLimitOpt, cache_option, cached_planner, check_out,
                                       confirm_at_terminal, console, default_out, keep_in_cache, open_phone,
                                       perception_mode_of, run_in, shown, step_line, terminal_ask)
@@ -95,6 +96,7 @@ def register(app: typer.Typer) -> None:
         max_side: int = typer.Option(1024, "--max-side", min=64, help="Longest side of screenshots sent to the model."),
         jpeg_quality: int = typer.Option(80, "--jpeg-quality", min=1, max=95, help="JPEG quality of screenshots sent."),
         ocr: OcrOpt = "rapidocr",
+        icon_model: IconModelOpt = None,
         perception_mode: PerceptionOpt = "hybrid",
         seed: SeedOpt = 0,
         live: bool = typer.Option(False, "--live", help="Serve a page on 127.0.0.1 that shows each step as it happens."),
@@ -189,7 +191,7 @@ def register(app: typer.Typer) -> None:
                 (say or (lambda text: console.print(escape(text), highlight=False, soft_wrap=True)))(f"typing: {line}")
             from mobile_agent.perception import Perception
 
-            perception: Any = Perception(ocr=ocr)
+            perception: Any = Perception(ocr=ocr, icon_model=icon_model)
             if grounder:  # a point-output model finds what the planner names (agent/grounder.py)
                 from mobile_agent.agent.families import family_for_model
                 from mobile_agent.agent.grounder import ModelGrounder

@@ -41,6 +41,9 @@ def register(app: typer.Typer) -> None:
                                                    "(else read from the environment); a typed ${NAME} reaches the "
                                                    "phone as VALUE, the model and the results see {NAME} "
                                                    "(repeatable)."),
+        icon_model: Optional[Path] = typer.Option(None, "--icon-model", help="The icon recogniser: a folder "
+                                                  "`mobile-agent perception learn` wrote (or its .onnx file); "
+                                                  "default: the shipped one."),
     ) -> None:
         """Run test flows: exit 0 when every flow passed, 1 when one failed, 2 for a flow file that
         cannot be run as written (the file, the line and why)."""
@@ -86,8 +89,13 @@ def register(app: typer.Typer) -> None:
             if not r.passed:
                 console.print("  " + escape(shown(r.failure)), highlight=False, soft_wrap=True)
 
+        perception = None
+        if icon_model is not None:
+            from mobile_agent.perception import Perception
+
+            perception = Perception(icon_model=icon_model)
         results = run_flows(flows, device or ["sim"], out, model=chat, fail_fast=fail_fast, on_flow=said, cache=store,
-                            secrets=secrets)
+                            secrets=secrets, perception=perception)
         if junit is not None:
             from mobile_agent.fsutil import atomic_write_text
 

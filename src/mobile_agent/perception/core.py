@@ -13,11 +13,13 @@ import re
 import time
 import unicodedata
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
 from PIL import Image
 
+from mobile_agent.errors import ConfigError
 from mobile_agent.perception.change import changed_fraction, changed_regions, screen_changed, status_bar_height
 from mobile_agent.perception.hybrid import ScreenTree, TreeNode
 from mobile_agent.perception.icons import IconDetector, IconMatcher, make_detector, make_matcher
@@ -62,13 +64,32 @@ def _only_fuzzy(found: list[TextMatch] | None) -> bool:
     return not any(m.kind != "fuzzy" for m in found or ())
 
 
+def learned_spec(matcher: Any, icon_model: str | Path) -> str:
+    """The learned matcher's spec on the recogniser ``icon_model`` (a ``.onnx`` file, or a folder
+    holding ``icon_recogniser.onnx``: what ``mobile-agent perception learn`` writes)."""
+    kind = matcher.partition(":")[0].strip().lower() if isinstance(matcher, str) else ""
+    if kind not in ("learned", "recogniser", "recognizer") or ":" in str(matcher):
+        what = matcher if isinstance(matcher, str) else type(matcher).__name__
+        raise ConfigError(f"an icon model is the learned matcher's recogniser: the matcher {what!r} does not "
+                          "use one (leave the matcher as learned, or drop the icon model)")
+    return f"learned:{model_path_of(icon_model)}"
+
+
+def model_path_of(icon_model: str | Path) -> Path:
+    """A model the user names: the ``.onnx`` file, or a folder holding ``icon_recogniser.onnx``."""
+    p = Path(icon_model).expanduser()
+    return p / "icon_recogniser.onnx" if p.is_dir() else p
+
+
 class Perception:
     """OCR, icon detection and grounding over screenshots.
 
     ``ocr``: ``rapidocr`` (default) or ``tesseract``. ``detector``: ``cv`` (default, no weights),
     ``yolo:PATH`` or ``gdino:PATH``. ``matcher``: ``learned`` (default: the trained icon recogniser
     shipped in the package, beside the shape matcher), ``offline`` (the shape matcher alone),
-    ``marks`` (the planner picks numbered boxes through ``choose``) or ``clip:PATH``.
+    ``marks`` (the planner picks numbered boxes through ``choose``) or ``clip:PATH``. ``icon_model``:
+    the learned matcher's recogniser, a model file or the folder ``mobile-agent perception learn``
+    wrote (a missing, corrupt or incompatible one is refused naming the file).
 
     ``incremental`` (default on): a parse reuses the previous parse's lines for the parts of the
     screen that did not change, when less than ``incremental_max_change`` of it changed.
@@ -78,9 +99,11 @@ class Perception:
     def __init__(self, ocr: str | OcrEngine = "rapidocr", detector: str | IconDetector = "cv",
                  matcher: str | IconMatcher | None = "learned", *, incremental: bool = True,
                  incremental_max_change: float = 0.5, max_candidates: int = 9,
-                 ocr_options: dict[str, Any] | None = None) -> None:
+                 ocr_options: dict[str, Any] | None = None, icon_model: str | Path | None = None) -> None:
         self.ocr: OcrEngine = make_ocr(ocr, **(ocr_options or {})) if isinstance(ocr, str) else ocr
         self.detector: IconDetector = make_detector(detector) if isinstance(detector, str) else detector
+        if icon_model is not None:
+            matcher = learned_spec(matcher, icon_model)
         if isinstance(matcher, str):
             self.matcher: IconMatcher | None = make_matcher(matcher)
         else:
@@ -95,6 +118,17 @@ class Perception:
         self.framework_weight = 0.25
         self.memo_size = 4
         self._memos: list[_Memo] = []  # most recent last
+
+    def use_icon_model(self, icon_model: str | Path) -> None:
+        """Click Icon from now on with the recogniser ``icon_model`` (as ``icon_model=`` at construction;
+        refused for a matcher other than the learned one, and for a missing, corrupt or incompatible
+        model, naming the file)."""
+        current = getattr(self.matcher, "name", None)
+        recogniser = getattr(self.matcher, "recogniser", None)
+        if recogniser is not None and Path(recogniser.path).resolve() == model_path_of(icon_model).resolve():
+            return
+        self.matcher = make_matcher(learned_spec(current if current is not None else "marks", icon_model))
+        self._memos.clear()
 
     def clear_cache(self) -> None:
         """Forget earlier parses and recognised crops (the next parse reads everything)."""

@@ -88,6 +88,9 @@ class IconRecogniser:
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else DEFAULT_MODEL
         meta_path = self.path.with_suffix(".json")
+        if not self.path.is_file():
+            raise RecogniserError(f"the icon recogniser's model {self.path} is missing (an .onnx file, or a folder "
+                                  "holding icon_recogniser.onnx, as mobile-agent perception learn writes)")
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
             self.classes: list[str] = list(meta["classes"])
@@ -114,6 +117,17 @@ class IconRecogniser:
         outs = [o.name for o in self._session.get_outputs()]
         if outs[:2] != ["logits", "embedding"]:
             raise RecogniserError(f"{self.path} is not the icon recogniser (outputs {outs})")
+        ins = self._session.get_inputs()
+        if len(ins) != 1 or ins[0].name != "x" or list(ins[0].shape)[1:] != [1, SIDE, SIDE]:
+            shape = [(i.name, i.shape) for i in ins]
+            raise RecogniserError(f"{self.path} is not the icon recogniser (inputs {shape}; it takes x [n, 1, "
+                                  f"{SIDE}, {SIDE}])")
+        width = self._session.get_outputs()[0].shape[-1]
+        if isinstance(width, int) and width != len(self.classes):
+            raise RecogniserError(f"{self.path} gives {width} classes and its class list {meta_path} names "
+                                  f"{len(self.classes)}: the two files are not of one model")
+        if NOT_ICON not in self.classes:
+            raise RecogniserError(f"{meta_path}: its classes have no {NOT_ICON!r} (no icon): not the recogniser's")
         self.index = {c: k for k, c in enumerate(self.classes)}
 
     def run(self, prepared: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
