@@ -122,6 +122,14 @@ def test_english_descriptions_are_read_as_before(description):
     assert lg.in_english(description) == description
 
 
+def test_a_description_naming_its_glyph_in_english_is_read_as_english():
+    # "Ara" is Turkish for search, "sil" for delete: beside an English glyph word they are a name.
+    assert lg.in_english("Ara profile") == "Ara profile" and IconQuery.parse("Ara profile").context == "Ara"
+    assert lg.in_english("Settings 设置") == "Settings 设置"
+    assert lg.in_english("Ara") == "search"  # alone, the other language's word
+    assert lg.description_position("settings 右上角") == ()
+
+
 # ---------------------------------------------------------------------------- descriptions
 @pytest.mark.parametrize("foreign, english", [
     ("搜索图标", "search icon"), ("搜索", "search"), ("设置", "settings"), ("返回", "back"), ("更多选项", "more options"),

@@ -11,8 +11,8 @@ The words are data (``languages.toml``, written by the project, its source state
 once. Text is matched after NFKC and casefold; in Chinese, Japanese, Korean and Thai a word is found
 anywhere (they put no spaces between words), elsewhere as a whole word; the longest word wins, so
 "上一首" (previous) is not "上" (top). A description with no word of the file stays as it is, and a
-word of the file that is also one of the lexicon's English words is the English word: English
-descriptions read as before.
+word of the file that is also one of the lexicon's English words is the English word, and a
+description that names its glyph in English is read as English: English descriptions read as before.
 """
 
 from __future__ import annotations
@@ -162,14 +162,33 @@ def read(text: str) -> Reading:
     return Reading(tuple(pieces), any(e is not None and e.kind == CONCEPT for e, _ in pieces))
 
 
+@lru_cache(maxsize=1)
+def _glyph_words() -> tuple[frozenset[str], tuple[str, ...]]:
+    """The lexicon's English words that name a glyph (three letters or more: "me" and "x" are
+    words of other languages too), and its phrases."""
+    from mobile_agent.perception.icons import lexicon as lx
+
+    words = {w for w, specs in lx.VOCABULARY.items() if specs} | set(lx._SYNONYM_WORDS) | set(lx.FAMILY_OF_WORD)
+    return frozenset(w for w in words if len(w) > 2 and w not in lx._IGNORED), tuple(lx._PHRASES)
+
+
+def names_a_glyph_in_english(description: str) -> bool:
+    """Whether the description, outside the words of the file it holds, already names its glyph in
+    the lexicon's English ("Settings 设置", "Ara profile"): it is then read as English, whatever
+    else it holds. "Plus d'options" does not: its English-looking words are the French phrase's."""
+    words, phrases = _glyph_words()
+    text = " | ".join(t for e, t in read(description).pieces if e is None).lower()
+    return bool(set(re.findall(r"[a-z][a-z\-_]*", text)) & words) or any(p in text for p in phrases)
+
+
 @lru_cache(maxsize=4096)
 def in_english(description: str) -> str:
     """The description in the lexicon's English words ("搜索图标" -> "search icon", "右上角的设置"
     -> "right top settings", "Plus d'options" -> "more options"); words the file does not know are
     kept as written (a name beside the icon). A description naming no concept of the file is
-    returned as it is."""
+    returned as it is, and so is one that names its glyph in English already."""
     r = read(description)
-    if not r.named:
+    if not r.named or names_a_glyph_in_english(description):
         return description
     return " ".join(text if e is None else e.english for e, text in r.pieces if e is None or e.english)
 
@@ -183,7 +202,7 @@ def description_position(description: str) -> tuple[str, ...]:
 
     r = read(description)
     words = [e.english for e, _ in r.pieces if e is not None and e.kind == POSITION]
-    if not r.named or not words:
+    if not r.named or not words or names_a_glyph_in_english(description):
         return ()
     try:
         return normalize_position(words)
