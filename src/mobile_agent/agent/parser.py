@@ -235,6 +235,10 @@ def _icon(arg: str, t: type = ClickIcon) -> ClickIcon | LongPress:
     if fields:
         fields[0] = _strip_label(_unquote(fields[0]), "description")
     description = ", ".join(_unquote(f) for f in fields).strip()
+    if not position and description:
+        from mobile_agent.perception.icons.languages import description_position
+
+        position = description_position(description)  # "右上角的设置": top right (English: its own field)
     if not description:
         if t is LongPress:
             raise ParseError("Long Press needs the text or a description of the icon to hold, e.g. "

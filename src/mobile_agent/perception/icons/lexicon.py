@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
 
+from mobile_agent.perception.icons.languages import in_english
+
 
 # The lexicon (perception/icons/lexicon.toml, data read once): description words -> glyph specs
 # (``VOCABULARY``), phrases -> a vocabulary word (``_PHRASES``), other words for a vocabulary word
@@ -130,7 +132,7 @@ FAMILY_OF_WORD: dict[str, str] = {w: fam for fam, words in _FAMILY_WORDS.items()
 def description_words(description: str) -> list[str]:
     """The description's words after phrases ("navigate up", "three dots") and synonyms are
     folded into vocabulary words."""
-    text = description.lower()
+    text = in_english(description).lower()  # "搜索图标" is "search icon" (icons.languages)
     for phrase, word in sorted(_PHRASES.items(), key=lambda p: -len(p[0])):
         text = re.sub(rf"\b{re.escape(phrase)}\b", word, text)
     out = []
@@ -161,6 +163,7 @@ def description_families(description: str) -> set[str]:
 def context_phrase(description: str) -> str:
     """The words of a description that are neither shape, colour nor filler words: a name the icon
     sits next to ("Play Calm Evening" -> "Calm Evening")."""
+    description = in_english(description)
     text = description.lower()
     for phrase in _PHRASES:
         text = text.replace(phrase, " ")
@@ -247,13 +250,14 @@ class IconQuery:
     @staticmethod
     @lru_cache(maxsize=2048)
     def parse(description: str) -> "IconQuery":
+        written, description = description, in_english(description)  # read in the lexicon's words
         words = tuple(description_words(description))
         raw = set(re.findall(r"[a-z]+", description.lower()))
         context = context_phrase(description)
         avatar = is_avatar_description(description)
         own = context.lower() in ("", "my", "your")
         return IconQuery(
-            description=description, words=words, families=frozenset(description_families(description)),
+            description=written, words=words, families=frozenset(description_families(description)),
             colors=tuple(description_colors(description)), context=context,
             pictures=bool(PICTURE_WORDS & raw), avatar=avatar,
             account=not avatar and bool(set(words) & {"account", "profile"}) and own,
