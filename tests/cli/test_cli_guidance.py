@@ -37,7 +37,7 @@ def test_the_command_list_has_one_line_per_command():
     commands = text.split("Commands:", 1)[1].strip().splitlines()
     names = [line.split()[0] for line in commands]
     assert sorted(names) == sorted(["version", "devices", "parse", "locate", "run", "replay", "eval", "report", "mcp", "sim",
-                                    "bench", "cache", "test"])  # each once, on a line of its own (groups come after commands)
+                                    "bench", "cache", "test", "perception"])  # each once, on a line of its own (groups come after commands)
     assert all(line.rstrip().endswith(".") and not line.rstrip().endswith("...") for line in commands), commands
     assert "Exit status: 0" in text
     # every exit status a command gives, 3 included (run: a question to the user no one could answer)

@@ -33,7 +33,7 @@ SUMMARIES: dict[str, str] = {
     "parse": "Every text line and icon found on a screenshot.",
     "locate": "Where a text, icon or app is on a screenshot.",
     "run": "Carry out an instruction on a phone.",
-    "replay": "Replay a recorded run, grounded afresh (a model where it differs).",
+    "replay": "Replay a recorded run, grounded afresh.",
     "eval": "Run the Mobile-Eval benchmark (SU, PS, RE, CR).",
     "report": "Write the HTML report of a run or an eval.",
     "mcp": "Serve the phone as MCP tools (Claude Desktop, Cursor...).",
@@ -41,6 +41,7 @@ SUMMARIES: dict[str, str] = {
     "bench": "Benchmarks that print figures.",
     "cache": "What a run cache keeps: list, show, remove.",
     "test": "Run YAML test flows; JUnit for CI.",
+    "perception": "Teach the icon recogniser your apps.",
 }
 
 
