@@ -92,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--draws", type=int, default=None)
     ap.add_argument("--replay", type=int, default=None, help="rendered crops a concept")
     ap.add_argument("--lr", type=float, default=None)
+    ap.add_argument("--disagree", type=float, default=None, help="drop crops the shipped model names as another "
+                    "concept at this probability (learn.LearnSettings.disagree)")
     ap.add_argument("--click", action="store_true", help="also Click Icon through the public API on the other half")
     ap.add_argument("--ocr-cache", default=None, help="a folder keeping OCR answers between runs (--click)")
     ap.add_argument("--drawn-per-class", type=int, default=8)
@@ -99,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     from mobile_agent.perception.icons import learn
 
     st = learn.LearnSettings()
-    for k in ("epochs", "draws", "lr"):
+    for k in ("epochs", "draws", "lr", "disagree"):
         if getattr(a, k) is not None:
             setattr(st, k, getattr(a, k))
     if a.replay is not None:

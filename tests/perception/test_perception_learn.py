@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -175,33 +172,35 @@ def test_a_missing_corrupt_or_foreign_icon_model_is_refused_naming_the_file(tmp_
         Perception(matcher="offline", icon_model=foreign)
 
 
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).resolve().parents[2] / "src"),
-                                                        os.environ.get("PYTHONPATH", "")])}
-    entry = "import sys; from mobile_agent.cli import console_main; sys.argv[0] = 'mobile-agent'; console_main()"
-    return subprocess.run([sys.executable, "-c", entry, *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=600, env=env)
+def _cli(capsys, *args: str) -> tuple[int, str, str]:
+    """The CLI in this process (as tests/cli do): exit status, stdout, stderr."""
+    from mobile_agent.cli import main
+
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
 
 
 @needs_train
-def test_the_cli_learns_then_locate_uses_the_model_and_refuses_to_overwrite(tmp_path, learned):
+def test_the_cli_learns_then_locate_uses_the_model_and_refuses_to_overwrite(tmp_path, learned, capsys):
     folder = _user_folder(tmp_path, apps=("org.totschnig.myexpenses",))
-    r = _cli("perception", "learn", str(folder), "--out", str(tmp_path / "mine"), "--epochs", "1", "--replay", "0",
-             cwd=tmp_path)
-    assert r.returncode == 0, r.stderr
-    assert "labelled icons" in r.stdout and f"--icon-model {tmp_path / 'mine'}" in r.stdout
-    assert IconRecogniser(tmp_path / "mine" / learn.MODEL_FILE).classes == IconRecogniser().classes
-    again = _cli("perception", "learn", str(folder), "--out", str(tmp_path / "mine"), cwd=tmp_path)
-    assert again.returncode == 2 and "--overwrite" in again.stderr
-    shipped = _cli("perception", "learn", str(folder), "--out", str(DEFAULT_MODEL.parent), "--overwrite", cwd=tmp_path)
-    assert shipped.returncode == 2 and "never overwritten" in shipped.stderr
+    mine = tmp_path / "mine"
+    code, out, err = _cli(capsys, "perception", "learn", str(folder), "--out", str(mine), "--epochs", "1",
+                          "--replay", "0")
+    assert code == 0, err
+    assert "labelled icons" in out and f"--icon-model {mine}" in out
+    assert IconRecogniser(mine / learn.MODEL_FILE).classes == IconRecogniser().classes
+    code, _, err = _cli(capsys, "perception", "learn", str(folder), "--out", str(mine))
+    assert code == 2 and "--overwrite" in err
+    code, _, err = _cli(capsys, "perception", "learn", str(folder), "--out", str(DEFAULT_MODEL.parent), "--overwrite")
+    assert code == 2 and "never overwritten" in err
     nothing = tmp_path / "nothing"
     nothing.mkdir()
-    empty = _cli("perception", "learn", str(nothing), "--out", str(tmp_path / "x"), cwd=tmp_path)
-    assert empty.returncode == 2 and str(nothing) in empty.stderr
+    code, _, err = _cli(capsys, "perception", "learn", str(nothing), "--out", str(tmp_path / "x"))
+    assert code == 2 and str(nothing) in err
     shot = tmp_path / "shot.png"
     Image.open(next((folder / "img").glob("*.png"))).save(shot)
-    used = _cli("locate", str(shot), "--icon", "Navigate up", "--icon-model", str(learned), cwd=tmp_path)
-    assert used.returncode == 0, used.stderr
-    missing = _cli("locate", str(shot), "--icon", "Navigate up", "--icon-model", str(tmp_path / "none"), cwd=tmp_path)
-    assert missing.returncode == 2 and str(tmp_path / "none") in missing.stderr
+    code, out, err = _cli(capsys, "locate", str(shot), "--icon", "Navigate up", "--icon-model", str(learned))
+    assert code == 0, err
+    code, _, err = _cli(capsys, "locate", str(shot), "--icon", "Navigate up", "--icon-model", str(tmp_path / "none"))
+    assert code == 2 and str(tmp_path / "none") in err

@@ -313,6 +313,10 @@ class LearnSettings:
     batch: int = 128
     seed: int = 20261207
     threads: int = 2
+    #: drop a real crop the model learned from names as another concept at this probability or more while
+    #: giving its own label under 0.05 (an app's words for another glyph: My Expenses' "Navigate up" drawn
+    #: as a cross); None keeps every crop (a user's own apps: their words are what they will ask for)
+    disagree: float | None = None
 
 
 def _sha(path: Path) -> str:
@@ -337,6 +341,18 @@ def finetune(crops: CropSet, out: str | Path, base: str | Path | None = None,
     if target.resolve() == base_path.resolve() or target.resolve() == DEFAULT_MODEL.resolve():
         raise ConfigError(f"{target}: the model learned from is never overwritten; name another folder")
     labelled = [c for c in crops.crops if c.label in base_rec.index]
+    dropped = 0
+    if st.disagree is not None and labelled:
+        probs, _ = base_rec.run(np.stack([prepare(c.box_crop()) for c in labelled]))
+        keep = []
+        for c, row in zip(labelled, probs):
+            own = float(row[base_rec.index[c.label]])
+            other = max((float(v) for j, v in enumerate(row) if j != base_rec.index[c.label]), default=0.0)
+            if c.label != NOT_ICON and own < 0.05 and other >= st.disagree:
+                dropped += 1
+                continue
+            keep.append(c)
+        labelled = keep
     if not any(c.label != NOT_ICON for c in labelled):
         raise ConfigError("no labelled icon in the screens given: each screenshot needs its uiautomator dump "
                           "with clickable image nodes whose content-desc names an icon (mobile-agent devices "
@@ -398,7 +414,8 @@ def finetune(crops: CropSet, out: str | Path, base: str | Path | None = None,
     meta = {"classes": classes, "side": SIDE, "base": base_path.name, "base_sha256": _sha(base_path),
             "learned_from": {"screens": counts["screens"], "apps": crops.apps, "icon_nodes": counts["icon_nodes"],
                              "crops": len(labelled), "negatives": counts["negatives"],
-                             "unknown_descriptions": counts["unknown_descriptions"], "repeated": counts["repeated"]},
+                             "unknown_descriptions": counts["unknown_descriptions"], "repeated": counts["repeated"],
+                             "disagreeing_dropped": dropped},
             "replay": None if replay is None else {"per_class": st.replay_per_class, "negatives": st.replay_negatives},
             "settings": {k: getattr(st, k) for k in st.__dataclass_fields__}, "torch": torch.__version__,
             "data_s": round(t_data, 1), "train_s": round(t_train, 1)}
