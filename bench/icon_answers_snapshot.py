@@ -1,6 +1,7 @@
 """Click Icon's answers on a fixed set of screens and descriptions, written to JSON and compared.
 
     python bench/icon_answers_snapshot.py --out answers.json [--compare before.json] [--no-real] [--no-tree]
+    python bench/icon_answers_snapshot.py --out after.json --compare before.json --only-compare
 
 A refactor of ``Perception.ground_icon`` that means to keep its behaviour is run on both sides of
 the change: each answer (status, chosen point, the candidates' boxes and scores, the message) is
@@ -89,13 +90,34 @@ def _real_cases() -> list[tuple[str, Any, str, str, tuple[str, ...], bool]]:
     return out
 
 
+def _compare(before: list[dict[str, Any]], answers: list[dict[str, Any]]) -> int:
+    """Prints how many answers are the same and the first that differ; 1 where any differs."""
+    answers = json.loads(json.dumps(answers))  # as written (a point's tuple a list)
+    if len(before) != len(answers):
+        print(f"the answers differ in number: {len(before)} before, {len(answers)} now")
+        return 1
+    differ = [(a, b) for a, b in zip(before, answers) if a != b]
+    print(f"compared {len(answers)} answers: {len(answers) - len(differ)} the same, {len(differ)} differ")
+    for a, b in differ[:10]:
+        print(f"  {a['screen']} {a['description']!r} {a['hint']} tree={a['tree']} ask={a['ask']}:")
+        print(f"    before {a['status']} {a['point']} n={a['n']} {a['message']!r}")
+        print(f"    now    {b['status']} {b['point']} n={b['n']} {b['message']!r}")
+    return 1 if differ else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True, help="where the answers are written (JSON)")
     ap.add_argument("--compare", help="answers written before, compared with these")
+    ap.add_argument("--only-compare", action="store_true",
+                    help="compare --out (written before) with --compare, grounding nothing")
     ap.add_argument("--no-real", action="store_true", help="the simulated phone's screens only")
     ap.add_argument("--no-tree", action="store_true", help="vision only (no hybrid grounding)")
     args = ap.parse_args(argv)
+    if args.only_compare:
+        if not args.compare:
+            ap.error("--only-compare needs --compare")
+        return _compare(json.loads(Path(args.compare).read_text()), json.loads(Path(args.out).read_text()))
 
     from mobile_agent.perception import Perception
 
@@ -115,17 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"answers {len(answers)} ({len(cases)} cases on {len({c[0] for c in cases})} screens) in {took:.1f} s; "
           + ", ".join(f"{k} {v}" for k, v in sorted(by.items())))
     if args.compare:
-        before = json.loads(Path(args.compare).read_text())
-        if len(before) != len(answers):
-            print(f"the answers differ in number: {len(before)} before, {len(answers)} now")
-            return 1
-        differ = [(a, b) for a, b in zip(before, answers) if a != b]
-        print(f"compared {len(answers)} answers: {len(answers) - len(differ)} the same, {len(differ)} differ")
-        for a, b in differ[:10]:
-            print(f"  {a['screen']} {a['description']!r} {a['hint']} tree={a['tree']} ask={a['ask']}:")
-            print(f"    before {a['status']} {a['point']} n={a['n']} {a['message']!r}")
-            print(f"    now    {b['status']} {b['point']} n={b['n']} {b['message']!r}")
-        return 1 if differ else 0
+        return _compare(json.loads(Path(args.compare).read_text()), answers)
     return 0
 
 
