@@ -14,7 +14,7 @@ import time
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 from PIL import Image
@@ -33,6 +33,9 @@ from mobile_agent.perception.scrim import modal_card
 from mobile_agent.perception.textmatch import (TextMatch, closest_texts, compact, edge_cut_matches, is_glyph_target,
                                                  mask_query, match_lines, normalize_text)
 from mobile_agent.types import Box, load_image, quote_screen_text
+
+if TYPE_CHECKING:
+    from mobile_agent.perception.icons.lexicon import IconQuery
 
 
 @dataclass
@@ -500,20 +503,26 @@ class Perception:
         cands.sort(key=lambda c: -c.score)
         return _noted(self._decide(img, cands, (), res.lines, f'the app "{name}"', choose, what="app"), fallback)
 
-    def ground_icon(self, image: Image.Image | str | bytes | Any, description: str,
+    def ground_icon(self, image: Image.Image | str | bytes | Any, description: str | IconQuery,
                     position: Sequence[str] | str = (), choose: ChooseFn | None = None,
                     tree: str | bytes | None = None) -> Grounding:
         """Where to tap for Click Icon (``description``, ``position``).
+
+        ``description``: the words, or the :class:`~mobile_agent.perception.icons.lexicon.IconQuery`
+        read from them. It is read once, here: every stage after (the tree's nodes, the picture's
+        candidates, the scores, the messages) takes that query.
 
         ``tree``: the screen's uiautomator XML (hybrid grounding). Where it agrees with the picture,
         nodes whose content-desc, resource id or glyph family fits the description are the
         candidates; otherwise the icon is found on the picture, with the tree's clickable
         icon-sized nodes added to the detected boxes."""
+        from mobile_agent.perception.icons.lexicon import IconQuery
+
+        query = description if isinstance(description, IconQuery) else IconQuery.parse(description)
         img = load_image(image)
         rgb = np.asarray(img)
         res = self.parse(img, icons=True)
         pos = parse_position(position)
-        w, h = img.size
         icons = list(res.icons or [])
         fallback = ""
         window: Box | None = None  # the dump's window where it is a dialog's or a popup menu's
@@ -521,27 +530,43 @@ class Perception:
             st, fallback = self._screen_tree(img, res, tree)
             if st is not None:
                 window = st.window
-                found = self._tree_icon(img, rgb, st, description, pos, res, choose)
+                found = self._tree_icon(img, rgb, st, query, pos, res, choose)
                 if found is not None:
                     return found
                 fallback = "no node of the accessibility tree fits this description"
                 icons += [IconBox(b, 0.7, "tree") for b in st.icon_boxes()
                           if all(b.iou(i.box) < 0.5 for i in icons)]
-        g = self._ground_icon_vision(img, rgb, res, icons, description, pos, choose, window)
+        g = self._ground_icon_vision(img, rgb, res, icons, query, pos, choose, window)
         # a matcher that could not load its model (the learned recogniser's file) says so
         return _noted(_noted(g, fallback), getattr(self.matcher, "problem", ""), prefix=True)
 
     def _ground_icon_vision(self, img: Image.Image, rgb: np.ndarray, res: ParseResult, icons: list[IconBox],
-                            description: str, pos: tuple[str, ...], choose: ChooseFn | None,
+                            query: IconQuery, pos: tuple[str, ...], choose: ChooseFn | None,
                             window: Box | None = None) -> Grounding:
-        w, h = img.size
+        """Click Icon on the picture, stage by stage: the candidates, those a dialog leaves, the
+        answers without a glyph match, the scores, the ranking by the hint, the decision."""
+        cs = self._icon_candidates(img, rgb, res, icons, query, pos)
+        if self._keep_dialog_candidates(img, res, cs, window):
+            return Grounding("none", [], None, _icon_behind_dialog(query.description))
+        early = self._answer_without_icons(img, res, cs, query, pos, window)
+        if early is None:
+            early = self._answer_without_matcher(img, rgb, res, cs, query, pos, choose)
+        if early is not None:
+            return early
+        scores = self._icon_scores(rgb, res, cs.icons, query)
+        ranked = _ranked_by_hint(rgb, cs.icons, scores, pos)
+        return self._icon_decision(img, cs, ranked, max(scores), query, choose)
+
+    def _icon_candidates(self, img: Image.Image, rgb: np.ndarray, res: ParseResult, icons: list[IconBox],
+                         query: IconQuery, pos: tuple[str, ...]) -> _IconCandidates:
+        """The candidates: controls drawn as their words, controls named by their label, and the
+        detected icons in the hint's region, less the status bar's glyphs."""
         from mobile_agent.perception.icons import priors
         from mobile_agent.perception.icons.grounding import TEXT_CONTROL_SCORE, labelled_controls, text_controls
-        from mobile_agent.perception.icons.lexicon import IconQuery
         from mobile_agent.perception.icons.screen import status_bar_excluded
 
-        query = IconQuery.parse(description)  # the description read once
-
+        w, h = img.size
+        description = query.description  # the words a control's text or its label reads
         # A control drawn as its words (a link in a sentence, a toolkit's text button): its words.
         texts = [l for l in res.lines if _is_text_line(l)]
         words = [b for b in text_controls(description, texts, [i.box for i in icons], _labelled)
@@ -557,133 +582,174 @@ class Perception:
             icons = [i for i in icons if in_region(i.box, pos, w, h)]
         if priors.on("status_bar"):
             icons = [i for i in icons if not status_bar_excluded(i.box, query, w, h)] or icons
-        behind = 0
-        floating = False  # a dialog floating over the page (not a sheet up from the bottom edge)
-        if icons or worded or labelled:
-            # A dialog over a page its scrim dims: the page's icons and controls (its top bar's
-            # actions, a list's hearts) are not where a tap lands; the dialog's own are.
-            card = (self._dialog(img, res) or window) if priors.on("dialog") else None
-            if card is not None:
-                n = len(icons) + len(worded) + len(labelled)
-                icons = [i for i in icons if card.contains_point(i.box.center)]
-                worded = [c for c in worded if card.contains_point(c.point)]
-                labelled = [c for c in labelled if card.contains_point(c.point)]
-                behind = n - len(icons) - len(worded) - len(labelled)
-                floating = card.y2 < SHEET_BOTTOM * h
-                if n and not (icons or worded or labelled):
-                    return Grounding("none", [], None, _icon_behind_dialog(description))
-        if not icons and worded:
-            return Grounding("found", worded[: self.max_candidates], worded[0], "")
-        if not icons:
-            where = f" in the {' '.join(pos)} part of the screen" if pos else ""
-            card = self._dialog(img, res) or window
-            texts = _on_dialog(res.lines, card) if card is not None else res.lines
-            return Grounding("none", [], None, f'no icon found{where} for "{description}"; texts on '
-                             + ("the dialog: " if card is not None else "screen: ")
-                             + _quote_list([l.text for l in texts][:8]) + _keyboard_note(res.lines, w, h))
-        matcher = self.matcher
-        usable = matcher is not None and (not hasattr(matcher, "knows") or matcher.knows(description))
-        if not usable and (labelled or worded):
-            return Grounding("found", (labelled + worded)[: self.max_candidates], (labelled + worded)[0], "")
-        if not usable:
-            # Set-of-marks: the planner picks; without a planner only a single candidate can be taken.
-            icons.sort(key=lambda i: -(i.score * (0.5 + 0.5 * position_score(i.box, pos, w, h))))
-            # No glyph is named: a score here is the detector's (how sure it is of a box), not a
-            # match; less UNMATCHED it stays under any match's (a word's control 0.75, a glyph's
-            # 0.8), and differences, which decide found or ambiguous, are kept.
-            cands = [Candidate(i.box, i.box.center, round(max(0.0, i.score - UNMATCHED), 4), None) for i in icons]
-            if matcher is not None and hasattr(matcher, "open_scores") and priors.on("open_vocabulary"):
-                # a description the lexicon does not know ("Anchor"): the glyphs its words name,
-                # by the recogniser's embedding (icons.learned), where one is close enough
-                from mobile_agent.perception.icons.learned import OPEN_SURE
+        return _IconCandidates(icons, worded, labelled)
 
-                opens = matcher.open_scores(rgb, [i.box for i in icons], description)
-                if opens and max(opens) >= OPEN_SURE:
-                    order: list[int] = []
-                    for k in sorted(range(len(icons)), key=lambda k: -opens[k]):
-                        # a part of a glyph a better box holds whole is no candidate of its own
-                        if not any(icons[j].box.contains_point(icons[k].box.center)
-                                   and icons[j].box.area > icons[k].box.area for j in order):
-                            order.append(k)
-                    cands = [Candidate(icons[k].box, icons[k].box.center, round(opens[k], 4), None) for k in order]
-            return self._decide(img, cands, pos, res.lines, f'the icon "{description}"', choose, what="icon",
-                                allow_many=True)
-        assert matcher is not None
-        from mobile_agent.perception.icons.layout import KEYBOARD_FACTOR, framework_end, framework_prior, layout_priors
-        from mobile_agent.perception.icons.offline import same_glyph
+    def _keep_dialog_candidates(self, img: Image.Image, res: ParseResult, cs: _IconCandidates,
+                                window: Box | None) -> bool:
+        """Leaves out of ``cs`` the candidates behind a dialog over the page; True where all were."""
+        from mobile_agent.perception.icons import priors
+
+        if not (cs.icons or cs.worded or cs.labelled):
+            return False
+        # A dialog over a page its scrim dims: the page's icons and controls (its top bar's
+        # actions, a list's hearts) are not where a tap lands; the dialog's own are.
+        card = (self._dialog(img, res) or window) if priors.on("dialog") else None
+        if card is None:
+            return False
+        n = len(cs.icons) + len(cs.worded) + len(cs.labelled)
+        cs.icons = [i for i in cs.icons if card.contains_point(i.box.center)]
+        cs.worded = [c for c in cs.worded if card.contains_point(c.point)]
+        cs.labelled = [c for c in cs.labelled if card.contains_point(c.point)]
+        cs.behind = n - len(cs.icons) - len(cs.worded) - len(cs.labelled)
+        cs.floating = card.y2 < SHEET_BOTTOM * img.height
+        return bool(n and not (cs.icons or cs.worded or cs.labelled))
+
+    def _answer_without_icons(self, img: Image.Image, res: ParseResult, cs: _IconCandidates, query: IconQuery,
+                              pos: tuple[str, ...], window: Box | None) -> Grounding | None:
+        """Where no icon is left: the controls drawn as the words, else none, naming the texts."""
+        if cs.icons:
+            return None
+        if cs.worded:
+            return Grounding("found", cs.worded[: self.max_candidates], cs.worded[0], "")
+        return Grounding("none", [], None, self._no_icon_message(img, res, query, pos, window))
+
+    def _no_icon_message(self, img: Image.Image, res: ParseResult, query: IconQuery, pos: tuple[str, ...],
+                         window: Box | None) -> str:
+        """The answer's message where no icon is found: the texts on the dialog or on the screen."""
+        w, h = img.size
+        where = f" in the {' '.join(pos)} part of the screen" if pos else ""
+        card = self._dialog(img, res) or window
+        texts = _on_dialog(res.lines, card) if card is not None else res.lines
+        return (f'no icon found{where} for "{query.description}"; texts on '
+                + ("the dialog: " if card is not None else "screen: ")
+                + _quote_list([l.text for l in texts][:8]) + _keyboard_note(res.lines, w, h))
+
+    def _answer_without_matcher(self, img: Image.Image, rgb: np.ndarray, res: ParseResult, cs: _IconCandidates,
+                                query: IconQuery, pos: tuple[str, ...], choose: ChooseFn | None) -> Grounding | None:
+        """Where no matcher knows the description's glyph: the labelled or worded controls, else
+        the icons as numbered marks (by the open vocabulary where it is sure); None where one knows."""
+        matcher = self.matcher
+        usable = matcher is not None and (not hasattr(matcher, "knows") or matcher.knows(query.description))
+        if usable:
+            return None
+        if cs.labelled or cs.worded:
+            both = cs.labelled + cs.worded
+            return Grounding("found", both[: self.max_candidates], both[0], "")
+        cands = self._unmatched_candidates(img, rgb, cs.icons, query, pos)
+        return self._decide(img, cands, pos, res.lines, f'the icon "{query.description}"', choose, what="icon",
+                            allow_many=True)
+
+    def _unmatched_candidates(self, img: Image.Image, rgb: np.ndarray, icons: list[IconBox], query: IconQuery,
+                              pos: tuple[str, ...]) -> list[Candidate]:
+        """Set-of-marks: the icons by the detector's score and the hint, or by the open vocabulary."""
+        from mobile_agent.perception.icons import priors
+
+        w, h = img.size
+        matcher = self.matcher
+        # Set-of-marks: the planner picks; without a planner only a single candidate can be taken.
+        icons.sort(key=lambda i: -(i.score * (0.5 + 0.5 * position_score(i.box, pos, w, h))))
+        # No glyph is named: a score here is the detector's (how sure it is of a box), not a
+        # match; less UNMATCHED it stays under any match's (a word's control 0.75, a glyph's
+        # 0.8), and differences, which decide found or ambiguous, are kept.
+        cands = [Candidate(i.box, i.box.center, round(max(0.0, i.score - UNMATCHED), 4), None) for i in icons]
+        if matcher is not None and hasattr(matcher, "open_scores") and priors.on("open_vocabulary"):
+            # a description the lexicon does not know ("Anchor"): the glyphs its words name,
+            # by the recogniser's embedding (icons.learned), where one is close enough
+            from mobile_agent.perception.icons.learned import OPEN_SURE
+
+            opens = matcher.open_scores(rgb, [i.box for i in icons], query.description)
+            if opens and max(opens) >= OPEN_SURE:
+                order: list[int] = []
+                for k in sorted(range(len(icons)), key=lambda k: -opens[k]):
+                    # a part of a glyph a better box holds whole is no candidate of its own
+                    if not any(icons[j].box.contains_point(icons[k].box.center)
+                               and icons[j].box.area > icons[k].box.area for j in order):
+                        order.append(k)
+                cands = [Candidate(icons[k].box, icons[k].box.center, round(opens[k], 4), None) for k in order]
+        return cands
+
+    def _icon_scores(self, rgb: np.ndarray, res: ParseResult, icons: list[IconBox], query: IconQuery) -> list[float]:
+        """Each icon's glyph score, moved by the priors: the context text's bonus, the system bars'
+        and the keyboard's factors, the layout's and the framework's bonuses."""
+        from mobile_agent.perception.icons import priors
         from mobile_agent.perception.icons.screen import ScreenLayout
 
-        shapes = matcher.score(rgb, [i.box for i in icons], description)
+        assert self.matcher is not None
+        h, w = rgb.shape[:2]
+        shapes = self.matcher.score(rgb, [i.box for i in icons], query.description)
         scores = list(shapes)
-        near = _context_boxes(description, res.lines) if priors.on("nearby_label") else []
-        if near:
-            scores = [sc + 0.3 * _nearness(i.box, near, w) for i, sc in zip(icons, scores)]
-        line_boxes = [l.box for l in res.lines]
+        if priors.on("nearby_label"):
+            scores = _context_bonus(icons, scores, query, res.lines, w)
         layout = ScreenLayout.read([i.box for i in res.icons or []], res.lines, w, h)
         if priors.on("status_bar"):
             scores = [sc * layout.system_bar_factor(i.box, query) for i, sc in zip(icons, scores)]
-        # The open keyboard's toolbar and keys are the input method's, not the app's (a search
-        # field's microphone beside the keyboard's own): they lose unless a key is named. The
-        # system's three-button bar under the keyboard is not the keyboard's.
-        if priors.on("keyboard") and not query.keyboard:
-            scores = [sc * (KEYBOARD_FACTOR if layout.on_keyboard(i.box) else 1.0) for i, sc in zip(icons, scores)]
-        # Where apps put icons of this family (toolbar ends, bottom navigation, FAB): a small prior.
+        if priors.on("keyboard"):
+            scores = _keyboard_factors(icons, scores, query, layout)
+        scores = self._layout_bonus(rgb, res, icons, scores, query)
+        return self._framework_bonus(res, icons, scores, shapes, query, w, h)
+
+    def _layout_bonus(self, rgb: np.ndarray, res: ParseResult, icons: list[IconBox], scores: list[float],
+                      query: IconQuery) -> list[float]:
+        """``scores`` plus the layout prior: where apps put icons of the query's families (toolbar
+        ends, bottom navigation, FAB)."""
+        from mobile_agent.perception.icons import priors
+        from mobile_agent.perception.icons.layout import layout_priors
+
+        h, w = rgb.shape[:2]
         fams = set(query.families)
-        if fams and self.layout_weight and priors.on("layout_priors"):
-            # a line of a letter or a digit in a disc makes it a date or an avatar; OCR reading
-            # the FAB's plus as "+" does not
-            worded_lines = [l.box for l in res.lines if any(ch.isalnum() for ch in l.text)]
-            usual = layout_priors(fams, [i.box for i in icons], w, h, rgb, worded_lines)
-            scores = [sc + self.layout_weight * p for p, sc in zip(usual, scores)]
-        # The framework's own names ("Navigate up", "More options"): the widget's place is fixed, a
-        # strong prior, for a candidate whose shape is not clearly worse than the best.
-        place = (framework_prior(description, [i.box for i in icons], line_boxes, w, h)
+        if not (fams and self.layout_weight and priors.on("layout_priors")):
+            return scores
+        # a line of a letter or a digit in a disc makes it a date or an avatar; OCR reading
+        # the FAB's plus as "+" does not
+        worded_lines = [l.box for l in res.lines if any(ch.isalnum() for ch in l.text)]
+        usual = layout_priors(fams, [i.box for i in icons], w, h, rgb, worded_lines)
+        return [sc + self.layout_weight * p for p, sc in zip(usual, scores)]
+
+    def _framework_bonus(self, res: ParseResult, icons: list[IconBox], scores: list[float], shapes: Sequence[float],
+                         query: IconQuery, w: int, h: int) -> list[float]:
+        """``scores`` plus the framework prior: the framework's own names ("Navigate up", "More
+        options") put the widget at a fixed place, a strong prior."""
+        from mobile_agent.perception.icons import priors
+        from mobile_agent.perception.icons.layout import framework_end, framework_prior
+
+        # a strong prior, for a candidate whose shape is not clearly worse than the best
+        place = (framework_prior(query.description, [i.box for i in icons], [l.box for l in res.lines], w, h)
                  if priors.on("framework_prior") else [0.0] * len(icons))
-        framework = any(place)
-        if any(place) and self.framework_weight:
-            # The framework's phrases name a place, not a shape: real apps draw their up button as
-            # an arrow, a cross, a chevron or a hamburger ("Navigate up" as a cross on an editor,
-            # "Collapse" as a down arrow on a player), so the bar's end icon wins whatever its
-            # shape (it is put above the best by the weight), where a text on its row makes the row
-            # a bar (the screen's title, a search field's query; a grid of icons is no bar). Else,
-            # and for the user's own picture, the shape must not be clearly worse than the best.
-            top = max(shapes)
-            if framework and framework_end(description) and _titled_bar(icons[place.index(1.0)].box, res.lines):
-                best = max(scores)
-                scores = [max(sc, best + self.framework_weight) if p else sc for sc, p in zip(scores, place)]
-            else:
-                scores = [sc + self.framework_weight * p * (shape >= 0.75 * top)
-                          for sc, p, shape in zip(scores, place, shapes)]
-        matched = max(scores)
-        ranked = sorted(zip(icons, scores), key=lambda p: -(p[1] + 0.05 * p[0].score + (0.05 * position_score(p[0].box, pos, w, h) if pos else 0.0)))
-        if pos and len(ranked) > 1:
-            # Equals (the same heart on every post: the same glyph drawn the same way, scored within
-            # 0.05, the margin by which _decide calls a match strictly best) are told apart by the
-            # hint as a user means it: "top" the topmost of them, "right" alone the rightmost nearest
-            # the middle (positions.position_order); the rest keep their rank. Other glyphs close
-            # in score (a composer's gallery beside its camera) are no equals.
-            near = [p for p in ranked if p[1] >= ranked[0][1] - 0.05]
-            # the best's place, and other boxes of it (a glyph's box inside a larger one)
-            here = [p for p in near if p[0].box.contains_point(ranked[0][0].box.center)
-                    or ranked[0][0].box.contains_point(p[0].box.center)]
-            equal = [p for p in near if any(p is q or same_glyph(rgb, q[0].box, p[0].box) for q in here)]
-            if len(equal) > 1:
-                order = position_order([i.box for i, _ in equal], pos, w, h)
-                ranked = [equal[order[0]]] + [p for p in ranked if p is not equal[order[0]]]
+        if not (any(place) and self.framework_weight):
+            return scores
+        # The framework's phrases name a place, not a shape: real apps draw their up button as
+        # an arrow, a cross, a chevron or a hamburger ("Navigate up" as a cross on an editor,
+        # "Collapse" as a down arrow on a player), so the bar's end icon wins whatever its
+        # shape (it is put above the best by the weight), where a text on its row makes the row
+        # a bar (the screen's title, a search field's query; a grid of icons is no bar). Else,
+        # and for the user's own picture, the shape must not be clearly worse than the best.
+        top = max(shapes)
+        if framework_end(query.description) and _titled_bar(icons[place.index(1.0)].box, res.lines):
+            best = max(scores)
+            return [max(sc, best + self.framework_weight) if p else sc for sc, p in zip(scores, place)]
+        return [sc + self.framework_weight * p * (shape >= 0.75 * top) for sc, p, shape in zip(scores, place, shapes)]
+
+    def _icon_decision(self, img: Image.Image, cs: _IconCandidates, ranked: list[tuple[IconBox, float]],
+                       matched: float, query: IconQuery, choose: ChooseFn | None) -> Grounding:
+        """The decision: found (the labelled control, a strictly best match), asked of the planner
+        (close matches), or none (the icon named is the page's, behind a dialog)."""
+        from mobile_agent.perception.icons.grounding import TEXT_CONTROL_SCORE
+
         cands = [Candidate(i.box, i.box.center, round(float(s), 4), None) for i, s in ranked]
-        if worded and matched < TEXT_CONTROL_SCORE:
-            cands = worded + cands  # no glyph matches as well as the control's own words
-        if labelled:
-            return Grounding("found", (labelled + [c for c in cands if all(c.box.iou(l.box) < 0.5 for l in labelled)])
-                             [: self.max_candidates], labelled[0], "")
+        if cs.worded and matched < TEXT_CONTROL_SCORE:
+            cands = cs.worded + cands  # no glyph matches as well as the control's own words
+        if cs.labelled:
+            return Grounding("found", (cs.labelled + [c for c in cands if all(c.box.iou(l.box) < 0.5
+                                                                              for l in cs.labelled)])
+                             [: self.max_candidates], cs.labelled[0], "")
         best = cands[0]
-        if behind and floating and best.score < DIALOG_SURE:
+        if cs.behind and cs.floating and best.score < DIALOG_SURE:
             # Icons were left out behind a dialog and nothing on the dialog matches surely (a
             # letter of its button, its title's glyph): the icon named is the page's, not tapped.
-            return Grounding("none", cands[: self.max_candidates], None, _icon_behind_dialog(description))
+            return Grounding("none", cands[: self.max_candidates], None, _icon_behind_dialog(query.description))
         close = [c for c in cands[:5] if best.score - c.score <= 0.02]
         if len(close) > 1 and choose is not None:
-            return self._ask(img, close, f'Which numbered box is the icon "{description}"?', choose)
+            return self._ask(img, close, f'Which numbered box is the icon "{query.description}"?', choose)
         return Grounding("found", cands[: self.max_candidates], best, "")
 
     def _glyph_scores(self, rgb: np.ndarray, boxes: list[Box], words: str) -> list[float] | None:
@@ -723,16 +789,18 @@ class Perception:
         g = self._decide(img, cands, pos, lines, what_target, choose, what=what)
         return _noted(g, "from the accessibility tree", prefix=True)
 
-    def _tree_icon(self, img: Image.Image, rgb: np.ndarray, st: ScreenTree, description: str, pos: tuple[str, ...],
-                   res: ParseResult, choose: ChooseFn | None) -> Grounding | None:
+    def _tree_icon(self, img: Image.Image, rgb: np.ndarray, st: ScreenTree, query: IconQuery,
+                   pos: tuple[str, ...], res: ParseResult, choose: ChooseFn | None) -> Grounding | None:
         """Tree nodes that fit an icon description: its content-desc word for word, then its
         resource id, then the same glyph family ("back arrow" and "Navigate up"). Several nodes
         that fit equally well (a launcher's icon and its dock copy, an app's Home tab and the
         navigation bar's) are ranked by the picture, as vision ranks icons, when no planner is there
         to choose and no position tells them apart."""
-        lines = res.lines
         from mobile_agent.perception.icons.lexicon import IconQuery, description_families
         from mobile_agent.perception.icons.screen import system_bar_factor
+
+        lines = res.lines
+        description = query.description  # the words a node's content-desc or resource id reads
 
         found: list[tuple[Box, float, str]] = []
         for attr, weight in (("desc", 1.0), ("rid_words", 0.85)):
@@ -742,7 +810,7 @@ class Perception:
             if found:
                 break
         if not found:
-            fams = description_families(description)
+            fams = query.families
             if fams:
                 for attr in ("desc", "rid_words"):
                     for node, line in st.label_lines(attr):
@@ -755,7 +823,7 @@ class Perception:
                         break
         if not found:
             return None
-        near = _context_boxes(description, lines)
+        near = _context_boxes(query, lines)
         if near and len(found) > 1:
             found = [(b, sc + 0.3 * _nearness(b, near, img.width), t) for b, sc, t in found]
         cands = _tree_candidates(found)
@@ -763,7 +831,7 @@ class Perception:
         tied = [c for c in cands if c.score >= top - 0.02]
         if len(tied) > 1 and choose is None and not pos:
             g = self._ground_icon_vision(img, rgb, res, [IconBox(c.box, 1.0, "tree") for c in tied],
-                                         description, pos, None)
+                                         query, pos, None)
             if g.status == "found" and g.chosen is not None:
                 return _noted(g, "from the accessibility tree, ranked by the picture", prefix=True)
         g = self._decide(img, tied, pos, lines, f'the icon "{description}"', choose, what="icon", allow_many=True)
@@ -950,14 +1018,77 @@ def _is_word(word: Any) -> bool:
         ch.isalnum() and unicodedata.east_asian_width(ch) in ("W", "F") for ch in word.text)
 
 
-def _context_boxes(description: str, lines: Sequence[TextLine]) -> list[Box]:
-    """Boxes of screen texts named in an icon's description ("Play Calm Evening", "Dark theme
-    switch"): the longest run of the description's words that is a text on the screen."""
-    from mobile_agent.perception.icons.offline import description_glyphs
-    from mobile_agent.perception.icons.lexicon import context_phrase
+@dataclass
+class _IconCandidates:
+    """Click Icon's candidates on the picture: the detected icons, the controls drawn as their
+    words (``worded``) and those named by their label (``labelled``); ``behind``: how many a dialog
+    over the page left out, ``floating``: whether that dialog floats (not a sheet up from the
+    bottom edge)."""
 
-    words = description.split()[:8]
-    phrase = context_phrase(description)
+    icons: list[IconBox]
+    worded: list[Candidate]
+    labelled: list[Candidate]
+    behind: int = 0
+    floating: bool = False
+
+
+def _context_bonus(icons: Sequence[IconBox], scores: list[float], query: IconQuery, lines: Sequence[TextLine],
+                   width: int) -> list[float]:
+    """``scores`` plus the context text's bonus: an icon beside a text the description names
+    ("Play Calm Evening") gains."""
+    near = _context_boxes(query, lines)
+    if not near:
+        return scores
+    return [sc + 0.3 * _nearness(i.box, near, width) for i, sc in zip(icons, scores)]
+
+
+def _keyboard_factors(icons: Sequence[IconBox], scores: list[float], query: IconQuery, layout: Any) -> list[float]:
+    """``scores`` less the open keyboard's icons, unless the query names a key."""
+    from mobile_agent.perception.icons.layout import KEYBOARD_FACTOR
+
+    # The open keyboard's toolbar and keys are the input method's, not the app's (a search
+    # field's microphone beside the keyboard's own): they lose unless a key is named. The
+    # system's three-button bar under the keyboard is not the keyboard's.
+    if query.keyboard:
+        return scores
+    return [sc * (KEYBOARD_FACTOR if layout.on_keyboard(i.box) else 1.0) for i, sc in zip(icons, scores)]
+
+
+def _ranked_by_hint(rgb: np.ndarray, icons: Sequence[IconBox], scores: Sequence[float],
+                    pos: tuple[str, ...]) -> list[tuple[IconBox, float]]:
+    """The icons best first, by score, then the detector's score and the hint; equals (the same
+    glyph drawn the same way) told apart by the hint's place."""
+    from mobile_agent.perception.icons.offline import same_glyph
+
+    h, w = rgb.shape[:2]
+    ranked = sorted(zip(icons, scores), key=lambda p: -(p[1] + 0.05 * p[0].score
+                                                         + (0.05 * position_score(p[0].box, pos, w, h) if pos
+                                                            else 0.0)))
+    if pos and len(ranked) > 1:
+        # Equals (the same heart on every post: the same glyph drawn the same way, scored within
+        # 0.05, the margin by which _decide calls a match strictly best) are told apart by the
+        # hint as a user means it: "top" the topmost of them, "right" alone the rightmost nearest
+        # the middle (positions.position_order); the rest keep their rank. Other glyphs close
+        # in score (a composer's gallery beside its camera) are no equals.
+        near = [p for p in ranked if p[1] >= ranked[0][1] - 0.05]
+        # the best's place, and other boxes of it (a glyph's box inside a larger one)
+        here = [p for p in near if p[0].box.contains_point(ranked[0][0].box.center)
+                or ranked[0][0].box.contains_point(p[0].box.center)]
+        equal = [p for p in near if any(p is q or same_glyph(rgb, q[0].box, p[0].box) for q in here)]
+        if len(equal) > 1:
+            order = position_order([i.box for i, _ in equal], pos, w, h)
+            ranked = [equal[order[0]]] + [p for p in ranked if p is not equal[order[0]]]
+    return ranked
+
+
+def _context_boxes(query: IconQuery, lines: Sequence[TextLine]) -> list[Box]:
+    """Boxes of screen texts named in an icon's description ("Play Calm Evening", "Dark theme
+    switch"): the query's context text, else the longest run of the description's words that is a
+    text on the screen."""
+    from mobile_agent.perception.icons.offline import description_glyphs
+
+    words = query.description.split()[:8]
+    phrase = query.context
     spans = [phrase] if len(phrase) >= 3 else []
     for n in range(len(words), 0, -1):
         for i in range(0, len(words) - n + 1):

@@ -43,9 +43,9 @@ OPEN_FLOOR = 0.35
 OPEN_SURE = 0.4
 
 
-def concept_weights(description: str) -> list[tuple[str, float, str]]:
-    """(concept, weight, zone) for each glyph the description names, earlier glyphs weighing more
-    (as the shape matcher weighs them)."""
+def concept_weights(description: str | IconQuery) -> list[tuple[str, float, str]]:
+    """(concept, weight, zone) for each glyph the description (its text, or the query read from it)
+    names, earlier glyphs weighing more (as the shape matcher weighs them)."""
     out: dict[tuple[str, str], float] = {}
     for k, spec in enumerate(description_glyphs(description)):
         w = glyph_weight(spec) * (1.0 - 0.03 * min(k, 3))
@@ -118,8 +118,8 @@ class LearnedIconMatcher:
     def score(self, rgb: np.ndarray, boxes: Sequence[Box], description: str) -> list[float]:
         if self.recogniser is None:
             return [0.0] * len(boxes)
-        weights = concept_weights(description)
-        query = IconQuery.parse(description)
+        query = IconQuery.parse(description)  # the description read once
+        weights = concept_weights(query)
         # a picture of a person (a photo or a letter on a disc: the recogniser knows glyphs, not
         # faces or initials) or a switch (the row's control, which the words name the glyph of)
         if not weights or query.someone or query.switch:

@@ -548,10 +548,12 @@ def keyed_mask(outer: np.ndarray) -> np.ndarray | None:
     return None
 
 
-def description_glyphs(description: str) -> list[str]:
-    """Font Awesome glyphs for the shape words of ``description`` (empty when none is known)."""
+def description_glyphs(description: str | IconQuery) -> list[str]:
+    """Font Awesome glyphs for the shape words of ``description`` (empty when none is known): a
+    text's words, or those of a description already read (``lexicon.IconQuery``)."""
+    words = list(description.words) if isinstance(description, IconQuery) else description_words(description)
     glyphs: list[str] = []
-    for w in _without_verbs(description_words(description), VOCABULARY):
+    for w in _without_verbs(words, VOCABULARY):
         cands = VOCABULARY.get(w) or VOCABULARY.get(w.rstrip("s")) or ()
         for g in cands:
             if g not in glyphs and _reference_features(glyph_zone(g)[0]) is not None:
@@ -722,7 +724,7 @@ class OfflineIconMatcher:
         # A picture's words ("Thumbnail", "Photo taken on May 8", "Screenshot 4 of 6": what a
         # gallery's or a store's image shows) name an image-like box, judged by ``picture_score``.
         query = IconQuery.parse(description)
-        return bool(description_glyphs(description) or query.colors or query.pictures)
+        return bool(description_glyphs(query) or query.colors or query.pictures)
 
     def score(self, rgb: np.ndarray, boxes: Sequence[Box], description: str) -> list[float]:
         # The sizes below (a box's margin, a badge's disc, a switch's track) are measured at 1080
@@ -737,7 +739,7 @@ class OfflineIconMatcher:
 
     def _score(self, rgb: np.ndarray, boxes: Sequence[Box], description: str) -> list[float]:
         q = IconQuery.parse(description)  # the description read once
-        glyphs = description_glyphs(description)
+        glyphs = description_glyphs(q)
         colors = list(q.colors)
         pictures = q.pictures
         avatar = q.avatar
