@@ -255,3 +255,14 @@ def test_a_chinese_description_finds_the_icon_the_english_one_finds(perception, 
     boxes = [b for name, b in nodes if name == node]
     assert en.status == "found" and any(b.expand(near).contains_point(en.point) for b in boxes), (en.status, en.point)
     assert zh.status == "found" and zh.point == en.point, (zh.status, zh.point, zh.message)
+
+
+@system.needs("noto-cjk")
+def test_ground_icon_reads_a_position_written_in_the_description(perception):
+    """The public API, without the parser: "右上角的设置" (settings, top right) is looked for at the top right."""
+    shot, _ = _screen("Music", None)
+    told = perception.ground_icon(shot, "设置", ("top", "right"))
+    written = perception.ground_icon(shot, "右上角的设置")
+    assert written.status == "found" and written.point == told.point
+    w, h = shot.size
+    assert written.point.x > w / 2 and written.point.y < h / 3

@@ -523,6 +523,10 @@ class Perception:
         rgb = np.asarray(img)
         res = self.parse(img, icons=True)
         pos = parse_position(position)
+        if not pos:  # a position written in the description in another language ("右上角的设置")
+            from mobile_agent.perception.icons.languages import description_position
+
+            pos = description_position(query.description)
         icons = list(res.icons or [])
         fallback = ""
         window: Box | None = None  # the dump's window where it is a dialog's or a popup menu's
