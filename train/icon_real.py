@@ -4,7 +4,7 @@
     python -m train.icon_real --dir ../shared/realscreens --out /tmp/halfA        # about 10 minutes
     python -m train.icon_real --dir ../shared/realscreens --out /tmp/halfA --click  # + Click Icon on half B
 
-Cuts the labelled crops of half A's apps only (``mobile_agent.perception.icons.learn.screen_crops``:
+Cuts the labelled crops of half A's apps only (``mobile_agent.screensets.real_crops.screen_crops``:
 each clickable image node with a content-desc, the detector's box in it, text leaves as negatives),
 fine-tunes the shipped model on them beside rendered crops of every concept (``learn.finetune``), and
 measures, for the shipped model and the new one side by side: the recogniser alone on half B's icon
@@ -99,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--drawn-per-class", type=int, default=8)
     a = ap.parse_args(argv)
     from mobile_agent.perception.icons import learn
+    from mobile_agent.screensets import real_crops
 
     st = learn.LearnSettings()
     for k in ("epochs", "draws", "lr", "disagree"):
@@ -108,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         st.replay_per_class = a.replay
     check = "B" if a.train_half == "A" else "A"
     t0 = time.time()
-    crops = learn.screen_crops([a.dir], halves=a.train_half)
+    crops = real_crops.screen_crops([a.dir], halves=a.train_half)
     print(f"half {a.train_half}: {json.dumps(crops.counts())}", flush=True)
     meta = learn.finetune(crops, a.out, settings=st, log=lambda m: print(m, flush=True))
     model = str(Path(a.out) / learn.MODEL_FILE)

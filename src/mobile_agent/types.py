@@ -129,16 +129,13 @@ def normalize_position(words: tuple[str, ...] | list[str] | str | None) -> tuple
 
     Vertical word first (``top left``), ``middle`` is read as ``center``; the same words in the
     languages of ``perception/icons/languages.toml`` ("右上角", "en haut à droite") are read as
-    these. Raises ``ValueError`` naming a word it does not know.
+    these by ``perception.positions.read_position``, which then calls this. Raises ``ValueError``
+    naming a word it does not know.
     """
     if words is None:
         return ()
     if isinstance(words, str):
         words = words.replace("-", " ").replace(",", " ").split()
-    if any(w.strip().lower() not in (*POSITIONS, "middle", "centre") for w in words):
-        from mobile_agent.perception.icons.languages import position_words  # "右上角", "oben rechts"
-
-        words = position_words(list(words))
     out: list[str] = []
     for w in words:
         w = w.strip().lower()

@@ -19,7 +19,7 @@ from mobile_agent.perception.icons import languages as lg
 from mobile_agent.perception.icons.lexicon import VOCABULARY, IconQuery, description_words
 from mobile_agent.perception.icons.recogniser import concept_of_spec, lexicon_concepts
 from mobile_agent.perception.positions import parse_position
-from mobile_agent.types import normalize_position
+from mobile_agent.perception.positions import read_position as normalize_position  # other languages too
 from tests.fakes import system
 
 DATA = Path(lg.__file__).with_name("languages.toml")

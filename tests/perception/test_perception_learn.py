@@ -20,6 +20,7 @@ from PIL import Image
 from mobile_agent.errors import ConfigError
 from mobile_agent.perception import Perception
 from mobile_agent.perception.icons import learn
+from mobile_agent.screensets import real_crops
 from mobile_agent.perception.icons.recogniser import DEFAULT_MODEL, NOT_ICON, IconRecogniser, RecogniserError, prepare
 
 from devscreens import COMMITTED
@@ -44,7 +45,7 @@ def _user_folder(tmp_path: Path, apps=APPS) -> Path:
 
 @pytest.fixture(scope="module")
 def user_crops(tmp_path_factory) -> learn.CropSet:
-    return learn.screen_crops([_user_folder(tmp_path_factory.mktemp("user"))])
+    return real_crops.screen_crops([_user_folder(tmp_path_factory.mktemp("user"))])
 
 
 def test_crops_are_cut_from_the_dumps_own_descriptions(user_crops):
@@ -66,8 +67,8 @@ def test_crops_are_cut_from_the_dumps_own_descriptions(user_crops):
 
 
 def test_a_half_keeps_only_its_apps():
-    a = learn.screen_crops([COMMITTED], halves="A")
-    b = learn.screen_crops([COMMITTED], halves="B")
+    a = real_crops.screen_crops([COMMITTED], halves="A")
+    b = real_crops.screen_crops([COMMITTED], halves="B")
     assert a.apps and b.apps and not set(a.apps) & set(b.apps)
     from mobile_agent.screensets.realscreens import split_half
 
@@ -77,7 +78,7 @@ def test_a_half_keeps_only_its_apps():
 def test_a_folder_without_screens_is_refused_naming_it(tmp_path):
     with pytest.raises(ConfigError, match=str(tmp_path / "empty")):
         (tmp_path / "empty").mkdir()
-        learn.screen_crops([tmp_path / "empty"])
+        real_crops.screen_crops([tmp_path / "empty"])
 
 
 @needs_train

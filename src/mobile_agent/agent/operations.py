@@ -83,7 +83,9 @@ class _Op:
 
     def __post_init__(self) -> None:
         if hasattr(self, "position"):
-            object.__setattr__(self, "position", normalize_position(self.position))
+            from mobile_agent.perception.positions import read_position  # "右上角" as well as "top right"
+
+            object.__setattr__(self, "position", read_position(self.position))
 
     def __str__(self) -> str:
         """The canonical grammar form: ``Stop``, ``Click Text (Wi-Fi)``, ``Click Icon (a cog, top right)``."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from typing import Sequence
 
+from mobile_agent.perception.positions import read_position
 from mobile_agent.agent.operations import (
     OPERATION_TYPES, ClickIcon, LongPress, Operation, Type, grammar, normalize_position,
 )
@@ -213,7 +214,7 @@ def _as_position(field: str) -> tuple[str, ...] | None:
     if not words:
         return None
     try:
-        return normalize_position(words)
+        return read_position(words)
     except ValueError:
         return None
 

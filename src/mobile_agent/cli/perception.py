@@ -221,6 +221,7 @@ def learn_cmd(
     the model is written, 2 for screens or options it cannot use."""
     from mobile_agent.perception.core import model_path_of
     from mobile_agent.perception.icons import learn
+    from mobile_agent.screensets import real_crops
     from mobile_agent.perception.icons.recogniser import IconRecogniser
 
     if not learn.has_torch():
@@ -231,7 +232,7 @@ def learn_cmd(
     base_file = model_path_of(base) if base is not None else None
     rec = IconRecogniser(base_file)  # a missing, corrupt or foreign base is refused here, naming the file
     say = typer.echo if verbose else (lambda _m: None)
-    crops = learn.screen_crops([str(f) for f in folders], rec.classes, log=say)
+    crops = real_crops.screen_crops([str(f) for f in folders], rec.classes, log=say)
     for problem in crops.problems:
         typer.echo(f"skipped: {problem}", err=True)
     c = crops.counts()

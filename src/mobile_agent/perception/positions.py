@@ -5,15 +5,29 @@ from __future__ import annotations
 from typing import Sequence, TypeVar
 
 from mobile_agent.errors import ConfigError
-from mobile_agent.types import Box, normalize_position
+from mobile_agent.types import POSITIONS, Box, normalize_position
 
 T = TypeVar("T")
+
+
+def read_position(words: Sequence[str] | str | None) -> tuple[str, ...]:
+    """:func:`mobile_agent.types.normalize_position`, the words of other languages read first ("右上角",
+    "oben rechts": ``perception/icons/languages.toml``). Raises ``ValueError`` naming a word it does not know."""
+    if words is None:
+        return ()
+    split = words.replace("-", " ").replace(",", " ").split() if isinstance(words, str) else list(words)
+    if any(w.strip().lower() not in (*POSITIONS, "middle", "centre") for w in split):
+        from mobile_agent.perception.icons import lexicon  # noqa: F401 (hands its words to icons.languages)
+        from mobile_agent.perception.icons.languages import position_words
+
+        split = position_words(split)
+    return normalize_position(split)
 
 
 def parse_position(position: Sequence[str] | str | None) -> tuple[str, ...]:
     """Canonical position words; raises :class:`ConfigError` naming the bad word."""
     try:
-        return normalize_position(position if position is None or isinstance(position, str) else list(position))
+        return read_position(position)
     except ValueError as exc:
         raise ConfigError(str(exc)) from exc
 

@@ -68,16 +68,29 @@ class Entry:
     language: str
 
 
+#: The lexicon's word lists this module needs, handed over by ``icons.lexicon`` when it is imported
+#: (:func:`use_lexicon`), so that the two modules do not import each other.
+_LEXICON: dict[str, Any] = {}
+
+
+def use_lexicon(english: frozenset[str], glyph_words: frozenset[str], phrases: tuple[str, ...]) -> None:
+    """Called by ``icons.lexicon`` at its import: its English words (every word list it reads), the
+    words of them that name a glyph, and its phrases."""
+    _LEXICON.update(english=english, glyph_words=glyph_words, phrases=phrases)
+    _index.cache_clear()
+
+
+def _lexicon(key: str) -> Any:
+    if not _LEXICON:
+        raise RuntimeError("icons.languages reads descriptions with the lexicon's words: import "
+                           "mobile_agent.perception.icons.lexicon first (it hands them over)")
+    return _LEXICON[key]
+
+
 def english_words() -> frozenset[str]:
     """The lexicon's own English words (vocabulary, phrases' words, synonyms, ignored and the
     other word lists): a word of the file equal to one of them is left as the English word."""
-    from mobile_agent.perception.icons import lexicon as lx
-
-    words: set[str] = set(lx.VOCABULARY) | set(lx._SYNONYM_WORDS) | lx._IGNORED | set(lx.COLORS)
-    words |= {w for phrase in lx._PHRASES for w in phrase.split()}
-    words |= set(lx.FAMILY_OF_WORD) | lx.PICTURE_WORDS | lx.SWITCH_WORDS | lx.FRAME_WORDS | lx.AVATAR_WORDS
-    words |= lx.KEYBOARD_WORDS | lx.STATUS_WORDS | lx.NAV_WORDS
-    return frozenset(words)
+    return _lexicon("english")
 
 
 def entries() -> list[Entry]:
@@ -162,14 +175,10 @@ def read(text: str) -> Reading:
     return Reading(tuple(pieces), any(e is not None and e.kind == CONCEPT for e, _ in pieces))
 
 
-@lru_cache(maxsize=1)
 def _glyph_words() -> tuple[frozenset[str], tuple[str, ...]]:
     """The lexicon's English words that name a glyph (three letters or more: "me" and "x" are
     words of other languages too), and its phrases."""
-    from mobile_agent.perception.icons import lexicon as lx
-
-    words = {w for w, specs in lx.VOCABULARY.items() if specs} | set(lx._SYNONYM_WORDS) | set(lx.FAMILY_OF_WORD)
-    return frozenset(w for w in words if len(w) > 2 and w not in lx._IGNORED), tuple(lx._PHRASES)
+    return _lexicon("glyph_words"), _lexicon("phrases")
 
 
 def names_a_glyph_in_english(description: str) -> bool:

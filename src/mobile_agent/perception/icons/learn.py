@@ -1,8 +1,9 @@
-"""Teach the icon recogniser real screens: labelled crops cut from screenshots with their view trees,
-and a fine-tuning of a recogniser's model on them (``mobile-agent perception learn``).
+"""Teach the icon recogniser real screens: a fine-tuning of a recogniser's model on labelled crops
+cut from screenshots with their view trees (``mobile-agent perception learn``).
 
 Every clickable image node of a uiautomator dump with a content-desc and no text names an icon for
-free. :func:`screen_crops` cuts, from folders of screenshots with their dumps (``mobile-agent devices
+free. ``mobile_agent.screensets.real_crops.screen_crops`` (the screen folders are the screen sets'
+layer) cuts, from folders of screenshots with their dumps (``mobile-agent devices
 capture`` output, the ``--dir`` screen-set format: ``img/NAME.png`` beside ``xml/NAME.xml``, or both
 in one folder), one crop a node: the node's box and the icon detector's box inside it (what Click
 Icon asks the recogniser about), labelled with the first concept of the lexicon its description
@@ -37,13 +38,9 @@ from PIL import Image, ImageFilter
 
 from mobile_agent.errors import ConfigError
 from mobile_agent.perception.icons.recogniser import DEFAULT_MODEL, NOT_ICON, SIDE, IconRecogniser, prepare
-from mobile_agent.types import Box
 
 #: The margin kept around a crop's box (a share of its side), room for the jitter.
 MARGIN = 0.3
-#: A description that names this many nodes of one screen or more is not a label (Podcast Addict's
-#: four tiles all "RSS": a plus, a clock, a gear and a question mark).
-REPEATED = 3
 MODEL_FILE = "icon_recogniser.onnx"
 
 
@@ -73,7 +70,7 @@ class CropSet:
     screens: int = 0
     apps: list[str] = field(default_factory=list)
     unknown: Counter = field(default_factory=Counter)  # descriptions that name no concept: how many nodes
-    repeated: int = 0  # nodes left out: their description names REPEATED or more nodes of their screen
+    repeated: int = 0  # nodes left out: their description names several nodes of their screen
     problems: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, Any]:
@@ -83,87 +80,6 @@ class CropSet:
                 "negatives": sum(c.label == NOT_ICON for c in self.crops),
                 "unknown_descriptions": sum(self.unknown.values()), "repeated": self.repeated,
                 "per_app": dict(sorted(Counter(c.app for c in labelled).items()))}
-
-
-def description_concept(description: str, classes: Sequence[str]) -> str | None:
-    """The concept a description names first (its heaviest glyph), if it is one of ``classes``."""
-    from mobile_agent.perception.icons.learned import concept_weights
-
-    known = set(classes)
-    best = sorted(((w, k, c) for k, (c, w, _) in enumerate(concept_weights(description)) if c in known),
-                  key=lambda t: (-t[0], t[1]))
-    return best[0][2] if best else None
-
-
-def _with_margin(rgb: np.ndarray, box: Box) -> tuple[np.ndarray, tuple[int, int, int, int]]:
-    h, w = rgb.shape[:2]
-    m = int(round(MARGIN * max(box.width, box.height)))
-    x1, y1 = max(0, box.x1 - m), max(0, box.y1 - m)
-    x2, y2 = min(w, box.x2 + m), min(h, box.y2 + m)
-    return rgb[y1:y2, x1:x2].copy(), (box.x1 - x1, box.y1 - y1, box.x2 - x1, box.y2 - y1)
-
-
-def screen_crops(folders: Sequence[str | Path], classes: Sequence[str] | None = None,
-                 halves: str | None = None, negatives_per_screen: int = 3,
-                 log: Callable[[str], None] | None = None) -> CropSet:
-    """Labelled crops of every screen of ``folders`` (module docstring). ``classes``: the recogniser's
-    (default: the shipped model's). ``halves``: ``"A"`` or ``"B"`` keeps only that half of the apps
-    (:func:`mobile_agent.screensets.realscreens.split_half`), for the development set's split."""
-    from mobile_agent.perception.icons.cv import CvIconDetector
-    from mobile_agent.screensets.realscreens import derive_targets, detector_box, load_folder, read_dump, split_half
-
-    if classes is None:
-        classes = IconRecogniser().classes
-    detector = CvIconDetector()
-    out = CropSet()
-    apps: set[str] = set()
-    for folder in folders:
-        try:
-            real = load_folder(folder, absent_per_screen=0)
-        except (FileNotFoundError, NotADirectoryError, ValueError) as exc:
-            raise ConfigError(f"{folder}: {exc}") from None
-        out.problems += real.problems
-        for s in real.screens:
-            if halves and split_half(s.app) not in halves:
-                continue
-            try:
-                with Image.open(s.image) as im:
-                    rgb = np.asarray(im.convert("RGB"))
-                nodes = read_dump(s.xml.read_bytes())
-            except (OSError, ValueError) as exc:
-                out.problems.append(f"{s.image}: {exc}")
-                continue
-            targets = derive_targets(nodes, s.width, s.height)
-            icons = [t for t in targets if t.kind == "icon"]
-            texts = [t for t in targets if t.kind == "text"]
-            named = Counter(t.target for t in icons)
-            found = detector.detect(rgb, [t.box for t in texts])
-            out.screens += 1
-            apps.add(s.app)
-            for t in icons:
-                if named[t.target] >= REPEATED:
-                    out.repeated += 1
-                    continue
-                label = description_concept(t.target, classes)
-                if label is None:
-                    out.unknown[t.target] += 1
-                    continue
-                boxes = [("node", t.box)]
-                det = detector_box(found, t.box)
-                if det != t.box and det.area >= 64:
-                    boxes.append(("detector", det))
-                for source, box in boxes:
-                    pixels, inner = _with_margin(rgb, box)
-                    out.crops.append(RealCrop(pixels, inner, label, s.app, s.name, t.target, source))
-            # negatives: text leaves, spread over the screen (every k-th, in the dump's order)
-            step = max(1, len(texts) // max(1, negatives_per_screen))
-            for t in texts[::step][:negatives_per_screen]:
-                pixels, inner = _with_margin(rgb, t.box)
-                out.crops.append(RealCrop(pixels, inner, NOT_ICON, s.app, s.name, t.target, "text"))
-            if log is not None:
-                log(f"{s.name}: {len(icons)} icon node(s), {len(out.crops)} crops so far")
-    out.apps = sorted(apps)
-    return out
 
 
 # -- drawing the real crops as a detector's box would cut them -------------------------------------

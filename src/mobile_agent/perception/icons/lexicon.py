@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
 
-from mobile_agent.perception.icons.languages import in_english
+from mobile_agent.perception.icons.languages import in_english, use_lexicon
 
 
 # The lexicon (perception/icons/lexicon.toml, data read once): description words -> glyph specs
@@ -266,3 +266,16 @@ class IconQuery:
             switch=bool(SWITCH_WORDS & raw), frame=bool(FRAME_WORDS & raw),
             keyboard=bool(raw & KEYBOARD_WORDS), status=_names_any(description, STATUS_WORDS),
             nav=_names_any(description, NAV_WORDS))
+
+
+def _hand_over_words() -> None:
+    """The word lists icons.languages needs (it does not import this module: the two would import each other)."""
+    words: set[str] = set(VOCABULARY) | set(_SYNONYM_WORDS) | _IGNORED | set(COLORS)
+    words |= {w for phrase in _PHRASES for w in phrase.split()}
+    words |= set(FAMILY_OF_WORD) | PICTURE_WORDS | SWITCH_WORDS | FRAME_WORDS | AVATAR_WORDS
+    words |= KEYBOARD_WORDS | STATUS_WORDS | NAV_WORDS
+    glyphs = {w for w, specs in VOCABULARY.items() if specs} | set(_SYNONYM_WORDS) | set(FAMILY_OF_WORD)
+    use_lexicon(frozenset(words), frozenset(w for w in glyphs if len(w) > 2 and w not in _IGNORED), tuple(_PHRASES))
+
+
+_hand_over_words()
