@@ -124,6 +124,15 @@ class Box:
 POSITIONS: tuple[str, ...] = ("top", "bottom", "left", "right", "center")
 
 
+#: The English words a position may use (``middle`` and ``centre`` are read as ``center``).
+POSITION_WORDS = (*POSITIONS, "middle", "centre")
+
+
+def position_parts(words: tuple[str, ...] | list[str] | str) -> list[str]:
+    """A position's words: a text split at spaces, hyphens and commas ("top-left", "top, left")."""
+    return words.replace("-", " ").replace(",", " ").split() if isinstance(words, str) else list(words)
+
+
 def normalize_position(words: tuple[str, ...] | list[str] | str | None) -> tuple[str, ...]:
     """Validate a Click Icon position of one or two of top/bottom/left/right/center, in a canonical order.
 
@@ -134,10 +143,8 @@ def normalize_position(words: tuple[str, ...] | list[str] | str | None) -> tuple
     """
     if words is None:
         return ()
-    if isinstance(words, str):
-        words = words.replace("-", " ").replace(",", " ").split()
     out: list[str] = []
-    for w in words:
+    for w in position_parts(words):
         w = w.strip().lower()
         if w == "middle" or w == "centre":
             w = "center"

@@ -80,8 +80,10 @@ def learned_spec(matcher: Any, icon_model: str | Path) -> str:
 
 def model_path_of(icon_model: str | Path) -> Path:
     """A model the user names: the ``.onnx`` file, or a folder holding ``icon_recogniser.onnx``."""
+    from mobile_agent.perception.icons.recogniser import MODEL_FILE
+
     p = Path(icon_model).expanduser()
-    return p / "icon_recogniser.onnx" if p.is_dir() else p
+    return p / MODEL_FILE if p.is_dir() else p
 
 
 class Perception:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence, TypeVar
 
 from mobile_agent.errors import ConfigError
-from mobile_agent.types import POSITIONS, Box, normalize_position
+from mobile_agent.types import POSITION_WORDS, Box, normalize_position, position_parts
 
 T = TypeVar("T")
 
@@ -15,8 +15,8 @@ def read_position(words: Sequence[str] | str | None) -> tuple[str, ...]:
     "oben rechts": ``perception/icons/languages.toml``). Raises ``ValueError`` naming a word it does not know."""
     if words is None:
         return ()
-    split = words.replace("-", " ").replace(",", " ").split() if isinstance(words, str) else list(words)
-    if any(w.strip().lower() not in (*POSITIONS, "middle", "centre") for w in split):
+    split = position_parts(words)
+    if any(w.strip().lower() not in POSITION_WORDS for w in split):
         from mobile_agent.perception.icons import lexicon  # noqa: F401 (hands its words to icons.languages)
         from mobile_agent.perception.icons.languages import position_words
 

@@ -37,11 +37,10 @@ import numpy as np
 from PIL import Image, ImageFilter
 
 from mobile_agent.errors import ConfigError
-from mobile_agent.perception.icons.recogniser import DEFAULT_MODEL, NOT_ICON, SIDE, IconRecogniser, prepare
+from mobile_agent.perception.icons.recogniser import DEFAULT_MODEL, MODEL_FILE, NOT_ICON, SIDE, IconRecogniser, prepare
 
 #: The margin kept around a crop's box (a share of its side), room for the jitter.
 MARGIN = 0.3
-MODEL_FILE = "icon_recogniser.onnx"
 
 
 @dataclass

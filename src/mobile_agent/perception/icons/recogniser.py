@@ -28,7 +28,8 @@ from mobile_agent.types import Box
 SIDE = 32
 NOT_ICON = "_none"
 MODEL_DIR = Path(__file__).with_name("model")
-DEFAULT_MODEL = MODEL_DIR / "icon_recogniser.onnx"
+MODEL_FILE = "icon_recogniser.onnx"  # a model folder's file (the shipped one, or what perception learn writes)
+DEFAULT_MODEL = MODEL_DIR / MODEL_FILE
 
 # A turn of a glyph that changes its meaning (the navigation bar's Back is a play glyph turned):
 # a concept of its own. Other turns in the vocabulary (a send plane flying right or up-right) are
