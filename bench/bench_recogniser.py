@@ -29,7 +29,9 @@ def description_concepts(description: str) -> set[str]:
     return {c for c, _, _ in concept_weights(description)}
 
 
-def measure(folder: str, model: str | None, ocr_cache: str | None, verbose: bool) -> dict[str, Any]:
+def measure(folder: str, model: str | None, ocr_cache: str | None, verbose: bool,
+            half: str | None = None) -> dict[str, Any]:
+    """The figures (``half``: only the screens of that half of the apps)."""
     import numpy as np
 
     from mobile_agent.perception import Perception
@@ -45,6 +47,8 @@ def measure(folder: str, model: str | None, ocr_cache: str | None, verbose: bool
     unknown = 0
     lines = []
     for s in real.screens:
+        if half and split_half(s.app) != half:
+            continue
         with Image.open(s.image) as im:
             img = im.convert("RGB")
         rgb = np.asarray(img)

@@ -36,7 +36,7 @@ def recogniser_on_half(folder: str, model: str | None, half: str) -> dict[str, A
     """Top-1 / top-5 of the recogniser on ``half``'s icon targets (bench/bench_recogniser.py's crops)."""
     from bench_recogniser import measure
 
-    d = measure(folder, model, None, True)
+    d = measure(folder, model, None, True, half=half)
     groups = {g: v for g, v in d["groups"].items()
               if g == f"half {half}" or (g.startswith("app ") and _half(g[4:]) == half)}
     return {"groups": groups, "misses": [m for m in d["misses"] if _half(m.strip().split(":")[0]) == half]}

@@ -178,9 +178,9 @@ def train(args: argparse.Namespace) -> dict:
         def forward(self, x):  # type: ignore[no-untyped-def]
             return self.inner(x)
 
-    torch.onnx.export(Export(net), torch.zeros(1, 1, SIDE, SIDE), str(onnx_path), dynamo=False,
-                      input_names=["x"], output_names=["logits", "embedding"],
-                      dynamic_axes={"x": {0: "n"}, "logits": {0: "n"}, "embedding": {0: "n"}}, opset_version=17)
+    from mobile_agent.perception.icons.learn import export  # the recogniser's ONNX file, as perception learn writes it
+
+    export(Export(net), onnx_path)
     meta = {"classes": classes, "side": SIDE, "seed": args.seed, "width": args.width, "epochs": args.epochs,
             "per_class": args.per_class, "negatives": args.negatives, "torch": torch.__version__,
             "train_crops": int(len(xs)), "data_s": round(t_data), "train_s": round(t_train),
